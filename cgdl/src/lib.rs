@@ -1,0 +1,1 @@
+pub use cgdl_runtime as runtime;

@@ -1,0 +1,1 @@
+//! Procedural macros for cgdl: `game!` and `include_game!` are planned (see issue 5).

@@ -1,0 +1,227 @@
+//! Position expressions: leaves, `end`, and nested compounds in canonical form.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The ways games combine (Lenhardt §3 and §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compound {
+    /// Ordinary (disjunctive) sum: move in exactly one component.
+    Sum,
+    /// Union: move in one or more components.
+    Union,
+    /// Selective compound: move in at least one component, not all.
+    Selective,
+    /// Conjunctive compound: move in every component; over when any is terminal.
+    Conjunctive,
+    /// Continued conjunctive: move in every component that can.
+    Continued,
+    /// Winner takes it all: move in one; a terminal component ends the game.
+    Wtia,
+}
+
+impl Compound {
+    /// Every compound kind.
+    pub const ALL: [Compound; 6] = [
+        Compound::Sum,
+        Compound::Union,
+        Compound::Selective,
+        Compound::Conjunctive,
+        Compound::Continued,
+        Compound::Wtia,
+    ];
+
+    /// The name used in the language (`sum`, `union`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Compound::Sum => "sum",
+            Compound::Union => "union",
+            Compound::Selective => "selective",
+            Compound::Conjunctive => "conjunctive",
+            Compound::Continued => "continued",
+            Compound::Wtia => "wtia",
+        }
+    }
+
+    /// Parses a compound name as written in the language.
+    pub fn from_name(name: &str) -> Option<Compound> {
+        Compound::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Whether `k(a, k(b, c)) == k(a, b, c)` as games.
+    fn is_associative(self) -> bool {
+        !matches!(self, Compound::Selective)
+    }
+}
+
+/// A position expression over leaf positions `P`. Build it with [`Expr::compound`] (or
+/// [`Expr::sum`]) to get the canonical form, which the solver's memo relies on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Expr<P> {
+    /// The finished game: no moves.
+    End,
+    /// One position of one game.
+    Pos(P),
+    /// A compound of two or more components, in canonical order.
+    Compound(Compound, Box<[Expr<P>]>),
+}
+
+impl<P: Clone + Ord> Expr<P> {
+    /// The disjunctive sum of `parts`, canonical.
+    pub fn sum(parts: impl IntoIterator<Item = Expr<P>>) -> Expr<P> {
+        Expr::compound(Compound::Sum, parts)
+    }
+
+    /// The sum of leaf positions, canonical.
+    pub fn sum_of(positions: impl IntoIterator<Item = P>) -> Expr<P> {
+        Expr::sum(positions.into_iter().map(Expr::Pos))
+    }
+
+    /// A compound of `kind` over `parts`, in canonical form: nested compounds of the same
+    /// associative kind are flattened, components are sorted, and `end` components are
+    /// dropped where the kind allows (sum, union, continued), make the whole compound
+    /// terminal where they must (conjunctive, winner-takes-all), and are kept once in a
+    /// selective compound (where one terminal component lifts the "not all" restriction).
+    /// A one-component compound is its component, except that a one-component selective
+    /// compound has no move and is `end`.
+    pub fn compound(kind: Compound, parts: impl IntoIterator<Item = Expr<P>>) -> Expr<P> {
+        let mut children: Vec<Expr<P>> = Vec::new();
+        let mut saw_end = false;
+        let mut stack: Vec<Expr<P>> = parts.into_iter().collect();
+        stack.reverse();
+        while let Some(part) = stack.pop() {
+            match part {
+                Expr::End => saw_end = true,
+                Expr::Compound(k, inner) if k == kind && kind.is_associative() => {
+                    stack.extend(inner.into_vec().into_iter().rev());
+                }
+                other => children.push(other),
+            }
+        }
+        match kind {
+            Compound::Conjunctive | Compound::Wtia if saw_end => return Expr::End,
+            Compound::Selective if saw_end => children.push(Expr::End),
+            _ => {}
+        }
+        children.sort();
+        match (kind, children.len()) {
+            (_, 0) => Expr::End,
+            (Compound::Selective, 1) => Expr::End,
+            (_, 1) => children.pop().unwrap_or(Expr::End),
+            _ => Expr::Compound(kind, children.into_boxed_slice()),
+        }
+    }
+
+    /// Rebuilds the expression bottom-up with [`Expr::compound`], so that any expression
+    /// (however it was built) is in canonical form.
+    pub fn canonical(self) -> Expr<P> {
+        match self {
+            Expr::Compound(kind, cs) => {
+                Expr::compound(kind, cs.into_vec().into_iter().map(Expr::canonical))
+            }
+            leaf => leaf,
+        }
+    }
+
+    /// The leaf positions in this expression, left to right.
+    pub fn leaves(&self) -> Vec<&P> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::End => {}
+                Expr::Pos(p) => out.push(p),
+                Expr::Compound(_, cs) => stack.extend(cs.iter().rev()),
+            }
+        }
+        out
+    }
+
+    /// Writes the expression with `leaf` formatting each position.
+    pub fn write_with(
+        &self,
+        f: &mut dyn fmt::Write,
+        leaf: &dyn Fn(&P, &mut dyn fmt::Write) -> fmt::Result,
+    ) -> fmt::Result {
+        match self {
+            Expr::End => f.write_str("end"),
+            Expr::Pos(p) => leaf(p, f),
+            Expr::Compound(Compound::Sum, cs) => {
+                for (i, c) in cs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" + ")?;
+                    }
+                    let paren = matches!(c, Expr::Compound(Compound::Sum, _));
+                    if paren {
+                        f.write_str("(")?;
+                    }
+                    c.write_with(f, leaf)?;
+                    if paren {
+                        f.write_str(")")?;
+                    }
+                }
+                Ok(())
+            }
+            Expr::Compound(kind, cs) => {
+                write!(f, "{}(", kind.name())?;
+                for (i, c) in cs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    c.write_with(f, leaf)?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl<P: Clone + Ord + fmt::Debug> fmt::Display for Expr<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write_with(&mut s, &|p, w| write!(w, "{p:?}"))?;
+        f.write_str(&s)
+    }
+}
+
+impl<P> From<P> for Expr<P> {
+    fn from(p: P) -> Self {
+        Expr::Pos(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_forms() {
+        let a = || Expr::Pos(1u32);
+        let b = || Expr::Pos(2u32);
+        assert_eq!(
+            Expr::sum([b(), Expr::sum([a(), Expr::End])]),
+            Expr::Compound(Compound::Sum, vec![a(), b()].into())
+        );
+        assert_eq!(Expr::sum([Expr::End, a()]), a());
+        assert_eq!(Expr::<u32>::sum([]), Expr::End);
+        assert_eq!(
+            Expr::compound(Compound::Conjunctive, [a(), Expr::End]),
+            Expr::End
+        );
+        assert_eq!(Expr::compound(Compound::Wtia, [Expr::End, b()]), Expr::End);
+        assert_eq!(Expr::compound(Compound::Selective, [a()]), Expr::End);
+        assert_eq!(
+            Expr::compound(Compound::Selective, [Expr::End, a(), Expr::End]),
+            Expr::Compound(Compound::Selective, vec![Expr::End, a()].into())
+        );
+        // Selective is not associative: the inner compound stays.
+        let inner = Expr::compound(Compound::Selective, [a(), b()]);
+        let outer = Expr::compound(Compound::Selective, [inner.clone(), a()]);
+        assert_eq!(
+            outer,
+            Expr::Compound(Compound::Selective, vec![a(), inner].into())
+        );
+        assert_eq!(Expr::compound(Compound::Union, [a(), Expr::End]), a());
+    }
+}

@@ -1,0 +1,19 @@
+//! `cgdl-runtime`: the engine every cgdl solver links.
+//!
+//! A game universe implements [`Rules`]; a [`Solver`] computes any [`ValueKind`] of any
+//! position expression ([`Expr`]): single positions and nested compounds (sum, union,
+//! selective, conjunctive, continued conjunctive, winner takes it all). Each compound has a
+//! fast rule and an exact search ([`Mode`]). [`period`] finds periods of nim-sequences.
+
+mod compound;
+pub mod expr;
+pub mod period;
+pub mod rules;
+pub mod solver;
+pub mod value;
+
+pub use expr::{Compound, Expr};
+pub use period::{find_period, Period};
+pub use rules::{Options, RuleError, Rules};
+pub use solver::{Mode, SolveError, Solver, DEFAULT_MAX_POSITIONS};
+pub use value::{Outcome, Value, ValueKind, WNumber};

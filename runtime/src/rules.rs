@@ -1,0 +1,167 @@
+//! The trait a game universe implements, and the buffer its options are written into.
+
+use crate::expr::Expr;
+use std::fmt::{self, Debug};
+use std::hash::Hash;
+
+/// A universe of games: every game of one file (or one hand-written program) shares one
+/// packed, `Copy` position key `Pos` (typically a game tag plus the fields' bits).
+pub trait Rules {
+    /// A packed position key of any game of the universe.
+    type Pos: Copy + Eq + Ord + Hash + Debug;
+
+    /// Writes the options (the positions one move away) of `pos` into `out`.
+    fn options(&self, pos: Self::Pos, out: &mut Options<Self::Pos>) -> Result<(), RuleError>;
+
+    /// A dense index of `pos`, when positions index densely (bounded fields). The solver
+    /// then keeps its memo for `pos` in a flat array instead of a hash map. Indices must be
+    /// injective; they need not be contiguous.
+    fn dense_index(&self, _pos: Self::Pos) -> Option<usize> {
+        None
+    }
+
+    /// How `pos` is written in messages and output, e.g. `Kayles(7)`.
+    fn write_pos(&self, pos: Self::Pos, out: &mut dyn fmt::Write) -> fmt::Result {
+        write!(out, "{pos:?}")
+    }
+}
+
+/// An error raised by a game's rules while enumerating options: for example a move that
+/// constructs a field value outside its declared type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    /// A complete, human-readable message.
+    pub message: String,
+}
+
+impl RuleError {
+    /// A rule error with the given message.
+    pub fn new(message: impl Into<String>) -> Self {
+        RuleError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// One option as stored in [`Options`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OptRef {
+    End,
+    /// A sum of `len` leaves starting at `start` in `leaves` (`len == 1`: one position).
+    Leaves {
+        start: u32,
+        len: u32,
+    },
+    /// A general expression, index into `exprs`.
+    Expr(u32),
+}
+
+/// The options of one position, written by [`Rules::options`]. Sums of plain positions are
+/// stored flat, without allocation per option.
+#[derive(Clone, Debug)]
+pub struct Options<P> {
+    pub(crate) refs: Vec<OptRef>,
+    pub(crate) leaves: Vec<P>,
+    pub(crate) exprs: Vec<Expr<P>>,
+}
+
+impl<P> Default for Options<P> {
+    fn default() -> Self {
+        Options {
+            refs: Vec::new(),
+            leaves: Vec::new(),
+            exprs: Vec::new(),
+        }
+    }
+}
+
+impl<P: Copy + Ord> Options<P> {
+    /// An empty buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the option `end` (the game is over after this move).
+    pub fn end(&mut self) {
+        self.refs.push(OptRef::End);
+    }
+
+    /// Adds one position.
+    pub fn position(&mut self, pos: P) {
+        self.sum(std::iter::once(pos));
+    }
+
+    /// Adds a disjunctive sum of positions (which may be of different games).
+    pub fn sum(&mut self, positions: impl IntoIterator<Item = P>) {
+        let start = self.leaves.len();
+        self.leaves.extend(positions);
+        let len = self.leaves.len() - start;
+        if len == 0 {
+            self.refs.push(OptRef::End);
+        } else {
+            self.refs.push(OptRef::Leaves {
+                start: start as u32,
+                len: len as u32,
+            });
+        }
+    }
+
+    /// Adds a general position expression (compounds, nested sums); it is put in
+    /// canonical form.
+    pub fn expr(&mut self, expr: Expr<P>) {
+        match expr.canonical() {
+            Expr::End => self.end(),
+            Expr::Pos(p) => self.position(p),
+            other => {
+                self.refs.push(OptRef::Expr(self.exprs.len() as u32));
+                self.exprs.push(other);
+            }
+        }
+    }
+
+    /// Number of options.
+    pub fn len(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// Whether there are no options (the position is terminal).
+    pub fn is_empty(&self) -> bool {
+        self.refs.is_empty()
+    }
+
+    /// Removes every option, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.refs.clear();
+        self.leaves.clear();
+        self.exprs.clear();
+    }
+
+    pub(crate) fn leaf_slice(&self, start: u32, len: u32) -> &[P] {
+        &self.leaves[start as usize..(start + len) as usize]
+    }
+
+    /// Option `i` as an expression (allocates for sums).
+    pub fn get(&self, i: usize) -> Expr<P> {
+        match self.refs[i] {
+            OptRef::End => Expr::End,
+            OptRef::Leaves { start, len: 1 } => Expr::Pos(self.leaves[start as usize]),
+            OptRef::Leaves { start, len } => {
+                Expr::sum_of(self.leaf_slice(start, len).iter().copied())
+            }
+            OptRef::Expr(k) => self.exprs[k as usize].clone(),
+        }
+    }
+
+    /// Every option as an expression.
+    pub fn to_exprs(&self) -> Vec<Expr<P>> {
+        (0..self.len()).map(|i| self.get(i)).collect()
+    }
+}

@@ -1,0 +1,635 @@
+//! The memoized solver: every value of every position expression, by fast compound rules
+//! or by exact search, with an explicit stack (no recursion over positions).
+
+use crate::compound::{combine, compound_options, fast_rule};
+use crate::expr::Expr;
+use crate::rules::{OptRef, Options, RuleError, Rules};
+use crate::value::{
+    mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
+};
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+/// How compounds are evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Use each compound's theorem (xor, ⊕w, min remoteness, ...) where one applies.
+    #[default]
+    Fast,
+    /// Search every compound's own position graph; the definition, used as an oracle.
+    Exact,
+}
+
+/// Why a solve failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The rules raised an error (for example an out-of-range field value).
+    Rule(RuleError),
+    /// The move graph has a cycle; `positions` lists it, starting and ending at the
+    /// repeated position.
+    Cycle {
+        /// The positions on the cycle, in move order.
+        positions: Vec<String>,
+    },
+    /// More positions than the configured limit would be solved.
+    TooManyPositions {
+        /// The limit that was reached.
+        limit: u64,
+    },
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Rule(e) => e.fmt(f),
+            SolveError::Cycle { positions } => write!(
+                f,
+                "the game is loopy: a position can repeat ({})",
+                positions.join(" -> ")
+            ),
+            SolveError::TooManyPositions { limit } => write!(
+                f,
+                "the state space is too large: more than {limit} positions would be solved"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+impl From<RuleError> for SolveError {
+    fn from(e: RuleError) -> Self {
+        SolveError::Rule(e)
+    }
+}
+
+/// Default bound on the number of positions one solver evaluates.
+pub const DEFAULT_MAX_POSITIONS: u64 = 500_000_000;
+/// Dense indices at or above this go to the hash map instead of the flat table.
+const DENSE_LIMIT: usize = 1 << 28;
+/// Frame cursor after an outcome search found a winning option.
+const SHORT_CIRCUIT: usize = usize::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node<P> {
+    Leaf(P),
+    Expr(u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Task<P> {
+    kind: ValueKind,
+    node: Node<P>,
+}
+
+enum Step<P> {
+    Value(u32),
+    Need(Task<P>),
+}
+
+enum Fail<P> {
+    Cycle(Task<P>),
+    Error(SolveError),
+}
+
+impl<P> From<RuleError> for Fail<P> {
+    fn from(e: RuleError) -> Self {
+        Fail::Error(SolveError::Rule(e))
+    }
+}
+
+struct Frame<P> {
+    task: Task<P>,
+    opts: Options<P>,
+    cursor: usize,
+    vals: Vec<u32>,
+}
+
+/// A memo for one value kind over leaf positions.
+struct LeafMemo<P> {
+    dense: Vec<u32>,
+    map: FxHashMap<P, u32>,
+}
+
+impl<P: Copy + Eq + std::hash::Hash> LeafMemo<P> {
+    fn new() -> Self {
+        LeafMemo {
+            dense: Vec::new(),
+            map: FxHashMap::default(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, idx: Option<usize>, p: P) -> u32 {
+        match idx {
+            Some(i) => self.dense.get(i).copied().unwrap_or(UNKNOWN),
+            None => self.map.get(&p).copied().unwrap_or(UNKNOWN),
+        }
+    }
+
+    fn set(&mut self, idx: Option<usize>, p: P, v: u32) {
+        match idx {
+            Some(i) => {
+                if i >= self.dense.len() {
+                    let len = (i + 1).max(self.dense.len() * 2).min(DENSE_LIMIT);
+                    self.dense.resize(len, UNKNOWN);
+                }
+                self.dense[i] = v;
+            }
+            None => {
+                self.map.insert(p, v);
+            }
+        }
+    }
+}
+
+/// A solver over one universe of games. One solver is one memo: every query asked of it
+/// shares the values already computed.
+pub struct Solver<'r, R: Rules> {
+    rules: &'r R,
+    mode: Mode,
+    max_positions: u64,
+    solved: u64,
+    leaf_memo: Vec<LeafMemo<R::Pos>>,
+    exprs: Vec<Expr<R::Pos>>,
+    expr_ids: FxHashMap<Expr<R::Pos>, u32>,
+    expr_memo: Vec<Vec<u32>>,
+    stack: Vec<Frame<R::Pos>>,
+    pool: Vec<(Options<R::Pos>, Vec<u32>)>,
+    progress: Option<Box<dyn FnMut(u64) + 'r>>,
+}
+
+type Pos<R> = <R as Rules>::Pos;
+
+impl<'r, R: Rules> Solver<'r, R> {
+    /// A solver using the fast compound rules.
+    pub fn new(rules: &'r R) -> Self {
+        Self::with_mode(rules, Mode::Fast)
+    }
+
+    /// A solver with the given evaluation mode.
+    pub fn with_mode(rules: &'r R, mode: Mode) -> Self {
+        Solver {
+            rules,
+            mode,
+            max_positions: DEFAULT_MAX_POSITIONS,
+            solved: 0,
+            leaf_memo: ValueKind::ALL.iter().map(|_| LeafMemo::new()).collect(),
+            exprs: Vec::new(),
+            expr_ids: FxHashMap::default(),
+            expr_memo: ValueKind::ALL.iter().map(|_| Vec::new()).collect(),
+            stack: Vec::new(),
+            pool: Vec::new(),
+            progress: None,
+        }
+    }
+
+    /// Bounds the number of positions this solver evaluates (a guard against huge state
+    /// spaces); past it, solving fails with [`SolveError::TooManyPositions`].
+    pub fn set_max_positions(&mut self, limit: u64) {
+        self.max_positions = limit;
+    }
+
+    /// Calls `report(positions_solved)` about every million positions.
+    pub fn set_progress(&mut self, report: impl FnMut(u64) + 'r) {
+        self.progress = Some(Box::new(report));
+    }
+
+    /// The evaluation mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The rules this solver plays.
+    pub fn rules(&self) -> &'r R {
+        self.rules
+    }
+
+    /// How many (position, value kind) pairs have been evaluated so far.
+    pub fn positions_solved(&self) -> u64 {
+        self.solved
+    }
+
+    /// The value `kind` of a position expression.
+    pub fn value(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<Value, SolveError> {
+        let expr = expr.clone().canonical();
+        let raw = self.raw_value(kind, &expr)?;
+        Ok(kind.decode(raw))
+    }
+
+    /// The value `kind` of one position.
+    pub fn value_of(&mut self, kind: ValueKind, pos: Pos<R>) -> Result<Value, SolveError> {
+        self.value(kind, &Expr::Pos(pos))
+    }
+
+    /// Normal-play outcome. Stops at the first winning option.
+    pub fn outcome(&mut self, expr: &Expr<Pos<R>>) -> Result<Outcome, SolveError> {
+        match self.value(ValueKind::Outcome, expr)? {
+            Value::Outcome(o) => Ok(o),
+            _ => unreachable!("outcome values decode as outcomes"),
+        }
+    }
+
+    /// Misère-play outcome.
+    pub fn misere_outcome(&mut self, expr: &Expr<Pos<R>>) -> Result<Outcome, SolveError> {
+        match self.value(ValueKind::MisereOutcome, expr)? {
+            Value::Outcome(o) => Ok(o),
+            _ => unreachable!("outcome values decode as outcomes"),
+        }
+    }
+
+    /// Grundy value.
+    pub fn grundy(&mut self, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+        self.number(ValueKind::Grundy, expr)
+    }
+
+    /// Remoteness.
+    pub fn remoteness(&mut self, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+        self.number(ValueKind::Remoteness, expr)
+    }
+
+    /// Suspense.
+    pub fn suspense(&mut self, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+        self.number(ValueKind::Suspense, expr)
+    }
+
+    /// w-number.
+    pub fn wnumber(&mut self, expr: &Expr<Pos<R>>) -> Result<WNumber, SolveError> {
+        self.w(ValueKind::WNumber, expr)
+    }
+
+    /// Misère w-number.
+    pub fn misere_wnumber(&mut self, expr: &Expr<Pos<R>>) -> Result<WNumber, SolveError> {
+        self.w(ValueKind::MisereWNumber, expr)
+    }
+
+    fn number(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+        match self.value(kind, expr)? {
+            Value::Number(n) => Ok(n),
+            _ => unreachable!("numeric kinds decode as numbers"),
+        }
+    }
+
+    fn w(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<WNumber, SolveError> {
+        match self.value(kind, expr)? {
+            Value::W(w) => Ok(w),
+            _ => unreachable!("w kinds decode as w-numbers"),
+        }
+    }
+
+    /// The options of a position expression (the compound's own moves), canonical.
+    pub fn options(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
+        let expr = expr.clone().canonical();
+        self.expr_options(&expr).map_err(|f| match f {
+            Fail::Error(e) => e,
+            Fail::Cycle(_) => unreachable!("option enumeration does not solve"),
+        })
+    }
+
+    /// The winning moves (normal play): the options whose outcome is P.
+    pub fn winning_moves(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
+        let mut wins = Vec::new();
+        for option in self.options(expr)? {
+            if self.outcome(&option)? == Outcome::P {
+                wins.push(option);
+            }
+        }
+        Ok(wins)
+    }
+
+    /// Writes an expression with the rules' position syntax.
+    pub fn display(&self, expr: &Expr<Pos<R>>) -> String {
+        let mut s = String::new();
+        let _ = expr.write_with(&mut s, &|p, w| self.rules.write_pos(*p, w));
+        s
+    }
+
+    fn display_node(&self, node: Node<Pos<R>>) -> String {
+        match node {
+            Node::Leaf(p) => self.display(&Expr::Pos(p)),
+            Node::Expr(id) => self.display(&self.exprs[id as usize]),
+        }
+    }
+
+    fn raw_value(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+        loop {
+            match self.try_expr(kind, expr) {
+                Ok(Step::Value(v)) => return Ok(v),
+                Ok(Step::Need(task)) => self.run(task)?,
+                Err(fail) => return Err(self.abort(fail)),
+            }
+        }
+    }
+
+    /// Solves `task` and everything it depends on.
+    fn run(&mut self, task: Task<Pos<R>>) -> Result<(), SolveError> {
+        if let Err(fail) = self.start(task) {
+            return Err(self.abort(fail));
+        }
+        while let Some(mut frame) = self.stack.pop() {
+            match self.step(&mut frame) {
+                Ok(None) => self.finish(frame),
+                Ok(Some(need)) => {
+                    self.stack.push(frame);
+                    if let Err(fail) = self.start(need) {
+                        return Err(self.abort(fail));
+                    }
+                }
+                Err(fail) => {
+                    self.stack.push(frame);
+                    return Err(self.abort(fail));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Turns an internal failure into an error, unwinding the stack and clearing the
+    /// in-progress marks so that the solver stays usable.
+    fn abort(&mut self, fail: Fail<Pos<R>>) -> SolveError {
+        let error = match fail {
+            Fail::Error(e) => e,
+            Fail::Cycle(task) => {
+                let from = self
+                    .stack
+                    .iter()
+                    .position(|f| f.task.kind == task.kind && f.task.node == task.node)
+                    .unwrap_or(0);
+                let mut positions: Vec<String> = self.stack[from..]
+                    .iter()
+                    .map(|f| self.display_node(f.task.node))
+                    .collect();
+                positions.push(self.display_node(task.node));
+                SolveError::Cycle { positions }
+            }
+        };
+        while let Some(frame) = self.stack.pop() {
+            self.store(frame.task, UNKNOWN);
+        }
+        error
+    }
+
+    fn start(&mut self, task: Task<Pos<R>>) -> Result<(), Fail<Pos<R>>> {
+        if self.solved >= self.max_positions {
+            return Err(Fail::Error(SolveError::TooManyPositions {
+                limit: self.max_positions,
+            }));
+        }
+        self.solved += 1;
+        if self.solved & 0xF_FFFF == 0 {
+            let solved = self.solved;
+            if let Some(report) = self.progress.as_mut() {
+                report(solved);
+            }
+        }
+        let (mut opts, vals) = self.pool.pop().unwrap_or_default();
+        let filled = match task.node {
+            Node::Leaf(p) => self.rules.options(p, &mut opts).map_err(Fail::from),
+            Node::Expr(id) => {
+                let expr = self.exprs[id as usize].clone();
+                self.expr_options(&expr).map(|list| {
+                    for o in list {
+                        opts.expr(o);
+                    }
+                })
+            }
+        };
+        if let Err(fail) = filled {
+            opts.clear();
+            self.pool.push((opts, vals));
+            return Err(fail);
+        }
+        self.store(task, IN_PROGRESS);
+        self.stack.push(Frame {
+            task,
+            opts,
+            cursor: 0,
+            vals,
+        });
+        Ok(())
+    }
+
+    fn finish(&mut self, mut frame: Frame<Pos<R>>) {
+        let kind = frame.task.kind;
+        let value = if frame.cursor == SHORT_CIRCUIT {
+            OUTCOME_N
+        } else {
+            reduce(kind, frame.opts.is_empty(), &frame.vals)
+        };
+        self.store(frame.task, value);
+        frame.opts.clear();
+        frame.vals.clear();
+        self.pool.push((frame.opts, frame.vals));
+    }
+
+    /// Advances a frame over its options. `Ok(None)`: every needed option value is in
+    /// `vals`, or (`cursor == SHORT_CIRCUIT`) an outcome search found a P option.
+    fn step(&mut self, frame: &mut Frame<Pos<R>>) -> Result<Option<Task<Pos<R>>>, Fail<Pos<R>>> {
+        let kind = frame.task.kind;
+        while frame.cursor < frame.opts.len() {
+            match self.try_opt(kind, &frame.opts, frame.cursor)? {
+                Step::Need(task) => return Ok(Some(task)),
+                Step::Value(v) => {
+                    frame.cursor += 1;
+                    if matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome)
+                        && v == OUTCOME_P
+                    {
+                        // A winning move: no need to look further.
+                        frame.cursor = SHORT_CIRCUIT;
+                        return Ok(None);
+                    }
+                    frame.vals.push(v);
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn store(&mut self, task: Task<Pos<R>>, value: u32) {
+        let slot = task.kind.slot();
+        match task.node {
+            Node::Leaf(p) => {
+                let idx = self.dense(p);
+                self.leaf_memo[slot].set(idx, p, value);
+            }
+            Node::Expr(id) => {
+                let memo = &mut self.expr_memo[slot];
+                if memo.len() <= id as usize {
+                    memo.resize(self.exprs.len().max(id as usize + 1), UNKNOWN);
+                }
+                memo[id as usize] = value;
+            }
+        }
+    }
+
+    #[inline]
+    fn dense(&self, p: Pos<R>) -> Option<usize> {
+        self.rules.dense_index(p).filter(|&i| i < DENSE_LIMIT)
+    }
+
+    #[inline]
+    fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
+        let idx = self.dense(p);
+        let v = self.leaf_memo[kind.slot()].get(idx, p);
+        let task = Task {
+            kind,
+            node: Node::Leaf(p),
+        };
+        match v {
+            UNKNOWN => {
+                if kind == ValueKind::Outcome && self.mode == Mode::Fast {
+                    let g = self.leaf_memo[ValueKind::Grundy.slot()].get(idx, p);
+                    if g != UNKNOWN && g != IN_PROGRESS {
+                        return Ok(Step::Value(if g == 0 { OUTCOME_P } else { OUTCOME_N }));
+                    }
+                }
+                Ok(Step::Need(task))
+            }
+            IN_PROGRESS => Err(Fail::Cycle(task)),
+            v => Ok(Step::Value(v)),
+        }
+    }
+
+    fn try_opt(
+        &mut self,
+        kind: ValueKind,
+        opts: &Options<Pos<R>>,
+        i: usize,
+    ) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
+        match opts.refs[i] {
+            OptRef::End => Ok(Step::Value(kind.terminal())),
+            OptRef::Leaves { start, len: 1 } => self.try_leaf(kind, opts.leaves[start as usize]),
+            OptRef::Leaves { start, len } => {
+                let leaves = opts.leaf_slice(start, len);
+                if self.mode == Mode::Fast && matches!(kind, ValueKind::Grundy | ValueKind::Outcome)
+                {
+                    let mut x = 0;
+                    for &p in leaves {
+                        match self.try_leaf(ValueKind::Grundy, p)? {
+                            Step::Value(g) => x ^= g,
+                            need => return Ok(need),
+                        }
+                    }
+                    Ok(Step::Value(match kind {
+                        ValueKind::Grundy => x,
+                        _ if x == 0 => OUTCOME_P,
+                        _ => OUTCOME_N,
+                    }))
+                } else {
+                    let expr = Expr::sum_of(leaves.iter().copied());
+                    self.try_expr(kind, &expr)
+                }
+            }
+            OptRef::Expr(k) => self.try_expr(kind, &opts.exprs[k as usize]),
+        }
+    }
+
+    fn try_expr(
+        &mut self,
+        kind: ValueKind,
+        expr: &Expr<Pos<R>>,
+    ) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
+        match expr {
+            Expr::End => Ok(Step::Value(kind.terminal())),
+            Expr::Pos(p) => self.try_leaf(kind, *p),
+            Expr::Compound(c, children) => {
+                if self.mode == Mode::Fast {
+                    if let Some(child_kind) = fast_rule(kind, *c) {
+                        let mut vals = Vec::with_capacity(children.len());
+                        for child in children.iter() {
+                            match self.try_expr(child_kind, child)? {
+                                Step::Value(v) => vals.push(v),
+                                need => return Ok(need),
+                            }
+                        }
+                        return Ok(Step::Value(combine(kind, *c, &vals)));
+                    }
+                }
+                let id = self.intern(expr);
+                let task = Task {
+                    kind,
+                    node: Node::Expr(id),
+                };
+                match self.expr_memo[kind.slot()]
+                    .get(id as usize)
+                    .copied()
+                    .unwrap_or(UNKNOWN)
+                {
+                    UNKNOWN => Ok(Step::Need(task)),
+                    IN_PROGRESS => Err(Fail::Cycle(task)),
+                    v => Ok(Step::Value(v)),
+                }
+            }
+        }
+    }
+
+    fn intern(&mut self, expr: &Expr<Pos<R>>) -> u32 {
+        if let Some(&id) = self.expr_ids.get(expr) {
+            return id;
+        }
+        let id = self.exprs.len() as u32;
+        self.exprs.push(expr.clone());
+        self.expr_ids.insert(expr.clone(), id);
+        id
+    }
+
+    fn expr_options(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, Fail<Pos<R>>> {
+        match expr {
+            Expr::End => Ok(Vec::new()),
+            Expr::Pos(p) => {
+                let mut opts = Options::new();
+                self.rules.options(*p, &mut opts)?;
+                Ok(opts.to_exprs())
+            }
+            Expr::Compound(c, children) => {
+                let mut child_opts = Vec::with_capacity(children.len());
+                for child in children.iter() {
+                    child_opts.push(self.expr_options(child)?);
+                }
+                Ok(compound_options(*c, children, &child_opts))
+            }
+        }
+    }
+}
+
+/// The value of a searched position from its options' values (`vals`, one per option, in
+/// order; outcome kinds only reach here when no option is P).
+fn reduce(kind: ValueKind, terminal: bool, vals: &[u32]) -> u32 {
+    if terminal {
+        return kind.terminal();
+    }
+    match kind {
+        ValueKind::Outcome | ValueKind::MisereOutcome => OUTCOME_P,
+        ValueKind::Grundy => mex(vals),
+        ValueKind::Remoteness => {
+            let even = vals.iter().copied().filter(|r| r % 2 == 0).min();
+            match even {
+                Some(r) => r + 1,
+                None => vals.iter().copied().max().unwrap_or(0) + 1,
+            }
+        }
+        ValueKind::Suspense => {
+            let even = vals.iter().copied().filter(|s| s % 2 == 0).max();
+            match even {
+                Some(s) => s + 1,
+                None => vals.iter().copied().min().unwrap_or(0) + 1,
+            }
+        }
+        ValueKind::WNumber => {
+            if vals.contains(&W_SL) {
+                W_SW
+            } else {
+                let plain: Vec<u32> = vals
+                    .iter()
+                    .copied()
+                    .filter(|&w| w != W_SW && w != W_SL)
+                    .collect();
+                mex(&plain)
+            }
+        }
+        ValueKind::MisereWNumber => {
+            let plain: Vec<u32> = vals.iter().copied().filter(|&w| w != W_SW).collect();
+            mex(&plain)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Value kinds and the values a solver returns.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A value that the solver can compute for any position expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueKind {
+    /// Normal-play outcome: P (player to move loses) or N.
+    Outcome,
+    /// Misère-play outcome.
+    MisereOutcome,
+    /// Grundy (nim) value.
+    Grundy,
+    /// Lenhardt's w-number (SL, SW or a number).
+    WNumber,
+    /// Misère w-number (SW or a number).
+    MisereWNumber,
+    /// Smith's remoteness.
+    Remoteness,
+    /// Smith's suspense.
+    Suspense,
+}
+
+impl ValueKind {
+    /// Every kind, in a fixed order (also the memo-table order).
+    pub const ALL: [ValueKind; 7] = [
+        ValueKind::Outcome,
+        ValueKind::MisereOutcome,
+        ValueKind::Grundy,
+        ValueKind::WNumber,
+        ValueKind::MisereWNumber,
+        ValueKind::Remoteness,
+        ValueKind::Suspense,
+    ];
+
+    /// The name used in the language and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Outcome => "outcome",
+            ValueKind::MisereOutcome => "misere_outcome",
+            ValueKind::Grundy => "grundy",
+            ValueKind::WNumber => "wnumber",
+            ValueKind::MisereWNumber => "misere_wnumber",
+            ValueKind::Remoteness => "remoteness",
+            ValueKind::Suspense => "suspense",
+        }
+    }
+
+    /// Parses a value name as written in the language.
+    pub fn from_name(name: &str) -> Option<ValueKind> {
+        ValueKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    pub(crate) fn slot(self) -> usize {
+        self as usize
+    }
+
+    /// The encoded value of a terminal position (no options).
+    pub(crate) fn terminal(self) -> u32 {
+        match self {
+            ValueKind::Outcome => OUTCOME_P,
+            ValueKind::MisereOutcome => OUTCOME_N,
+            ValueKind::Grundy | ValueKind::Remoteness | ValueKind::Suspense => 0,
+            ValueKind::WNumber => W_SL,
+            ValueKind::MisereWNumber => W_SW,
+        }
+    }
+
+    /// Decodes a memo entry of this kind.
+    pub(crate) fn decode(self, raw: u32) -> Value {
+        match self {
+            ValueKind::Outcome | ValueKind::MisereOutcome => Value::Outcome(if raw == OUTCOME_P {
+                Outcome::P
+            } else {
+                Outcome::N
+            }),
+            ValueKind::Grundy | ValueKind::Remoteness | ValueKind::Suspense => Value::Number(raw),
+            ValueKind::WNumber | ValueKind::MisereWNumber => Value::W(WNumber::decode(raw)),
+        }
+    }
+}
+
+impl fmt::Display for ValueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+pub(crate) const OUTCOME_P: u32 = 0;
+pub(crate) const OUTCOME_N: u32 = 1;
+/// Encoded "superlosing" w-number.
+pub(crate) const W_SL: u32 = u32::MAX - 3;
+/// Encoded "superwinning" w-number.
+pub(crate) const W_SW: u32 = u32::MAX - 2;
+/// Memo sentinel: being computed (on the stack).
+pub(crate) const IN_PROGRESS: u32 = u32::MAX - 1;
+/// Memo sentinel: not computed.
+pub(crate) const UNKNOWN: u32 = u32::MAX;
+
+/// Who wins with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// The previous player (the one who just moved) wins.
+    P,
+    /// The next player (the one to move) wins.
+    N,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+        })
+    }
+}
+
+/// A w-number (Lenhardt §5): superlosing, superwinning, or a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum WNumber {
+    /// Superlosing: the position is terminal.
+    SL,
+    /// Superwinning: the player to move finishes a component now.
+    SW,
+    /// An ordinary w-number.
+    Num(u32),
+}
+
+impl WNumber {
+    pub(crate) fn decode(raw: u32) -> WNumber {
+        match raw {
+            W_SL => WNumber::SL,
+            W_SW => WNumber::SW,
+            n => WNumber::Num(n),
+        }
+    }
+
+    /// Lenhardt's ⊕w: SL absorbs, then SW, else xor.
+    pub fn combine(self, other: WNumber) -> WNumber {
+        match (self, other) {
+            (WNumber::SL, _) | (_, WNumber::SL) => WNumber::SL,
+            (WNumber::SW, _) | (_, WNumber::SW) => WNumber::SW,
+            (WNumber::Num(a), WNumber::Num(b)) => WNumber::Num(a ^ b),
+        }
+    }
+}
+
+impl fmt::Display for WNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WNumber::SL => f.write_str("SL"),
+            WNumber::SW => f.write_str("SW"),
+            WNumber::Num(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// A computed value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// An outcome (normal or misère).
+    Outcome(Outcome),
+    /// A Grundy value, remoteness or suspense.
+    Number(u32),
+    /// A w-number or misère w-number.
+    W(WNumber),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Outcome(o) => o.fmt(f),
+            Value::Number(n) => n.fmt(f),
+            Value::W(w) => w.fmt(f),
+        }
+    }
+}
+
+/// Minimum excludant of a list of values.
+pub(crate) fn mex(values: &[u32]) -> u32 {
+    let mut seen = vec![false; values.len() + 1];
+    for &v in values {
+        if (v as usize) < seen.len() {
+            seen[v as usize] = true;
+        }
+    }
+    seen.iter().position(|s| !s).unwrap_or(values.len()) as u32
+}

@@ -1,0 +1,122 @@
+//! Property tests: on random small acyclic games, every compound's fast rule agrees with an
+//! exact search over the compound's own positions.
+
+use cgdl_runtime::{Compound, Expr, Mode, Options, RuleError, Rules, Solver, Value, ValueKind};
+use cgdl_runtime::{Outcome, WNumber};
+use proptest::prelude::*;
+
+/// One option of a random game's node.
+#[derive(Clone, Debug)]
+enum Opt {
+    End,
+    Node(u8),
+    Sum(u8, u8),
+}
+
+/// A random acyclic game: node `i`'s options only name nodes below `i`.
+#[derive(Clone, Debug)]
+struct Graph {
+    nodes: Vec<Vec<Opt>>,
+}
+
+impl Rules for Graph {
+    type Pos = u8;
+    fn options(&self, pos: u8, out: &mut Options<u8>) -> Result<(), RuleError> {
+        for opt in &self.nodes[pos as usize] {
+            match *opt {
+                Opt::End => out.end(),
+                Opt::Node(j) => out.position(j),
+                Opt::Sum(a, b) => out.sum([a, b]),
+            }
+        }
+        Ok(())
+    }
+    fn dense_index(&self, pos: u8) -> Option<usize> {
+        Some(pos as usize)
+    }
+}
+
+fn graph() -> impl Strategy<Value = Graph> {
+    (2usize..8).prop_flat_map(|n| {
+        let nodes: Vec<_> = (0..n)
+            .map(|i| {
+                let opt = if i == 0 {
+                    Just(Opt::End).boxed()
+                } else {
+                    let i = i as u8;
+                    prop_oneof![
+                        1 => Just(Opt::End),
+                        4 => (0..i).prop_map(Opt::Node),
+                        1 => (0..i, 0..i).prop_map(|(a, b)| Opt::Sum(a, b)),
+                    ]
+                    .boxed()
+                };
+                // Node 0 is terminal; others have 0..=3 options.
+                let count = if i == 0 { 0..1 } else { 0..4 };
+                proptest::collection::vec(opt, count)
+            })
+            .collect();
+        nodes.prop_map(|nodes| Graph { nodes })
+    })
+}
+
+fn kind() -> impl Strategy<Value = Compound> {
+    proptest::sample::select(Compound::ALL.to_vec())
+}
+
+/// A compound of 2–3 components; a component may itself be a compound of two leaves.
+fn expr(n: u8) -> impl Strategy<Value = Expr<u8>> {
+    let leaf = (0..n).prop_map(Expr::Pos);
+    let inner =
+        (kind(), 0..n, 0..n).prop_map(|(k, a, b)| Expr::compound(k, [Expr::Pos(a), Expr::Pos(b)]));
+    let part = prop_oneof![3 => leaf, 1 => inner];
+    (kind(), proptest::collection::vec(part, 2..=3)).prop_map(|(k, parts)| Expr::compound(k, parts))
+}
+
+fn game_and_expr() -> impl Strategy<Value = (Graph, Expr<u8>)> {
+    graph().prop_flat_map(|g| {
+        let n = g.nodes.len() as u8;
+        (Just(g), expr(n))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fast_rules_agree_with_exact_search((game, e) in game_and_expr()) {
+        let mut fast = Solver::with_mode(&game, Mode::Fast);
+        let mut exact = Solver::with_mode(&game, Mode::Exact);
+        for kind in ValueKind::ALL {
+            let f = fast.value(kind, &e).unwrap();
+            let x = exact.value(kind, &e).unwrap();
+            prop_assert_eq!(f, x, "{} of {}", kind, e);
+        }
+        let w = exact.wnumber(&e).unwrap();
+        let g = exact.grundy(&e).unwrap();
+        prop_assert_eq!(matches!(w, WNumber::SL | WNumber::Num(0)), g == 0, "w {} g {}", w, g);
+        prop_assert_eq!(exact.outcome(&e).unwrap() == Outcome::P, g == 0);
+        // Misère w-number decides misère outcome on every game (not just WTIA).
+        let wm = exact.misere_wnumber(&e).unwrap();
+        let mo = exact.misere_outcome(&e).unwrap();
+        prop_assert_eq!(wm == WNumber::Num(0), mo == Outcome::P, "w_m {} misère {}", wm, mo);
+        // Winning moves are exactly the options that are P.
+        let wins = fast.winning_moves(&e).unwrap();
+        prop_assert_eq!(wins.is_empty(), fast.outcome(&e).unwrap() == Outcome::P);
+    }
+
+    #[test]
+    fn leaf_values_follow_their_definitions(game in graph()) {
+        // Remoteness and suspense decide the outcome (Smith): P iff even.
+        let mut solver = Solver::new(&game);
+        for p in 0..game.nodes.len() as u8 {
+            let o = solver.outcome(&Expr::Pos(p)).unwrap();
+            for kind in [ValueKind::Remoteness, ValueKind::Suspense] {
+                let Value::Number(r) = solver.value_of(kind, p).unwrap() else {
+                    unreachable!()
+                };
+                prop_assert_eq!(r % 2 == 0, o == Outcome::P, "{} of {}", kind, p);
+            }
+        }
+    }
+}
