@@ -8,6 +8,7 @@
 mod compound;
 pub mod expr;
 pub mod period;
+pub mod report;
 pub mod rules;
 pub mod solver;
 pub mod value;

@@ -1,0 +1,301 @@
+//! The syntax tree, with byte spans into the source.
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The span from `start` to `end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+}
+
+/// A name and where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it stands.
+    pub span: Span,
+}
+
+/// A whole file.
+#[derive(Clone, Debug, Default)]
+pub struct File {
+    /// Declarations and queries in source order.
+    pub items: Vec<Item>,
+}
+
+/// A top-level item.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// `const N = e`
+    Const(Ident, Expr),
+    /// `fn name(params) -> T = e`
+    Fn(FnDecl),
+    /// `game Name(...) { ... }` or `game Name = octal "..."`
+    Game(GameDecl),
+    /// `value ...`, `table ...`, `period ...`
+    Query(Query),
+}
+
+/// A helper function.
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    /// Its name.
+    pub name: Ident,
+    /// Parameters.
+    pub params: Vec<Param>,
+    /// Declared result type.
+    pub ret: TypeExpr,
+    /// Body.
+    pub body: Expr,
+}
+
+/// `name: Type`
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The parameter's name.
+    pub name: Ident,
+    /// Its type.
+    pub ty: TypeExpr,
+}
+
+/// A written type.
+#[derive(Clone, Debug)]
+pub enum TypeExpr {
+    /// `nat`, `int`, `bool` (or an unknown name, reported by the checker).
+    Named(Ident),
+    /// `lo..hi` or `lo..=hi`.
+    Range {
+        /// Lower bound.
+        lo: Box<Expr>,
+        /// Upper bound.
+        hi: Box<Expr>,
+        /// `..=`
+        inclusive: bool,
+        /// The whole type.
+        span: Span,
+    },
+    /// `(T, U, ...)`
+    Tuple(Vec<TypeExpr>, Span),
+    /// `set<T>`
+    Set(Box<TypeExpr>, Span),
+    /// `list<T>`
+    List(Box<TypeExpr>, Span),
+}
+
+impl TypeExpr {
+    /// Where the type is written.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Named(i) => i.span,
+            TypeExpr::Range { span, .. }
+            | TypeExpr::Tuple(_, span)
+            | TypeExpr::Set(_, span)
+            | TypeExpr::List(_, span) => *span,
+        }
+    }
+}
+
+/// A game declaration.
+#[derive(Clone, Debug)]
+pub struct GameDecl {
+    /// The game's name.
+    pub name: Ident,
+    /// Its definition.
+    pub body: GameBody,
+}
+
+/// How a game is defined.
+#[derive(Clone, Debug)]
+pub enum GameBody {
+    /// Fields and moves.
+    Rules {
+        /// The position's fields.
+        params: Vec<Param>,
+        /// The move rules.
+        moves: Vec<MoveDecl>,
+    },
+    /// `octal "0.77"`: a take-and-break code.
+    Octal(String, Span),
+    /// `subtraction {1, 3, 4}`.
+    Subtraction(Vec<Expr>, Span),
+}
+
+/// `move name(clauses) where c => result`
+#[derive(Clone, Debug)]
+pub struct MoveDecl {
+    /// The move's name.
+    pub name: Ident,
+    /// Binders and conditions, left to right.
+    pub clauses: Vec<Clause>,
+    /// The optional `where` condition.
+    pub guard: Option<Expr>,
+    /// The resulting position expression.
+    pub result: Expr,
+    /// The whole rule.
+    pub span: Span,
+}
+
+/// One clause of a move or a query's `for`.
+#[derive(Clone, Debug)]
+pub enum Clause {
+    /// `pattern in domain`
+    Bind(Pattern, Expr),
+    /// A condition that filters.
+    Cond(Expr),
+}
+
+/// A binder: a name or a tuple of names.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// The bound names (one for a plain name).
+    pub names: Vec<Ident>,
+    /// Whether it was written as a tuple.
+    pub tuple: bool,
+    /// The whole pattern.
+    pub span: Span,
+}
+
+/// A query.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// Which query.
+    pub kind: QueryKind,
+    /// The values asked for.
+    pub values: Vec<Ident>,
+    /// The position expression.
+    pub target: Expr,
+    /// `for` binders of tables and periods.
+    pub binders: Vec<(Pattern, Expr)>,
+    /// The whole query.
+    pub span: Span,
+}
+
+/// The three query forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryKind {
+    /// `value v of e`
+    Value,
+    /// `table v of e for x in D (, y in D)`
+    Table,
+    /// `period v of e for n in D`
+    Period,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-`
+    Neg,
+    /// `not`
+    Not,
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    RangeIncl,
+    RangeExcl,
+    Concat,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Union,
+    Inter,
+}
+
+impl BinOp {
+    /// How the operator is written.
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Or => "or",
+            And => "and",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            In => "in",
+            NotIn => "not in",
+            RangeIncl => "..=",
+            RangeExcl => "..",
+            Concat => "++",
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Union => "|",
+            Inter => "&",
+        }
+    }
+}
+
+/// Quantifier kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuantKind {
+    /// `exists x in D: c`
+    Exists,
+    /// `forall x in D: c`
+    Forall,
+    /// `count x in D: c`
+    Count,
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it stands.
+    pub span: Span,
+}
+
+/// Expression forms.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Name(String),
+    End,
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `f(args)`: a game position, a compound, a builtin or a `fn`.
+    Call(Ident, Vec<Expr>),
+    /// `e.0`
+    Field(Box<Expr>, usize),
+    /// `xs[i]`
+    Index(Box<Expr>, Box<Expr>),
+    Tuple(Vec<Expr>),
+    Set(Vec<Expr>),
+    List(Vec<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Let(Ident, Box<Expr>, Box<Expr>),
+    Quant(QuantKind, Pattern, Box<Expr>, Box<Expr>),
+    /// `{ e for p in D where c }`
+    Compr(Box<Expr>, Pattern, Box<Expr>, Option<Box<Expr>>),
+}

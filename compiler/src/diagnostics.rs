@@ -1,0 +1,101 @@
+//! Diagnostics: an error code, a message, the culprit's span, and a help line, rendered
+//! with ariadne as `file:line:col` with the source line and a caret.
+
+use crate::ast::Span;
+use ariadne::{Config, Label, Report, ReportKind, Source};
+
+/// One error found in a source file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// A stable code such as `E0101`.
+    pub code: &'static str,
+    /// The headline.
+    pub message: String,
+    /// The culprit.
+    pub span: Span,
+    /// What the caret says.
+    pub label: String,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with a code, headline and culprit; the label repeats the headline.
+    pub fn new(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        let message = message.into();
+        Diagnostic {
+            code,
+            label: message.clone(),
+            message,
+            span,
+            help: None,
+        }
+    }
+
+    /// Sets the text under the caret.
+    pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    /// Adds a help line.
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// 1-based line and column of the span's start in `source`.
+    pub fn line_col(&self, source: &str) -> (usize, usize) {
+        line_col(source, self.span.start)
+    }
+
+    /// Renders the diagnostic (no colour) for `file` whose text is `source`.
+    pub fn render(&self, file: &str, source: &str) -> String {
+        let start = char_offset(source, self.span.start);
+        let end = char_offset(source, self.span.end.max(self.span.start)).max(start);
+        let (line, col) = self.line_col(source);
+        let mut report = Report::build(ReportKind::Error, (file, start..end))
+            .with_config(Config::default().with_color(false))
+            .with_code(self.code)
+            .with_message(format!("{} ({file}:{line}:{col})", self.message))
+            .with_label(Label::new((file, start..end)).with_message(&self.label));
+        if let Some(help) = &self.help {
+            report = report.with_help(help);
+        }
+        let mut out = Vec::new();
+        let written = report
+            .finish()
+            .write((file, Source::from(source)), &mut out);
+        match written {
+            Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+            Err(_) => format!(
+                "error[{}]: {}\n  --> {file}:{line}:{col}\n",
+                self.code, self.message
+            ),
+        }
+    }
+}
+
+/// Renders every diagnostic, in order.
+pub fn render_all(diags: &[Diagnostic], file: &str, source: &str) -> String {
+    diags.iter().map(|d| d.render(file, source)).collect()
+}
+
+fn char_offset(source: &str, byte: usize) -> usize {
+    let byte = byte.min(source.len());
+    source.char_indices().take_while(|(i, _)| *i < byte).count()
+}
+
+/// 1-based line and column (in characters) of byte offset `byte`.
+pub fn line_col(source: &str, byte: usize) -> (usize, usize) {
+    let byte = byte.min(source.len());
+    let before = source.get(..byte).unwrap_or(source);
+    let line = before.matches('\n').count() + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, col)
+}

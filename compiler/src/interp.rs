@@ -1,0 +1,620 @@
+//! The reference interpreter: the executable definition of the language. It evaluates the
+//! IR and implements the runtime's [`Rules`] for every game of a program, so each value and
+//! compound of the runtime works on interpreted games.
+
+use crate::ast::{QuantKind, Span};
+use crate::ir::*;
+use cgdl_runtime::{Expr, Options, RuleError, Rules};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::rc::Rc;
+
+/// An error while evaluating an expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError {
+    /// What went wrong.
+    pub message: String,
+    /// Where, when known.
+    pub span: Option<Span>,
+}
+
+impl EvalError {
+    fn at(message: impl Into<String>, span: Span) -> EvalError {
+        EvalError {
+            message: message.into(),
+            span: Some(span),
+        }
+    }
+
+    fn plain(message: impl Into<String>) -> EvalError {
+        EvalError {
+            message: message.into(),
+            span: None,
+        }
+    }
+}
+
+/// Evaluates a constant expression (no positions, no function calls).
+pub fn eval_const(e: &IExpr) -> Result<Val, EvalError> {
+    let mut env = Vec::new();
+    eval(e, &mut env, None).map(Val::normalize)
+}
+
+#[derive(Default)]
+struct PosTable {
+    keys: Vec<(usize, Rc<[Val]>)>,
+    ids: FxHashMap<(usize, Rc<[Val]>), u32>,
+}
+
+/// The interpreter over one checked program: a universe of its games, with positions
+/// interned to dense `u32` ids.
+pub struct Interpreter<'p> {
+    program: &'p Program,
+    source: &'p str,
+    table: RefCell<PosTable>,
+}
+
+impl<'p> Interpreter<'p> {
+    /// An interpreter for `program`, whose source text (for line:col in errors) is `source`.
+    pub fn new(program: &'p Program, source: &'p str) -> Self {
+        Interpreter {
+            program,
+            source,
+            table: RefCell::new(PosTable::default()),
+        }
+    }
+
+    /// The program.
+    pub fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    /// Interns the position `game(fields)`.
+    pub fn intern(&self, game: usize, fields: Rc<[Val]>) -> u32 {
+        let mut t = self.table.borrow_mut();
+        if let Some(&id) = t.ids.get(&(game, fields.clone())) {
+            return id;
+        }
+        let id = t.keys.len() as u32;
+        t.keys.push((game, fields.clone()));
+        t.ids.insert((game, fields), id);
+        id
+    }
+
+    /// The game and field values of an interned position.
+    pub fn position(&self, id: u32) -> (usize, Rc<[Val]>) {
+        self.table.borrow().keys[id as usize].clone()
+    }
+
+    /// Evaluates a closed expression (a query target with its free names in `env`).
+    pub fn eval(&self, e: &IExpr, env: &mut Vec<Val>) -> Result<Val, EvalError> {
+        eval(e, env, Some(self))
+    }
+
+    /// Describes where `span` is, as `line:col`.
+    pub fn locate(&self, span: Span) -> String {
+        let (l, c) = crate::diagnostics::line_col(self.source, span.start);
+        format!("{l}:{c}")
+    }
+
+    fn make_pos(&self, game: usize, args: Vec<Val>, span: Span) -> Result<Val, EvalError> {
+        let g = &self.program.games[game];
+        for (f, v) in g.fields.iter().zip(&args) {
+            if !f.ty.admits(v) {
+                return Err(EvalError::at(
+                    format!(
+                        "field `{}` of {} would be {v}, outside its type {}",
+                        f.name, g.name, f.ty
+                    ),
+                    span,
+                ));
+            }
+        }
+        let id = self.intern(game, args.into());
+        Ok(Val::Game(Rc::new(Expr::Pos(id))))
+    }
+
+    fn move_options(
+        &self,
+        game: &Game,
+        moves: &[Move],
+        pos: u32,
+        fields: &[Val],
+        out: &mut Options<u32>,
+    ) -> Result<(), RuleError> {
+        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        env[..fields.len()].clone_from_slice(fields);
+        for m in moves {
+            self.clauses(&m.clauses, &m.result, &mut env, out)
+                .map_err(|e| {
+                    let mut from = String::new();
+                    let _ = self.write_pos(pos, &mut from);
+                    let at = e
+                        .span
+                        .map(|s| format!(" (at {})", self.locate(s)))
+                        .unwrap_or_default();
+                    RuleError::new(format!("move `{}` from {from}: {}{at}", m.name, e.message))
+                })?;
+        }
+        Ok(())
+    }
+
+    fn clauses(
+        &self,
+        clauses: &[IClause],
+        result: &IExpr,
+        env: &mut Vec<Val>,
+        out: &mut Options<u32>,
+    ) -> Result<(), EvalError> {
+        let Some((first, rest)) = clauses.split_first() else {
+            return match self.eval(result, env)? {
+                Val::Game(e) => {
+                    out.expr((*e).clone());
+                    Ok(())
+                }
+                other => Err(EvalError::plain(format!(
+                    "a move produced {other}, not a position"
+                ))),
+            };
+        };
+        match first {
+            IClause::Cond(c) => {
+                if truth(&self.eval(c, env)?)? {
+                    self.clauses(rest, result, env, out)?;
+                }
+            }
+            IClause::Bind(slots, dom) => {
+                let dom = self.eval(dom, env)?;
+                for_each(&dom, |v| {
+                    bind(slots, v, env)?;
+                    self.clauses(rest, result, env, out)?;
+                    Ok(true)
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn truth(v: &Val) -> Result<bool, EvalError> {
+    match v {
+        Val::Bool(b) => Ok(*b),
+        other => Err(EvalError::plain(format!(
+            "expected a boolean, found {other}"
+        ))),
+    }
+}
+
+fn int(v: &Val) -> Result<i64, EvalError> {
+    match v {
+        Val::Int(n) => Ok(*n),
+        other => Err(EvalError::plain(format!(
+            "expected a number, found {other}"
+        ))),
+    }
+}
+
+fn bind(slots: &[usize], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
+    if slots.len() == 1 {
+        env[slots[0]] = v;
+        return Ok(());
+    }
+    match v {
+        Val::Tuple(vs) if vs.len() == slots.len() => {
+            for (s, x) in slots.iter().zip(vs.iter()) {
+                env[*s] = x.clone();
+            }
+            Ok(())
+        }
+        other => Err(EvalError::plain(format!(
+            "cannot bind {other} to a pattern of {} names",
+            slots.len()
+        ))),
+    }
+}
+
+/// Calls `f` on each element of a domain until it returns `Ok(false)`.
+fn for_each(dom: &Val, mut f: impl FnMut(Val) -> Result<bool, EvalError>) -> Result<(), EvalError> {
+    match dom {
+        Val::Range(lo, hi) => {
+            for n in *lo..*hi {
+                if !f(Val::Int(n))? {
+                    break;
+                }
+            }
+        }
+        Val::Set(vs) => {
+            for v in vs.iter() {
+                if !f(v.clone())? {
+                    break;
+                }
+            }
+        }
+        Val::List(vs) => {
+            for v in vs.iter() {
+                if !f(v.clone())? {
+                    break;
+                }
+            }
+        }
+        other => return Err(EvalError::plain(format!("{other} is not a domain"))),
+    }
+    Ok(())
+}
+
+fn set_of(v: Val) -> Result<Rc<BTreeSet<Val>>, EvalError> {
+    match v.normalize() {
+        Val::Set(s) => Ok(s),
+        other => Err(EvalError::plain(format!("expected a set, found {other}"))),
+    }
+}
+
+fn contains(dom: &Val, x: &Val) -> Result<bool, EvalError> {
+    Ok(match dom {
+        Val::Range(lo, hi) => matches!(x, Val::Int(n) if lo <= n && n < hi),
+        Val::Set(s) => s.contains(x),
+        Val::List(l) => l.contains(x),
+        other => return Err(EvalError::plain(format!("{other} is not a set"))),
+    })
+}
+
+fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, EvalError> {
+    Ok(match e {
+        IExpr::Lit(v) => v.clone(),
+        IExpr::Slot(s) => env[*s].clone(),
+        IExpr::Neg(x, span) => {
+            let n = int(&eval(x, env, cx)?)?;
+            Val::Int(
+                n.checked_neg()
+                    .ok_or_else(|| EvalError::at("integer overflow", *span))?,
+            )
+        }
+        IExpr::Not(x) => Val::Bool(!truth(&eval(x, env, cx)?)?),
+        IExpr::Bin(op, l, r, span) => {
+            // Short-circuit logic first.
+            if matches!(op, Op::And | Op::Or) {
+                let a = truth(&eval(l, env, cx)?)?;
+                return Ok(Val::Bool(match op {
+                    Op::And => a && truth(&eval(r, env, cx)?)?,
+                    _ => a || truth(&eval(r, env, cx)?)?,
+                }));
+            }
+            let a = eval(l, env, cx)?;
+            let b = eval(r, env, cx)?;
+            binary(*op, a, b, *span)?
+        }
+        IExpr::Field(x, i) => match eval(x, env, cx)? {
+            Val::Tuple(vs) if *i < vs.len() => vs[*i].clone(),
+            other => return Err(EvalError::plain(format!("{other} has no field .{i}"))),
+        },
+        IExpr::Index(l, i, span) => {
+            let list = eval(l, env, cx)?;
+            let i = int(&eval(i, env, cx)?)?;
+            match list {
+                Val::List(vs) => usize::try_from(i)
+                    .ok()
+                    .and_then(|i| vs.get(i).cloned())
+                    .ok_or_else(|| {
+                        EvalError::at(
+                            format!(
+                                "index {i} is out of range for a list of length {}",
+                                vs.len()
+                            ),
+                            *span,
+                        )
+                    })?,
+                other => return Err(EvalError::at(format!("{other} is not a list"), *span)),
+            }
+        }
+        IExpr::Tuple(items) => Val::Tuple(
+            items
+                .iter()
+                .map(|i| eval(i, env, cx).map(Val::normalize))
+                .collect::<Result<Vec<_>, _>>()?
+                .into(),
+        ),
+        IExpr::Set(items) => Val::Set(Rc::new(
+            items
+                .iter()
+                .map(|i| eval(i, env, cx).map(Val::normalize))
+                .collect::<Result<_, _>>()?,
+        )),
+        IExpr::List(items) => Val::List(Rc::new(
+            items
+                .iter()
+                .map(|i| eval(i, env, cx).map(Val::normalize))
+                .collect::<Result<_, _>>()?,
+        )),
+        IExpr::If(c, a, b) => {
+            if truth(&eval(c, env, cx)?)? {
+                eval(a, env, cx)?
+            } else {
+                eval(b, env, cx)?
+            }
+        }
+        IExpr::Let(slot, v, body) => {
+            let v = eval(v, env, cx)?;
+            ensure(env, *slot);
+            env[*slot] = v;
+            eval(body, env, cx)?
+        }
+        IExpr::Quant(kind, slots, dom, body) => {
+            let dom = eval(dom, env, cx)?;
+            for &s in slots {
+                ensure(env, s);
+            }
+            let mut count = 0i64;
+            let mut result = *kind == QuantKind::Forall;
+            for_each(&dom, |v| {
+                bind(slots, v, env)?;
+                let b = truth(&eval(body, env, cx)?)?;
+                match kind {
+                    QuantKind::Exists if b => {
+                        result = true;
+                        return Ok(false);
+                    }
+                    QuantKind::Forall if !b => {
+                        result = false;
+                        return Ok(false);
+                    }
+                    QuantKind::Count if b => count += 1,
+                    _ => {}
+                }
+                Ok(true)
+            })?;
+            if *kind == QuantKind::Count {
+                Val::Int(count)
+            } else {
+                Val::Bool(result)
+            }
+        }
+        IExpr::Compr(elem, slots, dom, cond) => {
+            let dom = eval(dom, env, cx)?;
+            for &s in slots {
+                ensure(env, s);
+            }
+            let mut out = BTreeSet::new();
+            for_each(&dom, |v| {
+                bind(slots, v, env)?;
+                let keep = match cond {
+                    Some(c) => truth(&eval(c, env, cx)?)?,
+                    None => true,
+                };
+                if keep {
+                    out.insert(eval(elem, env, cx)?.normalize());
+                }
+                Ok(true)
+            })?;
+            Val::Set(Rc::new(out))
+        }
+        IExpr::Call(fid, args) => {
+            let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
+            let f = &cx.program.fns[*fid];
+            let mut frame = Vec::with_capacity(f.frame.max(args.len()));
+            for a in args {
+                frame.push(eval(a, env, Some(cx))?);
+            }
+            frame.resize(f.frame.max(args.len()), Val::Int(0));
+            eval(&f.body, &mut frame, Some(cx))?
+        }
+        IExpr::Builtin(b, args, span) => {
+            let vals = args
+                .iter()
+                .map(|a| eval(a, env, cx))
+                .collect::<Result<Vec<_>, _>>()?;
+            builtin(*b, vals, *span)?
+        }
+        IExpr::Pos(game, args, span) => {
+            let cx = cx.ok_or_else(|| EvalError::plain("position in a constant"))?;
+            let vals = args
+                .iter()
+                .map(|a| eval(a, env, Some(cx)).map(Val::normalize))
+                .collect::<Result<Vec<_>, _>>()?;
+            cx.make_pos(*game, vals, *span)?
+        }
+        IExpr::End => Val::Game(Rc::new(Expr::End)),
+        IExpr::Compound(kind, parts) => {
+            let mut children = Vec::with_capacity(parts.len());
+            for p in parts {
+                match eval(p, env, cx)? {
+                    Val::Game(g) => children.push((*g).clone()),
+                    other => return Err(EvalError::plain(format!("{other} is not a position"))),
+                }
+            }
+            Val::Game(Rc::new(Expr::compound(*kind, children)))
+        }
+    })
+}
+
+fn ensure(env: &mut Vec<Val>, slot: usize) {
+    if env.len() <= slot {
+        env.resize(slot + 1, Val::Int(0));
+    }
+}
+
+fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
+    let overflow = || EvalError::at("integer overflow", span);
+    Ok(match op {
+        Op::Eq => Val::Bool(a.normalize() == b.normalize()),
+        Op::Ne => Val::Bool(a.normalize() != b.normalize()),
+        Op::Lt => Val::Bool(int(&a)? < int(&b)?),
+        Op::Le => Val::Bool(int(&a)? <= int(&b)?),
+        Op::Gt => Val::Bool(int(&a)? > int(&b)?),
+        Op::Ge => Val::Bool(int(&a)? >= int(&b)?),
+        Op::In => Val::Bool(contains(&b, &a.normalize())?),
+        Op::NotIn => Val::Bool(!contains(&b, &a.normalize())?),
+        Op::RangeIncl => Val::Range(int(&a)?, int(&b)?.checked_add(1).ok_or_else(overflow)?),
+        Op::RangeExcl => Val::Range(int(&a)?, int(&b)?),
+        Op::Add => Val::Int(int(&a)?.checked_add(int(&b)?).ok_or_else(overflow)?),
+        Op::Sub => Val::Int(int(&a)?.checked_sub(int(&b)?).ok_or_else(overflow)?),
+        Op::NatSub => {
+            let (x, y) = (int(&a)?, int(&b)?);
+            if y > x {
+                return Err(EvalError::at(
+                    format!("natural underflow: {x} - {y} is negative"),
+                    span,
+                ));
+            }
+            Val::Int(x - y)
+        }
+        Op::Mul => Val::Int(int(&a)?.checked_mul(int(&b)?).ok_or_else(overflow)?),
+        Op::Div | Op::Rem => {
+            let (x, y) = (int(&a)?, int(&b)?);
+            if y == 0 {
+                return Err(EvalError::at(
+                    format!(
+                        "division by zero: {x} {} 0",
+                        if op == Op::Div { "/" } else { "%" }
+                    ),
+                    span,
+                ));
+            }
+            // Floor division and a non-negative remainder.
+            Val::Int(if op == Op::Div {
+                x.div_euclid(y)
+            } else {
+                x.rem_euclid(y)
+            })
+        }
+        Op::SetUnion => Val::Set(Rc::new(set_of(a)?.union(&*set_of(b)?).cloned().collect())),
+        Op::SetInter => Val::Set(Rc::new(
+            set_of(a)?.intersection(&*set_of(b)?).cloned().collect(),
+        )),
+        Op::SetDiff => Val::Set(Rc::new(
+            set_of(a)?.difference(&*set_of(b)?).cloned().collect(),
+        )),
+        Op::Concat => match (a, b) {
+            (Val::List(x), Val::List(y)) => {
+                Val::List(Rc::new(x.iter().chain(y.iter()).cloned().collect()))
+            }
+            _ => return Err(EvalError::at("`++` needs two lists", span)),
+        },
+        Op::GameSum => match (a, b) {
+            (Val::Game(x), Val::Game(y)) => {
+                Val::Game(Rc::new(Expr::sum([(*x).clone(), (*y).clone()])))
+            }
+            _ => return Err(EvalError::at("`+` of positions needs two positions", span)),
+        },
+        Op::Or | Op::And => unreachable!("handled with short-circuit"),
+    })
+}
+
+fn builtin(b: Builtin, mut vals: Vec<Val>, span: Span) -> Result<Val, EvalError> {
+    Ok(match b {
+        Builtin::Abs => Val::Int(
+            int(&vals[0])?
+                .checked_abs()
+                .ok_or_else(|| EvalError::at("integer overflow", span))?,
+        ),
+        Builtin::Len => match vals.pop().map(Val::normalize) {
+            Some(Val::Set(s)) => Val::Int(s.len() as i64),
+            Some(Val::List(l)) => Val::Int(l.len() as i64),
+            _ => return Err(EvalError::at("`len` needs a set or list", span)),
+        },
+        Builtin::Min | Builtin::Max => {
+            let items: Vec<Val> = if vals.len() == 1 {
+                match vals.pop().map(Val::normalize) {
+                    Some(Val::Set(s)) => s.iter().cloned().collect(),
+                    Some(Val::List(l)) => (*l).clone(),
+                    _ => Vec::new(),
+                }
+            } else {
+                vals
+            };
+            let pick = if b == Builtin::Min {
+                items.into_iter().min()
+            } else {
+                items.into_iter().max()
+            };
+            pick.ok_or_else(|| {
+                EvalError::at(
+                    format!(
+                        "`{}` of an empty set",
+                        if b == Builtin::Min { "min" } else { "max" }
+                    ),
+                    span,
+                )
+            })?
+        }
+    })
+}
+
+impl Rules for Interpreter<'_> {
+    type Pos = u32;
+
+    fn options(&self, pos: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        let (gid, fields) = self.position(pos);
+        let game = &self.program.games[gid];
+        let heap = || match fields.first() {
+            Some(Val::Int(n)) => Ok(*n),
+            _ => Err(RuleError::new(format!("{} needs a heap size", game.name))),
+        };
+        match &game.kind {
+            GameKind::Rules(moves) => self.move_options(game, moves, pos, &fields, out)?,
+            GameKind::Subtraction(set) => {
+                let n = heap()?;
+                for &s in set {
+                    if s <= n {
+                        out.position(self.intern(gid, vec![Val::Int(n - s)].into()));
+                    }
+                }
+            }
+            GameKind::Octal(digits) => {
+                let n = heap()?;
+                let h = |k: i64| self.intern(gid, vec![Val::Int(k)].into());
+                for (k, &d) in digits.iter().enumerate() {
+                    let k = k as i64;
+                    if k > n {
+                        break;
+                    }
+                    let rest = n - k;
+                    if k == 0 {
+                        // Digit 0: split a heap without removing tokens (bit 4 only).
+                        if d & 4 != 0 {
+                            for a in 1..=rest / 2 {
+                                if rest - a >= 1 {
+                                    out.sum([h(a), h(rest - a)]);
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    if d & 1 != 0 && rest == 0 {
+                        out.end();
+                    }
+                    if d & 2 != 0 && rest > 0 {
+                        out.position(h(rest));
+                    }
+                    if d & 4 != 0 && rest >= 2 {
+                        for a in 1..=rest / 2 {
+                            out.sum([h(a), h(rest - a)]);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn dense_index(&self, pos: u32) -> Option<usize> {
+        Some(pos as usize)
+    }
+
+    fn write_pos(&self, pos: u32, out: &mut dyn fmt::Write) -> fmt::Result {
+        let (gid, fields) = self.position(pos);
+        out.write_str(&self.program.games[gid].name)?;
+        if fields.is_empty() {
+            return Ok(());
+        }
+        out.write_str("(")?;
+        for (i, v) in fields.iter().enumerate() {
+            if i > 0 {
+                out.write_str(", ")?;
+            }
+            write!(out, "{v}")?;
+        }
+        out.write_str(")")
+    }
+}

@@ -1,0 +1,421 @@
+//! The checked IR: names resolved to slots, operators resolved by type, constants folded.
+//! The interpreter runs it; the code generator (later) compiles it.
+
+use crate::ast::{QuantKind, Span};
+use cgdl_runtime::Compound;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::rc::Rc;
+
+/// A static type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// A natural number (non-negative integer).
+    Nat,
+    /// An integer.
+    Int,
+    /// `true` / `false`.
+    Bool,
+    /// A tuple.
+    Tuple(Vec<Ty>),
+    /// A finite set.
+    Set(Box<Ty>),
+    /// A list.
+    List(Box<Ty>),
+    /// A position expression (a game position, a sum, a compound, `end`).
+    Game,
+    /// Unknown (after an error, or the element type of `{}`): matches anything.
+    Any,
+}
+
+impl Ty {
+    /// Whether a value of type `self` may stand where `want` is expected.
+    pub fn fits(&self, want: &Ty) -> bool {
+        match (self, want) {
+            (Ty::Any, _) | (_, Ty::Any) => true,
+            (Ty::Nat, Ty::Int) => true,
+            (Ty::Tuple(a), Ty::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.fits(y))
+            }
+            (Ty::Set(a), Ty::Set(b)) | (Ty::List(a), Ty::List(b)) => a.fits(b),
+            (a, b) => a == b,
+        }
+    }
+
+    /// Whether this is `nat` or `int`.
+    pub fn is_int(&self) -> bool {
+        matches!(self, Ty::Nat | Ty::Int | Ty::Any)
+    }
+
+    /// The least type both fit (for `if` branches and literals).
+    pub fn join(&self, other: &Ty) -> Option<Ty> {
+        match (self, other) {
+            (Ty::Any, t) | (t, Ty::Any) => Some(t.clone()),
+            (Ty::Nat, Ty::Int) | (Ty::Int, Ty::Nat) => Some(Ty::Int),
+            (Ty::Set(a), Ty::Set(b)) => a.join(b).map(|t| Ty::Set(Box::new(t))),
+            (Ty::List(a), Ty::List(b)) => a.join(b).map(|t| Ty::List(Box::new(t))),
+            (Ty::Tuple(a), Ty::Tuple(b)) if a.len() == b.len() => a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| x.join(y))
+                .collect::<Option<Vec<_>>>()
+                .map(Ty::Tuple),
+            (a, b) if a == b => Some(a.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Nat => f.write_str("nat"),
+            Ty::Int => f.write_str("int"),
+            Ty::Bool => f.write_str("bool"),
+            Ty::Game => f.write_str("position"),
+            Ty::Any => f.write_str("_"),
+            Ty::Set(t) => write!(f, "set<{t}>"),
+            Ty::List(t) => write!(f, "list<{t}>"),
+            Ty::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// A declared field type: what values a position may hold (checked on construction).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldTy {
+    /// `nat`
+    Nat,
+    /// `int`
+    Int,
+    /// `bool`
+    Bool,
+    /// `lo..=hi` (inclusive bounds after normalisation).
+    Range(i64, i64),
+    /// A tuple of field types.
+    Tuple(Vec<FieldTy>),
+    /// `set<T>`
+    Set(Box<FieldTy>),
+    /// `list<T>`
+    List(Box<FieldTy>),
+}
+
+impl FieldTy {
+    /// The static type of values of this field type.
+    pub fn ty(&self) -> Ty {
+        match self {
+            FieldTy::Nat => Ty::Nat,
+            FieldTy::Int => Ty::Int,
+            FieldTy::Bool => Ty::Bool,
+            FieldTy::Range(lo, _) => {
+                if *lo >= 0 {
+                    Ty::Nat
+                } else {
+                    Ty::Int
+                }
+            }
+            FieldTy::Tuple(ts) => Ty::Tuple(ts.iter().map(FieldTy::ty).collect()),
+            FieldTy::Set(t) => Ty::Set(Box::new(t.ty())),
+            FieldTy::List(t) => Ty::List(Box::new(t.ty())),
+        }
+    }
+
+    /// Whether `v` is a value of this type.
+    pub fn admits(&self, v: &Val) -> bool {
+        match (self, v) {
+            (FieldTy::Nat, Val::Int(n)) => *n >= 0,
+            (FieldTy::Int, Val::Int(_)) => true,
+            (FieldTy::Bool, Val::Bool(_)) => true,
+            (FieldTy::Range(lo, hi), Val::Int(n)) => lo <= n && n <= hi,
+            (FieldTy::Tuple(ts), Val::Tuple(vs)) => {
+                ts.len() == vs.len() && ts.iter().zip(vs.iter()).all(|(t, v)| t.admits(v))
+            }
+            (FieldTy::Set(t), Val::Set(vs)) => vs.iter().all(|v| t.admits(v)),
+            (FieldTy::List(t), Val::List(vs)) => vs.iter().all(|v| t.admits(v)),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for FieldTy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldTy::Nat => f.write_str("nat"),
+            FieldTy::Int => f.write_str("int"),
+            FieldTy::Bool => f.write_str("bool"),
+            FieldTy::Range(lo, hi) => write!(f, "{lo}..={hi}"),
+            FieldTy::Set(t) => write!(f, "set<{t}>"),
+            FieldTy::List(t) => write!(f, "list<{t}>"),
+            FieldTy::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// A run-time value of the interpreter.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Val {
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A tuple.
+    Tuple(Rc<[Val]>),
+    /// A finite set.
+    Set(Rc<BTreeSet<Val>>),
+    /// A list.
+    List(Rc<Vec<Val>>),
+    /// A half-open integer range `lo..hi`, as produced by `..` and `..=`.
+    Range(i64, i64),
+    /// A position expression over interned positions.
+    Game(Rc<cgdl_runtime::Expr<u32>>),
+}
+
+impl Val {
+    /// The value with ranges turned into sets (how it is stored and compared).
+    pub fn normalize(self) -> Val {
+        match self {
+            Val::Range(lo, hi) => Val::Set(Rc::new((lo..hi).map(Val::Int).collect())),
+            Val::Tuple(vs) => Val::Tuple(vs.iter().cloned().map(Val::normalize).collect()),
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Val {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::Bool(b) => write!(f, "{b}"),
+            Val::Int(n) => write!(f, "{n}"),
+            Val::Range(lo, hi) => write!(f, "{lo}..{hi}"),
+            Val::Tuple(vs) => {
+                f.write_str("(")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
+            Val::Set(vs) => {
+                f.write_str("{")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("}")
+            }
+            Val::List(vs) => {
+                f.write_str("[")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+            Val::Game(_) => f.write_str("<position>"),
+        }
+    }
+}
+
+/// Operators after type resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Op {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    RangeIncl,
+    RangeExcl,
+    Add,
+    /// `nat - nat`: fails on underflow.
+    NatSub,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    SetUnion,
+    SetInter,
+    SetDiff,
+    Concat,
+    /// `position + position`: a disjunctive sum.
+    GameSum,
+}
+
+/// Built-in functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Builtin {
+    Min,
+    Max,
+    Abs,
+    Len,
+}
+
+/// A checked expression.
+#[derive(Clone, Debug)]
+#[allow(missing_docs)]
+pub enum IExpr {
+    Lit(Val),
+    Slot(usize),
+    Neg(Box<IExpr>, Span),
+    Not(Box<IExpr>),
+    Bin(Op, Box<IExpr>, Box<IExpr>, Span),
+    Field(Box<IExpr>, usize),
+    Index(Box<IExpr>, Box<IExpr>, Span),
+    Tuple(Vec<IExpr>),
+    Set(Vec<IExpr>),
+    List(Vec<IExpr>),
+    If(Box<IExpr>, Box<IExpr>, Box<IExpr>),
+    Let(usize, Box<IExpr>, Box<IExpr>),
+    Quant(QuantKind, Vec<usize>, Box<IExpr>, Box<IExpr>),
+    Compr(Box<IExpr>, Vec<usize>, Box<IExpr>, Option<Box<IExpr>>),
+    Call(usize, Vec<IExpr>),
+    Builtin(Builtin, Vec<IExpr>, Span),
+    /// A position of game `id` with field values.
+    Pos(usize, Vec<IExpr>, Span),
+    End,
+    Compound(Compound, Vec<IExpr>),
+}
+
+/// A helper function.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Its name.
+    pub name: String,
+    /// Number of parameters (slots 0..arity).
+    pub arity: usize,
+    /// Slots its body needs.
+    pub frame: usize,
+    /// Body.
+    pub body: IExpr,
+}
+
+/// A field of a game.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Its name.
+    pub name: String,
+    /// Its declared type.
+    pub ty: FieldTy,
+}
+
+/// One clause of a move.
+#[derive(Clone, Debug)]
+pub enum IClause {
+    /// Bind the slots (one, or a tuple's) to each element of the domain.
+    Bind(Vec<usize>, IExpr),
+    /// Keep going only when true.
+    Cond(IExpr),
+}
+
+/// A move rule.
+#[derive(Clone, Debug)]
+pub struct Move {
+    /// Its name.
+    pub name: String,
+    /// Binders and conditions, in order (a `where` guard is the last condition).
+    pub clauses: Vec<IClause>,
+    /// The resulting position expression.
+    pub result: IExpr,
+}
+
+/// How a game's options are produced.
+#[derive(Clone, Debug)]
+pub enum GameKind {
+    /// Explicit move rules.
+    Rules(Vec<Move>),
+    /// A take-and-break code: digit k (k = 0..) as a bitmask of 1, 2, 4.
+    Octal(Vec<u8>),
+    /// A subtraction set.
+    Subtraction(Vec<i64>),
+}
+
+/// A game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Its name.
+    pub name: String,
+    /// Its fields (slots 0..fields.len() in its moves).
+    pub fields: Vec<Field>,
+    /// Slots its moves need.
+    pub frame: usize,
+    /// Its moves.
+    pub kind: GameKind,
+}
+
+/// A query, checked.
+#[derive(Clone, Debug)]
+pub struct IQuery {
+    /// Value, table or period.
+    pub kind: crate::ast::QueryKind,
+    /// The value names, as written (`moves` included).
+    pub values: Vec<String>,
+    /// The position expression (free names in slots 0..binders.len()).
+    pub target: IExpr,
+    /// The query as written, for output.
+    pub text: String,
+    /// For tables and periods: each binder's name and domain.
+    pub binders: Vec<(String, IExpr)>,
+    /// Slots needed.
+    pub frame: usize,
+    /// Where the query stands.
+    pub span: Span,
+}
+
+/// A checked program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Games, indexed by id.
+    pub games: Vec<Game>,
+    /// Functions, indexed by id.
+    pub fns: Vec<Function>,
+    /// Queries in source order.
+    pub queries: Vec<IQuery>,
+}
+
+impl Program {
+    /// The id of the game called `name`.
+    pub fn game_id(&self, name: &str) -> Option<usize> {
+        self.games.iter().position(|g| g.name == name)
+    }
+
+    /// The largest number of tokens a move of game `id` removes, when the game is a
+    /// take-and-break or subtraction game (for the Guy–Smith period proof).
+    pub fn max_removal(&self, id: usize) -> Option<usize> {
+        match &self.games.get(id)?.kind {
+            GameKind::Octal(digits) => Some(digits.len().saturating_sub(1)),
+            GameKind::Subtraction(set) => set.iter().max().map(|&m| m as usize),
+            GameKind::Rules(_) => None,
+        }
+    }
+}

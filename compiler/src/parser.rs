@@ -1,0 +1,469 @@
+//! Source text → AST, with pest and a Pratt parser for operators.
+
+use crate::ast::*;
+use crate::diagnostics::Diagnostic;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use std::sync::OnceLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "cgdl.pest"]
+struct Grammar;
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or_op, Assoc::Left))
+            .op(Op::infix(Rule::and_op, Assoc::Left))
+            .op(Op::prefix(Rule::not_op))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left)
+                | Op::infix(Rule::in_op, Assoc::Left)
+                | Op::infix(Rule::not_in, Assoc::Left))
+            .op(Op::infix(Rule::range_incl, Assoc::Left) | Op::infix(Rule::range_excl, Assoc::Left))
+            .op(Op::infix(Rule::bor, Assoc::Left))
+            .op(Op::infix(Rule::band, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left)
+                | Op::infix(Rule::sub, Assoc::Left)
+                | Op::infix(Rule::concat, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg))
+            .op(Op::postfix(Rule::field) | Op::postfix(Rule::index))
+    })
+}
+
+fn span(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn describe(rule: &Rule) -> &'static str {
+    match rule {
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::expr | Rule::expr_no_in => "an expression",
+        Rule::item | Rule::const_decl | Rule::fn_decl | Rule::game_decl | Rule::query => {
+            "`game`, `const`, `fn` or a query"
+        }
+        Rule::move_decl => "`move`",
+        Rule::ty => "a type",
+        Rule::EOI => "the end of the file",
+        Rule::string => "a quoted string",
+        Rule::pattern => "a name or a tuple of names",
+        Rule::value_names => "a value name",
+        _ => "",
+    }
+}
+
+fn syntax_error(e: pest::error::Error<Rule>) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives
+                .iter()
+                .map(describe)
+                .filter(|s| !s.is_empty())
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        }
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = if expected.is_empty() {
+        "syntax error".to_string()
+    } else {
+        format!("syntax error: expected {}", expected.join(" or "))
+    };
+    Diagnostic::new("E0001", message, Span::new(start, end))
+        .label("unexpected input here")
+        .help("see docs/LANGUAGE.md for the grammar of declarations, moves and queries")
+}
+
+/// Parses a whole file.
+pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
+    let mut pairs = Grammar::parse(Rule::file, source).map_err(syntax_error)?;
+    let file = pairs.next().expect("file rule");
+    let mut items = Vec::new();
+    for item in file.into_inner() {
+        match item.as_rule() {
+            Rule::const_decl => {
+                let mut it = item.into_inner();
+                let name = ident(it.next().expect("name"));
+                let value = expr(it.next().expect("value"));
+                items.push(Item::Const(name, value));
+            }
+            Rule::fn_decl => items.push(Item::Fn(fn_decl(item))),
+            Rule::game_decl => items.push(Item::Game(game_decl(item))),
+            Rule::query => items.push(Item::Query(query(item))),
+            Rule::EOI => {}
+            other => unreachable!("unexpected item {other:?}"),
+        }
+    }
+    Ok(File { items })
+}
+
+/// Parses a position expression given on its own (the command line).
+pub fn parse_expr(source: &str) -> Result<Expr, Diagnostic> {
+    let mut pairs = Grammar::parse(Rule::position_input, source).map_err(syntax_error)?;
+    let input = pairs.next().expect("position_input");
+    let e = input.into_inner().next().expect("expr");
+    Ok(expr(e))
+}
+
+fn ident(p: Pair<Rule>) -> Ident {
+    Ident {
+        name: p.as_str().to_string(),
+        span: span(&p),
+    }
+}
+
+fn params(p: Option<Pair<Rule>>) -> Vec<Param> {
+    let Some(p) = p else { return Vec::new() };
+    p.into_inner()
+        .map(|param| {
+            let mut it = param.into_inner();
+            let name = ident(it.next().expect("param name"));
+            let ty = ty(it.next().expect("param type"));
+            Param { name, ty }
+        })
+        .collect()
+}
+
+fn fn_decl(p: Pair<Rule>) -> FnDecl {
+    let mut it = p.into_inner().peekable();
+    let name = ident(it.next().expect("fn name"));
+    let ps = if it.peek().map(|p| p.as_rule()) == Some(Rule::params) {
+        it.next()
+    } else {
+        None
+    };
+    let ret = ty(it.next().expect("fn type"));
+    let body = expr(it.next().expect("fn body"));
+    FnDecl {
+        name,
+        params: params(ps),
+        ret,
+        body,
+    }
+}
+
+fn ty(p: Pair<Rule>) -> TypeExpr {
+    let sp = span(&p);
+    let inner = p.into_inner().next().expect("type");
+    match inner.as_rule() {
+        Rule::ty_name => TypeExpr::Named(ident(inner.into_inner().next().expect("name"))),
+        Rule::ty_set => TypeExpr::Set(Box::new(ty(inner.into_inner().next().expect("ty"))), sp),
+        Rule::ty_list => TypeExpr::List(Box::new(ty(inner.into_inner().next().expect("ty"))), sp),
+        Rule::ty_tuple => TypeExpr::Tuple(inner.into_inner().map(ty).collect(), sp),
+        Rule::ty_range => {
+            let mut it = inner.into_inner();
+            let lo = range_bound(it.next().expect("lo"));
+            let op = it.next().expect("op");
+            let hi = range_bound(it.next().expect("hi"));
+            TypeExpr::Range {
+                lo: Box::new(lo),
+                hi: Box::new(hi),
+                inclusive: op.as_rule() == Rule::range_incl,
+                span: sp,
+            }
+        }
+        other => unreachable!("type {other:?}"),
+    }
+}
+
+fn range_bound(p: Pair<Rule>) -> Expr {
+    let inner = p.into_inner().next().expect("bound");
+    match inner.as_rule() {
+        Rule::neg_int => {
+            let sp = span(&inner);
+            Expr {
+                kind: int_kind(inner.as_str()),
+                span: sp,
+            }
+        }
+        Rule::int => Expr {
+            kind: int_kind(inner.as_str()),
+            span: span(&inner),
+        },
+        Rule::ident => Expr {
+            kind: ExprKind::Name(inner.as_str().to_string()),
+            span: span(&inner),
+        },
+        _ => expr(inner),
+    }
+}
+
+fn int_kind(text: &str) -> ExprKind {
+    match text.parse::<i64>() {
+        Ok(n) => ExprKind::Int(n),
+        // Too large: the checker reports it.
+        Err(_) => ExprKind::Int(i64::MAX),
+    }
+}
+
+fn game_decl(p: Pair<Rule>) -> GameDecl {
+    let mut it = p.into_inner();
+    let name = ident(it.next().expect("game name"));
+    let body = it.next().expect("game body");
+    let body = match body.as_rule() {
+        Rule::game_sugar => {
+            let sugar = body.into_inner().next().expect("sugar");
+            let sp = span(&sugar);
+            match sugar.as_rule() {
+                Rule::octal => {
+                    let s = sugar.into_inner().next().expect("string");
+                    let text = s.into_inner().next().map(|i| i.as_str()).unwrap_or("");
+                    GameBody::Octal(text.to_string(), sp)
+                }
+                _ => {
+                    let set = sugar.into_inner().next().expect("set");
+                    let elems = set
+                        .into_inner()
+                        .next()
+                        .map(|a| a.into_inner().map(expr).collect())
+                        .unwrap_or_default();
+                    GameBody::Subtraction(elems, sp)
+                }
+            }
+        }
+        _ => {
+            let mut it = body.into_inner().peekable();
+            let ps = if it.peek().map(|p| p.as_rule()) == Some(Rule::params) {
+                it.next()
+            } else {
+                None
+            };
+            GameBody::Rules {
+                params: params(ps),
+                moves: it.map(move_decl).collect(),
+            }
+        }
+    };
+    GameDecl { name, body }
+}
+
+fn move_decl(p: Pair<Rule>) -> MoveDecl {
+    let sp = span(&p);
+    let mut it = p.into_inner();
+    let name = ident(it.next().expect("move name"));
+    let mut clauses_out = Vec::new();
+    let mut guard = None;
+    let mut result = None;
+    for part in it {
+        match part.as_rule() {
+            Rule::clauses => clauses_out = part.into_inner().map(clause).collect(),
+            Rule::where_clause => guard = Some(expr(part.into_inner().next().expect("cond"))),
+            _ => result = Some(expr(part)),
+        }
+    }
+    MoveDecl {
+        name,
+        clauses: clauses_out,
+        guard,
+        result: result.expect("move result"),
+        span: sp,
+    }
+}
+
+fn clause(p: Pair<Rule>) -> Clause {
+    let inner = p.into_inner().next().expect("clause");
+    match inner.as_rule() {
+        Rule::binder => {
+            let (pat, dom) = binder(inner);
+            Clause::Bind(pat, dom)
+        }
+        _ => Clause::Cond(expr(inner)),
+    }
+}
+
+fn binder(p: Pair<Rule>) -> (Pattern, Expr) {
+    let mut it = p.into_inner();
+    let pat = pattern(it.next().expect("pattern"));
+    let dom = expr(it.next().expect("domain"));
+    (pat, dom)
+}
+
+fn pattern(p: Pair<Rule>) -> Pattern {
+    let sp = span(&p);
+    let tuple = p.as_str().trim_start().starts_with('(');
+    Pattern {
+        names: p.into_inner().map(ident).collect(),
+        tuple,
+        span: sp,
+    }
+}
+
+fn query(p: Pair<Rule>) -> Query {
+    let sp = span(&p);
+    let inner = p.into_inner().next().expect("query");
+    let kind = match inner.as_rule() {
+        Rule::value_query => QueryKind::Value,
+        Rule::table_query => QueryKind::Table,
+        _ => QueryKind::Period,
+    };
+    let mut it = inner.into_inner();
+    let values = it.next().expect("values").into_inner().map(ident).collect();
+    let target = expr(it.next().expect("target"));
+    let binders = it.map(binder).collect();
+    Query {
+        kind,
+        values,
+        target,
+        binders,
+        span: sp,
+    }
+}
+
+fn args(p: Option<Pair<Rule>>) -> Vec<Expr> {
+    p.map(|a| a.into_inner().map(expr).collect())
+        .unwrap_or_default()
+}
+
+fn expr(p: Pair<Rule>) -> Expr {
+    pratt_expr(p.into_inner())
+}
+
+fn pratt_expr(pairs: Pairs<Rule>) -> Expr {
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let sp = Span::new(span(&op).start, rhs.span.end);
+            let op = if op.as_rule() == Rule::neg {
+                UnOp::Neg
+            } else {
+                UnOp::Not
+            };
+            // Fold `-literal` into a literal.
+            if let (UnOp::Neg, ExprKind::Int(n)) = (op, &rhs.kind) {
+                return Expr {
+                    kind: ExprKind::Int(-n),
+                    span: sp,
+                };
+            }
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(rhs)),
+                span: sp,
+            }
+        })
+        .map_postfix(|lhs, op| {
+            let sp = Span::new(lhs.span.start, span(&op).end);
+            let kind = match op.as_rule() {
+                Rule::field => {
+                    let n = op.into_inner().next().expect("int");
+                    ExprKind::Field(Box::new(lhs), n.as_str().parse().unwrap_or(usize::MAX))
+                }
+                _ => ExprKind::Index(
+                    Box::new(lhs),
+                    Box::new(expr(op.into_inner().next().expect("index"))),
+                ),
+            };
+            Expr { kind, span: sp }
+        })
+        .map_infix(|lhs, op, rhs| {
+            let sp = Span::new(lhs.span.start, rhs.span.end);
+            let op = match op.as_rule() {
+                Rule::or_op => BinOp::Or,
+                Rule::and_op => BinOp::And,
+                Rule::eq => BinOp::Eq,
+                Rule::ne => BinOp::Ne,
+                Rule::lt => BinOp::Lt,
+                Rule::le => BinOp::Le,
+                Rule::gt => BinOp::Gt,
+                Rule::ge => BinOp::Ge,
+                Rule::in_op => BinOp::In,
+                Rule::not_in => BinOp::NotIn,
+                Rule::range_incl => BinOp::RangeIncl,
+                Rule::range_excl => BinOp::RangeExcl,
+                Rule::concat => BinOp::Concat,
+                Rule::add => BinOp::Add,
+                Rule::sub => BinOp::Sub,
+                Rule::mul => BinOp::Mul,
+                Rule::div => BinOp::Div,
+                Rule::rem => BinOp::Rem,
+                Rule::bor => BinOp::Union,
+                Rule::band => BinOp::Inter,
+                other => unreachable!("operator {other:?}"),
+            };
+            Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span: sp,
+            }
+        })
+        .parse(pairs)
+}
+
+fn primary(p: Pair<Rule>) -> Expr {
+    let sp = span(&p);
+    let kind = match p.as_rule() {
+        Rule::int => int_kind(p.as_str()),
+        Rule::bool_lit => ExprKind::Bool(p.as_str().starts_with("true")),
+        Rule::end_lit => ExprKind::End,
+        Rule::ident => ExprKind::Name(p.as_str().to_string()),
+        Rule::expr | Rule::expr_no_in => return expr(p),
+        Rule::paren => {
+            let mut items: Vec<Expr> = p.into_inner().map(expr).collect();
+            if items.len() == 1 {
+                let mut only = items.pop().expect("one item");
+                only.span = sp;
+                return only;
+            }
+            ExprKind::Tuple(items)
+        }
+        Rule::set_lit => ExprKind::Set(args(p.into_inner().next())),
+        Rule::list_lit => ExprKind::List(args(p.into_inner().next())),
+        Rule::call => {
+            let mut it = p.into_inner();
+            let name = ident(it.next().expect("callee"));
+            ExprKind::Call(name, args(it.next()))
+        }
+        Rule::if_expr => {
+            let mut it = p.into_inner().map(expr);
+            let c = it.next().expect("cond");
+            let a = it.next().expect("then");
+            let b = it.next().expect("else");
+            ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        Rule::let_expr => {
+            let mut it = p.into_inner();
+            let name = ident(it.next().expect("name"));
+            let value = expr(it.next().expect("value"));
+            let body = expr(it.next().expect("body"));
+            ExprKind::Let(name, Box::new(value), Box::new(body))
+        }
+        Rule::quantifier => {
+            let mut it = p.into_inner();
+            let kind = match it.next().expect("kind").as_str() {
+                "exists" => QuantKind::Exists,
+                "forall" => QuantKind::Forall,
+                _ => QuantKind::Count,
+            };
+            let pat = pattern(it.next().expect("pattern"));
+            let dom = expr(it.next().expect("domain"));
+            let body = expr(it.next().expect("body"));
+            ExprKind::Quant(kind, pat, Box::new(dom), Box::new(body))
+        }
+        Rule::comprehension => {
+            let mut it = p.into_inner();
+            let elem = expr(it.next().expect("element"));
+            let pat = pattern(it.next().expect("pattern"));
+            let dom = expr(it.next().expect("domain"));
+            let cond = it.next().map(|c| Box::new(expr(c)));
+            ExprKind::Compr(Box::new(elem), pat, Box::new(dom), cond)
+        }
+        other => unreachable!("primary {other:?}"),
+    };
+    Expr { kind, span: sp }
+}
