@@ -296,6 +296,12 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Let(Ident, Box<Expr>, Box<Expr>),
     Quant(QuantKind, Pattern, Box<Expr>, Box<Expr>),
+    /// `closure(seed, x => next)`: the least set containing `seed` closed under `next`.
+    Closure(Box<Expr>, Ident, Box<Expr>),
+    /// `xs[lo..hi]`, either bound optional.
+    Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
+    /// `xs with [i] = v`
+    With(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `{ e for p in D where c }`
     Compr(Box<Expr>, Pattern, Box<Expr>, Option<Box<Expr>>),
 }

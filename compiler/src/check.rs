@@ -758,6 +758,33 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Index(list, idx) => {
                 let (l, lt) = self.expr(list, scope);
+                if let ExprKind::Binary(op @ (BinOp::RangeExcl | BinOp::RangeIncl), lo, hi) =
+                    &idx.kind
+                {
+                    // `xs[a..b]` is a slice.
+                    let lo_ir = self.expect(lo, &Ty::Int, scope, "a slice bound");
+                    let mut hi_ir = self.expect(hi, &Ty::Int, scope, "a slice bound");
+                    if *op == BinOp::RangeIncl {
+                        hi_ir = IExpr::Bin(
+                            Op::Add,
+                            Box::new(hi_ir),
+                            Box::new(IExpr::Lit(Val::Int(1))),
+                            idx.span,
+                        );
+                    }
+                    if !matches!(lt, Ty::List(_) | Ty::Any) {
+                        self.mismatch(list.span, "a slice", "a list", &lt);
+                    }
+                    return (
+                        IExpr::Slice(
+                            Box::new(l),
+                            Some(Box::new(lo_ir)),
+                            Some(Box::new(hi_ir)),
+                            e.span,
+                        ),
+                        lt,
+                    );
+                }
                 let i = self.expect(idx, &Ty::Int, scope, "an index");
                 let elem = match lt {
                     Ty::List(t) => *t,
@@ -768,6 +795,56 @@ impl<'a> Checker<'a> {
                     }
                 };
                 (IExpr::Index(Box::new(l), Box::new(i), e.span), elem)
+            }
+            ExprKind::Closure(seed, var, next) => {
+                let (seed_ir, seed_ty) = self.expr(seed, scope);
+                let elem = match seed_ty {
+                    Ty::Set(t) => *t,
+                    Ty::Any => Ty::Any,
+                    other => {
+                        self.mismatch(seed.span, "`closure`", "a set as its seed", &other);
+                        Ty::Any
+                    }
+                };
+                let mark = scope.mark();
+                let slot = self.bind(scope, var, elem.clone());
+                let want = Ty::Set(Box::new(elem));
+                let next_ir = self.expect(next, &want, scope, "`closure`'s step");
+                scope.reset(mark);
+                (
+                    IExpr::Closure(Box::new(seed_ir), slot, Box::new(next_ir)),
+                    want,
+                )
+            }
+            ExprKind::Slice(list, lo, hi) => {
+                let (l, lt) = self.expr(list, scope);
+                if !matches!(lt, Ty::List(_) | Ty::Any) {
+                    self.mismatch(list.span, "a slice", "a list", &lt);
+                }
+                let lo = lo
+                    .as_ref()
+                    .map(|b| Box::new(self.expect(b, &Ty::Int, scope, "a slice bound")));
+                let hi = hi
+                    .as_ref()
+                    .map(|b| Box::new(self.expect(b, &Ty::Int, scope, "a slice bound")));
+                (IExpr::Slice(Box::new(l), lo, hi, e.span), lt)
+            }
+            ExprKind::With(list, idx, value) => {
+                let (l, lt) = self.expr(list, scope);
+                let i = self.expect(idx, &Ty::Int, scope, "an index");
+                let elem = match &lt {
+                    Ty::List(t) => (**t).clone(),
+                    Ty::Any => Ty::Any,
+                    other => {
+                        self.mismatch(list.span, "`with`", "a list", other);
+                        Ty::Any
+                    }
+                };
+                let v = self.expect(value, &elem, scope, "the new element");
+                (
+                    IExpr::With(Box::new(l), Box::new(i), Box::new(v), e.span),
+                    lt,
+                )
             }
             ExprKind::Tuple(items) => {
                 let (irs, tys): (Vec<_>, Vec<_>) =

@@ -389,6 +389,64 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             })?;
             Val::Set(Rc::new(out))
         }
+        IExpr::Closure(seed, slot, next) => {
+            let mut seen: BTreeSet<Val> = set_of(eval(seed, env, cx)?)?.iter().cloned().collect();
+            let mut work: Vec<Val> = seen.iter().cloned().collect();
+            ensure(env, *slot);
+            while let Some(x) = work.pop() {
+                env[*slot] = x;
+                for y in set_of(eval(next, env, cx)?)?.iter() {
+                    if seen.insert(y.clone()) {
+                        work.push(y.clone());
+                    }
+                }
+            }
+            Val::Set(Rc::new(seen))
+        }
+        IExpr::Slice(list, lo, hi, span) => {
+            let Val::List(items) = eval(list, env, cx)? else {
+                return Err(EvalError::at("only lists can be sliced", *span));
+            };
+            let lo = match lo {
+                Some(b) => int(&eval(b, env, cx)?)?,
+                None => 0,
+            };
+            let hi = match hi {
+                Some(b) => int(&eval(b, env, cx)?)?,
+                None => items.len() as i64,
+            };
+            if lo < 0 || hi < lo || hi > items.len() as i64 {
+                return Err(EvalError::at(
+                    format!(
+                        "slice {lo}..{hi} is out of range for a list of length {}",
+                        items.len()
+                    ),
+                    *span,
+                ));
+            }
+            Val::List(Rc::new(items[lo as usize..hi as usize].to_vec()))
+        }
+        IExpr::With(list, idx, value, span) => {
+            let Val::List(items) = eval(list, env, cx)? else {
+                return Err(EvalError::at("`with` needs a list", *span));
+            };
+            let i = int(&eval(idx, env, cx)?)?;
+            let v = eval(value, env, cx)?.normalize();
+            let mut items = (*items).clone();
+            match usize::try_from(i).ok().and_then(|i| items.get_mut(i)) {
+                Some(slot) => *slot = v,
+                None => {
+                    return Err(EvalError::at(
+                        format!(
+                            "index {i} is out of range for a list of length {}",
+                            items.len()
+                        ),
+                        *span,
+                    ))
+                }
+            }
+            Val::List(Rc::new(items))
+        }
         IExpr::Call(fid, args) => {
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
             let f = &cx.program.fns[*fid];
@@ -423,7 +481,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                     other => return Err(EvalError::plain(format!("{other} is not a position"))),
                 }
             }
-            Val::Game(Rc::new(Expr::compound(*kind, children)))
+            Val::Game(Rc::new(Expr::compound_in_order(*kind, children)))
         }
     })
 }
@@ -492,9 +550,10 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
             _ => return Err(EvalError::at("`++` needs two lists", span)),
         },
         Op::GameSum => match (a, b) {
-            (Val::Game(x), Val::Game(y)) => {
-                Val::Game(Rc::new(Expr::sum([(*x).clone(), (*y).clone()])))
-            }
+            (Val::Game(x), Val::Game(y)) => Val::Game(Rc::new(Expr::compound_in_order(
+                cgdl_runtime::Compound::Sum,
+                [(*x).clone(), (*y).clone()],
+            ))),
             _ => return Err(EvalError::at("`+` of positions needs two positions", span)),
         },
         Op::Or | Op::And => unreachable!("handled with short-circuit"),

@@ -299,6 +299,9 @@ pub enum IExpr {
     Let(usize, Box<IExpr>, Box<IExpr>),
     Quant(QuantKind, Vec<usize>, Box<IExpr>, Box<IExpr>),
     Compr(Box<IExpr>, Vec<usize>, Box<IExpr>, Option<Box<IExpr>>),
+    Closure(Box<IExpr>, usize, Box<IExpr>),
+    Slice(Box<IExpr>, Option<Box<IExpr>>, Option<Box<IExpr>>, Span),
+    With(Box<IExpr>, Box<IExpr>, Box<IExpr>, Span),
     Call(usize, Vec<IExpr>),
     Builtin(Builtin, Vec<IExpr>, Span),
     /// A position of game `id` with field values.

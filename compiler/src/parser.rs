@@ -36,7 +36,10 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::div, Assoc::Left)
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
-            .op(Op::postfix(Rule::field) | Op::postfix(Rule::index))
+            .op(Op::postfix(Rule::field)
+                | Op::postfix(Rule::index)
+                | Op::postfix(Rule::slice)
+                | Op::postfix(Rule::update))
     })
 }
 
@@ -365,6 +368,26 @@ fn pratt_expr(pairs: Pairs<Rule>) -> Expr {
                     let n = op.into_inner().next().expect("int");
                     ExprKind::Field(Box::new(lhs), n.as_str().parse().unwrap_or(usize::MAX))
                 }
+                Rule::slice => {
+                    let mut lo = None;
+                    let mut hi = None;
+                    for part in op.into_inner() {
+                        let is_lo = part.as_rule() == Rule::slice_lo;
+                        let bound = Some(Box::new(expr(part.into_inner().next().expect("bound"))));
+                        if is_lo {
+                            lo = bound;
+                        } else {
+                            hi = bound;
+                        }
+                    }
+                    ExprKind::Slice(Box::new(lhs), lo, hi)
+                }
+                Rule::update => {
+                    let mut it = op.into_inner().map(expr);
+                    let i = it.next().expect("index");
+                    let v = it.next().expect("value");
+                    ExprKind::With(Box::new(lhs), Box::new(i), Box::new(v))
+                }
                 _ => ExprKind::Index(
                     Box::new(lhs),
                     Box::new(expr(op.into_inner().next().expect("index"))),
@@ -454,6 +477,13 @@ fn primary(p: Pair<Rule>) -> Expr {
             let dom = expr(it.next().expect("domain"));
             let body = expr(it.next().expect("body"));
             ExprKind::Quant(kind, pat, Box::new(dom), Box::new(body))
+        }
+        Rule::closure => {
+            let mut it = p.into_inner();
+            let seed = expr(it.next().expect("seed"));
+            let var = ident(it.next().expect("variable"));
+            let next = expr(it.next().expect("next"));
+            ExprKind::Closure(Box::new(seed), var, Box::new(next))
         }
         Rule::comprehension => {
             let mut it = p.into_inner();

@@ -69,13 +69,21 @@ pub(crate) fn combine(kind: ValueKind, compound: Compound, vals: &[u32]) -> u32 
     }
 }
 
-/// The options of `compound(children)`, given each child's options, each in canonical
-/// form. Move rules: THEORY.md §3.
+/// The options of `compound(children)`, given each child's options; canonical when `sort`,
+/// else with components in the children's order. Move rules: THEORY.md §3.
 pub(crate) fn compound_options<P: Clone + Ord>(
     compound: Compound,
     children: &[Expr<P>],
     child_opts: &[Vec<Expr<P>>],
+    sort: bool,
 ) -> Vec<Expr<P>> {
+    let make = |next: Vec<Expr<P>>| {
+        if sort {
+            Expr::compound(compound, next)
+        } else {
+            Expr::compound_in_order(compound, next)
+        }
+    };
     let n = children.len();
     let movable: Vec<usize> = (0..n).filter(|&i| !child_opts[i].is_empty()).collect();
     let mut out = Vec::new();
@@ -84,7 +92,7 @@ pub(crate) fn compound_options<P: Clone + Ord>(
             for o in &child_opts[i] {
                 let mut next = children.to_vec();
                 next[i] = o.clone();
-                out.push(Expr::compound(compound, next));
+                out.push(make(next));
             }
         }
     };
@@ -97,12 +105,12 @@ pub(crate) fn compound_options<P: Clone + Ord>(
         }
         Compound::Conjunctive => {
             if movable.len() == n {
-                product(compound, children, child_opts, &movable, &mut out);
+                product(children, child_opts, &movable, &make, &mut out);
             }
         }
         Compound::Continued => {
             if !movable.is_empty() {
-                product(compound, children, child_opts, &movable, &mut out);
+                product(children, child_opts, &movable, &make, &mut out);
             }
         }
         Compound::Union | Compound::Selective => {
@@ -119,7 +127,7 @@ pub(crate) fn compound_options<P: Clone + Ord>(
                 if compound == Compound::Selective && subset.len() == n {
                     continue;
                 }
-                product(compound, children, child_opts, &subset, &mut out);
+                product(children, child_opts, &subset, &make, &mut out);
             }
         }
     }
@@ -128,10 +136,10 @@ pub(crate) fn compound_options<P: Clone + Ord>(
 
 /// Every way of moving in all components of `subset` at once.
 fn product<P: Clone + Ord>(
-    compound: Compound,
     children: &[Expr<P>],
     child_opts: &[Vec<Expr<P>>],
     subset: &[usize],
+    make: &dyn Fn(Vec<Expr<P>>) -> Expr<P>,
     out: &mut Vec<Expr<P>>,
 ) {
     let mut choice = vec![0usize; subset.len()];
@@ -140,7 +148,7 @@ fn product<P: Clone + Ord>(
         for (k, &i) in subset.iter().enumerate() {
             next[i] = child_opts[i][choice[k]].clone();
         }
-        out.push(Expr::compound(compound, next));
+        out.push(make(next));
         // Advance the odometer.
         let mut k = 0;
         loop {

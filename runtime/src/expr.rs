@@ -86,6 +86,16 @@ impl<P: Clone + Ord> Expr<P> {
     /// A one-component compound is its component, except that a one-component selective
     /// compound has no move and is `end`.
     pub fn compound(kind: Compound, parts: impl IntoIterator<Item = Expr<P>>) -> Expr<P> {
+        Self::build(kind, parts, true)
+    }
+
+    /// Like [`Expr::compound`] but keeps the components in the order given (for display:
+    /// the solver canonicalises whatever it is asked about).
+    pub fn compound_in_order(kind: Compound, parts: impl IntoIterator<Item = Expr<P>>) -> Expr<P> {
+        Self::build(kind, parts, false)
+    }
+
+    fn build(kind: Compound, parts: impl IntoIterator<Item = Expr<P>>, sort: bool) -> Expr<P> {
         let mut children: Vec<Expr<P>> = Vec::new();
         let mut saw_end = false;
         let mut stack: Vec<Expr<P>> = parts.into_iter().collect();
@@ -104,7 +114,9 @@ impl<P: Clone + Ord> Expr<P> {
             Compound::Selective if saw_end => children.push(Expr::End),
             _ => {}
         }
-        children.sort();
+        if sort {
+            children.sort();
+        }
         match (kind, children.len()) {
             (_, 0) => Expr::End,
             (Compound::Selective, 1) => Expr::End,

@@ -280,16 +280,22 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// The options of a position expression (the compound's own moves), canonical.
     pub fn options(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
         let expr = expr.clone().canonical();
-        self.expr_options(&expr).map_err(|f| match f {
-            Fail::Error(e) => e,
-            Fail::Cycle(_) => unreachable!("option enumeration does not solve"),
-        })
+        self.expr_options(&expr, true).map_err(Self::no_cycle)
     }
 
-    /// The winning moves (normal play): the options whose outcome is P.
+    fn no_cycle(fail: Fail<Pos<R>>) -> SolveError {
+        match fail {
+            Fail::Error(e) => e,
+            Fail::Cycle(_) => unreachable!("option enumeration does not solve"),
+        }
+    }
+
+    /// The winning moves (normal play): the options whose outcome is P, with compound
+    /// components in the order `expr` gives them.
     pub fn winning_moves(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
         let mut wins = Vec::new();
-        for option in self.options(expr)? {
+        let options = self.expr_options(expr, false).map_err(Self::no_cycle)?;
+        for option in options {
             if self.outcome(&option)? == Outcome::P {
                 wins.push(option);
             }
@@ -387,7 +393,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             Node::Leaf(p) => self.rules.options(p, &mut opts).map_err(Fail::from),
             Node::Expr(id) => {
                 let expr = self.exprs[id as usize].clone();
-                self.expr_options(&expr).map(|list| {
+                self.expr_options(&expr, true).map(|list| {
                     for o in list {
                         opts.expr(o);
                     }
@@ -426,6 +432,13 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// `vals`, or (`cursor == SHORT_CIRCUIT`) an outcome search found a P option.
     fn step(&mut self, frame: &mut Frame<Pos<R>>) -> Result<Option<Task<Pos<R>>>, Fail<Pos<R>>> {
         let kind = frame.task.kind;
+        let outcome_kind = matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome);
+        if outcome_kind && frame.cursor == 0 && self.known_p_option(kind, &frame.opts)? {
+            // A winning move whose value is already known (`end`, or memoized): take it
+            // before descending into any other option.
+            frame.cursor = SHORT_CIRCUIT;
+            return Ok(None);
+        }
         while frame.cursor < frame.opts.len() {
             match self.try_opt(kind, &frame.opts, frame.cursor)? {
                 Step::Need(task) => return Ok(Some(task)),
@@ -443,6 +456,20 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         Ok(None)
+    }
+
+    /// Whether some option of an outcome search is already known to be P.
+    fn known_p_option(
+        &mut self,
+        kind: ValueKind,
+        opts: &Options<Pos<R>>,
+    ) -> Result<bool, Fail<Pos<R>>> {
+        for i in 0..opts.len() {
+            if let Step::Value(OUTCOME_P) = self.try_opt(kind, opts, i)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn store(&mut self, task: Task<Pos<R>>, value: u32) {
@@ -573,7 +600,11 @@ impl<'r, R: Rules> Solver<'r, R> {
         id
     }
 
-    fn expr_options(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, Fail<Pos<R>>> {
+    fn expr_options(
+        &mut self,
+        expr: &Expr<Pos<R>>,
+        sort: bool,
+    ) -> Result<Vec<Expr<Pos<R>>>, Fail<Pos<R>>> {
         match expr {
             Expr::End => Ok(Vec::new()),
             Expr::Pos(p) => {
@@ -584,9 +615,9 @@ impl<'r, R: Rules> Solver<'r, R> {
             Expr::Compound(c, children) => {
                 let mut child_opts = Vec::with_capacity(children.len());
                 for child in children.iter() {
-                    child_opts.push(self.expr_options(child)?);
+                    child_opts.push(self.expr_options(child, sort)?);
                 }
-                Ok(compound_options(*c, children, &child_opts))
+                Ok(compound_options(*c, children, &child_opts, sort))
             }
         }
     }

@@ -1,0 +1,302 @@
+//! Every example of examples/ against its literature values, through the language and the
+//! reference interpreter.
+
+mod common;
+
+use cgdl::runtime::report::Answer;
+use cgdl::runtime::Mode;
+use common::*;
+
+#[test]
+fn kings_horses_figures_4_5_6_9() {
+    let answers = run_example("kings_horses.cgdl");
+    let seeds = seed_tables();
+    for (i, key) in [
+        "lenhardt_fig4_horses_outcome",
+        "lenhardt_fig5_horses_remoteness",
+        "lenhardt_fig6_horses_suspense",
+        "lenhardt_fig9_horses_wnumber",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(grid(&answers[i]), seed_grid(&seeds[key]), "{key}");
+    }
+    let rem = seed_grid(&seeds["lenhardt_fig5_horses_remoteness"]);
+    let sus = seed_grid(&seeds["lenhardt_fig6_horses_suspense"]);
+    let num = |s: &str| s.parse::<u32>().expect("number");
+    // Horses at (7,7), (3,4), (5,2): conjunctive takes the least remoteness, continued the
+    // greatest suspense; winner-takes-all ⊕w's the w-numbers 0, 2, 2.
+    let r = [num(&rem[7][7]), num(&rem[3][4]), num(&rem[5][2])];
+    let min_r = *r.iter().min().expect("three");
+    assert_eq!(value(&answers[4], "remoteness"), min_r.to_string());
+    assert_eq!(
+        value(&answers[4], "outcome"),
+        if min_r % 2 == 0 { "P" } else { "N" }
+    );
+    let s = [num(&sus[7][7]), num(&sus[3][4]), num(&sus[5][2])];
+    let max_s = *s.iter().max().expect("three");
+    assert_eq!(value(&answers[5], "suspense"), max_s.to_string());
+    assert_eq!(
+        value(&answers[5], "outcome"),
+        if max_s % 2 == 0 { "P" } else { "N" }
+    );
+    assert_eq!(value(&answers[6], "wnumber"), "0");
+    assert_eq!(value(&answers[6], "moves"), "none");
+}
+
+#[test]
+fn queens_figure_2_union_selective() {
+    let answers = run_example("queens.cgdl");
+    let fig2 = seed_grid(&seed_tables()["lenhardt_fig2_queens_grundy"]);
+    assert_eq!(grid(&answers[0]), fig2);
+    // (1,2), (2,1), (3,5) all have Grundy value 0 in Figure 2: the union is P.
+    for (r, c) in [(1, 2), (2, 1), (3, 5)] {
+        assert_eq!(fig2[r][c], "0");
+    }
+    assert_eq!(value(&answers[1], "outcome"), "P");
+    assert_eq!(value(&answers[1], "moves"), "none");
+    assert_eq!(value(&answers[2], "outcome"), "N");
+    // (1,1), (2,0), (0,2) all 2: selective is P; (1,1) = 2 and (3,3) = 6: N, and the
+    // winning move brings (3,3) down to a square of value 2.
+    assert_eq!([&fig2[1][1], &fig2[2][0], &fig2[0][2]], ["2", "2", "2"]);
+    assert_eq!(value(&answers[3], "outcome"), "P");
+    assert_eq!(value(&answers[4], "outcome"), "N");
+    assert_eq!(
+        value(&answers[4], "moves"),
+        "selective(Queen(1, 1), Queen(1, 1))"
+    );
+}
+
+#[test]
+fn limited_nim_table_and_example_5_2() {
+    let answers = run_example("limited_nim.cgdl");
+    let t = &seed_tables()["lenhardt_limited_nim_134"];
+    let col =
+        |k: &str| -> Vec<String> { t[k].as_array().expect("column").iter().map(shown).collect() };
+    assert_eq!(column(&answers[0], 1), col("grundy"));
+    assert_eq!(column(&answers[0], 2), col("wnumber"));
+    assert_eq!(column(&answers[0], 3), col("misere_wnumber"));
+    match &answers[1] {
+        Answer::Period {
+            preperiod,
+            period,
+            proven,
+            ..
+        } => assert_eq!((*preperiod, *period, *proven), (Some(0), Some(7), true)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(value(&answers[2], "wnumber"), "1");
+    assert_eq!(value(&answers[2], "outcome"), "N");
+    assert_eq!(value(&answers[3], "wnumber"), "SW");
+}
+
+#[test]
+fn subtraction_sugar_equals_its_rule() {
+    let source = format!(
+        "{}\ntable grundy, wnumber, misere_wnumber of LimitedNim(n) for n in 0..=200\n\
+         table grundy, wnumber, misere_wnumber of LimitedNimRule(n) for n in 0..=200\n",
+        example("limited_nim.cgdl")
+    );
+    let answers = run_source(&source, Mode::Fast);
+    let n = answers.len();
+    assert_eq!(
+        answers[n - 2],
+        rename(&answers[n - 1], "LimitedNimRule", "LimitedNim")
+    );
+}
+
+/// The same answer with the query text rewritten (to compare two games' tables).
+fn rename(a: &Answer, from: &str, to: &str) -> Answer {
+    let mut a = a.clone();
+    if let Answer::Table { query, .. } | Answer::Period { query, .. } = &mut a {
+        *query = query.replace(from, to);
+    }
+    a
+}
+
+/// Antol, Figure 2.5: rows p = 0..3 of the one-pile (take 1-3) + Nim(1,2,3) table; the
+/// printed rows 4..21 repeat them.
+const ANTOL_FIG_2_5: [[u32; 14]; 4] = [
+    [0, 1, 0, 2, 1, 3, 3, 2, 0, 2, 3, 1, 1, 0],
+    [1, 0, 1, 3, 0, 2, 2, 3, 1, 3, 2, 0, 0, 1],
+    [2, 3, 2, 0, 3, 1, 1, 0, 2, 0, 1, 3, 3, 2],
+    [3, 2, 3, 1, 2, 0, 0, 1, 3, 1, 0, 2, 2, 3],
+];
+
+#[test]
+fn one_pile_plus_nim_figure_2_5() {
+    let answers = run_example("one_pile.cgdl");
+    let g = grid(&answers[0]);
+    assert_eq!(g.len(), 22);
+    for (p, row) in g.iter().enumerate() {
+        assert_eq!(row, &strings(&ANTOL_FIG_2_5[p % 4]), "row {p}");
+    }
+    // Antol's green square: 13 counters and (1, 1, 3) has value 2.
+    assert_eq!(g[13][10], "2");
+    assert_eq!(value(&answers[1], "outcome"), "N");
+}
+
+#[test]
+fn wythoff_figure_2_3() {
+    let answers = run_example("wythoff.cgdl");
+    let want = seed_grid(&seed_tables()["antol_fig2_3_wythoff_grundy_10x10"]["grid"]);
+    assert_eq!(grid(&answers[0]), want);
+    assert_eq!(value(&answers[1], "outcome"), "P");
+    assert_eq!(value(&answers[2], "moves"), "Wythoff(8, 13)");
+}
+
+#[test]
+fn nim_and_misere_nim() {
+    let answers = run_example("nim.cgdl");
+    assert_eq!(
+        values(&answers[0]),
+        [
+            ("outcome".into(), "P".into()),
+            ("grundy".into(), "0".into())
+        ]
+    );
+    assert_eq!(
+        values(&answers[1]),
+        [
+            ("outcome".into(), "N".into()),
+            ("grundy".into(), "2".into())
+        ]
+    );
+    assert_eq!(
+        value(&answers[2], "moves"),
+        "Heap(25) + Heap(19) + Heap(10)"
+    );
+    assert_eq!(
+        column(&answers[3], 1),
+        strings(&[0, 1, 2, 3, 4, 5, 6, 7, 8])
+    );
+    // THEORY.md §7 on each misère position.
+    let misere = ["P", "N", "P", "N"];
+    for (i, want) in misere.iter().enumerate() {
+        assert_eq!(value(&answers[4 + i], "misere_outcome"), *want);
+    }
+}
+
+#[test]
+fn level_nim_example_5_1() {
+    let answers = run_example("level_nim.cgdl");
+    // Neither superpile of (3, 7, 2) and (4, 6) has a single pile, so the game reduces to the
+    // ordinary sum of (3, 7) and (4) (Lenhardt §5.1): its Grundy value decides.
+    let reduced = value(&answers[2], "grundy");
+    assert_ne!(reduced, "0");
+    assert_eq!(value(&answers[0], "outcome"), "N");
+    assert_eq!(value(&answers[1], "wnumber"), "SW");
+}
+
+#[test]
+fn degenerate_dots_empty_boards() {
+    // Theorems 4.1 and 4.2: second player wins iff rows + cols is even.
+    let answers = run_example("degenerate_dots.cgdl");
+    let g = grid(&answers[0]);
+    for (i, r) in (2..=3).enumerate() {
+        for (j, c) in (2..=4).enumerate() {
+            let want = if (r + c) % 2 == 0 { "P" } else { "N" };
+            assert_eq!(g[i][j], want, "{r}x{c}");
+        }
+    }
+    assert_eq!(value(&answers[2], "wnumber"), "SW");
+}
+
+/// OEIS A002186 (Kayles), A002187 (Dawson's Kayles, 0.07), A002188 (Grundy's game).
+const KAYLES: [u32; 40] = [
+    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2,
+    1, 8, 6, 7, 4, 1, 2, 3,
+];
+const DAWSON: [u32; 40] = [
+    0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5,
+    2, 7, 4, 0, 1, 1, 2, 0,
+];
+const GRUNDY: [u32; 40] = [
+    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1,
+    2, 4, 1, 2, 4, 1, 2, 4,
+];
+
+#[test]
+fn take_and_break_sequences() {
+    let kayles = run_example("kayles.cgdl");
+    assert_eq!(column(&kayles[0], 1)[..31], strings(&KAYLES[..31]));
+    for (i, proven) in [(1, false), (2, true)] {
+        match &kayles[i] {
+            Answer::Period {
+                preperiod,
+                period,
+                proven: p,
+                ..
+            } => assert_eq!((*preperiod, *period, *p), (Some(71), Some(12), proven)),
+            other => panic!("{other:?}"),
+        }
+    }
+    let dawson = run_example("dawsons_kayles.cgdl");
+    assert_eq!(column(&dawson[0], 1)[..40], strings(&DAWSON));
+    let grundy = run_example("grundys_game.cgdl");
+    assert_eq!(column(&grundy[0], 1)[..40], strings(&GRUNDY));
+}
+
+#[test]
+fn octal_sugar_equals_explicit_rules_to_200() {
+    let source = format!(
+        "{}\n{}\ntable grundy of Kayles(n) for n in 0..=200\ntable grundy of KaylesOctal(n) for n in 0..=200\n\
+         table grundy of Dawson(n) for n in 0..=200\ntable grundy of DawsonOctal(n) for n in 0..=200\n",
+        example("kayles.cgdl"),
+        example("dawsons_kayles.cgdl")
+    );
+    let answers = run_source(&source, Mode::Fast);
+    let n = answers.len();
+    assert_eq!(
+        column(&answers[n - 4], 1),
+        column(&answers[n - 3], 1),
+        "Kayles vs 0.77"
+    );
+    assert_eq!(
+        column(&answers[n - 2], 1),
+        column(&answers[n - 1], 1),
+        "Dawson vs 0.07"
+    );
+    assert_eq!(column(&answers[n - 4], 1)[..40], strings(&KAYLES));
+}
+
+#[test]
+fn green_hackenbush_pictures() {
+    // Antol §2.6: stalk 3; colon principle 1 + (1 xor 2) = 4 and 1 + (1 xor 1) = 1; fusion:
+    // triangle on the ground 1, triangle on a stalk 2, square on a stalk 1.
+    let answers = run_example("green_hackenbush.cgdl");
+    let got: Vec<String> = answers.iter().map(|a| value(a, "grundy")).collect();
+    assert_eq!(got, strings(&[3, 4, 1, 1, 2, 1]));
+}
+
+#[test]
+fn silver_dollar_and_northcott_are_nim() {
+    let coins = run_example("silver_dollar.cgdl");
+    let heaps = [2u32, 2, 4, 1];
+    let xor = heaps.iter().fold(0, |a, h| a ^ h);
+    assert_eq!(value(&coins[0], "grundy"), xor.to_string());
+    assert_eq!(value(&coins[1], "grundy"), "0");
+    assert_eq!(value(&coins[2], "grundy"), "2");
+    let rows = run_example("northcott.cgdl");
+    assert_eq!(column(&rows[0], 1), strings(&[0, 1, 2, 3, 4, 5, 6]));
+    // Gaps 4, 2 and 5: 4 xor 2 xor 5 = 3.
+    assert_eq!(value(&rows[1], "grundy"), "3");
+}
+
+#[test]
+fn exact_search_agrees_on_the_compound_examples() {
+    for name in [
+        "kings_horses.cgdl",
+        "queens.cgdl",
+        "level_nim.cgdl",
+        "limited_nim.cgdl",
+    ] {
+        let source = example(name);
+        assert_eq!(
+            run_source(&source, Mode::Fast),
+            run_source(&source, Mode::Exact),
+            "{name}"
+        );
+    }
+}
