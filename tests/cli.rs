@@ -1,1 +1,234 @@
+//! The `cgdl` binary: output formats, exit codes and run-time errors.
 
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cgdl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .expect("the cgdl binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes `source` to a fresh file in the temp directory.
+fn temp_file(name: &str, source: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cgdl-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, source).expect("write temp file");
+    path
+}
+
+fn run_file(name: &str, source: &str) -> Output {
+    let path = temp_file(name, source);
+    cgdl(&["run", path.to_str().expect("utf-8 path")])
+}
+
+#[test]
+fn check_reports_ok_and_errors() {
+    let ok = cgdl(&["check", "examples/nim.cgdl"]);
+    assert!(ok.status.success());
+    assert_eq!(stdout(&ok), "examples/nim.cgdl: ok (1 game, 8 queries)\n");
+
+    let path = temp_file(
+        "bad.cgdl",
+        "game G(n: nat) {\n    move m(k in 1..=q) => G(n - k)\n}\n",
+    );
+    let bad = cgdl(&["check", path.to_str().expect("path")]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = stderr(&bad);
+    assert!(err.contains("E0101"), "{err}");
+    assert!(err.contains("bad.cgdl:2:21"), "{err}");
+    assert!(err.contains("error: 1 error in"), "{err}");
+}
+
+#[test]
+fn unreadable_file_is_an_error() {
+    let out = cgdl(&["run", "examples/no_such_game.cgdl"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("error: cannot read examples/no_such_game.cgdl"));
+}
+
+#[test]
+fn bad_arguments_exit_with_usage() {
+    let out = cgdl(&["run"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("Usage"));
+    let out = cgdl(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn eval_prints_name_value_lines() {
+    let out = cgdl(&[
+        "eval",
+        "examples/nim.cgdl",
+        "Heap(1) + Heap(2) + Heap(3)",
+        "--value",
+        "outcome,grundy,moves",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "outcome P\ngrundy 0\nmoves none\n");
+
+    let out = cgdl(&[
+        "eval",
+        "examples/limited_nim.cgdl",
+        "wtia(LimitedNim(4), LimitedNim(6), LimitedNim(11))",
+        "--value",
+        "wnumber,outcome",
+    ]);
+    assert_eq!(stdout(&out), "wnumber SW\noutcome N\n");
+
+    let out = cgdl(&[
+        "eval",
+        "examples/limited_nim.cgdl",
+        "LimitedNim(0)",
+        "--value",
+        "wnumber,misere_wnumber",
+    ]);
+    assert_eq!(stdout(&out), "wnumber SL\nmisere_wnumber SW\n");
+}
+
+#[test]
+fn eval_rejects_bad_values_and_positions() {
+    let out = cgdl(&["eval", "examples/nim.cgdl", "Heap(3)", "--value", "nimber"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("unknown value `nimber`"));
+    assert!(stdout(&out).is_empty());
+
+    let out = cgdl(&["eval", "examples/nim.cgdl", "Heep(3)"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("E0102") && err.contains("did you mean `Heap`?"),
+        "{err}"
+    );
+    assert!(err.contains("<position>:1:1"), "{err}");
+}
+
+#[test]
+fn run_time_errors_name_the_move_position_and_value() {
+    let out = run_file(
+        "range.cgdl",
+        "game H(r: 0..8) {\n    move up(k in 1..=3) => H(r + k)\n}\nvalue grundy of H(6)\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "move `up` from H(6): field `r` of H would be 8, outside its type 0..=7 (at 2:28)"
+        ),
+        "{err}"
+    );
+
+    let out = run_file(
+        "underflow.cgdl",
+        "game G(n: nat) {\n    move take(k in 1..=2) => G(n - k)\n}\nvalue grundy of G(1)\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("move `take` from G(1): natural underflow: 1 - 2 is negative"),
+        "{err}"
+    );
+
+    let out = run_file(
+        "loopy.cgdl",
+        "game L(n: 0..3) {\n    move step() => L((n + 1) % 3)\n}\nvalue outcome of L(0)\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("the game is loopy: a position can repeat (L(0) -> L(1) -> L(2) -> L(0))"),
+        "{err}"
+    );
+
+    let out = run_file(
+        "divide.cgdl",
+        "game G(n: nat) {\n    move half(n > 0) => G(n / (n - 1))\n}\nvalue grundy of G(1)\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("division by zero: 1 / 0"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn huge_state_spaces_stop_with_a_message() {
+    let path = temp_file(
+        "huge.cgdl",
+        "game Chain(n: nat) {\n    move down(n > 0) => Chain(n - 1)\n}\nvalue grundy of Chain(100000)\n",
+    );
+    let out = cgdl(&[
+        "run",
+        path.to_str().expect("path"),
+        "--max-positions",
+        "1000",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("more than 1000 positions"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn run_json_follows_the_schema() {
+    let out = cgdl(&["run", "examples/limited_nim.cgdl", "--format", "json"]);
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let queries = doc["queries"].as_array().expect("queries");
+    assert_eq!(queries.len(), 4);
+    assert_eq!(queries[0]["kind"], "table");
+    assert_eq!(
+        queries[0]["columns"],
+        serde_json::json!(["n", "grundy", "wnumber", "misere_wnumber"])
+    );
+    assert_eq!(
+        queries[0]["rows"][0],
+        serde_json::json!(["0", 0, "SL", "SW"])
+    );
+    assert_eq!(queries[1]["kind"], "period");
+    assert_eq!(queries[1]["period"], 7);
+    assert_eq!(queries[1]["proven"], true);
+    assert_eq!(queries[2]["kind"], "value");
+    assert_eq!(
+        queries[2]["values"],
+        serde_json::json!([["outcome", "N"], ["wnumber", 1]])
+    );
+}
+
+#[test]
+fn kings_horses_text_output() {
+    let out = cgdl(&["run", "examples/kings_horses.cgdl"]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("kings_horses_run", stdout(&out));
+}
+
+#[test]
+fn absurd_query_domains_are_refused() {
+    let out = run_file(
+        "domain.cgdl",
+        "game S = subtraction {1, 2}\ntable grundy of S(n) for n in 0..=1000000000000\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("a query may range over at most 10000000"),
+        "{}",
+        stderr(&out)
+    );
+}

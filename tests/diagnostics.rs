@@ -1,1 +1,173 @@
+//! Invalid programs: each one's rendered diagnostics are snapshot-tested (insta), and each
+//! must report the expected error codes.
 
+use cgdl::compiler::{compile_str, diagnostics::render_all};
+
+/// (name, expected codes in order, source)
+const CASES: &[(&str, &[&str], &str)] = &[
+    (
+        "syntax_missing_arrow",
+        &["E0001"],
+        "game G(n: nat) {\n    move take(k in 1..=n) G(n - k)\n}\n",
+    ),
+    (
+        "syntax_unclosed_brace",
+        &["E0001"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => G(n - k)\n",
+    ),
+    (
+        "syntax_bad_query",
+        &["E0001"],
+        "game G(n: nat) { move take(k in 1..=n) => G(n - k) }\nvalue grundy G(3)\n",
+    ),
+    (
+        "unknown_game",
+        &["E0102"],
+        "game Kayles(n: nat) {\n    move knock(k in 1..=2, k <= n) => Kayles(n - k)\n}\nvalue grundy of Kayle(3)\n",
+    ),
+    (
+        "unknown_name",
+        &["E0101"],
+        "game G(n: nat) {\n    move take(k in 1..=m) => G(n - k)\n}\n",
+    ),
+    (
+        "unknown_type",
+        &["E0103"],
+        "game G(n: natural) {\n    move take(k in 1..=n) => G(n - k)\n}\n",
+    ),
+    (
+        "unknown_function",
+        &["E0102"],
+        "game G(n: nat) {\n    move take(k in 1..=n, allowed(k)) => G(n - k)\n}\n",
+    ),
+    (
+        "wrong_arity_game",
+        &["E0201"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => G(n - k, k)\n}\n",
+    ),
+    (
+        "wrong_arity_fn",
+        &["E0201"],
+        "fn half(n: nat) -> nat = n / 2\ngame G(n: nat) {\n    move take(k in 1..=half(n, 1)) => G(n - k)\n}\n",
+    ),
+    (
+        "type_mismatch_condition",
+        &["E0202"],
+        "game G(n: nat) {\n    move take(k in 1..=n, k + 1) => G(n - k)\n}\n",
+    ),
+    (
+        "type_mismatch_result",
+        &["E0202"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => n - k\n}\n",
+    ),
+    (
+        "type_mismatch_field",
+        &["E0202"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => G(n - k)\n}\nvalue grundy of G(true)\n",
+    ),
+    (
+        "type_mismatch_if_branches",
+        &["E0202"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => if k == n then end else 0\n}\n",
+    ),
+    (
+        "out_of_range_literal",
+        &["E0203"],
+        "game Horse(r: 0..8, c: 0..8) {\n    move up(r > 1) => Horse(r - 2, c)\n}\nvalue outcome of Horse(9, 0)\n",
+    ),
+    (
+        "shadowed_binder",
+        &["E0105"],
+        "game G(n: nat) {\n    move take(n in 1..=3) => G(n - 1)\n}\n",
+    ),
+    (
+        "shadowed_let",
+        &["E0105"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => let k = 1 in G(n - k)\n}\n",
+    ),
+    (
+        "infinite_domain",
+        &["E0301"],
+        "game G(n: nat) {\n    move take(k in nat, k <= n) => G(n - k)\n}\n",
+    ),
+    (
+        "number_as_domain",
+        &["E0301"],
+        "game G(n: nat) {\n    move take(k in n) => G(n - k)\n}\n",
+    ),
+    (
+        "recursive_fn",
+        &["E0401"],
+        "fn f(n: nat) -> nat = if n == 0 then 0 else f(n - 1)\ngame G(n: nat) {\n    move take(k in 1..=f(n)) => G(n - k)\n}\n",
+    ),
+    (
+        "mutually_recursive_fns",
+        &["E0401"],
+        "fn even(n: nat) -> bool = if n == 0 then true else odd(n - 1)\nfn odd(n: nat) -> bool = if n == 0 then false else even(n - 1)\n",
+    ),
+    (
+        "division_by_zero_in_constant",
+        &["E0501"],
+        "const K = 4\nconst Q = K / (K - 4)\n",
+    ),
+    (
+        "unknown_value",
+        &["E0601"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => G(n - k)\n}\nvalue grundy, nimber of G(3)\n",
+    ),
+    (
+        "duplicate_game",
+        &["E0104"],
+        "game G(n: nat) {\n    move take(k in 1..=n) => G(n - k)\n}\ngame G = subtraction {1, 2}\n",
+    ),
+    (
+        "bad_octal_code",
+        &["E0701"],
+        "game K = octal \"0.78\"\n",
+    ),
+    (
+        "table_with_three_names",
+        &["E0602"],
+        "game W(a: nat, b: nat) {\n    move left(k in 1..=a) => W(a - k, b)\n}\ntable grundy of W(a, b) for a in 0..3, b in 0..3, c in 0..3\n",
+    ),
+    (
+        "period_of_outcome",
+        &["E0602"],
+        "game S = subtraction {1, 2}\nperiod outcome of S(n) for n in 0..=100\n",
+    ),
+    (
+        "empty_range_type",
+        &["E0204"],
+        "game G(n: 5..2) {\n    move down(n > 5) => G(n - 1)\n}\n",
+    ),
+    (
+        "nonpositive_subtraction",
+        &["E0203"],
+        "game S = subtraction {0, 2}\n",
+    ),
+    (
+        "position_in_constant",
+        &["E0502"],
+        "game S = subtraction {1, 2}\nconst START = S(10)\n",
+    ),
+    (
+        "every_error_reported",
+        &["E0103", "E0101", "E0601"],
+        "game G(n: nut) {\n    move take(k in 1..=m) => G(n - k)\n}\nvalue grundyy of G(3)\n",
+    ),
+];
+
+#[test]
+fn invalid_programs_have_clear_diagnostics() {
+    assert!(CASES.len() >= 25);
+    for (name, codes, source) in CASES {
+        let diags = match compile_str(source) {
+            Ok(_) => panic!("{name}: expected errors"),
+            Err(d) => d,
+        };
+        let got: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(&got, codes, "{name}");
+        let rendered = render_all(&diags, &format!("{name}.cgdl"), source);
+        insta::assert_snapshot!(*name, rendered);
+    }
+}

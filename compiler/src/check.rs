@@ -23,6 +23,7 @@ pub fn check(file: &ast::File, source: &str) -> Result<Program, Vec<Diagnostic>>
         current_fn: None,
         calls: Vec::new(),
         in_const: false,
+        declared: std::collections::HashSet::new(),
     };
     c.run(file);
     if c.diags.is_empty() {
@@ -96,6 +97,8 @@ struct Checker<'a> {
     /// Calls made by each fn body: (callee, call span).
     calls: Vec<Vec<(usize, Span)>>,
     in_const: bool,
+    /// Names of every game and fn in the file (known before their signatures are).
+    declared: std::collections::HashSet<String>,
 }
 
 const COMPOUNDS: [&str; 6] = [
@@ -141,6 +144,13 @@ impl<'a> Checker<'a> {
     }
 
     fn run(&mut self, file: &ast::File) {
+        for item in &file.items {
+            match item {
+                ast::Item::Game(g) => self.declared.insert(g.name.name.clone()),
+                ast::Item::Fn(f) => self.declared.insert(f.name.name.clone()),
+                _ => false,
+            };
+        }
         // Pass 0: constants, in order.
         for item in &file.items {
             if let ast::Item::Const(name, e) = item {
@@ -1095,6 +1105,10 @@ impl<'a> Checker<'a> {
     ) -> (IExpr, Ty) {
         let any = (IExpr::Lit(Val::Int(0)), Ty::Any);
         let n = name.name.as_str();
+        if self.in_const && self.declared.contains(n) {
+            self.not_const(span, "a position or function call");
+            return any;
+        }
         if let Some(&gid) = self.game_ids.get(n) {
             if self.in_const {
                 self.not_const(span, "a position");
@@ -1110,7 +1124,8 @@ impl<'a> Checker<'a> {
                 let (ir, ty) = self.expr(a, scope);
                 // An `int` may fill a `nat` field: its range is checked on construction.
                 let int_for_nat = ty == Ty::Int && f.ty.ty() == Ty::Nat;
-                if !(ty.fits(&f.ty.ty()) || int_for_nat) {
+                let fits = ty.fits(&f.ty.ty()) || int_for_nat;
+                if !fits {
                     self.error(
                         Diagnostic::new(
                             "E0202",
@@ -1124,7 +1139,7 @@ impl<'a> Checker<'a> {
                         .help(format!("give `{}` a value of type {}", f.name, f.ty)),
                     );
                 }
-                if let IExpr::Lit(v) = &ir {
+                if let (IExpr::Lit(v), true) = (&ir, fits) {
                     if !f.ty.admits(&v.clone().normalize()) && ty != Ty::Any {
                         self.error(
                             Diagnostic::new(

@@ -62,11 +62,16 @@ fn describe(rule: &Rule) -> &'static str {
         Rule::string => "a quoted string",
         Rule::pattern => "a name or a tuple of names",
         Rule::value_names => "a value name",
+        Rule::arrow => "`=>`",
+        Rule::of_kw => "`of`",
+        Rule::for_kw => "`for`",
+        Rule::where_clause => "`where`",
+        Rule::clauses | Rule::clause => "a clause",
         _ => "",
     }
 }
 
-fn syntax_error(e: pest::error::Error<Rule>) -> Diagnostic {
+fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),
@@ -85,19 +90,49 @@ fn syntax_error(e: pest::error::Error<Rule>) -> Diagnostic {
         }
         ErrorVariant::CustomError { .. } => Vec::new(),
     };
-    let message = if expected.is_empty() {
-        "syntax error".to_string()
+    // At the very end, point at the last character so the line shown is the last line.
+    let at_eof = start >= source.len();
+    let (start, end) = if at_eof && !source.is_empty() {
+        let last = source.len() - source.chars().last().map_or(1, char::len_utf8);
+        (last, last)
     } else {
-        format!("syntax error: expected {}", expected.join(" or "))
+        (start, end)
+    };
+    let rest = source.get(start..).unwrap_or("");
+    let token: String = match rest.chars().next() {
+        None => String::new(),
+        Some(c) if c.is_alphanumeric() || c == '_' => rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect(),
+        Some(c) => c.to_string(),
+    };
+    let found = if token.trim().is_empty() || at_eof {
+        "the end of the file".to_string()
+    } else {
+        format!("`{token}`")
+    };
+    let message = if expected.is_empty() {
+        format!("syntax error: unexpected {found}")
+    } else {
+        format!(
+            "syntax error: expected {}, found {found}",
+            expected.join(" or ")
+        )
+    };
+    let end = if end > start {
+        end
+    } else {
+        start + token.len()
     };
     Diagnostic::new("E0001", message, Span::new(start, end))
-        .label("unexpected input here")
+        .label("unexpected here")
         .help("see docs/LANGUAGE.md for the grammar of declarations, moves and queries")
 }
 
 /// Parses a whole file.
 pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
-    let mut pairs = Grammar::parse(Rule::file, source).map_err(syntax_error)?;
+    let mut pairs = Grammar::parse(Rule::file, source).map_err(|e| syntax_error(e, source))?;
     let file = pairs.next().expect("file rule");
     let mut items = Vec::new();
     for item in file.into_inner() {
@@ -120,7 +155,8 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
 
 /// Parses a position expression given on its own (the command line).
 pub fn parse_expr(source: &str) -> Result<Expr, Diagnostic> {
-    let mut pairs = Grammar::parse(Rule::position_input, source).map_err(syntax_error)?;
+    let mut pairs =
+        Grammar::parse(Rule::position_input, source).map_err(|e| syntax_error(e, source))?;
     let input = pairs.next().expect("position_input");
     let e = input.into_inner().next().expect("expr");
     Ok(expr(e))
@@ -269,6 +305,7 @@ fn move_decl(p: Pair<Rule>) -> MoveDecl {
         match part.as_rule() {
             Rule::clauses => clauses_out = part.into_inner().map(clause).collect(),
             Rule::where_clause => guard = Some(expr(part.into_inner().next().expect("cond"))),
+            Rule::arrow => {}
             _ => result = Some(expr(part)),
         }
     }
@@ -317,7 +354,9 @@ fn query(p: Pair<Rule>) -> Query {
         Rule::table_query => QueryKind::Table,
         _ => QueryKind::Period,
     };
-    let mut it = inner.into_inner();
+    let mut it = inner
+        .into_inner()
+        .filter(|p| !matches!(p.as_rule(), Rule::of_kw | Rule::for_kw));
     let values = it.next().expect("values").into_inner().map(ident).collect();
     let target = expr(it.next().expect("target"));
     let binders = it.map(binder).collect();

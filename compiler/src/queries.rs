@@ -16,9 +16,23 @@ fn game(v: Val) -> Result<Expr<u32>, EvalError> {
     }
 }
 
+/// The most rows (or grid cells along one side) a query may ask for.
+pub const MAX_QUERY_DOMAIN: i64 = 10_000_000;
+
 fn elements(v: Val) -> Result<Vec<Val>, EvalError> {
     Ok(match v {
-        Val::Range(lo, hi) => (lo..hi).map(Val::Int).collect(),
+        Val::Range(lo, hi) => {
+            let size = hi.saturating_sub(lo);
+            if size > MAX_QUERY_DOMAIN {
+                return Err(EvalError {
+                    message: format!(
+                        "the domain {lo}..{hi} has {size} elements; a query may range over at most {MAX_QUERY_DOMAIN}"
+                    ),
+                    span: None,
+                });
+            }
+            (lo..hi).map(Val::Int).collect()
+        }
         Val::Set(s) => s.iter().cloned().collect(),
         Val::List(l) => (*l).clone(),
         other => {
