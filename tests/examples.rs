@@ -300,3 +300,24 @@ fn exact_search_agrees_on_the_compound_examples() {
         );
     }
 }
+
+#[test]
+fn every_cgdl_block_of_the_reference_checks() {
+    let doc = std::fs::read_to_string(root().join("docs/LANGUAGE.md")).expect("reference");
+    let mut blocks = 0;
+    let mut rest = doc.as_str();
+    while let Some(start) = rest.find("```cgdl\n") {
+        let body = &rest[start + "```cgdl\n".len()..];
+        let end = body.find("```").expect("closed block");
+        let source = &body[..end];
+        if let Err(d) = cgdl::compiler::compile_str(source) {
+            panic!(
+                "docs/LANGUAGE.md block {blocks}:\n{}",
+                cgdl::compiler::diagnostics::render_all(&d, "LANGUAGE.md", source)
+            );
+        }
+        blocks += 1;
+        rest = &body[end + 3..];
+    }
+    assert!(blocks >= 5, "only {blocks} cgdl blocks");
+}
