@@ -232,3 +232,66 @@ fn absurd_query_domains_are_refused() {
         stderr(&out)
     );
 }
+
+#[test]
+fn loony_worked_values_and_json() {
+    let out = cgdl(&["loony", "3", "3", "4", "L6", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["value"], 2);
+    assert_eq!(doc["controlled_value"], 0);
+    assert_eq!(doc["open"], "3");
+    assert_eq!(doc["split"], serde_json::json!([9, 7]));
+
+    let out = cgdl(&["loony", "3", "4", "L4x100", "L6x100", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["value"], 3);
+    assert_eq!(doc["line"].as_array().map(Vec::len), Some(202));
+
+    let out = cgdl(&["loony", "L6,L6,L6", "--exact"]);
+    assert!(
+        stdout(&out).contains("value             2 "),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn loony_board_file() {
+    let out = cgdl(&["loony", "--board", "examples/loony_board.txt"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("endgame           3 7 L4 L6  (4 components, 20 boxes)\n"));
+
+    let path = temp_file("capturable.txt", "+--+--+\n|  |  |\n+--+  +\n");
+    let out = cgdl(&["loony", "--board", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("box (1, 2) has three sides drawn"),
+        "{}",
+        stderr(&out)
+    );
+
+    let path = temp_file("malformed.txt", "+--+\n|  |\n+-x+\n");
+    let out = cgdl(&["loony", "--board", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("board line 3, column 2"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn loony_bad_input() {
+    for (args, message) in [
+        (vec!["loony", "3", "L5"], "a loop of length 5 is impossible"),
+        (vec!["loony", "2", "3"], "a chain of length 2 is too short"),
+        (vec!["loony", "L2"], "a loop of length 2 is too short"),
+        (vec!["loony", "3", "chain"], "`chain` is not a component"),
+        (vec!["loony"], "give the components"),
+    ] {
+        let out = cgdl(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}

@@ -55,6 +55,30 @@ enum Command {
         #[command(flatten)]
         solve: SolveArgs,
     },
+    /// Analyse a simple loony dots-and-boxes endgame: value, opening, optimal play.
+    Loony(LoonyArgs),
+}
+
+/// `cgdl loony`: a simple loony dots-and-boxes endgame.
+#[derive(clap::Args)]
+struct LoonyArgs {
+    /// Components: chain lengths (`3`), loops (`L6`), repeats (`L4x100`).
+    components: Vec<String>,
+    /// Read a dots-and-boxes board (docs/LOONY.md) instead of components.
+    #[arg(long, conflicts_with = "components")]
+    board: Option<PathBuf>,
+    /// Use the definition (memoized recursion) instead of the closed form.
+    #[arg(long)]
+    exact: bool,
+    /// With --exact: give up past this many sub-endgames.
+    #[arg(long, default_value_t = 20_000_000)]
+    max_states: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Steps of the line of play shown in text output.
+    #[arg(long, default_value_t = 40)]
+    steps: usize,
 }
 
 #[derive(clap::Args)]
@@ -256,6 +280,63 @@ fn cmd_eval(
     }
 }
 
+fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
+    use cgdl::runtime::board::Board;
+    use cgdl::runtime::loony::{analyse, render, Endgame, Method};
+    let fail = |msg: String| {
+        eprintln!("error: {msg}");
+        Reported
+    };
+    let endgame: Endgame = match &args.board {
+        Some(path) => {
+            let text = read(path)?;
+            let board: Board = text
+                .parse()
+                .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+            board.endgame().map_err(|why| {
+                eprintln!("error: {} is not a simple loony endgame:", path.display());
+                for w in why {
+                    eprintln!("  - {w}");
+                }
+                Reported
+            })?
+        }
+        None => {
+            if args.components.is_empty() {
+                return Err(fail(
+                    "give the components (e.g. `cgdl loony 3 3 4 L6`) or --board FILE".into(),
+                ));
+            }
+            args.components
+                .join(" ")
+                .parse()
+                .map_err(|e| fail(format!("{e}")))?
+        }
+    };
+    let method = if args.exact {
+        Method::Exact(args.max_states)
+    } else {
+        Method::ClosedForm
+    };
+    let analysis = analyse(&endgame, method).map_err(|e| fail(e.to_string()))?;
+    match args.format {
+        Format::Json => match serde_json::to_string_pretty(&analysis) {
+            Ok(text) => println!("{text}"),
+            Err(e) => return Err(fail(format!("cannot write JSON: {e}"))),
+        },
+        Format::Text => {
+            let mut shown = analysis.clone();
+            let hidden = shown.line.len().saturating_sub(args.steps);
+            shown.line.truncate(args.steps);
+            print!("{}", render(&shown));
+            if hidden > 0 {
+                println!("  ... {hidden} more steps (--steps N shows more)");
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -271,6 +352,7 @@ fn main() -> ExitCode {
             value,
             solve,
         } => cmd_eval(file, position, value, solve),
+        Command::Loony(args) => cmd_loony(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

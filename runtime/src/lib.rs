@@ -5,8 +5,10 @@
 //! selective, conjunctive, continued conjunctive, winner takes it all). Each compound has a
 //! fast rule and an exact search ([`Mode`]). [`period`] finds periods of nim-sequences.
 
+pub mod board;
 mod compound;
 pub mod expr;
+pub mod loony;
 pub mod period;
 pub mod report;
 pub mod rules;
