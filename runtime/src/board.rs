@@ -47,7 +47,7 @@ impl std::str::FromStr for Board {
         while lines.last().is_some_and(|(_, l)| l.is_empty()) {
             lines.pop();
         }
-        if lines.len() < 3 || lines.len() % 2 == 0 {
+        if lines.len() < 3 || lines.len().is_multiple_of(2) {
             return Err(LoonyError(
                 "a board needs rows of dots alternating with rows of boxes, starting and ending with dots (at least 2 rows of dots)".into(),
             ));
@@ -68,7 +68,6 @@ impl std::str::FromStr for Board {
             }
             let at = |i: usize| line.get(i).copied().unwrap_or(' ');
             if k % 2 == 0 {
-                let r = k / 2;
                 for c in 0..=cols {
                     if at(3 * c) != '+' {
                         return Err(err(
@@ -77,24 +76,23 @@ impl std::str::FromStr for Board {
                             format!("expected a dot `+`, found `{}`", at(3 * c)),
                         ));
                     }
-                    if c < cols {
-                        let seg = [at(3 * c + 1), at(3 * c + 2)];
-                        horizontal[r][c] =
-                            match seg {
-                                [' ', ' '] => false,
-                                ['-', '-'] | ['-', ' '] | [' ', '-'] => true,
-                                _ => return Err(err(
-                                    *no,
-                                    3 * c + 2,
-                                    "between two dots write `--` (drawn) or two blanks (undrawn)",
-                                )),
-                            };
-                    }
+                }
+                for (c, drawn) in horizontal[k / 2].iter_mut().enumerate() {
+                    *drawn = match [at(3 * c + 1), at(3 * c + 2)] {
+                        [' ', ' '] => false,
+                        ['-', '-'] | ['-', ' '] | [' ', '-'] => true,
+                        _ => {
+                            return Err(err(
+                                *no,
+                                3 * c + 2,
+                                "between two dots write `--` (drawn) or two blanks (undrawn)",
+                            ))
+                        }
+                    };
                 }
             } else {
-                let r = k / 2;
-                for c in 0..=cols {
-                    vertical[r][c] = match at(3 * c) {
+                for (c, line_drawn) in vertical[k / 2].iter_mut().enumerate() {
+                    *line_drawn = match at(3 * c) {
                         '|' => true,
                         ' ' => false,
                         other => {

@@ -258,7 +258,7 @@ impl Endgame {
             t == 1 && self.chains().count() == 1 && shortest_loop.is_some();
         let rule_ii = (-1..=1).contains(&c) && f >= 1 && {
             let rest = self.without(Component::Loop(4));
-            !(rest.groups == [(Component::Chain(3), 3)])
+            rest.groups != [(Component::Chain(3), 3)]
         };
         let rule_iii = c <= -2 && f >= 1 && t >= 1 && {
             let rest = self
