@@ -193,14 +193,17 @@ fn level_nim_example_5_1() {
 fn degenerate_dots_empty_boards() {
     // Theorems 4.1 and 4.2: second player wins iff rows + cols is even.
     let answers = run_example("degenerate_dots.cgdl");
+    let want = |r: u32, c: u32| if (r + c).is_multiple_of(2) { "P" } else { "N" };
     let g = grid(&answers[0]);
     for (i, r) in (2..=3).enumerate() {
         for (j, c) in (2..=4).enumerate() {
-            let want = if (r + c) % 2 == 0 { "P" } else { "N" };
-            assert_eq!(g[i][j], want, "{r}x{c}");
+            assert_eq!(g[i][j], want(r, c), "{r}x{c}");
         }
     }
-    assert_eq!(value(&answers[2], "wnumber"), "SW");
+    assert_eq!(column(&answers[1], 1), [want(4, 2), want(4, 3)], "4x2, 4x3");
+    // Two regions as winner-takes-all, and a superwinning box.
+    assert_eq!(value(&answers[2], "outcome"), "P");
+    assert_eq!(value(&answers[3], "wnumber"), "SW");
 }
 
 /// OEIS A002186 (Kayles), A002187 (Dawson's Kayles, 0.07), A002188 (Grundy's game).

@@ -45,7 +45,27 @@ fn pratt() -> &'static PrattParser<Rule> {
 
 fn span(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
-    Span::new(s.start(), s.end())
+    Span::new(s.start(), s.start() + trimmed_len(p.as_str()))
+}
+
+/// The length of `text` without trailing whitespace and comments (pest may include the
+/// trivia it skipped while trying further repetitions).
+fn trimmed_len(text: &str) -> usize {
+    let mut t = text;
+    loop {
+        let before = t.len();
+        t = t.trim_end();
+        if let Some(open) = t.strip_suffix("*/").and_then(|body| body.rfind("/*")) {
+            t = &t[..open];
+        }
+        let line_start = t.rfind('\n').map_or(0, |i| i + 1);
+        if let Some(i) = t[line_start..].find("//") {
+            t = &t[..line_start + i];
+        }
+        if t.len() == before {
+            return t.len();
+        }
+    }
 }
 
 fn describe(rule: &Rule) -> &'static str {
