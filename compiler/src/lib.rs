@@ -2,6 +2,8 @@
 //! ([`parser`]) into a spanned AST ([`ast`]), checked into an IR ([`ir`], [`check`]), and
 //! run by the reference interpreter ([`interp`]), which implements the runtime's `Rules`.
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod diagnostics;
 pub mod parser;

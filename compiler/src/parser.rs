@@ -7,9 +7,14 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 use std::sync::OnceLock;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "cgdl.pest"]
-struct Grammar;
+mod grammar {
+    //! The pest-generated parser (its `Rule` enum stays private to the crate).
+    #![allow(missing_docs)]
+    #[derive(pest_derive::Parser)]
+    #[grammar = "cgdl.pest"]
+    pub struct Grammar;
+}
+use grammar::{Grammar, Rule};
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();

@@ -1,1 +1,3 @@
 //! Procedural macros for cgdl: `game!` and `include_game!` are planned (see issue 5).
+
+#![warn(missing_docs)]

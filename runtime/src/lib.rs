@@ -5,6 +5,8 @@
 //! selective, conjunctive, continued conjunctive, winner takes it all). Each compound has a
 //! fast rule and an exact search ([`Mode`]). [`period`] finds periods of nim-sequences.
 
+#![warn(missing_docs)]
+
 pub mod board;
 mod compound;
 pub mod expr;
