@@ -57,6 +57,18 @@ enum Command {
     },
     /// Analyse a simple loony dots-and-boxes endgame: value, opening, optimal play.
     Loony(LoonyArgs),
+    /// Compile a file to a Rust module (a `Universe` implementing the runtime's `Rules`,
+    /// and `plans()` for its queries).
+    Compile {
+        /// The .cgdl file.
+        file: PathBuf,
+        /// Where to write the module (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// How the module names the runtime crate.
+        #[arg(long, default_value = "::cgdl_runtime")]
+        runtime_path: String,
+    },
 }
 
 /// `cgdl loony`: a simple loony dots-and-boxes endgame.
@@ -337,6 +349,27 @@ fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
     Ok(())
 }
 
+fn cmd_compile(file: &Path, output: Option<&Path>, runtime_path: &str) -> Result<(), Reported> {
+    let (source, program) = load(file)?;
+    let options = compiler::codegen::CodegenOptions {
+        runtime_path: runtime_path.to_string(),
+    };
+    let code = compiler::codegen::generate_source(&program, &source, &options).map_err(|e| {
+        eprintln!("error: {}: {e}", file.display());
+        Reported
+    })?;
+    match output {
+        Some(path) => std::fs::write(path, code).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            Reported
+        }),
+        None => {
+            print!("{code}");
+            Ok(())
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -353,6 +386,11 @@ fn main() -> ExitCode {
             solve,
         } => cmd_eval(file, position, value, solve),
         Command::Loony(args) => cmd_loony(args),
+        Command::Compile {
+            file,
+            output,
+            runtime_path,
+        } => cmd_compile(file, output.as_deref(), runtime_path),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -201,13 +201,18 @@ impl<'a> Checker<'a> {
                     game_decls.push(g);
                 }
                 ast::Item::Fn(f) => {
-                    let params = f.params.iter().map(|p| self.field_ty(&p.ty).ty()).collect();
-                    let ret = self.field_ty(&f.ret).ty();
+                    let param_tys: Vec<FieldTy> =
+                        f.params.iter().map(|p| self.field_ty(&p.ty)).collect();
+                    let ret_ty = self.field_ty(&f.ret);
+                    let params = param_tys.iter().map(FieldTy::ty).collect();
+                    let ret = ret_ty.ty();
                     self.fn_ids.insert(f.name.name.clone(), self.fn_sigs.len());
                     self.fn_sigs.push(FnSig { params, ret });
                     self.program.fns.push(Function {
                         name: f.name.name.clone(),
                         arity: f.params.len(),
+                        params: param_tys,
+                        ret: ret_ty,
                         frame: 0,
                         body: IExpr::Lit(Val::Int(0)),
                     });

@@ -317,6 +317,10 @@ pub struct Function {
     pub name: String,
     /// Number of parameters (slots 0..arity).
     pub arity: usize,
+    /// Declared parameter types.
+    pub params: Vec<FieldTy>,
+    /// Declared result type.
+    pub ret: FieldTy,
     /// Slots its body needs.
     pub frame: usize,
     /// Body.

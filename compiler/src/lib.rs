@@ -15,4 +15,8 @@ pub mod ir;
 
 pub use check::{check, compile_str};
 pub use interp::Interpreter;
+pub mod build;
+pub mod codegen;
 pub mod queries;
+
+pub use build::Build;

@@ -16,8 +16,7 @@ fn game(v: Val) -> Result<Expr<u32>, EvalError> {
     }
 }
 
-/// The most rows (or grid cells along one side) a query may ask for.
-pub const MAX_QUERY_DOMAIN: i64 = 10_000_000;
+pub use cgdl_runtime::native::MAX_QUERY_DOMAIN;
 
 fn elements(v: Val) -> Result<Vec<Val>, EvalError> {
     Ok(match v {

@@ -11,6 +11,7 @@ pub mod board;
 mod compound;
 pub mod expr;
 pub mod loony;
+pub mod native;
 pub mod period;
 pub mod report;
 pub mod rules;

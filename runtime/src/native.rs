@@ -1,0 +1,359 @@
+//! Helpers that generated (native) solvers call: checked integer arithmetic with the
+//! interpreter's error messages, finite sets, ranges, and value display.
+
+use crate::rules::RuleError;
+use std::fmt::Write as _;
+
+/// An error while evaluating generated code: a message and, where known, `line:col`.
+pub fn error(message: impl Into<String>, at: &str) -> RuleError {
+    let message = message.into();
+    if at.is_empty() {
+        RuleError::new(message)
+    } else {
+        RuleError::new(format!("{message} (at {at})"))
+    }
+}
+
+/// `a + b`, failing on overflow.
+pub fn add(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
+    a.checked_add(b)
+        .ok_or_else(|| error("integer overflow", at))
+}
+
+/// `a - b` on integers, failing on overflow.
+pub fn sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
+    a.checked_sub(b)
+        .ok_or_else(|| error("integer overflow", at))
+}
+
+/// `a - b` on naturals, failing when negative.
+pub fn nat_sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
+    if b > a {
+        return Err(error(
+            format!("natural underflow: {a} - {b} is negative"),
+            at,
+        ));
+    }
+    Ok(a - b)
+}
+
+/// `a * b`, failing on overflow.
+pub fn mul(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
+    a.checked_mul(b)
+        .ok_or_else(|| error("integer overflow", at))
+}
+
+/// Floor division, failing on zero.
+pub fn div(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
+    if b == 0 {
+        return Err(error(format!("division by zero: {a} / 0"), at));
+    }
+    Ok(a.div_euclid(b))
+}
+
+/// Non-negative remainder, failing on zero.
+pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
+    if b == 0 {
+        return Err(error(format!("division by zero: {a} % 0"), at));
+    }
+    Ok(a.rem_euclid(b))
+}
+
+/// `-a`, failing on overflow.
+pub fn neg(a: i64, at: &str) -> Result<i64, RuleError> {
+    a.checked_neg().ok_or_else(|| error("integer overflow", at))
+}
+
+/// `abs(a)`, failing on overflow.
+pub fn abs(a: i64, at: &str) -> Result<i64, RuleError> {
+    a.checked_abs().ok_or_else(|| error("integer overflow", at))
+}
+
+/// A half-open integer range `lo..hi` (what `..` and `..=` produce).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range(pub i64, pub i64);
+
+impl Range {
+    /// `lo..=hi`.
+    pub fn inclusive(lo: i64, hi: i64, at: &str) -> Result<Range, RuleError> {
+        Ok(Range(lo, add(hi, 1, at)?))
+    }
+
+    /// Its elements as a set.
+    pub fn to_set(self) -> Set<i64> {
+        Set((self.0..self.1).collect())
+    }
+}
+
+/// A finite set, kept sorted without duplicates.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Set<T>(pub Vec<T>);
+
+impl<T: Ord + Clone> Set<T> {
+    /// The set of the given elements.
+    pub fn from_vec(mut items: Vec<T>) -> Set<T> {
+        items.sort();
+        items.dedup();
+        Set(items)
+    }
+
+    /// Whether `x` is an element.
+    pub fn contains(&self, x: &T) -> bool {
+        self.0.binary_search(x).is_ok()
+    }
+
+    /// `a | b`
+    pub fn union(&self, other: &Set<T>) -> Set<T> {
+        Set::from_vec(self.0.iter().chain(other.0.iter()).cloned().collect())
+    }
+
+    /// `a & b`
+    pub fn inter(&self, other: &Set<T>) -> Set<T> {
+        Set(self
+            .0
+            .iter()
+            .filter(|x| other.contains(x))
+            .cloned()
+            .collect())
+    }
+
+    /// `a - b`
+    pub fn diff(&self, other: &Set<T>) -> Set<T> {
+        Set(self
+            .0
+            .iter()
+            .filter(|x| !other.contains(x))
+            .cloned()
+            .collect())
+    }
+}
+
+/// Something a binder can range over and `in` can test.
+pub trait Domain<T> {
+    /// The elements, in order.
+    fn elements(&self) -> Vec<T>;
+    /// Membership.
+    fn has(&self, x: &T) -> bool;
+    /// The domain as a set (for set algebra, equality and storage).
+    fn to_set(&self) -> Set<T>;
+    /// The number of elements, when known without listing them.
+    fn size_hint(&self) -> Option<i64> {
+        None
+    }
+}
+
+impl Domain<i64> for Range {
+    fn elements(&self) -> Vec<i64> {
+        (self.0..self.1).collect()
+    }
+    fn has(&self, x: &i64) -> bool {
+        self.0 <= *x && *x < self.1
+    }
+    fn to_set(&self) -> Set<i64> {
+        Range::to_set(*self)
+    }
+    fn size_hint(&self) -> Option<i64> {
+        Some(self.1.saturating_sub(self.0))
+    }
+}
+
+impl<T: Ord + Clone> Domain<T> for Set<T> {
+    fn elements(&self) -> Vec<T> {
+        self.0.clone()
+    }
+    fn has(&self, x: &T) -> bool {
+        self.contains(x)
+    }
+    fn to_set(&self) -> Set<T> {
+        self.clone()
+    }
+}
+
+impl<T: Ord + Clone> Domain<T> for Vec<T> {
+    fn elements(&self) -> Vec<T> {
+        self.clone()
+    }
+    fn has(&self, x: &T) -> bool {
+        self.contains(x)
+    }
+    fn to_set(&self) -> Set<T> {
+        Set::from_vec(self.clone())
+    }
+}
+
+/// The smallest or largest element of a domain (`min(S)`, `max(S)`).
+pub fn extreme<T: Ord + Clone>(
+    d: &impl Domain<T>,
+    largest: bool,
+    at: &str,
+) -> Result<T, RuleError> {
+    let items = d.elements();
+    let pick = if largest {
+        items.into_iter().max()
+    } else {
+        items.into_iter().min()
+    };
+    pick.ok_or_else(|| {
+        error(
+            format!("`{}` of an empty set", if largest { "max" } else { "min" }),
+            at,
+        )
+    })
+}
+
+/// Values as the interpreter prints them: `3`, `true`, `(1, 2)`, `{1, 2}`, `[1, 2]`.
+pub trait Show {
+    /// Writes the value.
+    fn show(&self, out: &mut String);
+    /// The value as text.
+    fn shown(&self) -> String {
+        let mut s = String::new();
+        self.show(&mut s);
+        s
+    }
+}
+
+impl Show for i64 {
+    fn show(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+}
+
+impl Show for bool {
+    fn show(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+}
+
+impl<T: Show> Show for Set<T> {
+    fn show(&self, out: &mut String) {
+        out.push('{');
+        for (i, x) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            x.show(out);
+        }
+        out.push('}');
+    }
+}
+
+impl<T: Show> Show for Vec<T> {
+    fn show(&self, out: &mut String) {
+        out.push('[');
+        for (i, x) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            x.show(out);
+        }
+        out.push(']');
+    }
+}
+
+macro_rules! show_tuple {
+    ($($name:ident $idx:tt),+) => {
+        impl<$($name: Show),+> Show for ($($name,)+) {
+            fn show(&self, out: &mut String) {
+                out.push('(');
+                $(
+                    if $idx > 0 {
+                        out.push_str(", ");
+                    }
+                    self.$idx.show(out);
+                )+
+                out.push(')');
+            }
+        }
+    };
+}
+show_tuple!(A 0, B 1);
+show_tuple!(A 0, B 1, C 2);
+show_tuple!(A 0, B 1, C 2, D 3);
+
+/// A set of integers in `lo..lo + 128` packed into 128 bits (a `set<lo..hi>` field of a
+/// position; `lo` is known from the field's type).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bits(pub u128);
+
+impl Bits {
+    /// Packs `set`, whose elements the caller has checked lie in `lo..lo + 128`.
+    pub fn pack(set: &Set<i64>, lo: i64) -> Bits {
+        Bits(set.0.iter().fold(0u128, |b, &x| b | 1u128 << (x - lo)))
+    }
+
+    /// The elements, as a set.
+    pub fn unpack(self, lo: i64) -> Set<i64> {
+        Set((0..128)
+            .filter(|i| self.0 >> i & 1 == 1)
+            .map(|i| lo + i)
+            .collect())
+    }
+}
+
+/// `xs[i]`, failing outside the list.
+pub fn index<T: Clone>(xs: &[T], i: i64, at: &str) -> Result<T, RuleError> {
+    usize::try_from(i)
+        .ok()
+        .and_then(|i| xs.get(i).cloned())
+        .ok_or_else(|| {
+            error(
+                format!(
+                    "index {i} is out of range for a list of length {}",
+                    xs.len()
+                ),
+                at,
+            )
+        })
+}
+
+/// `xs[lo..hi]` (bounds default to the ends), failing outside the list.
+pub fn slice<T: Clone>(
+    xs: &[T],
+    lo: Option<i64>,
+    hi: Option<i64>,
+    at: &str,
+) -> Result<Vec<T>, RuleError> {
+    let lo = lo.unwrap_or(0);
+    let hi = hi.unwrap_or(xs.len() as i64);
+    if lo < 0 || hi < lo || hi > xs.len() as i64 {
+        return Err(error(
+            format!(
+                "slice {lo}..{hi} is out of range for a list of length {}",
+                xs.len()
+            ),
+            at,
+        ));
+    }
+    Ok(xs[lo as usize..hi as usize].to_vec())
+}
+
+/// `xs with [i] = v`, failing outside the list.
+pub fn with<T>(mut xs: Vec<T>, i: i64, v: T, at: &str) -> Result<Vec<T>, RuleError> {
+    let len = xs.len();
+    match usize::try_from(i).ok().and_then(|i| xs.get_mut(i)) {
+        Some(slot) => {
+            *slot = v;
+            Ok(xs)
+        }
+        None => Err(error(
+            format!("index {i} is out of range for a list of length {len}"),
+            at,
+        )),
+    }
+}
+
+/// The most rows (or grid cells along one side) a query may ask for.
+pub const MAX_QUERY_DOMAIN: i64 = 10_000_000;
+
+/// The elements of a query's domain, refusing absurd sizes.
+pub fn query_elements<T: Ord + Clone>(d: &impl Domain<T>) -> Result<Vec<T>, RuleError> {
+    if let Some(size) = d.size_hint() {
+        if size > MAX_QUERY_DOMAIN {
+            return Err(RuleError::new(format!(
+                "the domain has {size} elements; a query may range over at most {MAX_QUERY_DOMAIN}"
+            )));
+        }
+    }
+    Ok(d.elements())
+}
