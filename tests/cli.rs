@@ -8,6 +8,10 @@ use std::process::{Command, Output};
 fn cgdl(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cgdl"))
         .args(args)
+        .env(
+            "CGDL_CACHE_DIR",
+            common::root().join("target/cgdl-test-cache"),
+        )
         .current_dir(common::root())
         .output()
         .expect("the cgdl binary runs")
@@ -312,4 +316,59 @@ fn compile_writes_a_module_or_says_what_is_unsupported() {
         "{}",
         stderr(&out)
     );
+}
+
+/// stderr without the one-time "building the native solver" line.
+fn stderr_without_build_note(o: &Output) -> String {
+    stderr(o)
+        .lines()
+        .filter(|l| !l.starts_with("cgdl: building the native solver"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn native_and_interpreter_agree_on_output_and_errors() {
+    let mut files: Vec<PathBuf> = [
+        ("range.cgdl", "game H(r: 0..8) {\n    move up(k in 1..=3) => H(r + k)\n}\nvalue grundy of H(6)\n"),
+        ("underflow.cgdl", "game G(n: nat) {\n    move take(k in 1..=2) => G(n - k)\n}\nvalue grundy of G(1)\n"),
+        ("loopy.cgdl", "game L(n: 0..3) {\n    move step() => L((n + 1) % 3)\n}\nvalue outcome of L(0)\n"),
+        ("index.cgdl", "const XS = [1, 2]\ngame G(n: nat) {\n    move m(n < 5) => G(n + XS[n])\n}\nvalue grundy of G(0)\n"),
+    ]
+    .iter()
+    .map(|(name, source)| temp_file(name, source))
+    .collect();
+    files.push(common::root().join("examples/queens.cgdl"));
+    files.push(common::root().join("examples/northcott.cgdl"));
+    for file in &files {
+        let path = file.to_str().expect("path");
+        for format in ["text", "json"] {
+            let native = cgdl(&["run", path, "--format", format]);
+            let interp = cgdl(&["run", path, "--format", format, "--interp"]);
+            assert_eq!(stdout(&native), stdout(&interp), "{path} {format}");
+            assert_eq!(
+                stderr_without_build_note(&native),
+                stderr(&interp),
+                "{path} {format}"
+            );
+            assert_eq!(native.status.code(), interp.status.code(), "{path}");
+        }
+    }
+}
+
+#[test]
+fn build_writes_a_standalone_solver() {
+    let bin = std::env::temp_dir().join(format!("cgdl-nim-solver-{}", std::process::id()));
+    let out = cgdl(&[
+        "build",
+        "examples/nim.cgdl",
+        "-o",
+        bin.to_str().expect("path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let solver = Command::new(&bin).output().expect("the solver runs");
+    assert!(solver.status.success());
+    let interp = cgdl(&["run", "examples/nim.cgdl", "--interp"]);
+    assert_eq!(stdout(&solver), stdout(&interp));
+    let _ = std::fs::remove_file(bin);
 }

@@ -1,9 +1,11 @@
 //! The `cgdl` command-line tool.
 
-use cgdl::compiler::{self, interp::Interpreter, ir::Val, Diagnostic};
-use cgdl::runtime::report::{render_text, run_plan, Answer, Ask, Plan};
-use cgdl::runtime::{Mode, Rules, Solver};
+use cgdl::compiler::{self, interp::Interpreter, ir::Program, Diagnostic};
+use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo};
+use cgdl::runtime::report::Ask;
 use clap::{Parser, Subcommand, ValueEnum};
+
+mod native;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -57,6 +59,15 @@ enum Command {
     },
     /// Analyse a simple loony dots-and-boxes endgame: value, opening, optimal play.
     Loony(LoonyArgs),
+    /// Build a standalone native solver that runs the file's queries (accepts
+    /// `--format json`, `--exact`, `--max-positions N`).
+    Build {
+        /// The .cgdl file.
+        file: PathBuf,
+        /// Where to put the executable.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Compile a file to a Rust module (a `Universe` implementing the runtime's `Rules`,
     /// and `plans()` for its queries).
     Compile {
@@ -95,7 +106,7 @@ struct LoonyArgs {
 
 #[derive(clap::Args)]
 struct SolveArgs {
-    /// Use the reference interpreter (in this version the only back end).
+    /// Use the reference interpreter instead of compiling a native solver.
     #[arg(long)]
     interp: bool,
     /// Search every compound's own positions instead of using the fast rules.
@@ -104,23 +115,6 @@ struct SolveArgs {
     /// Give up (with an error) after solving this many positions.
     #[arg(long, default_value_t = cgdl::runtime::DEFAULT_MAX_POSITIONS)]
     max_positions: u64,
-}
-
-impl SolveArgs {
-    fn solver<'r, R: Rules>(&self, rules: &'r R) -> Solver<'r, R> {
-        let _ = self.interp;
-        let mode = if self.exact { Mode::Exact } else { Mode::Fast };
-        let mut solver = Solver::with_mode(rules, mode);
-        solver.set_max_positions(self.max_positions);
-        if std::io::stderr().is_terminal() {
-            let bar = indicatif::ProgressBar::new_spinner();
-            solver.set_progress(move |n| {
-                bar.set_message(format!("solving: {n} positions"));
-                bar.tick();
-            });
-        }
-        solver
-    }
 }
 
 /// An error already explained to the user on stderr.
@@ -159,56 +153,122 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 fn cmd_check(file: &Path) -> Result<(), Reported> {
     let (_, program) = load(file)?;
-    println!(
-        "{}: ok ({}, {})",
+    print_out(&format!(
+        "{}: ok ({}, {})\n",
         file.display(),
         plural(program.games.len(), "game", "games"),
         plural(program.queries.len(), "query", "queries")
-    );
+    ));
     Ok(())
 }
 
-fn cmd_run(file: &Path, format: Format, args: &SolveArgs) -> Result<(), Reported> {
-    let (source, program) = load(file)?;
-    let interp = Interpreter::new(&program, &source);
-    let mut solver = args.solver(&interp);
-    let mut answers: Vec<Answer> = Vec::new();
-    for (i, q) in program.queries.iter().enumerate() {
-        let fail = |msg: String| {
-            let (l, c) = compiler::diagnostics::line_col(&source, q.span.start);
-            eprintln!("error: {}:{l}:{c}: in `{}`: {msg}", file.display(), q.text);
-            Reported
-        };
-        let plan = compiler::queries::plan(&interp, q).map_err(|e| {
+/// Driver options from the command line.
+fn driver_options(file: &str, json: bool, args: &SolveArgs) -> DriverOptions {
+    DriverOptions {
+        file: file.to_string(),
+        json,
+        exact: args.exact,
+        max_positions: args.max_positions,
+        eval: None,
+    }
+}
+
+/// Runs `source`'s queries with the interpreter through the shared driver.
+fn interpret(source: &str, program: &Program, options: &DriverOptions) -> Result<(), Reported> {
+    let interp = Interpreter::new(program, source);
+    let infos: Vec<QueryInfo> = program
+        .queries
+        .iter()
+        .map(|q| {
+            let (l, c) = compiler::diagnostics::line_col(source, q.span.start);
+            QueryInfo {
+                text: q.text.clone(),
+                location: format!("{l}:{c}"),
+            }
+        })
+        .collect();
+    let mut plan = |i: usize| {
+        compiler::queries::plan(&interp, &program.queries[i]).map_err(|e| {
             let at = e
                 .span
                 .map(|s| format!(" (at {})", interp.locate(s)))
                 .unwrap_or_default();
-            fail(format!("{}{at}", e.message))
-        })?;
-        let answer = run_plan(&mut solver, &plan).map_err(|e| fail(e.to_string()))?;
-        if format == Format::Text {
-            if i > 0 {
-                println!();
-            }
-            print!("{}", render_text(&answer));
+            format!("{}{at}", e.message)
+        })
+    };
+    let progress: Option<Box<dyn FnMut(u64) + '_>> = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        Box::new(move |n: u64| {
+            bar.set_message(format!("solving: {n} positions"));
+            bar.tick();
+        }) as Box<dyn FnMut(u64)>
+    });
+    if run_queries(&interp, &infos, &mut plan, options, progress) {
+        Ok(())
+    } else {
+        Err(Reported)
+    }
+}
+
+/// Runs `source`'s queries natively (building the solver once), or with the interpreter
+/// when `--interp` is given or the file uses what native code does not support yet.
+fn execute(
+    label: &str,
+    source: &str,
+    program: &Program,
+    options: &DriverOptions,
+    args: &SolveArgs,
+) -> Result<(), Reported> {
+    if args.interp {
+        return interpret(source, program, options);
+    }
+    let code = match compiler::codegen::generate_source(
+        program,
+        source,
+        &compiler::codegen::CodegenOptions::default(),
+    ) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("note: {e}; using the interpreter");
+            return interpret(source, program, options);
         }
-        answers.push(answer);
+    };
+    let binary = native::solver_binary(&code, label).map_err(|e| {
+        eprintln!("error: {e}");
+        Reported
+    })?;
+    let mut cmd = std::process::Command::new(&binary);
+    cmd.arg("--file").arg(&options.file);
+    cmd.arg("--max-positions")
+        .arg(options.max_positions.to_string());
+    if options.json {
+        cmd.args(["--format", "json"]);
     }
-    if format == Format::Json {
-        let doc = serde_json::json!({ "file": file.display().to_string(), "queries": answers });
-        match serde_json::to_string_pretty(&doc) {
-            Ok(text) => println!("{text}"),
-            Err(e) => {
-                eprintln!("error: cannot write JSON: {e}");
-                return Err(Reported);
-            }
+    if options.exact {
+        cmd.arg("--exact");
+    }
+    if let Some(asks) = &options.eval {
+        let names: Vec<&str> = asks.iter().map(|a| a.name()).collect();
+        cmd.arg("--eval").arg(names.join(","));
+    }
+    match cmd.status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(_) => Err(Reported),
+        Err(e) => {
+            eprintln!(
+                "error: cannot run the native solver {}: {e}",
+                binary.display()
+            );
+            Err(Reported)
         }
     }
-    if program.queries.is_empty() {
-        eprintln!("{}: no queries to run", file.display());
-    }
-    Ok(())
+}
+
+fn cmd_run(file: &Path, format: Format, args: &SolveArgs) -> Result<(), Reported> {
+    let (source, program) = load(file)?;
+    let name = file.display().to_string();
+    let options = driver_options(&name, format == Format::Json, args);
+    execute(&name, &source, &program, &options, args)
 }
 
 fn cmd_eval(
@@ -254,42 +314,10 @@ fn cmd_eval(
             return Err(Reported);
         }
     };
-    let interp = Interpreter::new(&program, &combined);
-    let Some(q) = program.queries.last() else {
-        eprintln!("error: no position given");
-        return Err(Reported);
-    };
-    let mut env = vec![Val::Int(0); q.frame];
-    let target = match interp.eval(&q.target, &mut env) {
-        Ok(Val::Game(g)) => (*g).clone(),
-        Ok(other) => {
-            eprintln!("error: `{position}` is {other}, not a position");
-            return Err(Reported);
-        }
-        Err(e) => {
-            eprintln!("error: in position `{position}`: {}", e.message);
-            return Err(Reported);
-        }
-    };
-    let mut solver = args.solver(&interp);
-    let plan = Plan::Value {
-        query: position.to_string(),
-        target,
-        asks,
-    };
-    match run_plan(&mut solver, &plan) {
-        Ok(Answer::Value { values, .. }) => {
-            for (name, v) in values {
-                println!("{name} {}", cgdl::runtime::report::cell_text(&v));
-            }
-            Ok(())
-        }
-        Ok(_) => Err(Reported),
-        Err(e) => {
-            eprintln!("error: {e}");
-            Err(Reported)
-        }
-    }
+    let name = file.display().to_string();
+    let mut options = driver_options(&name, false, args);
+    options.eval = Some(asks);
+    execute(&name, &combined, &program, &options, args)
 }
 
 fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
@@ -333,16 +361,18 @@ fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
     let analysis = analyse(&endgame, method).map_err(|e| fail(e.to_string()))?;
     match args.format {
         Format::Json => match serde_json::to_string_pretty(&analysis) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => print_out(&format!("{text}\n")),
             Err(e) => return Err(fail(format!("cannot write JSON: {e}"))),
         },
         Format::Text => {
             let mut shown = analysis.clone();
             let hidden = shown.line.len().saturating_sub(args.steps);
             shown.line.truncate(args.steps);
-            print!("{}", render(&shown));
+            print_out(&render(&shown));
             if hidden > 0 {
-                println!("  ... {hidden} more steps (--steps N shows more)");
+                print_out(&format!(
+                    "  ... {hidden} more steps (--steps N shows more)\n"
+                ));
             }
         }
     }
@@ -364,10 +394,32 @@ fn cmd_compile(file: &Path, output: Option<&Path>, runtime_path: &str) -> Result
             Reported
         }),
         None => {
-            print!("{code}");
+            print_out(&code);
             Ok(())
         }
     }
+}
+
+fn cmd_build(file: &Path, output: &Path) -> Result<(), Reported> {
+    let (source, program) = load(file)?;
+    let code = compiler::codegen::generate_source(
+        &program,
+        &source,
+        &compiler::codegen::CodegenOptions::default(),
+    )
+    .map_err(|e| {
+        eprintln!("error: {}: {e}", file.display());
+        Reported
+    })?;
+    let binary = native::solver_binary(&code, &file.display().to_string()).map_err(|e| {
+        eprintln!("error: {e}");
+        Reported
+    })?;
+    std::fs::copy(&binary, output).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", output.display());
+        Reported
+    })?;
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -386,6 +438,7 @@ fn main() -> ExitCode {
             solve,
         } => cmd_eval(file, position, value, solve),
         Command::Loony(args) => cmd_loony(args),
+        Command::Build { file, output } => cmd_build(file, output),
         Command::Compile {
             file,
             output,

@@ -953,11 +953,30 @@ impl<'a> Gen<'a> {
             };
             plans.push(plan);
         }
+        let infos = self.program.queries.iter().map(|q| {
+            let text = Literal::string(&q.text);
+            let (l, c) = line_col(self.source, q.span.start);
+            let loc = Literal::string(&format!("{l}:{c}"));
+            quote!((#text, #loc))
+        });
+        let indices = (0..plans.len()).map(Literal::usize_unsuffixed);
         Ok(quote! {
-            /// The file's queries, as plans for the runtime's query driver.
+            /// Each query's text and `line:col`.
+            pub const QUERIES: &[(&str, &str)] = &[#(#infos),*];
+
+            /// Query `i` as a plan for the runtime's query driver.
             #[allow(unused_variables, unused_parens, clippy::all)]
+            pub fn plan(i: usize) -> ::std::result::Result<#rt::report::Plan<Pos>, #rt::RuleError> {
+                ::std::result::Result::Ok(match i {
+                    #(#indices => #plans,)*
+                    _ => return ::std::result::Result::Err(#rt::RuleError::new("no such query")),
+                })
+            }
+
+            /// Every query as a plan.
+            #[allow(dead_code)]
             pub fn plans() -> ::std::result::Result<::std::vec::Vec<#rt::report::Plan<Pos>>, #rt::RuleError> {
-                ::std::result::Result::Ok(::std::vec![#(#plans),*])
+                (0..QUERIES.len()).map(plan).collect()
             }
         })
     }

@@ -9,6 +9,7 @@
 
 pub mod board;
 mod compound;
+pub mod driver;
 pub mod expr;
 pub mod loony;
 pub mod native;

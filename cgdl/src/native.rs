@@ -1,0 +1,143 @@
+//! Native solvers: a generated crate per (source, compiler version), built once in release
+//! mode in a cache directory and reused while nothing changes.
+
+use std::hash::{Hash, Hasher};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The workspace lockfile, so that a solver builds offline with the exact dependency
+/// versions `cgdl` itself was built with.
+const LOCKFILE: &str = include_str!("../../Cargo.lock");
+
+/// Where solvers are cached: `$CGDL_CACHE_DIR`, else `$XDG_CACHE_HOME/cgdl`, else
+/// `~/.cache/cgdl`, else the temporary directory.
+pub fn cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CGDL_CACHE_DIR") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(dir).join("cgdl");
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        return PathBuf::from(home).join(".cache").join("cgdl");
+    }
+    std::env::temp_dir().join("cgdl-cache")
+}
+
+/// The runtime crate's sources: `$CGDL_RUNTIME_PATH`, else the `runtime/` folder next to
+/// the sources `cgdl` was built from.
+fn runtime_dir() -> Result<PathBuf, String> {
+    let dir = std::env::var_os("CGDL_RUNTIME_PATH")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime"));
+    dir.canonicalize().map_err(|_| {
+        format!(
+            "native code needs the cgdl-runtime sources, expected at {}; set CGDL_RUNTIME_PATH to the repository's runtime/ folder, or run with --interp",
+            dir.display()
+        )
+    })
+}
+
+/// The cache key: the compiler version, the generated code, and the runtime's sources
+/// (so that a changed runtime is never linked stale).
+fn key(code: &str, runtime: &Path) -> String {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    runtime.hash(&mut h);
+    code.hash(&mut h);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(runtime.join("src"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.push(runtime.join("Cargo.toml"));
+    files.sort();
+    for f in files {
+        f.hash(&mut h);
+        std::fs::read(&f).unwrap_or_default().hash(&mut h);
+    }
+    format!("{:016x}", h.finish())
+}
+
+/// The path of a built solver for `code` (a generated module), building it if needed.
+/// `label` names the file in progress messages.
+pub fn solver_binary(code: &str, label: &str) -> Result<PathBuf, String> {
+    let runtime = runtime_dir()?;
+    let key = key(code, &runtime);
+    let cache = cache_dir();
+    let name = format!("cgdl-solver-{key}");
+    let crate_dir = cache.join("solvers").join(&key);
+    let target = cache.join("target");
+    let binary = target.join("release").join(&name);
+    if binary.is_file() {
+        return Ok(binary);
+    }
+    let src = crate_dir.join("src");
+    std::fs::create_dir_all(&src)
+        .map_err(|e| format!("cannot create the solver cache at {}: {e}", src.display()))?;
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\ncgdl-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+        runtime.display().to_string()
+    );
+    let main = format!(
+        "{code}\nfn main() -> ::std::process::ExitCode {{\n    ::cgdl_runtime::driver::native_main(&Universe, QUERIES, plan)\n}}\n"
+    );
+    for (path, text) in [
+        (crate_dir.join("Cargo.toml"), manifest.as_str()),
+        (crate_dir.join("Cargo.lock"), LOCKFILE),
+        (src.join("main.rs"), main.as_str()),
+    ] {
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let spinner = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_message(format!(
+            "building the native solver for {label} (once; cached in {})",
+            cache.display()
+        ));
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        bar
+    });
+    if spinner.is_none() {
+        eprintln!(
+            "cgdl: building the native solver for {label} (once; cached in {})",
+            cache.display()
+        );
+    }
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args([
+            "build",
+            "--release",
+            "--offline",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(crate_dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        .stdin(Stdio::null())
+        .output();
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    let output = match output {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err("native code needs cargo, the Rust build tool, on PATH: install Rust (https://rustup.rs), or run with --interp".to_string());
+        }
+        Err(e) => return Err(format!("cannot run cargo: {e}; or run with --interp")),
+    };
+    if !output.status.success() || !binary.is_file() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().take(30).collect();
+        return Err(format!(
+            "the generated solver failed to build. This is a bug in the cgdl compiler, not in your file; please report it.\n\
+             The generated crate is at {}\ncargo said:\n{}",
+            crate_dir.display(),
+            tail.join("\n")
+        ));
+    }
+    Ok(binary)
+}

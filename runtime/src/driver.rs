@@ -1,0 +1,209 @@
+//! The query driver both back ends share: run a file's queries in order, print each answer
+//! (text or JSON), and report the first failure with the query's location. The `cgdl`
+//! command uses it with the interpreter; generated native solvers use it from `main`.
+
+use crate::report::{cell_text, render_text, run_plan, Answer, Ask, Plan};
+use crate::rules::Rules;
+use crate::solver::{Mode, Solver, DEFAULT_MAX_POSITIONS};
+use std::io::Write;
+
+/// Writes `text` to standard output. When the reader has gone away (a closed pipe, as in
+/// `cgdl run f.cgdl | head`), exits quietly instead of panicking.
+pub fn print_out(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// How to run and print.
+#[derive(Clone, Debug)]
+pub struct DriverOptions {
+    /// The file name, for messages and JSON.
+    pub file: String,
+    /// JSON instead of text.
+    pub json: bool,
+    /// Exact search instead of fast rules.
+    pub exact: bool,
+    /// Position bound.
+    pub max_positions: u64,
+    /// Eval mode: print `NAME VALUE` lines for the last query's target, with these values.
+    pub eval: Option<Vec<Ask>>,
+}
+
+impl Default for DriverOptions {
+    fn default() -> Self {
+        DriverOptions {
+            file: String::new(),
+            json: false,
+            exact: false,
+            max_positions: DEFAULT_MAX_POSITIONS,
+            eval: None,
+        }
+    }
+}
+
+/// A query's text and its `line:col` in the file.
+#[derive(Clone, Debug)]
+pub struct QueryInfo {
+    /// The query as written.
+    pub text: String,
+    /// Where it stands, `line:col`.
+    pub location: String,
+}
+
+/// Runs the queries; prints answers to stdout and the first error to stderr. Returns
+/// whether everything succeeded.
+pub fn run_queries<'r, R: Rules>(
+    rules: &'r R,
+    queries: &[QueryInfo],
+    plan: &mut dyn FnMut(usize) -> Result<Plan<R::Pos>, String>,
+    options: &DriverOptions,
+    progress: Option<Box<dyn FnMut(u64) + 'r>>,
+) -> bool {
+    let mode = if options.exact {
+        Mode::Exact
+    } else {
+        Mode::Fast
+    };
+    let mut solver = Solver::with_mode(rules, mode);
+    solver.set_max_positions(options.max_positions);
+    if let Some(p) = progress {
+        solver.set_progress(p);
+    }
+    let fail = |i: usize, msg: String| {
+        let q = &queries[i];
+        eprintln!(
+            "error: {}:{}: in `{}`: {msg}",
+            options.file, q.location, q.text
+        );
+        false
+    };
+    if let Some(asks) = &options.eval {
+        let Some(last) = queries.len().checked_sub(1) else {
+            eprintln!("error: no position given");
+            return false;
+        };
+        let target = match plan(last) {
+            Ok(Plan::Value { target, .. }) => target,
+            Ok(_) => return fail(last, "not a position".into()),
+            Err(e) => {
+                eprintln!("error: in the position: {e}");
+                return false;
+            }
+        };
+        let value_plan = Plan::Value {
+            query: queries[last].text.clone(),
+            target,
+            asks: asks.clone(),
+        };
+        return match run_plan(&mut solver, &value_plan) {
+            Ok(Answer::Value { values, .. }) => {
+                for (name, v) in values {
+                    print_out(&format!("{name} {}\n", cell_text(&v)));
+                }
+                true
+            }
+            Ok(_) => false,
+            Err(e) => {
+                eprintln!("error: {e}");
+                false
+            }
+        };
+    }
+    let mut answers = Vec::new();
+    for i in 0..queries.len() {
+        let p = match plan(i) {
+            Ok(p) => p,
+            Err(e) => return fail(i, e),
+        };
+        let answer = match run_plan(&mut solver, &p) {
+            Ok(a) => a,
+            Err(e) => return fail(i, e.to_string()),
+        };
+        if !options.json {
+            if i > 0 {
+                print_out("\n");
+            }
+            print_out(&render_text(&answer));
+        }
+        answers.push(answer);
+    }
+    if options.json {
+        let doc = serde_json::json!({ "file": options.file, "queries": answers });
+        match serde_json::to_string_pretty(&doc) {
+            Ok(text) => print_out(&format!("{text}\n")),
+            Err(e) => {
+                eprintln!("error: cannot write JSON: {e}");
+                return false;
+            }
+        }
+    }
+    if queries.is_empty() {
+        eprintln!("{}: no queries to run", options.file);
+    }
+    true
+}
+
+/// `main` of a generated native solver: `SOLVER [--file NAME] [--format json] [--exact]
+/// [--max-positions N] [--eval VALUES]`.
+pub fn native_main<R: Rules>(
+    rules: &R,
+    queries: &[(&str, &str)],
+    plan: fn(usize) -> Result<Plan<R::Pos>, crate::rules::RuleError>,
+) -> std::process::ExitCode {
+    let mut options = DriverOptions::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |what: &str| {
+            args.next().unwrap_or_else(|| {
+                eprintln!("error: {arg} needs {what}");
+                std::process::exit(2)
+            })
+        };
+        match arg.as_str() {
+            "--file" => options.file = value("a file name"),
+            "--format" => options.json = value("text or json") == "json",
+            "--exact" => options.exact = true,
+            "--max-positions" => {
+                options.max_positions = value("a number").parse().unwrap_or_else(|_| {
+                    eprintln!("error: --max-positions needs a number");
+                    std::process::exit(2)
+                })
+            }
+            "--eval" => {
+                let names = value("value names");
+                let asks: Option<Vec<Ask>> =
+                    names.split(',').map(|n| Ask::parse(n.trim())).collect();
+                match asks {
+                    Some(a) => options.eval = Some(a),
+                    None => {
+                        eprintln!("error: unknown value in `{names}`");
+                        std::process::exit(2)
+                    }
+                }
+            }
+            other => {
+                eprintln!("error: unknown argument `{other}`");
+                std::process::exit(2)
+            }
+        }
+    }
+    let infos: Vec<QueryInfo> = queries
+        .iter()
+        .map(|(text, location)| QueryInfo {
+            text: text.to_string(),
+            location: location.to_string(),
+        })
+        .collect();
+    let mut plan_fn = |i: usize| plan(i).map_err(|e| e.to_string());
+    if run_queries(rules, &infos, &mut plan_fn, &options, None) {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    }
+}
