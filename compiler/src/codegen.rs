@@ -312,11 +312,18 @@ impl<'a> Gen<'a> {
         })
     }
 
-    /// `dense_index`: a mixed-radix index for games whose fields are all bounded.
+    /// `dense_index`: bounded games (every field a range or `bool`) get a mixed-radix index
+    /// in `0..B`; games with one `nat` field (heaps) interleave above it, `B + n * K + j`
+    /// for the `j`-th of `K` such games; other games use the hash map.
     fn dense_index(&self) -> Result<TokenStream, CodegenError> {
+        let games = &self.program.games;
+        let heap_games: Vec<usize> = (0..games.len())
+            .filter(|&g| matches!(games[g].fields.as_slice(), [f] if f.ty == FieldTy::Nat))
+            .collect();
         let mut arms = Vec::new();
         let mut offset: u128 = 0;
-        for (gid, game) in self.program.games.iter().enumerate() {
+        let mut bounded_arms = Vec::new();
+        for (gid, game) in games.iter().enumerate() {
             let v = variant(gid);
             let binds: Vec<_> = (0..game.fields.len()).map(slot).collect();
             let pattern = if binds.is_empty() {
@@ -331,11 +338,8 @@ impl<'a> Gen<'a> {
                 let s = slot(i);
                 let (radix, digit) = match f.ty {
                     FieldTy::Range(lo, hi) => {
-                        let lo = int(lo);
-                        (
-                            (hi - f_lo(&f.ty)) as u128 + 1,
-                            quote!(((#s - #lo) as usize)),
-                        )
+                        let l = int(lo);
+                        ((hi - lo) as u128 + 1, quote!(((#s - #l) as usize)))
                     }
                     FieldTy::Bool => (2, quote!((#s as usize))),
                     _ => {
@@ -349,18 +353,34 @@ impl<'a> Gen<'a> {
             }
             if bounded && offset.saturating_add(size) < (1u128 << 28) {
                 let off = Literal::usize_unsuffixed(offset as usize);
-                arms.push(quote!(#pattern => ::std::option::Option::Some(#off #(+ #terms)*),));
+                bounded_arms
+                    .push(quote!(#pattern => ::std::option::Option::Some(#off #(+ #terms)*),));
                 offset += size;
+            } else if let Some(j) = heap_games.iter().position(|&g| g == gid) {
+                let k = Literal::usize_unsuffixed(heap_games.len());
+                let j = Literal::usize_unsuffixed(j);
+                arms.push((
+                    gid,
+                    quote!(#pattern => usize::try_from(s0).ok()
+                    .and_then(|n| n.checked_mul(#k))
+                    .and_then(|n| n.checked_add(BOUNDED + #j)),),
+                ));
             } else {
                 let any = if game.fields.is_empty() {
                     quote!(Pos::#v)
                 } else {
                     quote!(Pos::#v(..))
                 };
-                arms.push(quote!(#any => ::std::option::Option::None,));
+                arms.push((gid, quote!(#any => ::std::option::Option::None,)));
             }
         }
-        Ok(quote!(match pos { #(#arms)* }))
+        let bounded_total = Literal::usize_unsuffixed(offset as usize);
+        let others = arms.into_iter().map(|(_, a)| a);
+        Ok(quote!({
+            #[allow(dead_code)]
+            const BOUNDED: usize = #bounded_total;
+            match pos { #(#bounded_arms)* #(#others)* }
+        }))
     }
 
     /// `make_gN(fields..., at)`: builds a position, checking every field's type.
@@ -979,13 +999,6 @@ impl<'a> Gen<'a> {
                 (0..QUERIES.len()).map(plan).collect()
             }
         })
-    }
-}
-
-fn f_lo(t: &FieldTy) -> i64 {
-    match t {
-        FieldTy::Range(lo, _) => *lo,
-        _ => 0,
     }
 }
 

@@ -101,9 +101,17 @@ impl<P> From<RuleError> for Fail<P> {
 struct Frame<P> {
     task: Task<P>,
     opts: Options<P>,
+    /// The options were dropped while the frame waited for a child (to keep memory
+    /// proportional to the depth, not depth × options); enumerate them again on resume.
+    dropped: bool,
     cursor: usize,
     vals: Vec<u32>,
 }
+
+/// A waiting frame with more options than this drops them until it resumes.
+const KEEP_OPTIONS_WHILE_WAITING: usize = 64;
+/// Option buffers kept for reuse.
+const POOL_LIMIT: usize = 64;
 
 /// A memo for one value kind over leaf positions.
 struct LeafMemo<P> {
@@ -333,9 +341,14 @@ impl<'r, R: Rules> Solver<'r, R> {
             return Err(self.abort(fail));
         }
         while let Some(mut frame) = self.stack.pop() {
-            match self.step(&mut frame) {
+            let stepped = self.step(&mut frame);
+            match stepped {
                 Ok(None) => self.finish(frame),
                 Ok(Some(need)) => {
+                    if frame.opts.len() > KEEP_OPTIONS_WHILE_WAITING {
+                        frame.opts = Options::default();
+                        frame.dropped = true;
+                    }
                     self.stack.push(frame);
                     if let Err(fail) = self.start(need) {
                         return Err(self.abort(fail));
@@ -389,8 +402,30 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         let (mut opts, vals) = self.pool.pop().unwrap_or_default();
-        let filled = match task.node {
-            Node::Leaf(p) => self.rules.options(p, &mut opts).map_err(Fail::from),
+        if let Err(fail) = self.enumerate(task.node, &mut opts) {
+            opts.clear();
+            self.recycle(opts, vals);
+            return Err(fail);
+        }
+        self.store(task, IN_PROGRESS);
+        self.stack.push(Frame {
+            task,
+            opts,
+            dropped: false,
+            cursor: 0,
+            vals,
+        });
+        Ok(())
+    }
+
+    /// Writes the options of `node` into `opts`.
+    fn enumerate(
+        &mut self,
+        node: Node<Pos<R>>,
+        opts: &mut Options<Pos<R>>,
+    ) -> Result<(), Fail<Pos<R>>> {
+        match node {
+            Node::Leaf(p) => self.rules.options(p, opts).map_err(Fail::from),
             Node::Expr(id) => {
                 let expr = self.exprs[id as usize].clone();
                 self.expr_options(&expr, true).map(|list| {
@@ -399,23 +434,18 @@ impl<'r, R: Rules> Solver<'r, R> {
                     }
                 })
             }
-        };
-        if let Err(fail) = filled {
-            opts.clear();
-            self.pool.push((opts, vals));
-            return Err(fail);
         }
-        self.store(task, IN_PROGRESS);
-        self.stack.push(Frame {
-            task,
-            opts,
-            cursor: 0,
-            vals,
-        });
-        Ok(())
     }
 
-    fn finish(&mut self, mut frame: Frame<Pos<R>>) {
+    fn recycle(&mut self, mut opts: Options<Pos<R>>, mut vals: Vec<u32>) {
+        if self.pool.len() < POOL_LIMIT {
+            opts.clear();
+            vals.clear();
+            self.pool.push((opts, vals));
+        }
+    }
+
+    fn finish(&mut self, frame: Frame<Pos<R>>) {
         let kind = frame.task.kind;
         let value = if frame.cursor == SHORT_CIRCUIT {
             OUTCOME_N
@@ -423,15 +453,20 @@ impl<'r, R: Rules> Solver<'r, R> {
             reduce(kind, frame.opts.is_empty(), &frame.vals)
         };
         self.store(frame.task, value);
-        frame.opts.clear();
-        frame.vals.clear();
-        self.pool.push((frame.opts, frame.vals));
+        self.recycle(frame.opts, frame.vals);
     }
 
     /// Advances a frame over its options. `Ok(None)`: every needed option value is in
     /// `vals`, or (`cursor == SHORT_CIRCUIT`) an outcome search found a P option.
     fn step(&mut self, frame: &mut Frame<Pos<R>>) -> Result<Option<Task<Pos<R>>>, Fail<Pos<R>>> {
         let kind = frame.task.kind;
+        if frame.dropped {
+            let (mut opts, _) = self.pool.pop().unwrap_or_default();
+            opts.clear();
+            self.enumerate(frame.task.node, &mut opts)?;
+            frame.opts = opts;
+            frame.dropped = false;
+        }
         let outcome_kind = matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome);
         if outcome_kind && frame.cursor == 0 && self.known_p_option(kind, &frame.opts)? {
             // A winning move whose value is already known (`end`, or memoized): take it
