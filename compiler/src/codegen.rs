@@ -271,6 +271,16 @@ impl<'a> Gen<'a> {
             .collect::<Result<Vec<_>, _>>()?;
         let plans = self.plans()?;
         let dense = self.dense_index()?;
+        let mut kernel_arms = Vec::new();
+        let mut kernels = Vec::new();
+        for (gid, game) in self.program.games.iter().enumerate() {
+            if let Some(k) = self.kernel(gid, game)? {
+                let v = variant(gid);
+                let name = format_ident!("g{}_grundy_kernel", gid);
+                kernel_arms.push(quote!(Pos::#v(n) => #name(n, known, out, budget),));
+                kernels.push(k);
+            }
+        }
         Ok(quote! {
             /// A position of any game of the file.
             #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -281,7 +291,7 @@ impl<'a> Gen<'a> {
             #[derive(Clone, Copy, Debug, Default)]
             pub struct Universe;
 
-            #[allow(unused_variables, unused_parens, clippy::all)]
+            #[allow(unused_variables, unused_parens, unreachable_patterns, clippy::all)]
             impl #rt::Rules for Universe {
                 type Pos = Pos;
 
@@ -291,6 +301,19 @@ impl<'a> Gen<'a> {
 
                 fn dense_index(&self, pos: Pos) -> ::std::option::Option<usize> {
                     #dense
+                }
+
+                fn grundy_kernel(
+                    &self,
+                    pos: Pos,
+                    known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
+                    out: &mut ::std::vec::Vec<(Pos, u32)>,
+                    budget: u64,
+                ) -> bool {
+                    match pos {
+                        #(#kernel_arms)*
+                        _ => false,
+                    }
                 }
 
                 fn write_pos(&self, pos: Pos, out: &mut dyn ::std::fmt::Write) -> ::std::fmt::Result {
@@ -308,6 +331,7 @@ impl<'a> Gen<'a> {
             #(#makers)*
             #(#fns)*
             #(#option_fns)*
+            #(#kernels)*
             #plans
         })
     }
@@ -383,6 +407,182 @@ impl<'a> Gen<'a> {
         }))
     }
 
+    /// The bottom-up Grundy kernel of a heap game (one `nat` field; every move yields
+    /// `end`, a smaller heap of the same game, or a sum of two), or `None`.
+    fn kernel(&self, gid: usize, game: &Game) -> Result<Option<TokenStream>, CodegenError> {
+        let rt = &self.rt;
+        if !matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
+            return Ok(None);
+        }
+        let v = variant(gid);
+        let body = match &game.kind {
+            GameKind::Subtraction(set) => {
+                let set = set.iter().map(|&x| int(x));
+                quote! {
+                    for s in [#(#set),*] {
+                        if s <= s0 {
+                            mark(g[(s0 - s) as usize]);
+                        }
+                    }
+                }
+            }
+            GameKind::Octal(digits) => {
+                let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
+                quote! {
+                    for (k, d) in [#(#digits),*].into_iter().enumerate() {
+                        let k = k as i64;
+                        if k > s0 {
+                            break;
+                        }
+                        let rest = s0 - k;
+                        if k == 0 {
+                            if d & 4 != 0 && rest > 0 {
+                                // Splitting without removing keeps the total: not smaller.
+                                return ::std::result::Result::Ok(false);
+                            }
+                            continue;
+                        }
+                        if d & 1 != 0 && rest == 0 {
+                            mark(0);
+                        }
+                        if d & 2 != 0 && rest > 0 {
+                            mark(g[rest as usize]);
+                        }
+                        if d & 4 != 0 && rest >= 2 {
+                            for a in 1..=rest / 2 {
+                                mark(g[a as usize] ^ g[(rest - a) as usize]);
+                            }
+                        }
+                    }
+                }
+            }
+            GameKind::Rules(moves) => {
+                let mut parts = Vec::new();
+                for m in moves {
+                    let Some(emit) = self.kernel_emit(gid, &m.result)? else {
+                        return Ok(None);
+                    };
+                    parts.push(self.kernel_clauses(&m.clauses, emit)?);
+                }
+                quote!(#(#parts)*)
+            }
+        };
+        let name = format_ident!("g{}_grundy_kernel", gid);
+        Ok(Some(quote! {
+            #[allow(unused_variables, unused_parens, unused_mut, clippy::all)]
+            fn #name(
+                n: i64,
+                known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
+                out: &mut ::std::vec::Vec<(Pos, u32)>,
+                budget: u64,
+            ) -> bool {
+                if !(0..1i64 << 27).contains(&n) {
+                    return false;
+                }
+                let mut g: ::std::vec::Vec<u32> = ::std::vec::Vec::with_capacity(n as usize + 1);
+                let mut seen: ::std::vec::Vec<bool> = ::std::vec::Vec::new();
+                for s0 in 0..=n {
+                    if let ::std::option::Option::Some(v) = known(Pos::#v(s0)) {
+                        g.push(v);
+                        continue;
+                    }
+                    seen.clear();
+                    let step = (|| -> ::std::result::Result<bool, #rt::RuleError> {
+                        let mut mark = |x: u32| {
+                            let x = x as usize;
+                            if x >= seen.len() {
+                                seen.resize(x + 1, false);
+                            }
+                            seen[x] = true;
+                        };
+                        #body
+                        ::std::result::Result::Ok(true)
+                    })();
+                    if !matches!(step, ::std::result::Result::Ok(true)) {
+                        out.clear();
+                        return false;
+                    }
+                    let value = seen.iter().position(|x| !x).unwrap_or(seen.len()) as u32;
+                    if out.len() as u64 >= budget {
+                        out.clear();
+                        return false;
+                    }
+                    g.push(value);
+                    out.push((Pos::#v(s0), value));
+                }
+                true
+            }
+        }))
+    }
+
+    fn kernel_clauses(
+        &self,
+        clauses: &[IClause],
+        emit: TokenStream,
+    ) -> Result<TokenStream, CodegenError> {
+        let Some((first, rest)) = clauses.split_first() else {
+            return Ok(emit);
+        };
+        let inner = self.kernel_clauses(rest, emit)?;
+        Ok(match first {
+            IClause::Cond(c) => {
+                let c = self.value(c)?;
+                quote!(if #c { #inner })
+            }
+            IClause::Bind(slots, dom) => self.for_each(slots, dom, inner)?,
+        })
+    }
+
+    /// A smaller heap of game `gid` from a position expression, as a table index.
+    fn kernel_heap(&self, gid: usize, e: &IExpr) -> Result<Option<TokenStream>, CodegenError> {
+        let IExpr::Pos(g, args, span) = e else {
+            return Ok(None);
+        };
+        if *g != gid {
+            return Ok(None);
+        }
+        let make = format_ident!("make_g{}", gid);
+        let h = self.value(&args[0])?;
+        let at = self.at(*span);
+        Ok(Some(quote!({
+            let h = #h;
+            #make(h, #at)?;
+            if h >= s0 {
+                return ::std::result::Result::Ok(false);
+            }
+            g[h as usize]
+        })))
+    }
+
+    /// What a move result marks in the kernel, or `None` when the kernel does not apply.
+    fn kernel_emit(&self, gid: usize, e: &IExpr) -> Result<Option<TokenStream>, CodegenError> {
+        Ok(match e {
+            IExpr::End => Some(quote!(mark(0);)),
+            IExpr::Pos(..) => self.kernel_heap(gid, e)?.map(|h| quote!(mark(#h);)),
+            IExpr::Bin(Op::GameSum, a, b, _) => {
+                match (self.kernel_heap(gid, a)?, self.kernel_heap(gid, b)?) {
+                    (Some(x), Some(y)) => Some(quote!({ let x = #x; let y = #y; mark(x ^ y); })),
+                    _ => None,
+                }
+            }
+            IExpr::If(c, a, b) => match (self.kernel_emit(gid, a)?, self.kernel_emit(gid, b)?) {
+                (Some(a), Some(b)) => {
+                    let c = self.value(c)?;
+                    Some(quote!(if #c { #a } else { #b }))
+                }
+                _ => None,
+            },
+            IExpr::Let(s, v, body) => match self.kernel_emit(gid, body)? {
+                Some(body) => {
+                    let (s, v) = (slot(*s), self.value(v)?);
+                    Some(quote!({ let #s = #v; #body }))
+                }
+                None => None,
+            },
+            _ => None,
+        })
+    }
+
     /// `make_gN(fields..., at)`: builds a position, checking every field's type.
     fn maker(&self, gid: usize, game: &Game) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
@@ -421,6 +621,7 @@ impl<'a> Gen<'a> {
         };
         Ok(quote! {
             #[allow(unused_variables, unused_parens, clippy::all)]
+            #[inline]
             fn #name(#(#params,)* at: &str) -> ::std::result::Result<Pos, #rt::RuleError> {
                 #(#checks)*
                 ::std::result::Result::Ok(#build)

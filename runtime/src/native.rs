@@ -5,6 +5,8 @@ use crate::rules::RuleError;
 use std::fmt::Write as _;
 
 /// An error while evaluating generated code: a message and, where known, `line:col`.
+#[cold]
+#[inline(never)]
 pub fn error(message: impl Into<String>, at: &str) -> RuleError {
     let message = message.into();
     if at.is_empty() {
@@ -15,18 +17,21 @@ pub fn error(message: impl Into<String>, at: &str) -> RuleError {
 }
 
 /// `a + b`, failing on overflow.
+#[inline]
 pub fn add(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     a.checked_add(b)
         .ok_or_else(|| error("integer overflow", at))
 }
 
 /// `a - b` on integers, failing on overflow.
+#[inline]
 pub fn sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     a.checked_sub(b)
         .ok_or_else(|| error("integer overflow", at))
 }
 
 /// `a - b` on naturals, failing when negative.
+#[inline]
 pub fn nat_sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b > a {
         return Err(error(
@@ -38,12 +43,14 @@ pub fn nat_sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
 }
 
 /// `a * b`, failing on overflow.
+#[inline]
 pub fn mul(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     a.checked_mul(b)
         .ok_or_else(|| error("integer overflow", at))
 }
 
 /// Floor division, failing on zero.
+#[inline]
 pub fn div(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b == 0 {
         return Err(error(format!("division by zero: {a} / 0"), at));
@@ -52,6 +59,7 @@ pub fn div(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
 }
 
 /// Non-negative remainder, failing on zero.
+#[inline]
 pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b == 0 {
         return Err(error(format!("division by zero: {a} % 0"), at));
@@ -60,11 +68,13 @@ pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
 }
 
 /// `-a`, failing on overflow.
+#[inline]
 pub fn neg(a: i64, at: &str) -> Result<i64, RuleError> {
     a.checked_neg().ok_or_else(|| error("integer overflow", at))
 }
 
 /// `abs(a)`, failing on overflow.
+#[inline]
 pub fn abs(a: i64, at: &str) -> Result<i64, RuleError> {
     a.checked_abs().ok_or_else(|| error("integer overflow", at))
 }
@@ -75,6 +85,7 @@ pub struct Range(pub i64, pub i64);
 
 impl Range {
     /// `lo..=hi`.
+    #[inline]
     pub fn inclusive(lo: i64, hi: i64, at: &str) -> Result<Range, RuleError> {
         Ok(Range(lo, add(hi, 1, at)?))
     }

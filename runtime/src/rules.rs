@@ -20,6 +20,23 @@ pub trait Rules {
         None
     }
 
+    /// An optional fast path for Grundy values (generated for heap games): computes the
+    /// Grundy value of `pos` and of every smaller position of its game bottom up, pushing
+    /// each new `(position, value)` to `out`; `known` gives values already solved. Returns
+    /// `false` (having pushed nothing the solver must keep) when it does not apply: the game
+    /// is not a heap game, a move does not make the heap smaller, a rule fails, or more than
+    /// `budget` new values would be needed; the solver then searches as usual, so behaviour
+    /// never depends on the fast path.
+    fn grundy_kernel(
+        &self,
+        _pos: Self::Pos,
+        _known: &dyn Fn(Self::Pos) -> Option<u32>,
+        _out: &mut Vec<(Self::Pos, u32)>,
+        _budget: u64,
+    ) -> bool {
+        false
+    }
+
     /// How `pos` is written in messages and output, e.g. `Kayles(7)`.
     fn write_pos(&self, pos: Self::Pos, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{pos:?}")

@@ -388,7 +388,47 @@ impl<'r, R: Rules> Solver<'r, R> {
         error
     }
 
+    /// Tries the rules' Grundy kernel for a leaf task; true when it solved the task.
+    fn try_kernel(&mut self, task: Task<Pos<R>>) -> bool {
+        let Node::Leaf(p) = task.node else {
+            return false;
+        };
+        if self.mode != Mode::Fast || !matches!(task.kind, ValueKind::Grundy | ValueKind::Outcome) {
+            return false;
+        }
+        let grundy = ValueKind::Grundy.slot();
+        let mut found = Vec::new();
+        let applied = {
+            let memo = &self.leaf_memo[grundy];
+            let rules = self.rules;
+            let known = |q: Pos<R>| {
+                let idx = rules.dense_index(q).filter(|&i| i < DENSE_LIMIT);
+                match memo.get(idx, q) {
+                    UNKNOWN | IN_PROGRESS => None,
+                    v => Some(v),
+                }
+            };
+            let budget = self.max_positions.saturating_sub(self.solved);
+            rules.grundy_kernel(p, &known, &mut found, budget)
+        };
+        if !applied {
+            return false;
+        }
+        self.solved += found.len() as u64;
+        for (q, g) in found {
+            let idx = self.dense(q);
+            if self.leaf_memo[grundy].get(idx, q) == UNKNOWN {
+                self.leaf_memo[grundy].set(idx, q, g);
+            }
+        }
+        let idx = self.dense(p);
+        self.leaf_memo[grundy].get(idx, p) != UNKNOWN
+    }
+
     fn start(&mut self, task: Task<Pos<R>>) -> Result<(), Fail<Pos<R>>> {
+        if self.try_kernel(task) {
+            return Ok(());
+        }
         if self.solved >= self.max_positions {
             return Err(Fail::Error(SolveError::TooManyPositions {
                 limit: self.max_positions,
