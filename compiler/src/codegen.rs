@@ -98,6 +98,35 @@ fn unsupported(what: impl Into<String>) -> CodegenError {
     }
 }
 
+/// Names the generated module itself uses in the type namespace.
+const RESERVED_TYPE_NAMES: &[&str] = &[
+    "Pos", "Universe", "bool", "char", "str", "i8", "i16", "i32", "i64", "i128", "isize", "u8",
+    "u16", "u32", "u64", "u128", "usize", "f32", "f64",
+];
+
+/// The Rust type generated for a game: its own name, unless Rust or the module reserves it.
+fn rust_type_name(name: &str) -> Result<proc_macro2::Ident, CodegenError> {
+    match syn::parse_str::<proc_macro2::Ident>(name) {
+        Ok(ident) if !RESERVED_TYPE_NAMES.contains(&name) => Ok(ident),
+        _ => Err(CodegenError {
+            message: format!(
+                "the game name `{name}` is reserved in the generated Rust code (a keyword, a \
+                 primitive type, `Pos` or `Universe`); rename the game"
+            ),
+        }),
+    }
+}
+
+/// The accessor method for a field, unless its name is a Rust keyword or one of the
+/// typed API's own methods.
+fn accessor_name(field: &str) -> Option<proc_macro2::Ident> {
+    const METHODS: &[&str] = &["new", "try_new", "pos", "from_pos", "clone", "fmt", "add"];
+    if METHODS.contains(&field) {
+        return None;
+    }
+    syn::parse_str::<proc_macro2::Ident>(field).ok()
+}
+
 fn int(n: i64) -> Literal {
     Literal::i64_suffixed(n)
 }
@@ -219,10 +248,11 @@ impl<'a> Gen<'a> {
                 .iter()
                 .map(|f| self.stored_ty(game, &f.ty))
                 .collect::<Result<Vec<_>, _>>()?;
+            let doc = format!(" A position of `{}`.", game.name);
             variants.push(if tys.is_empty() {
-                quote!(#v)
+                quote!(#[doc = #doc] #v)
             } else {
-                quote!(#v(#(#tys),*))
+                quote!(#[doc = #doc] #v(#(#tys),*))
             });
             makers.push(self.maker(gid, game)?);
             option_fns.push(self.options_fn(gid, game)?);
@@ -271,6 +301,13 @@ impl<'a> Gen<'a> {
             .collect::<Result<Vec<_>, _>>()?;
         let plans = self.plans()?;
         let dense = self.dense_index()?;
+        let typed = self
+            .program
+            .games
+            .iter()
+            .enumerate()
+            .map(|(gid, game)| self.game_type(gid, game))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut kernel_arms = Vec::new();
         let mut kernels = Vec::new();
         for (gid, game) in self.program.games.iter().enumerate() {
@@ -328,6 +365,13 @@ impl<'a> Gen<'a> {
                 s
             }
 
+            /// A solver over the file's games: `solver().grundy(Kayles::new(7))`.
+            #[allow(dead_code)]
+            pub fn solver() -> #rt::Solver<'static, Universe> {
+                #rt::Solver::new(&Universe)
+            }
+
+            #(#typed)*
             #(#makers)*
             #(#fns)*
             #(#option_fns)*
@@ -580,6 +624,131 @@ impl<'a> Gen<'a> {
                 None => None,
             },
             _ => None,
+        })
+    }
+
+    /// The typed API of one game: a struct named after it with `new`/`try_new`, one
+    /// accessor per field, `pos`/`from_pos`, `Display`, `+` and conversion to `Expr`.
+    fn game_type(&self, gid: usize, game: &Game) -> Result<TokenStream, CodegenError> {
+        let rt = &self.rt;
+        let ty = rust_type_name(&game.name)?;
+        let v = variant(gid);
+        let make = format_ident!("make_g{}", gid);
+        let any = if game.fields.is_empty() {
+            quote!(Pos::#v)
+        } else {
+            quote!(Pos::#v(..))
+        };
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        let mut accessors = Vec::new();
+        let mut signature = Vec::new();
+        for (i, f) in game.fields.iter().enumerate() {
+            let s = slot(i);
+            let param = accessor_name(&f.name).unwrap_or_else(|| s.clone());
+            let value_ty = self.value_ty(&f.ty);
+            let packing = self.packing(game, &f.ty)?;
+            match (&f.ty, &packing) {
+                (FieldTy::Set(inner), _) => {
+                    let elem = self.value_ty(inner);
+                    params.push(quote!(#param: impl ::std::iter::IntoIterator<Item = #elem>));
+                    args.push(quote!(#rt::native::Set::from_vec(#param.into_iter().collect())));
+                }
+                _ => {
+                    params.push(quote!(#param: #value_ty));
+                    args.push(quote!(#param));
+                }
+            }
+            signature.push(format!("{}: {}", f.name, f.ty));
+            if let Some(method) = accessor_name(&f.name) {
+                let value = match packing {
+                    Packed::Bits(lo) => {
+                        let lo = int(lo);
+                        quote!(#s.unpack(#lo))
+                    }
+                    Packed::Plain => quote!(#s),
+                };
+                let doc = format!(" The field `{}: {}`.", f.name, f.ty);
+                let binds =
+                    (0..game.fields.len()).map(|j| if j == i { quote!(#s) } else { quote!(_) });
+                accessors.push(quote! {
+                    #[doc = #doc]
+                    pub fn #method(self) -> #value_ty {
+                        match self.pos {
+                            Pos::#v(#(#binds),*) => #value,
+                            _ => ::std::unreachable!("a typed position holds its own game"),
+                        }
+                    }
+                });
+            }
+        }
+        let doc = format!(
+            " A position of the game `{}({})`.",
+            game.name,
+            signature.join(", ")
+        );
+        let new_doc = format!(
+            " `{}(...)`. Panics if a field is outside its declared type; [`{}::try_new`] \
+             returns the error instead.",
+            game.name, game.name
+        );
+        Ok(quote! {
+            #[doc = #doc]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+            pub struct #ty {
+                pos: Pos,
+            }
+
+            #[allow(dead_code, unused_parens, unreachable_patterns, clippy::all)]
+            impl #ty {
+                #[doc = #new_doc]
+                #[track_caller]
+                pub fn new(#(#params),*) -> #ty {
+                    match #make(#(#args,)* "") {
+                        ::std::result::Result::Ok(pos) => #ty { pos },
+                        ::std::result::Result::Err(e) => ::std::panic!("{}", e),
+                    }
+                }
+
+                /// The position, or an error naming the field outside its declared type.
+                pub fn try_new(#(#params),*) -> ::std::result::Result<#ty, #rt::RuleError> {
+                    #make(#(#args,)* "").map(|pos| #ty { pos })
+                }
+
+                /// The untyped position.
+                pub fn pos(self) -> Pos {
+                    self.pos
+                }
+
+                /// This game's position, if `pos` is one.
+                pub fn from_pos(pos: Pos) -> ::std::option::Option<#ty> {
+                    match pos {
+                        #any => ::std::option::Option::Some(#ty { pos }),
+                        _ => ::std::option::Option::None,
+                    }
+                }
+
+                #(#accessors)*
+            }
+
+            impl ::std::convert::From<#ty> for #rt::Expr<Pos> {
+                fn from(game: #ty) -> #rt::Expr<Pos> {
+                    #rt::Expr::Pos(game.pos)
+                }
+            }
+
+            impl<T: #rt::IntoExpr<Pos>> ::std::ops::Add<T> for #ty {
+                type Output = #rt::Expr<Pos>;
+                fn add(self, rhs: T) -> #rt::Expr<Pos> {
+                    #rt::Expr::Pos(self.pos) + rhs
+                }
+            }
+
+            impl ::std::fmt::Display for #ty {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    #rt::Rules::write_pos(&Universe, self.pos, f)
+                }
+            }
         })
     }
 
@@ -1188,10 +1357,10 @@ impl<'a> Gen<'a> {
             /// Query `i` as a plan for the runtime's query driver.
             #[allow(unused_variables, unused_parens, clippy::all)]
             pub fn plan(i: usize) -> ::std::result::Result<#rt::report::Plan<Pos>, #rt::RuleError> {
-                ::std::result::Result::Ok(match i {
-                    #(#indices => #plans,)*
-                    _ => return ::std::result::Result::Err(#rt::RuleError::new("no such query")),
-                })
+                match i {
+                    #(#indices => ::std::result::Result::Ok(#plans),)*
+                    _ => ::std::result::Result::Err(#rt::RuleError::new("no such query")),
+                }
             }
 
             /// Every query as a plan.

@@ -18,7 +18,7 @@ fn kayles(c: &mut Criterion) {
     group.bench_function("n=0..=20000", |b| {
         b.iter(|| {
             let mut solver = Solver::new(&Kayles);
-            black_box(solver.grundy(&Expr::Pos(KAYLES_N)).unwrap())
+            black_box(solver.grundy(Expr::Pos(KAYLES_N)).unwrap())
         })
     });
     group.finish();
@@ -32,7 +32,7 @@ fn exact_compound(c: &mut Criterion) {
     let queen = Board::queen();
     // Count the positions one exact solve visits, for the throughput figure.
     let mut probe = Solver::with_mode(&queen, Mode::Exact);
-    probe.grundy(&three_queens()).unwrap();
+    probe.grundy(three_queens()).unwrap();
     let positions = probe.positions_solved();
     let mut group = c.benchmark_group("exact_search");
     group.sample_size(10);
@@ -42,7 +42,7 @@ fn exact_compound(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let mut solver = Solver::with_mode(&queen, Mode::Exact);
-                black_box(solver.grundy(&three_queens()).unwrap())
+                black_box(solver.grundy(three_queens()).unwrap())
             })
         },
     );

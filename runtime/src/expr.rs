@@ -203,6 +203,61 @@ impl<P> From<P> for Expr<P> {
     }
 }
 
+/// Anything that stands for a position expression: an [`Expr`], a reference to one, a leaf
+/// position, or a generated game type (`Kayles::new(7)`). The [`Solver`](crate::Solver)'s
+/// value methods take any of them.
+pub trait IntoExpr<P> {
+    /// The expression.
+    fn into_expr(self) -> Expr<P>;
+}
+
+impl<P, T: Into<Expr<P>>> IntoExpr<P> for T {
+    fn into_expr(self) -> Expr<P> {
+        self.into()
+    }
+}
+
+impl<P: Clone> IntoExpr<P> for &Expr<P> {
+    fn into_expr(self) -> Expr<P> {
+        self.clone()
+    }
+}
+
+/// `a + b` is the disjunctive sum, components kept in the order written.
+impl<P: Clone + Ord, T: IntoExpr<P>> std::ops::Add<T> for Expr<P> {
+    type Output = Expr<P>;
+
+    fn add(self, rhs: T) -> Expr<P> {
+        Expr::compound_in_order(Compound::Sum, [self, rhs.into_expr()])
+    }
+}
+
+macro_rules! compound_fns {
+    ($($(#[$doc:meta])* $name:ident => $kind:ident;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name<P: Clone + Ord>(parts: impl IntoIterator<Item = Expr<P>>) -> Expr<P> {
+                Expr::compound_in_order(Compound::$kind, parts)
+            }
+        )*
+    };
+}
+
+compound_fns! {
+    /// `sum(A, B, ...)`: the disjunctive sum (also `a + b`).
+    sum => Sum;
+    /// `union(A, B, ...)`: move in one or more components.
+    union => Union;
+    /// `selective(A, B, ...)`: move in at least one component, not all.
+    selective => Selective;
+    /// `conjunctive(A, B, ...)`: move in every component; over when one is terminal.
+    conjunctive => Conjunctive;
+    /// `continued(A, B, ...)`: move in every component that can.
+    continued => Continued;
+    /// `wtia(A, B, ...)`: winner takes it all.
+    wtia => Wtia;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ pub mod rules;
 pub mod solver;
 pub mod value;
 
-pub use expr::{Compound, Expr};
+pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};
 pub use period::{find_period, Period};
 pub use rules::{Options, RuleError, Rules};
 pub use solver::{Mode, SolveError, Solver, DEFAULT_MAX_POSITIONS};

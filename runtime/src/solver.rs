@@ -2,7 +2,7 @@
 //! or by exact search, with an explicit stack (no recursion over positions).
 
 use crate::compound::{combine, compound_options, fast_rule};
-use crate::expr::Expr;
+use crate::expr::{Expr, IntoExpr};
 use crate::rules::{OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
@@ -219,19 +219,23 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// The value `kind` of a position expression.
-    pub fn value(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<Value, SolveError> {
-        let expr = expr.clone().canonical();
+    pub fn value(
+        &mut self,
+        kind: ValueKind,
+        expr: impl IntoExpr<Pos<R>>,
+    ) -> Result<Value, SolveError> {
+        let expr = expr.into_expr().canonical();
         let raw = self.raw_value(kind, &expr)?;
         Ok(kind.decode(raw))
     }
 
     /// The value `kind` of one position.
     pub fn value_of(&mut self, kind: ValueKind, pos: Pos<R>) -> Result<Value, SolveError> {
-        self.value(kind, &Expr::Pos(pos))
+        self.value(kind, Expr::Pos(pos))
     }
 
     /// Normal-play outcome. Stops at the first winning option.
-    pub fn outcome(&mut self, expr: &Expr<Pos<R>>) -> Result<Outcome, SolveError> {
+    pub fn outcome(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<Outcome, SolveError> {
         match self.value(ValueKind::Outcome, expr)? {
             Value::Outcome(o) => Ok(o),
             _ => unreachable!("outcome values decode as outcomes"),
@@ -239,7 +243,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// Misère-play outcome.
-    pub fn misere_outcome(&mut self, expr: &Expr<Pos<R>>) -> Result<Outcome, SolveError> {
+    pub fn misere_outcome(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<Outcome, SolveError> {
         match self.value(ValueKind::MisereOutcome, expr)? {
             Value::Outcome(o) => Ok(o),
             _ => unreachable!("outcome values decode as outcomes"),
@@ -247,38 +251,38 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// Grundy value.
-    pub fn grundy(&mut self, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+    pub fn grundy(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<u32, SolveError> {
         self.number(ValueKind::Grundy, expr)
     }
 
     /// Remoteness.
-    pub fn remoteness(&mut self, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+    pub fn remoteness(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<u32, SolveError> {
         self.number(ValueKind::Remoteness, expr)
     }
 
     /// Suspense.
-    pub fn suspense(&mut self, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+    pub fn suspense(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<u32, SolveError> {
         self.number(ValueKind::Suspense, expr)
     }
 
     /// w-number.
-    pub fn wnumber(&mut self, expr: &Expr<Pos<R>>) -> Result<WNumber, SolveError> {
+    pub fn wnumber(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<WNumber, SolveError> {
         self.w(ValueKind::WNumber, expr)
     }
 
     /// Misère w-number.
-    pub fn misere_wnumber(&mut self, expr: &Expr<Pos<R>>) -> Result<WNumber, SolveError> {
+    pub fn misere_wnumber(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<WNumber, SolveError> {
         self.w(ValueKind::MisereWNumber, expr)
     }
 
-    fn number(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+    fn number(&mut self, kind: ValueKind, expr: impl IntoExpr<Pos<R>>) -> Result<u32, SolveError> {
         match self.value(kind, expr)? {
             Value::Number(n) => Ok(n),
             _ => unreachable!("numeric kinds decode as numbers"),
         }
     }
 
-    fn w(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<WNumber, SolveError> {
+    fn w(&mut self, kind: ValueKind, expr: impl IntoExpr<Pos<R>>) -> Result<WNumber, SolveError> {
         match self.value(kind, expr)? {
             Value::W(w) => Ok(w),
             _ => unreachable!("w kinds decode as w-numbers"),
@@ -286,8 +290,11 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// The options of a position expression (the compound's own moves), canonical.
-    pub fn options(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
-        let expr = expr.clone().canonical();
+    pub fn options(
+        &mut self,
+        expr: impl IntoExpr<Pos<R>>,
+    ) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
+        let expr = expr.into_expr().canonical();
         self.expr_options(&expr, true).map_err(Self::no_cycle)
     }
 
@@ -300,9 +307,13 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// The winning moves (normal play): the options whose outcome is P, with compound
     /// components in the order `expr` gives them.
-    pub fn winning_moves(&mut self, expr: &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
+    pub fn winning_moves(
+        &mut self,
+        expr: impl IntoExpr<Pos<R>>,
+    ) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
+        let expr = expr.into_expr();
         let mut wins = Vec::new();
-        let options = self.expr_options(expr, false).map_err(Self::no_cycle)?;
+        let options = self.expr_options(&expr, false).map_err(Self::no_cycle)?;
         for option in options {
             if self.outcome(&option)? == Outcome::P {
                 wins.push(option);

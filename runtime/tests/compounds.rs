@@ -110,7 +110,7 @@ proptest! {
         // Remoteness and suspense decide the outcome (Smith): P iff even.
         let mut solver = Solver::new(&game);
         for p in 0..game.nodes.len() as u8 {
-            let o = solver.outcome(&Expr::Pos(p)).unwrap();
+            let o = solver.outcome(Expr::Pos(p)).unwrap();
             for kind in [ValueKind::Remoteness, ValueKind::Suspense] {
                 let Value::Number(r) = solver.value_of(kind, p).unwrap() else {
                     unreachable!()

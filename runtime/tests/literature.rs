@@ -62,11 +62,11 @@ fn lenhardt_example_5_2_wtia_of_limited_nim() {
     for mode in [Mode::Fast, Mode::Exact] {
         let mut solver = Solver::with_mode(&rules, mode);
         // w(5) ⊕w w(8) ⊕w w(6) = 1 ⊕w 2 ⊕w 2 = 1: a win for the player to move.
-        assert_eq!(solver.wnumber(&wtia([5, 8, 6])).unwrap(), WNumber::Num(1));
-        assert_eq!(solver.outcome(&wtia([5, 8, 6])).unwrap(), Outcome::N);
+        assert_eq!(solver.wnumber(wtia([5, 8, 6])).unwrap(), WNumber::Num(1));
+        assert_eq!(solver.outcome(wtia([5, 8, 6])).unwrap(), Outcome::N);
         // SW ⊕w 2 ⊕w 3 = SW.
-        assert_eq!(solver.wnumber(&wtia([4, 6, 11])).unwrap(), WNumber::SW);
-        assert_eq!(solver.outcome(&wtia([4, 6, 11])).unwrap(), Outcome::N);
+        assert_eq!(solver.wnumber(wtia([4, 6, 11])).unwrap(), WNumber::SW);
+        assert_eq!(solver.outcome(wtia([4, 6, 11])).unwrap(), Outcome::N);
     }
 }
 
@@ -133,7 +133,7 @@ fn lenhardt_figures_4_5_6_9_horses() {
     }
     // The misprint the brief notes: row 5, column 5 counting from 1 is 4, not 2.
     let mut solver = Solver::new(&horse);
-    assert_eq!(solver.suspense(&Expr::Pos((4, 4))).unwrap(), 4);
+    assert_eq!(solver.suspense(Expr::Pos((4, 4))).unwrap(), 4);
 }
 
 #[test]
@@ -168,13 +168,13 @@ fn queens_union_and_selective() {
 fn bouton_nim_sums() {
     let mut solver = Solver::new(&Nim);
     let heaps = |hs: &[u32]| Expr::sum_of(hs.iter().copied());
-    assert_eq!(solver.outcome(&heaps(&[1, 2, 3])).unwrap(), Outcome::P);
-    assert_eq!(solver.outcome(&heaps(&[7, 4, 1])).unwrap(), Outcome::N);
-    assert_eq!(solver.grundy(&heaps(&[7, 4, 1])).unwrap(), 7 ^ 4 ^ 1);
+    assert_eq!(solver.outcome(heaps(&[1, 2, 3])).unwrap(), Outcome::P);
+    assert_eq!(solver.outcome(heaps(&[7, 4, 1])).unwrap(), Outcome::N);
+    assert_eq!(solver.grundy(heaps(&[7, 4, 1])).unwrap(), 7 ^ 4 ^ 1);
     // 25 ^ 21 ^ 10 = 6: the only winning move takes 21 down to 21 ^ 6 = 19.
-    let wins = solver.winning_moves(&heaps(&[25, 21, 10])).unwrap();
+    let wins = solver.winning_moves(heaps(&[25, 21, 10])).unwrap();
     assert_eq!(wins, vec![heaps(&[25, 19, 10])]);
-    assert!(solver.winning_moves(&heaps(&[1, 2, 3])).unwrap().is_empty());
+    assert!(solver.winning_moves(heaps(&[1, 2, 3])).unwrap().is_empty());
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn misere_nim_every_small_position() {
             let big = heaps.iter().any(|&h| h > 1);
             let p = (big && xor == 0) || (!big && xor == 1);
             let want = if p { Outcome::P } else { Outcome::N };
-            let got = solver.misere_outcome(&Expr::sum_of(heaps.clone())).unwrap();
+            let got = solver.misere_outcome(Expr::sum_of(heaps.clone())).unwrap();
             assert_eq!(got, want, "misère Nim {heaps:?}");
             checked += 1;
         }
@@ -210,7 +210,7 @@ const KAYLES_40: [u32; 40] = [
 fn kayles_values_and_period() {
     let mut solver = Solver::new(&Kayles);
     let seq: Vec<u32> = (0..2000)
-        .map(|n| solver.grundy(&Expr::Pos(n)).unwrap())
+        .map(|n| solver.grundy(Expr::Pos(n)).unwrap())
         .collect();
     assert_eq!(seq[..40], KAYLES_40);
     // Zielonka §7: the last exceptional value is G(K70) = 6, then period 12.
@@ -223,12 +223,12 @@ fn kayles_values_and_period() {
     // The hash-map memo agrees with the dense one.
     let mut hashed = Solver::new(&HashedKayles);
     for (n, &g) in seq.iter().enumerate().take(300) {
-        assert_eq!(hashed.grundy(&Expr::Pos(n as u32)).unwrap(), g);
+        assert_eq!(hashed.grundy(Expr::Pos(n as u32)).unwrap(), g);
     }
     // Exact search over the sums agrees on the first values.
     let mut exact = Solver::with_mode(&Kayles, Mode::Exact);
     for (n, &g) in seq.iter().enumerate().take(14) {
-        assert_eq!(exact.grundy(&Expr::Pos(n as u32)).unwrap(), g, "exact K{n}");
+        assert_eq!(exact.grundy(Expr::Pos(n as u32)).unwrap(), g, "exact K{n}");
     }
 }
 
@@ -249,19 +249,19 @@ fn long_chain_does_not_overflow_the_stack() {
     }
     let take_three = Subtraction { set: vec![1, 2, 3] };
     let mut heap = Solver::new(&take_three);
-    assert_eq!(heap.grundy(&Expr::Pos(1_000_000)).unwrap(), 0);
+    assert_eq!(heap.grundy(Expr::Pos(1_000_000)).unwrap(), 0);
 }
 
 #[test]
 fn cycles_are_reported_with_their_positions() {
     let mut solver = Solver::new(&Loopy);
-    match solver.grundy(&Expr::Pos(0)) {
+    match solver.grundy(Expr::Pos(0)) {
         Err(SolveError::Cycle { positions }) => assert_eq!(positions, ["0", "1", "2", "0"]),
         other => panic!("expected a cycle, got {other:?}"),
     }
     // The solver stays usable and reports it again.
     assert!(matches!(
-        solver.outcome(&Expr::Pos(1)),
+        solver.outcome(Expr::Pos(1)),
         Err(SolveError::Cycle { .. })
     ));
 }
@@ -269,13 +269,13 @@ fn cycles_are_reported_with_their_positions() {
 #[test]
 fn rule_errors_and_limits_surface() {
     let mut solver = Solver::new(&Faulty);
-    assert_eq!(solver.grundy(&Expr::Pos(4)).unwrap(), 4);
-    let err = solver.grundy(&Expr::Pos(7)).unwrap_err();
+    assert_eq!(solver.grundy(Expr::Pos(4)).unwrap(), 4);
+    let err = solver.grundy(Expr::Pos(7)).unwrap_err();
     assert!(err.to_string().contains("Faulty(5)"), "{err}");
     let mut limited = Solver::new(&Chain);
     limited.set_max_positions(1000);
     assert_eq!(
-        limited.grundy(&Expr::Pos(5000)),
+        limited.grundy(Expr::Pos(5000)),
         Err(SolveError::TooManyPositions { limit: 1000 })
     );
 }

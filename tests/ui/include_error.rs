@@ -1,0 +1,4 @@
+// A game file with an error: the message names the file, line and column.
+cgdl::include_game!("games/broken.cgdl");
+
+fn main() {}

@@ -1,0 +1,4 @@
+// include_game! takes a string literal.
+cgdl::include_game!(games / kayles);
+
+fn main() {}
