@@ -188,13 +188,7 @@ fn interpret(source: &str, program: &Program, options: &DriverOptions) -> Result
         })
         .collect();
     let mut plan = |i: usize| {
-        compiler::queries::plan(&interp, &program.queries[i]).map_err(|e| {
-            let at = e
-                .span
-                .map(|s| format!(" (at {})", interp.locate(s)))
-                .unwrap_or_default();
-            format!("{}{at}", e.message)
-        })
+        compiler::queries::plan(&interp, &program.queries[i]).map_err(|e| interp.error_text(&e))
     };
     let progress: Option<Box<dyn FnMut(u64) + '_>> = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new_spinner();

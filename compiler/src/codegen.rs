@@ -6,8 +6,11 @@
 //! queries as runtime query plans. It behaves exactly like the reference interpreter,
 //! including the run-time error messages; a differential test holds them together.
 //!
-//! Not supported yet (a clear error names the construct): `list` fields of positions, and
-//! `set` fields whose elements are not a range of at most 128 values.
+//! `list` fields are interned (`ListId` handles into a `static` `ListInterner` per field),
+//! so `Pos` stays `Copy`.
+//!
+//! Not supported yet (a clear error names the construct): `set` fields whose elements are
+//! not a range of at most 128 values, and sets or lists nested inside tuple or list fields.
 
 use crate::ast::{QuantKind, QueryKind, Span};
 use crate::diagnostics::line_col;
@@ -145,6 +148,13 @@ enum Packed {
     Plain,
     /// A `set<lo..hi>` packed into `Bits`, with `lo`.
     Bits(i64),
+    /// A `list<T>` interned: stored as a `ListId` into the field's `ListInterner`.
+    List,
+}
+
+/// The `static` interner of list field `field` of game `gid`.
+fn list_interner(gid: usize, field: usize) -> proc_macro2::Ident {
+    format_ident!("LISTS_G{}_F{}", gid, field)
 }
 
 impl<'a> Gen<'a> {
@@ -183,12 +193,18 @@ impl<'a> Gen<'a> {
                     game.name
                 ))),
             },
-            FieldTy::List(_) => Err(unsupported(format!("list fields (in `{}`)", game.name))),
+            FieldTy::List(inner) => match self.packing(game, inner)? {
+                Packed::Plain => Ok(Packed::List),
+                _ => Err(unsupported(format!(
+                    "sets or lists inside list fields (in `{}`)",
+                    game.name
+                ))),
+            },
             FieldTy::Tuple(ts) => {
                 for t in ts {
                     if !matches!(self.packing(game, t)?, Packed::Plain) {
                         return Err(unsupported(format!(
-                            "sets inside tuple fields (in `{}`)",
+                            "sets or lists inside tuple fields (in `{}`)",
                             game.name
                         )));
                     }
@@ -203,6 +219,7 @@ impl<'a> Gen<'a> {
         let rt = &self.rt;
         Ok(match self.packing(game, t)? {
             Packed::Bits(_) => quote!(#rt::native::Bits),
+            Packed::List => quote!(#rt::native::ListId),
             Packed::Plain => self.value_ty(t),
         })
     }
@@ -237,6 +254,7 @@ impl<'a> Gen<'a> {
     fn module(&self) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let mut variants = Vec::new();
+        let mut interners = Vec::new();
         let mut makers = Vec::new();
         let mut option_fns = Vec::new();
         let mut option_arms = Vec::new();
@@ -254,6 +272,17 @@ impl<'a> Gen<'a> {
             } else {
                 quote!(#[doc = #doc] #v(#(#tys),*))
             });
+            for (i, f) in game.fields.iter().enumerate() {
+                if let (Packed::List, FieldTy::List(inner)) = (self.packing(game, &f.ty)?, &f.ty) {
+                    let lists = list_interner(gid, i);
+                    let elem = self.value_ty(inner);
+                    let doc = format!(" The lists of field `{}` of `{}`.", f.name, game.name);
+                    interners.push(quote! {
+                        #[doc = #doc]
+                        static #lists: #rt::native::ListInterner<#elem> = #rt::native::ListInterner::new();
+                    });
+                }
+            }
             makers.push(self.maker(gid, game)?);
             option_fns.push(self.options_fn(gid, game)?);
             let binds: Vec<_> = (0..game.fields.len()).map(slot).collect();
@@ -271,6 +300,10 @@ impl<'a> Gen<'a> {
                     Ok(Packed::Bits(lo)) => {
                         let lo = int(lo);
                         quote!(#s.unpack(#lo))
+                    }
+                    Ok(Packed::List) => {
+                        let lists = list_interner(gid, i);
+                        quote!(#lists.get(#s))
                     }
                     _ => quote!(#s),
                 };
@@ -314,7 +347,7 @@ impl<'a> Gen<'a> {
             if let Some(k) = self.kernel(gid, game)? {
                 let v = variant(gid);
                 let name = format_ident!("g{}_grundy_kernel", gid);
-                kernel_arms.push(quote!(Pos::#v(n) => #name(n, known, out, budget),));
+                kernel_arms.push(quote!(p @ Pos::#v(..) => #name(p, known, out, budget),));
                 kernels.push(k);
             }
         }
@@ -371,6 +404,7 @@ impl<'a> Gen<'a> {
                 #rt::Solver::new(&Universe)
             }
 
+            #(#interners)*
             #(#typed)*
             #(#makers)*
             #(#fns)*
@@ -399,31 +433,16 @@ impl<'a> Gen<'a> {
             } else {
                 quote!(Pos::#v(#(#binds),*))
             };
-            let mut size: u128 = 1;
-            let mut terms = Vec::new();
-            let mut bounded = true;
-            for (i, f) in game.fields.iter().enumerate() {
-                let s = slot(i);
-                let (radix, digit) = match f.ty {
-                    FieldTy::Range(lo, hi) => {
-                        let l = int(lo);
-                        ((hi - lo) as u128 + 1, quote!(((#s - #l) as usize)))
-                    }
-                    FieldTy::Bool => (2, quote!((#s as usize))),
-                    _ => {
-                        bounded = false;
-                        (1, quote!(0usize))
-                    }
-                };
-                let scale = Literal::usize_unsuffixed(size.min(usize::MAX as u128) as usize);
-                terms.push(quote!(#digit * #scale));
-                size = size.saturating_mul(radix);
-            }
-            if bounded && offset.saturating_add(size) < (1u128 << 28) {
+            let digits =
+                bounded_digits(game).filter(|d| offset.saturating_add(d.size) < BOUNDED_LIMIT);
+            if let Some(digits) = digits {
                 let off = Literal::usize_unsuffixed(offset as usize);
-                bounded_arms
-                    .push(quote!(#pattern => ::std::option::Option::Some(#off #(+ #terms)*),));
-                offset += size;
+                let terms = digits.terms((0..game.fields.len()).map(|i| {
+                    let s = slot(i);
+                    quote!(#s)
+                }));
+                bounded_arms.push(quote!(#pattern => ::std::option::Option::Some(#off + #terms),));
+                offset += digits.size;
             } else if let Some(j) = heap_games.iter().position(|&g| g == gid) {
                 let k = Literal::usize_unsuffixed(heap_games.len());
                 let j = Literal::usize_unsuffixed(j);
@@ -451,16 +470,27 @@ impl<'a> Gen<'a> {
         }))
     }
 
-    /// The bottom-up Grundy kernel of a heap game (one `nat` field; every move yields
-    /// `end`, a smaller heap of the same game, or a sum of two), or `None`.
+    /// The bottom-up Grundy kernel of a game whose positions index densely: a heap game
+    /// (one `nat` field, indexed by the heap) or a bounded game (every field a range or
+    /// `bool`, indexed in mixed radix), or `None`. It fills a table of values in index order
+    /// and declines (the generic solver takes over) as soon as an option is not an earlier
+    /// position of the same game, a sum of two, or `end`: so it applies exactly when index
+    /// order is a topological order of the positions it meets.
     fn kernel(&self, gid: usize, game: &Game) -> Result<Option<TokenStream>, CodegenError> {
         let rt = &self.rt;
-        if !matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
-            return Ok(None);
-        }
+        let shape = if matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
+            KernelShape::Heap
+        } else {
+            match bounded_digits(game) {
+                Some(d) if d.size < BOUNDED_LIMIT && !game.fields.is_empty() => {
+                    KernelShape::Bounded(d)
+                }
+                _ => return Ok(None),
+            }
+        };
         let v = variant(gid);
-        let body = match &game.kind {
-            GameKind::Subtraction(set) => {
+        let body = match (&game.kind, &shape) {
+            (GameKind::Subtraction(set), KernelShape::Heap) => {
                 let set = set.iter().map(|&x| int(x));
                 quote! {
                     for s in [#(#set),*] {
@@ -470,7 +500,7 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
-            GameKind::Octal(digits) => {
+            (GameKind::Octal(digits), KernelShape::Heap) => {
                 let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
                 quote! {
                     for (k, d) in [#(#digits),*].into_iter().enumerate() {
@@ -500,39 +530,72 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
-            GameKind::Rules(moves) => {
+            (GameKind::Rules(moves), _) => {
                 let mut parts = Vec::new();
                 for m in moves {
-                    let Some(emit) = self.kernel_emit(gid, &m.result)? else {
+                    let Some(emit) = self.kernel_emit(gid, &shape, &m.result)? else {
                         return Ok(None);
                     };
                     parts.push(self.kernel_clauses(&m.clauses, emit)?);
                 }
                 quote!(#(#parts)*)
             }
+            _ => return Ok(None),
+        };
+        let fields: Vec<_> = (0..game.fields.len()).map(slot).collect();
+        // The target's index, and each index's fields.
+        let (target, decode) = match &shape {
+            KernelShape::Heap => (
+                quote! {
+                    let Pos::#v(n) = pos else { return false; };
+                    if !(0..1i64 << 27).contains(&n) {
+                        return false;
+                    }
+                    let target = n as usize;
+                },
+                quote!(let s0 = cur as i64;),
+            ),
+            KernelShape::Bounded(digits) => {
+                let index = digits.terms(fields.iter().map(|s| quote!(#s)));
+                let decode = digits.decode(&fields);
+                (
+                    quote! {
+                        let Pos::#v(#(#fields),*) = pos else { return false; };
+                        let target: usize = #index;
+                    },
+                    decode,
+                )
+            }
         };
         let name = format_ident!("g{}_grundy_kernel", gid);
         Ok(Some(quote! {
-            #[allow(unused_variables, unused_parens, unused_mut, clippy::all)]
+            #[allow(unused_variables, unused_parens, unused_mut, irrefutable_let_patterns, clippy::all)]
             fn #name(
-                n: i64,
+                pos: Pos,
                 known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
                 out: &mut ::std::vec::Vec<(Pos, u32)>,
                 budget: u64,
             ) -> bool {
-                if !(0..1i64 << 27).contains(&n) {
-                    return false;
-                }
-                let mut g: ::std::vec::Vec<u32> = ::std::vec::Vec::with_capacity(n as usize + 1);
+                #target
+                // `g[i]` is the value of the position with index `i`; while position `cur` is
+                // solved, `g` holds exactly the earlier ones.
+                let mut g: ::std::vec::Vec<u32> = ::std::vec::Vec::with_capacity(target + 1);
                 let mut seen: ::std::vec::Vec<bool> = ::std::vec::Vec::new();
-                for s0 in 0..=n {
-                    if let ::std::option::Option::Some(v) = known(Pos::#v(s0)) {
+                for cur in 0..=target {
+                    #decode
+                    if let ::std::option::Option::Some(v) = known(Pos::#v(#(#fields),*)) {
                         g.push(v);
                         continue;
                     }
+                    // Option values below 64 are marked in `low`, larger ones in `seen`.
                     seen.clear();
+                    let mut low: u64 = 0;
                     let step = (|| -> ::std::result::Result<bool, #rt::RuleError> {
                         let mut mark = |x: u32| {
+                            if x < 64 {
+                                low |= 1u64 << x;
+                                return;
+                            }
                             let x = x as usize;
                             if x >= seen.len() {
                                 seen.resize(x + 1, false);
@@ -546,13 +609,17 @@ impl<'a> Gen<'a> {
                         out.clear();
                         return false;
                     }
-                    let value = seen.iter().position(|x| !x).unwrap_or(seen.len()) as u32;
+                    let value = if low != u64::MAX {
+                        low.trailing_ones()
+                    } else {
+                        (64..).find(|&x| !seen.get(x).copied().unwrap_or(false)).unwrap_or(64) as u32
+                    };
                     if out.len() as u64 >= budget {
                         out.clear();
                         return false;
                     }
                     g.push(value);
-                    out.push((Pos::#v(s0), value));
+                    out.push((Pos::#v(#(#fields),*), value));
                 }
                 true
             }
@@ -577,46 +644,90 @@ impl<'a> Gen<'a> {
         })
     }
 
-    /// A smaller heap of game `gid` from a position expression, as a table index.
-    fn kernel_heap(&self, gid: usize, e: &IExpr) -> Result<Option<TokenStream>, CodegenError> {
-        let IExpr::Pos(g, args, span) = e else {
+    /// The value of an earlier position of game `gid` from a position expression, read
+    /// from the kernel's table; the kernel declines for any other position.
+    fn kernel_lookup(
+        &self,
+        gid: usize,
+        shape: &KernelShape,
+        e: &IExpr,
+    ) -> Result<Option<TokenStream>, CodegenError> {
+        let IExpr::Pos(g, args, _) = e else {
             return Ok(None);
         };
         if *g != gid {
             return Ok(None);
         }
-        let make = format_ident!("make_g{}", gid);
-        let h = self.value(&args[0])?;
-        let at = self.at(*span);
-        Ok(Some(quote!({
-            let h = #h;
-            #make(h, #at)?;
-            if h >= s0 {
-                return ::std::result::Result::Ok(false);
+        // A field outside its type, or a position not earlier than `cur`, makes the kernel
+        // decline; the generic solver then reports or handles it exactly as the interpreter.
+        let index = match shape {
+            KernelShape::Heap => {
+                let h = self.value(&args[0])?;
+                quote!({
+                    let h: i64 = #h;
+                    if h < 0 {
+                        return ::std::result::Result::Ok(false);
+                    }
+                    h as usize
+                })
             }
-            g[h as usize]
+            KernelShape::Bounded(digits) => {
+                let names: Vec<_> = (0..args.len()).map(|i| format_ident!("a{}", i)).collect();
+                let values = args
+                    .iter()
+                    .map(|a| self.value(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let checks = digits.in_range(&names);
+                let index = digits.terms(names.iter().map(|a| quote!(#a)));
+                quote!({
+                    #(let #names = #values;)*
+                    if !(#checks) {
+                        return ::std::result::Result::Ok(false);
+                    }
+                    #index
+                })
+            }
+        };
+        Ok(Some(quote!({
+            match g.get(#index) {
+                ::std::option::Option::Some(v) => *v,
+                ::std::option::Option::None => return ::std::result::Result::Ok(false),
+            }
         })))
     }
 
     /// What a move result marks in the kernel, or `None` when the kernel does not apply.
-    fn kernel_emit(&self, gid: usize, e: &IExpr) -> Result<Option<TokenStream>, CodegenError> {
+    fn kernel_emit(
+        &self,
+        gid: usize,
+        shape: &KernelShape,
+        e: &IExpr,
+    ) -> Result<Option<TokenStream>, CodegenError> {
         Ok(match e {
             IExpr::End => Some(quote!(mark(0);)),
-            IExpr::Pos(..) => self.kernel_heap(gid, e)?.map(|h| quote!(mark(#h);)),
+            IExpr::Pos(..) => self
+                .kernel_lookup(gid, shape, e)?
+                .map(|h| quote!(mark(#h);)),
             IExpr::Bin(Op::GameSum, a, b, _) => {
-                match (self.kernel_heap(gid, a)?, self.kernel_heap(gid, b)?) {
+                match (
+                    self.kernel_lookup(gid, shape, a)?,
+                    self.kernel_lookup(gid, shape, b)?,
+                ) {
                     (Some(x), Some(y)) => Some(quote!({ let x = #x; let y = #y; mark(x ^ y); })),
                     _ => None,
                 }
             }
-            IExpr::If(c, a, b) => match (self.kernel_emit(gid, a)?, self.kernel_emit(gid, b)?) {
+            IExpr::If(c, a, b) => match (
+                self.kernel_emit(gid, shape, a)?,
+                self.kernel_emit(gid, shape, b)?,
+            ) {
                 (Some(a), Some(b)) => {
                     let c = self.value(c)?;
                     Some(quote!(if #c { #a } else { #b }))
                 }
                 _ => None,
             },
-            IExpr::Let(s, v, body) => match self.kernel_emit(gid, body)? {
+            IExpr::Let(s, v, body) => match self.kernel_emit(gid, shape, body)? {
                 Some(body) => {
                     let (s, v) = (slot(*s), self.value(v)?);
                     Some(quote!({ let #s = #v; #body }))
@@ -665,6 +776,10 @@ impl<'a> Gen<'a> {
                     Packed::Bits(lo) => {
                         let lo = int(lo);
                         quote!(#s.unpack(#lo))
+                    }
+                    Packed::List => {
+                        let lists = list_interner(gid, i);
+                        quote!(#lists.get(#s))
                     }
                     Packed::Plain => quote!(#s),
                 };
@@ -765,20 +880,25 @@ impl<'a> Gen<'a> {
             let ty = self.value_ty(&f.ty);
             params.push(quote!(#s: #ty));
             let ok = self.admits(&f.ty, quote!(#s));
-            let msg = Literal::string(&format!(
-                "field `{}` of {} would be {{}}, outside its type {}",
-                f.name, game.name, f.ty
-            ));
+            let (field, name, ty) = (
+                Literal::string(&f.name),
+                Literal::string(&game.name),
+                Literal::string(&f.ty.to_string()),
+            );
             checks.push(quote! {
                 if !#ok {
-                    return ::std::result::Result::Err(#rt::native::error(
-                        format!(#msg, #rt::native::Show::shown(&#s)), at));
+                    return ::std::result::Result::Err(
+                        #rt::native::field_error(#field, #name, #ty, &#s, at));
                 }
             });
             stored.push(match self.packing(game, &f.ty)? {
                 Packed::Bits(lo) => {
                     let lo = int(lo);
                     quote!(#rt::native::Bits::pack(&#s, #lo))
+                }
+                Packed::List => {
+                    let lists = list_interner(gid, i);
+                    quote!(#lists.intern(&#s, at)?)
                 }
                 Packed::Plain => quote!(#s),
             });
@@ -826,9 +946,16 @@ impl<'a> Gen<'a> {
             let s = slot(i);
             let ty = self.stored_ty(game, &f.ty)?;
             params.push(quote!(#s: #ty));
-            if let Packed::Bits(lo) = self.packing(game, &f.ty)? {
-                let lo = int(lo);
-                unpack.push(quote!(let #s = #s.unpack(#lo);));
+            match self.packing(game, &f.ty)? {
+                Packed::Bits(lo) => {
+                    let lo = int(lo);
+                    unpack.push(quote!(let #s = #s.unpack(#lo);));
+                }
+                Packed::List => {
+                    let lists = list_interner(gid, i);
+                    unpack.push(quote!(let #s = #lists.get(#s);));
+                }
+                Packed::Plain => {}
             }
         }
         let packed_args: Vec<_> = (0..game.fields.len()).map(slot).collect();
@@ -1369,6 +1496,109 @@ impl<'a> Gen<'a> {
                 (0..QUERIES.len()).map(plan).collect()
             }
         })
+    }
+}
+
+/// Bounded games whose positions number at most this get a dense index (and all of the
+/// file's bounded games together stay under it).
+const BOUNDED_LIMIT: u128 = 1 << 28;
+
+/// The positions a Grundy kernel fills bottom up.
+enum KernelShape {
+    /// One `nat` field: heap `n` has index `n`.
+    Heap,
+    /// Every field a range or `bool`: the mixed-radix index of [`Digits`].
+    Bounded(Digits),
+}
+
+/// The mixed-radix index of a bounded game: field `i` is a digit `value - lo` of radix
+/// `hi - lo + 1` (a `bool` is a digit of radix 2), the first field least significant.
+struct Digits {
+    /// Each field's `(lo, hi)`, or `None` for a `bool`.
+    fields: Vec<Option<(i64, i64)>>,
+    /// The number of positions (the product of the radices).
+    size: u128,
+}
+
+/// The digits of a game whose fields are all ranges or `bool`s, or `None`.
+fn bounded_digits(game: &Game) -> Option<Digits> {
+    let mut fields = Vec::new();
+    let mut size: u128 = 1;
+    for f in &game.fields {
+        match f.ty {
+            FieldTy::Range(lo, hi) => {
+                fields.push(Some((lo, hi)));
+                size = size.saturating_mul((hi - lo) as u128 + 1);
+            }
+            FieldTy::Bool => {
+                fields.push(None);
+                size = size.saturating_mul(2);
+            }
+            _ => return None,
+        }
+    }
+    Some(Digits { fields, size })
+}
+
+impl Digits {
+    /// Each field's place value, while they fit in a `usize`.
+    fn scales(&self) -> impl Iterator<Item = Literal> + '_ {
+        self.fields.iter().scan(1u128, |scale, f| {
+            let this = *scale;
+            *scale = scale.saturating_mul(match f {
+                Some((lo, hi)) => (hi - lo) as u128 + 1,
+                None => 2,
+            });
+            Some(Literal::usize_unsuffixed(
+                this.min(usize::MAX as u128) as usize
+            ))
+        })
+    }
+
+    /// The index (a `usize` expression) of the fields' values `values`, which must be in
+    /// range.
+    fn terms(&self, values: impl Iterator<Item = TokenStream>) -> TokenStream {
+        let terms =
+            self.fields
+                .iter()
+                .zip(values)
+                .zip(self.scales())
+                .map(|((f, v), scale)| match f {
+                    Some((lo, _)) => {
+                        let lo = int(*lo);
+                        quote!(((#v - #lo) as usize) * #scale)
+                    }
+                    None => quote!((#v as usize) * #scale),
+                });
+        quote!((0usize #(+ #terms)*))
+    }
+
+    /// Whether the named values are in their fields' ranges.
+    fn in_range(&self, names: &[proc_macro2::Ident]) -> TokenStream {
+        let checks = self.fields.iter().zip(names).filter_map(|(f, a)| {
+            let (lo, hi) = (*f)?;
+            let (lo, hi) = (int(lo), int(hi));
+            Some(quote!((#lo <= #a && #a <= #hi)))
+        });
+        quote!(true #(&& #checks)*)
+    }
+
+    /// Statements binding `fields` to the values of the position with index `cur`.
+    fn decode(&self, fields: &[proc_macro2::Ident]) -> TokenStream {
+        let lets =
+            self.fields
+                .iter()
+                .zip(fields)
+                .zip(self.scales())
+                .map(|((f, s), scale)| match f {
+                    Some((lo, hi)) => {
+                        let radix = Literal::usize_unsuffixed((hi - lo) as usize + 1);
+                        let lo = int(*lo);
+                        quote!(let #s: i64 = #lo + (cur / #scale % #radix) as i64;)
+                    }
+                    None => quote!(let #s: bool = cur / #scale % 2 == 1;),
+                });
+        quote!(#(#lets)*)
     }
 }
 

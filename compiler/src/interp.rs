@@ -99,6 +99,15 @@ impl<'p> Interpreter<'p> {
         format!("{l}:{c}")
     }
 
+    /// An evaluation error as the CLI prints it: the message, then `(at line:col)` when
+    /// the error has a place.
+    pub fn error_text(&self, e: &EvalError) -> String {
+        match e.span {
+            Some(span) => format!("{} (at {})", e.message, self.locate(span)),
+            None => e.message.clone(),
+        }
+    }
+
     fn make_pos(&self, game: usize, args: Vec<Val>, span: Span) -> Result<Val, EvalError> {
         let g = &self.program.games[game];
         for (f, v) in g.fields.iter().zip(&args) {

@@ -150,41 +150,59 @@ impl<P: Clone + Ord> Expr<P> {
         out
     }
 
-    /// Writes the expression with `leaf` formatting each position.
+    /// Writes the expression with `leaf` formatting each position, components in their
+    /// stored order.
     pub fn write_with(
         &self,
         f: &mut dyn fmt::Write,
         leaf: &dyn Fn(&P, &mut dyn fmt::Write) -> fmt::Result,
     ) -> fmt::Result {
-        match self {
-            Expr::End => f.write_str("end"),
-            Expr::Pos(p) => leaf(p, f),
-            Expr::Compound(Compound::Sum, cs) => {
-                for (i, c) in cs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" + ")?;
-                    }
-                    let paren = matches!(c, Expr::Compound(Compound::Sum, _));
-                    if paren {
-                        f.write_str("(")?;
-                    }
-                    c.write_with(f, leaf)?;
-                    if paren {
-                        f.write_str(")")?;
-                    }
-                }
-                Ok(())
+        self.write_components(f, leaf, false)
+    }
+
+    /// Like [`Expr::write_with`], but the components of every compound (all of them
+    /// commutative) in the order of their text: the same expression reads the same
+    /// whatever order the position type sorts in (interned ids in the interpreter, packed
+    /// keys in native code).
+    pub fn write_sorted(
+        &self,
+        f: &mut dyn fmt::Write,
+        leaf: &dyn Fn(&P, &mut dyn fmt::Write) -> fmt::Result,
+    ) -> fmt::Result {
+        self.write_components(f, leaf, true)
+    }
+
+    fn write_components(
+        &self,
+        f: &mut dyn fmt::Write,
+        leaf: &dyn Fn(&P, &mut dyn fmt::Write) -> fmt::Result,
+        sorted: bool,
+    ) -> fmt::Result {
+        let (kind, cs) = match self {
+            Expr::End => return f.write_str("end"),
+            Expr::Pos(p) => return leaf(p, f),
+            Expr::Compound(kind, cs) => (*kind, cs),
+        };
+        let mut parts = Vec::with_capacity(cs.len());
+        for c in cs {
+            let mut part = String::new();
+            let paren = kind == Compound::Sum && matches!(c, Expr::Compound(Compound::Sum, _));
+            if paren {
+                part.push('(');
             }
-            Expr::Compound(kind, cs) => {
-                write!(f, "{}(", kind.name())?;
-                for (i, c) in cs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    c.write_with(f, leaf)?;
-                }
-                f.write_str(")")
+            c.write_components(&mut part, leaf, sorted)?;
+            if paren {
+                part.push(')');
             }
+            parts.push(part);
+        }
+        if sorted {
+            parts.sort();
+        }
+        if kind == Compound::Sum {
+            f.write_str(&parts.join(" + "))
+        } else {
+            write!(f, "{}({})", kind.name(), parts.join(", "))
         }
     }
 }

@@ -34,12 +34,41 @@ pub fn sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
 #[inline]
 pub fn nat_sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b > a {
-        return Err(error(
-            format!("natural underflow: {a} - {b} is negative"),
-            at,
-        ));
+        return Err(underflow(a, b, at));
     }
     Ok(a - b)
+}
+
+#[cold]
+#[inline(never)]
+fn underflow(a: i64, b: i64, at: &str) -> RuleError {
+    error(format!("natural underflow: {a} - {b} is negative"), at)
+}
+
+#[cold]
+#[inline(never)]
+fn division_by_zero(a: i64, op: char, at: &str) -> RuleError {
+    error(format!("division by zero: {a} {op} 0"), at)
+}
+
+/// The error for a field value outside its declared type (kept out of line, so that the
+/// checks that call it stay small enough to inline).
+#[cold]
+#[inline(never)]
+pub fn field_error<T: Show + ?Sized>(
+    field: &str,
+    game: &str,
+    ty: &str,
+    value: &T,
+    at: &str,
+) -> RuleError {
+    error(
+        format!(
+            "field `{field}` of {game} would be {}, outside its type {ty}",
+            value.shown()
+        ),
+        at,
+    )
 }
 
 /// `a * b`, failing on overflow.
@@ -53,7 +82,7 @@ pub fn mul(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
 #[inline]
 pub fn div(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b == 0 {
-        return Err(error(format!("division by zero: {a} / 0"), at));
+        return Err(division_by_zero(a, '/', at));
     }
     Ok(a.div_euclid(b))
 }
@@ -62,7 +91,7 @@ pub fn div(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
 #[inline]
 pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b == 0 {
-        return Err(error(format!("division by zero: {a} % 0"), at));
+        return Err(division_by_zero(a, '%', at));
     }
     Ok(a.rem_euclid(b))
 }
@@ -367,4 +396,72 @@ pub fn query_elements<T: Ord + Clone>(d: &impl Domain<T>) -> Result<Vec<T>, Rule
         }
     }
     Ok(d.elements())
+}
+
+/// A list field of a position, as a handle into a [`ListInterner`]: positions stay `Copy`
+/// while a list field holds any number of values. Equal lists get equal handles, so
+/// comparing handles compares lists; the order of handles is the order lists were first
+/// seen in, deterministic within a run (the interpreter orders positions the same way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ListId(pub u32);
+
+/// The lists of one list field of a generated game, interned for the whole process
+/// (a `static` in the generated module). It only grows: every distinct list that a solve
+/// reaches stays until the process ends, like the solver's memo.
+pub struct ListInterner<T> {
+    tables: std::sync::Mutex<ListTables<T>>,
+}
+
+struct ListTables<T> {
+    ids: std::collections::HashMap<std::sync::Arc<[T]>, u32, rustc_hash::FxBuildHasher>,
+    lists: Vec<std::sync::Arc<[T]>>,
+}
+
+impl<T: Clone + Eq + std::hash::Hash> ListInterner<T> {
+    /// An empty interner (usable in a `static`).
+    pub const fn new() -> Self {
+        ListInterner {
+            tables: std::sync::Mutex::new(ListTables {
+                ids: std::collections::HashMap::with_hasher(rustc_hash::FxBuildHasher),
+                lists: Vec::new(),
+            }),
+        }
+    }
+
+    fn tables(&self) -> std::sync::MutexGuard<'_, ListTables<T>> {
+        // A panic elsewhere while the lock was held leaves the tables consistent (every
+        // update is a single push + insert), so a poisoned lock is still usable.
+        self.tables
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The handle of `list`, interning it if it is new; fails past 2³² distinct lists.
+    pub fn intern(&self, list: &[T], at: &str) -> Result<ListId, RuleError> {
+        let mut tables = self.tables();
+        if let Some(&id) = tables.ids.get(list) {
+            return Ok(ListId(id));
+        }
+        let id = u32::try_from(tables.lists.len()).map_err(|_| {
+            error(
+                "more than 2^32 distinct lists in one list field: the state space is too large",
+                at,
+            )
+        })?;
+        let list: std::sync::Arc<[T]> = list.into();
+        tables.lists.push(list.clone());
+        tables.ids.insert(list, id);
+        Ok(ListId(id))
+    }
+
+    /// The list behind a handle this interner gave out.
+    pub fn get(&self, id: ListId) -> Vec<T> {
+        self.tables().lists[id.0 as usize].to_vec()
+    }
+}
+
+impl<T: Clone + Eq + std::hash::Hash> Default for ListInterner<T> {
+    fn default() -> Self {
+        Self::new()
+    }
 }

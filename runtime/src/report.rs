@@ -160,7 +160,10 @@ fn answer_one<R: Rules>(
         Ask::Value(kind) => value_json(solver.value(kind, target)?),
         Ask::Moves => {
             let moves = solver.winning_moves(target)?;
-            json!(moves.iter().map(|m| solver.display(m)).collect::<Vec<_>>())
+            json!(moves
+                .iter()
+                .map(|m| solver.display_sorted(m))
+                .collect::<Vec<_>>())
         }
     })
 }

@@ -329,10 +329,18 @@ impl<'r, R: Rules> Solver<'r, R> {
         s
     }
 
+    /// Writes an expression in canonical text: the components of each compound in the
+    /// order of their text, so that every back end writes an option the same way.
+    pub fn display_sorted(&self, expr: &Expr<Pos<R>>) -> String {
+        let mut s = String::new();
+        let _ = expr.write_sorted(&mut s, &|p, w| self.rules.write_pos(*p, w));
+        s
+    }
+
     fn display_node(&self, node: Node<Pos<R>>) -> String {
         match node {
             Node::Leaf(p) => self.display(&Expr::Pos(p)),
-            Node::Expr(id) => self.display(&self.exprs[id as usize]),
+            Node::Expr(id) => self.display_sorted(&self.exprs[id as usize]),
         }
     }
 

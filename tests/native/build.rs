@@ -1,23 +1,69 @@
-//! Compiles the examples that native code supports, through the public build API.
+//! Compiles every example, and the generated programs of the
+//! property test, through the public build API.
 
-/// The examples compiled to native code (the others use list fields, not supported yet).
-const NATIVE_EXAMPLES: &[&str] = &[
-    "degenerate_dots",
-    "dawsons_kayles",
-    "grundys_game",
-    "kayles",
-    "kings_horses",
-    "limited_nim",
-    "nim",
-    "northcott",
-    "queens",
-    "wythoff",
-];
+#[path = "programs.rs"]
+mod programs;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
 
 fn main() {
+    println!("cargo:rerun-if-changed=programs.rs");
+    println!("cargo:rerun-if-changed=../../examples");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
+
+    // Every example, compiled to native code; `examples.rs` lists them for `src/lib.rs`.
+    let mut names: Vec<String> = std::fs::read_dir("../../examples")
+        .expect("read the examples folder")
+        .filter_map(|entry| {
+            let path = entry.expect("an examples entry").path();
+            let stem = path.file_stem()?.to_str()?.to_string();
+            (path.extension()? == "cgdl").then_some(stem)
+        })
+        .collect();
+    names.sort();
     let mut build = cgdl_compiler::Build::new();
-    for name in NATIVE_EXAMPLES {
+    for name in &names {
         build.file(format!("../../examples/{name}.cgdl"));
     }
     build.compile();
+    std::fs::write(
+        out.join("examples.rs"),
+        format!("native_example!({});\n", names.join(", ")),
+    )
+    .expect("write examples.rs");
+
+    // The generated programs: written to OUT_DIR, compiled there, listed in generated.rs.
+    let dir = out.join("generated");
+    std::fs::create_dir_all(&dir).expect("create OUT_DIR/generated");
+    let mut generated = cgdl_compiler::Build::new();
+    generated.out_dir(&dir);
+    let mut list = String::new();
+    for i in 0..programs::COUNT {
+        let path = dir.join(format!("prog_{i}.cgdl"));
+        std::fs::write(&path, programs::program(i)).expect("write a generated program");
+        generated.file(&path);
+        writeln!(
+            list,
+            "generated_program!(prog_{i}, {i}, concat!(env!(\"OUT_DIR\"), \"/generated/prog_{i}\"));"
+        )
+        .expect("write to a string");
+    }
+    generated.compile();
+    list.push_str("\n/// How many programs there are.\npub const COUNT: usize = ");
+    writeln!(list, "{};", programs::COUNT).expect("write to a string");
+    list.push_str(
+        "\n/// Program `i`: its source and each query's answer or error, natively.\n\
+         pub fn run(i: usize) -> Option<(&'static str, Vec<Result<cgdl_runtime::report::Answer, String>>)> {\n\
+         match i {\n",
+    );
+    for i in 0..programs::COUNT {
+        writeln!(
+            list,
+            "{i} => Some((prog_{i}::SOURCE, each_query(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan))),"
+        )
+        .expect("write to a string");
+    }
+    list.push_str("_ => None,\n}\n}\n");
+    std::fs::write(out.join("generated.rs"), list).expect("write generated.rs");
 }

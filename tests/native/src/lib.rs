@@ -20,18 +20,8 @@ macro_rules! native_example {
     };
 }
 
-native_example!(
-    degenerate_dots,
-    dawsons_kayles,
-    grundys_game,
-    kayles,
-    kings_horses,
-    limited_nim,
-    nim,
-    northcott,
-    queens,
-    wythoff,
-);
+// Every `examples/*.cgdl`, listed by build.rs.
+include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 
 fn run<R: cgdl_runtime::Rules>(
     rules: &R,
@@ -43,4 +33,36 @@ fn run<R: cgdl_runtime::Rules>(
         .iter()
         .map(|p| cgdl_runtime::report::run_plan(&mut solver, p).map_err(|e| e.to_string()))
         .collect()
+}
+
+/// The generated programs of the property test (see `programs.rs`), compiled by build.rs:
+/// their sources, `COUNT`, and `run(i)`, which runs every query of program `i` natively
+/// with a fresh solver per query.
+pub mod generated {
+    macro_rules! generated_program {
+        ($name:ident, $i:expr, $path:expr) => {
+            #[allow(missing_docs, dead_code)]
+            pub mod $name {
+                include!(concat!($path, ".rs"));
+                /// The program's source text.
+                pub const SOURCE: &str = include_str!(concat!($path, ".cgdl"));
+            }
+        };
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/generated.rs"));
+
+    fn each_query<R: cgdl_runtime::Rules>(
+        rules: &R,
+        count: usize,
+        plan: fn(usize) -> Result<cgdl_runtime::report::Plan<R::Pos>, cgdl_runtime::RuleError>,
+    ) -> Vec<Result<cgdl_runtime::report::Answer, String>> {
+        (0..count)
+            .map(|i| {
+                let plan = plan(i).map_err(|e| e.to_string())?;
+                let mut solver = cgdl_runtime::Solver::new(rules);
+                cgdl_runtime::report::run_plan(&mut solver, &plan).map_err(|e| e.to_string())
+            })
+            .collect()
+    }
 }

@@ -1,0 +1,227 @@
+//! Random small CGDL programs for the native == interpreter property test.
+//!
+//! Each program has a heap game `A(n: nat)` and a bounded game `B(a, b)` whose moves are
+//! drawn from templates (take, split, finish, shrink through a helper, compounds in results,
+//! conditional results, moves from `B` into `A`), with random constants, and a random set of
+//! queries (tables of every value kind, grids, compound values, periods). Every move lowers
+//! a measure (`A` by `n`; `B` by `(b, a)` in lexicographic order, and `B` may move into `A`
+//! but not back), so the games are acyclic; some programs deliberately build a field value
+//! outside its type, so that run-time errors are compared too.
+//!
+//! Sampling uses proptest's strategies with a fixed seed, so build.rs and the test see the
+//! same programs on every machine.
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+/// How many programs the property test compiles.
+pub const COUNT: u64 = 24;
+
+struct Sample {
+    runner: TestRunner,
+}
+
+impl Sample {
+    fn new(seed: u64) -> Sample {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        bytes[8..16].copy_from_slice(&0x9e37_79b9_7f4a_7c15u64.to_le_bytes());
+        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
+        Sample {
+            runner: TestRunner::new_with_rng(Config::default(), rng),
+        }
+    }
+
+    fn draw<S: Strategy>(&mut self, strategy: S) -> S::Value {
+        match strategy.new_tree(&mut self.runner) {
+            Ok(tree) => tree.current(),
+            Err(e) => panic!("sampling a program: {e}"),
+        }
+    }
+
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        self.draw(lo..=hi)
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        self.draw(proptest::bool::weighted(p))
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.int(0, items.len() as i64 - 1) as usize]
+    }
+
+    /// A non-empty subset of `items`, in order.
+    fn subset<'a>(&mut self, items: &[&'a str]) -> Vec<&'a str> {
+        let mut chosen: Vec<&str> = items.iter().copied().filter(|_| self.chance(0.4)).collect();
+        if chosen.is_empty() {
+            chosen.push(self.pick(items));
+        }
+        chosen
+    }
+}
+
+const COMPOUNDS: &[&str] = &["union", "selective", "conjunctive", "continued", "wtia"];
+const VALUES: &[&str] = &[
+    "outcome",
+    "misere_outcome",
+    "grundy",
+    "wnumber",
+    "misere_wnumber",
+    "remoteness",
+    "suspense",
+];
+
+/// A heap `A(...)` strictly smaller than `n`, given `rest` (an expression `< n`).
+fn smaller(s: &mut Sample, rest: &str) -> String {
+    match s.int(0, 3) {
+        0 => format!("A({rest})"),
+        1 => format!("A(shrink({rest}))"),
+        2 => format!("A(({rest}) / {})", s.int(1, 3)),
+        _ => format!("A(min({rest}, {}))", s.int(0, 6)),
+    }
+}
+
+fn heap_move(s: &mut Sample, i: usize) -> String {
+    match s.int(0, 5) {
+        0 => {
+            let lo = s.int(1, 2);
+            let hi = lo + s.int(0, 3);
+            let extra = if s.chance(0.4) {
+                format!(", (n - k) % {} != {}", s.int(2, 4), s.int(0, 1))
+            } else {
+                String::new()
+            };
+            let target = smaller(s, "n - k");
+            format!("    move take{i}(k in {lo}..={hi}, k <= n{extra}) => {target}")
+        }
+        1 => {
+            let lo = s.int(1, 2);
+            let hi = lo + s.int(0, 2);
+            format!(
+                "    move split{i}(k in {lo}..={hi}, k <= n, left in 0..=(n - k) / 2) => \
+                 A(left) + A(n - k - left)"
+            )
+        }
+        2 => format!(
+            "    move finish{i}(n >= {}, n % {} == {}) => end",
+            s.int(0, 3),
+            s.int(1, 3),
+            s.int(0, 1)
+        ),
+        3 => {
+            let kind = s.pick(COMPOUNDS);
+            format!(
+                "    move pair{i}(k in 1..={}, k <= n) => {kind}(A(n - k), A(k - 1))",
+                s.int(1, 3)
+            )
+        }
+        4 => {
+            let m = s.int(2, 3);
+            let a = smaller(s, "n - k");
+            format!(
+                "    move choose{i}(k in 1..={}, k <= n) => \
+                 if (n - k) % {m} == 0 then {a} else A((n - k) / {m})",
+                s.int(1, 3)
+            )
+        }
+        _ => {
+            let c = s.int(1, 4);
+            format!(
+                "    move halve{i}(k in {{1, {c}}}, k <= n) => let r = n - k in A(r) + A(r / 2)"
+            )
+        }
+    }
+}
+
+/// A move of `B`; heaps of `A` it makes stay at most `largest`.
+fn bounded_move(s: &mut Sample, i: usize, ra: i64, rb: i64, errors: bool, largest: i64) -> String {
+    match s.int(0, 4) {
+        0 => format!(
+            "    move left{i}(k in 1..={}, k <= a) => B(a - k, b)",
+            s.int(1, 3)
+        ),
+        1 => {
+            // Lowers b; a may grow, within its range unless this program tests errors.
+            let grown = if errors {
+                "a + k".to_string()
+            } else {
+                format!("min(a + k, {ra})")
+            };
+            format!("    move down{i}(k in 1..=b) => B({grown}, b - k)")
+        }
+        2 => format!(
+            "    move spill{i}(b >= 1) => B(a, b - 1) + A(min(a + {}, {largest}))",
+            s.int(0, 2)
+        ),
+        3 => {
+            let kind = s.pick(COMPOUNDS);
+            format!("    move race{i}(k in 1..=min(a, b)) => {kind}(B(a - k, b), A(k))")
+        }
+        _ => format!(
+            "    move jump{i}((da, db) in [(1, 0), (0, 1), (2, 1)], da <= a, db <= b, \
+             a + b > {}) => B(a - da, b - db)",
+            s.int(0, rb.min(ra))
+        ),
+    }
+}
+
+/// The text of program number `seed`.
+pub fn program(seed: u64) -> String {
+    let s = &mut Sample::new(seed);
+    let errors = s.chance(0.2);
+    let ra = s.int(1, 4);
+    let rb = s.int(1, 4);
+    let mut out = format!("// Generated program {seed}.\n");
+    out += &format!(
+        "fn shrink(x: nat) -> nat = if x > {c} then x - {c} else x / 2\n",
+        c = s.int(1, 3)
+    );
+    out += "game A(n: nat) {\n";
+    let mut heap_moves = String::new();
+    for i in 0..s.int(1, 3) as usize {
+        heap_moves += &heap_move(s, i);
+        heap_moves += "\n";
+    }
+    // A heap move into a sum or a compound makes `A(n)` a compound of smaller heaps, whose
+    // exact search (for the values without a fast rule: suspense, misère values, ...) grows
+    // exponentially in `n`, or like a tower for nested compounds: keep those heaps small.
+    let compounds = COMPOUNDS
+        .iter()
+        .any(|k| heap_moves.contains(&format!("{k}(")));
+    let sums = heap_moves.contains(" + ");
+    let largest = match (compounds, sums) {
+        (true, _) => 4,
+        (false, true) => 8,
+        (false, false) => 14,
+    };
+    out += &heap_moves;
+    out += "}\n";
+    out += &format!("game B(a: 0..={ra}, b: 0..={rb}) {{\n");
+    for i in 0..s.int(1, 3) as usize {
+        out += &bounded_move(s, i, ra, rb, errors, largest);
+        out += "\n";
+    }
+    out += "}\n";
+    out += &format!(
+        "table {} of A(n) for n in 0..={}\n",
+        s.subset(VALUES).join(", "),
+        s.int(4, largest)
+    );
+    out += &format!(
+        "table {} of B(a, b) for a in 0..={ra}, b in 0..={rb}\n",
+        s.subset(VALUES).join(", ")
+    );
+    let (x, y) = (s.int(0, largest.min(9)), s.int(0, largest.min(9)));
+    let (p, q) = (s.int(0, ra), s.int(0, rb));
+    out += &format!("value outcome, grundy, moves of A({x}) + A({y}) + B({p}, {q})\n");
+    let kind = s.pick(COMPOUNDS);
+    out += &format!(
+        "value {}, moves of {kind}(A({x}), B({p}, {q}))\n",
+        s.subset(VALUES).join(", ")
+    );
+    if s.chance(0.5) && !compounds {
+        out += &format!("period grundy of A(n) for n in 0..={}\n", s.int(20, 80));
+    }
+    out
+}
