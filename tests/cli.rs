@@ -159,6 +159,19 @@ fn run_time_errors_name_the_move_position_and_value() {
     );
 
     let out = run_file(
+        "variant.cgdl",
+        "type Cell = At(0..3)\ngame G(c: Cell) {\n    move right() => match c { At(i) => G(At(i + 1)) }\n}\nvalue grundy of G(At(0))\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            "move `right` from G(At(2)): value 1 of At would be 3, outside its type 0..=2 (at 3:42)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = run_file(
         "divide.cgdl",
         "game G(n: nat) {\n    move half(n > 0) => G(n / (n - 1))\n}\nvalue grundy of G(1)\n",
     );
@@ -344,6 +357,7 @@ fn native_and_interpreter_agree_on_output_and_errors() {
         ("underflow.cgdl", "game G(n: nat) {\n    move take(k in 1..=2) => G(n - k)\n}\nvalue grundy of G(1)\n"),
         ("loopy.cgdl", "game L(n: 0..3) {\n    move step() => L((n + 1) % 3)\n}\nvalue outcome of L(0)\n"),
         ("index.cgdl", "const XS = [1, 2]\ngame G(n: nat) {\n    move m(n < 5) => G(n + XS[n])\n}\nvalue grundy of G(0)\n"),
+        ("variant.cgdl", "type Cell = At(0..3)\ngame G(c: Cell) {\n    move right() => match c { At(i) => G(At(i + 1)) }\n}\nvalue grundy of G(At(0))\n"),
     ]
     .iter()
     .map(|(name, source)| temp_file(name, source))

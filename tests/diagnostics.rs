@@ -6,6 +6,36 @@ use cgdl::compiler::{compile_str, diagnostics::render_all};
 /// (name, expected codes in order, source)
 const CASES: &[(&str, &[&str], &str)] = &[
     (
+        "match_not_exhaustive",
+        &["E0205"],
+        "type Side = Left | Right | Top\nfn flip(s: Side) -> Side = match s { Left => Right, Right => Left }\n",
+    ),
+    (
+        "match_unknown_variant",
+        &["E0101"],
+        "type Side = Left | Right\nfn flip(s: Side) -> Side = match s { Left => Right, Rigth => Left }\n",
+    ),
+    (
+        "match_duplicate_arm",
+        &["E0206"],
+        "type Side = Left | Right\nfn flip(s: Side) -> Side = match s { Left => Right, Left => Left, _ => Left }\n",
+    ),
+    (
+        "variant_wrong_arity",
+        &["E0201"],
+        "type Line = H(0..3, 0..2) | V(0..2, 0..3)\nconst FIRST = H(0)\n",
+    ),
+    (
+        "variant_out_of_range",
+        &["E0203"],
+        "type Line = H(0..3, 0..2) | V(0..2, 0..3)\nconst FIRST = V(2, 0)\n",
+    ),
+    (
+        "type_infinite_domain",
+        &["E0301"],
+        "type Pile = Heap(nat) | Empty\ngame G(n: nat) {\n    move take(p in Pile, n > 0) => G(n - 1)\n}\n",
+    ),
+    (
         "syntax_missing_arrow",
         &["E0001"],
         "game G(n: nat) {\n    move take(k in 1..=n) G(n - k)\n}\n",

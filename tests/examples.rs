@@ -206,6 +206,37 @@ fn degenerate_dots_empty_boards() {
     assert_eq!(value(&answers[3], "wnumber"), "SW");
 }
 
+#[test]
+fn dots_with_a_line_type() {
+    // The same game with its lines as a tagged union (`type Line = H(..) | V(..)`), a
+    // `match` and a `set<Line>` field. Theorems 4.1 and 4.2 on every board from 2x2 to
+    // 3x4 dots (the board size is the file's constants).
+    let source = example("dots_lines.cgdl");
+    for r in 2..=3u32 {
+        for c in 2..=4u32 {
+            let board = source
+                .replace("const R = 3", &format!("const R = {r}"))
+                .replace("const C = 3", &format!("const C = {c}"));
+            let answers = run_source(&board, Mode::Fast);
+            let want = if (r + c).is_multiple_of(2) { "P" } else { "N" };
+            assert_eq!(value(&answers[0], "outcome"), want, "{r}x{c}");
+        }
+    }
+    let answers = run_example("dots_lines.cgdl");
+    // The empty 3x3 board is P: every first line (all 12, H before V) leaves an N position.
+    let lines = column(&answers[1], 0);
+    assert_eq!(lines.len(), 12);
+    assert_eq!(
+        (lines[0].as_str(), lines[11].as_str()),
+        ("H(0, 0)", "V(1, 2)")
+    );
+    assert!(column(&answers[1], 1).iter().all(|o| o == "N"));
+    // Three sides of a box: superwinning (Lenhardt §4).
+    assert_eq!(value(&answers[2], "wnumber"), "SW");
+    // Every horizontal line drawn: each vertical line leaves a box to complete, so P.
+    assert_eq!(value(&answers[3], "grundy"), "0");
+}
+
 /// OEIS A002186 (Kayles), A002187 (Dawson's Kayles, 0.07), A002188 (Grundy's game).
 const KAYLES: [u32; 40] = [
     0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2,

@@ -37,12 +37,43 @@ pub struct File {
 pub enum Item {
     /// `const N = e`
     Const(Ident, Expr),
+    /// `type Line = H(...) | V(...)`
+    Type(TypeDecl),
     /// `fn name(params) -> T = e`
     Fn(FnDecl),
     /// `game Name(...) { ... }` or `game Name = octal "..."`
     Game(GameDecl),
     /// `value ...`, `table ...`, `period ...`
     Query(Query),
+}
+
+/// A finite tagged union: `type Name = Variant(T, ...) | Variant | ...`.
+#[derive(Clone, Debug)]
+pub struct TypeDecl {
+    /// The type's name.
+    pub name: Ident,
+    /// Its variants, in order.
+    pub variants: Vec<VariantDecl>,
+}
+
+/// One variant of a tagged union: a tag and its payload types (none for a plain tag).
+#[derive(Clone, Debug)]
+pub struct VariantDecl {
+    /// The tag.
+    pub name: Ident,
+    /// The payload's types.
+    pub fields: Vec<TypeExpr>,
+}
+
+/// One arm of a `match`.
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    /// The variant and the names its payload binds, or `None` for `_`.
+    pub pattern: Option<(Ident, Vec<Ident>)>,
+    /// Where the pattern stands.
+    pub span: Span,
+    /// The arm's value.
+    pub body: Expr,
 }
 
 /// A helper function.
@@ -70,7 +101,8 @@ pub struct Param {
 /// A written type.
 #[derive(Clone, Debug)]
 pub enum TypeExpr {
-    /// `nat`, `int`, `bool` (or an unknown name, reported by the checker).
+    /// `nat`, `int`, `bool`, a declared `type` (or an unknown name, reported by the
+    /// checker).
     Named(Ident),
     /// `lo..hi` or `lo..=hi`.
     Range {
@@ -304,4 +336,6 @@ pub enum ExprKind {
     With(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `{ e for p in D where c }`
     Compr(Box<Expr>, Pattern, Box<Expr>, Option<Box<Expr>>),
+    /// `match e { Tag(x, y) => a, Other => b, _ => c }`
+    Match(Box<Expr>, Vec<MatchArm>),
 }

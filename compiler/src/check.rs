@@ -24,6 +24,8 @@ pub fn check(file: &ast::File, source: &str) -> Result<Program, Vec<Diagnostic>>
         calls: Vec::new(),
         in_const: false,
         declared: std::collections::HashSet::new(),
+        type_ids: HashMap::new(),
+        variants: HashMap::new(),
     };
     c.run(file);
     if c.diags.is_empty() {
@@ -99,7 +101,14 @@ struct Checker<'a> {
     in_const: bool,
     /// Names of every game and fn in the file (known before their signatures are).
     declared: std::collections::HashSet<String>,
+    /// Tagged unions by name.
+    type_ids: HashMap<String, usize>,
+    /// Every variant of every tagged union, by tag.
+    variants: HashMap<String, Rc<VariantRef>>,
 }
+
+/// The most values a tagged union may have to be used as a domain.
+const MAX_TYPE_VALUES: usize = 1 << 20;
 
 const COMPOUNDS: [&str; 6] = [
     "sum",
@@ -151,10 +160,12 @@ impl<'a> Checker<'a> {
                 _ => false,
             };
         }
-        // Pass 0: constants, in order.
+        // Pass 0: constants and types, in order (each may use those before it).
         for item in &file.items {
-            if let ast::Item::Const(name, e) = item {
-                self.constant(name, e);
+            match item {
+                ast::Item::Const(name, e) => self.constant(name, e),
+                ast::Item::Type(t) => self.type_decl(t),
+                _ => {}
             }
         }
         // Pass 1: signatures of games and functions.
@@ -163,6 +174,14 @@ impl<'a> Checker<'a> {
             .iter()
             .map(|(n, (_, _, s))| (n.clone(), *s))
             .collect();
+        for t in &file.items {
+            if let ast::Item::Type(t) = t {
+                seen.entry(t.name.name.clone()).or_insert(t.name.span);
+                for v in &t.variants {
+                    seen.entry(v.name.name.clone()).or_insert(v.name.span);
+                }
+            }
+        }
         let mut game_decls = Vec::new();
         let mut fn_decls = Vec::new();
         for item in &file.items {
@@ -233,6 +252,146 @@ impl<'a> Checker<'a> {
         for item in &file.items {
             if let ast::Item::Query(q) = item {
                 self.query(q);
+            }
+        }
+    }
+
+    /// A name already taken by a constant, a type or a variant, with where it stands.
+    fn taken(&self, name: &str) -> Option<Span> {
+        if let Some((_, _, span)) = self.consts.get(name) {
+            return Some(*span);
+        }
+        None.or_else(|| self.type_ids.get(name).map(|_| Span::new(0, 0)))
+            .or_else(|| self.variants.get(name).map(|_| Span::new(0, 0)))
+    }
+
+    fn duplicate(&mut self, name: &ast::Ident) {
+        self.error(
+            Diagnostic::new(
+                "E0104",
+                format!("`{}` is defined more than once", name.name),
+                name.span,
+            )
+            .label("defined again here")
+            .help(
+                "games, functions, constants, types and variants share one namespace; rename one",
+            ),
+        );
+    }
+
+    /// `type Name = Tag(T, ...) | ...`: payload types may use earlier constants and types.
+    fn type_decl(&mut self, t: &ast::TypeDecl) {
+        if self.taken(&t.name.name).is_some() || self.declared.contains(&t.name.name) {
+            self.duplicate(&t.name);
+            return;
+        }
+        let id = self.program.types.len();
+        let uref = UnionRef {
+            id,
+            name: t.name.name.as_str().into(),
+        };
+        let mut variants = Vec::new();
+        for (index, v) in t.variants.iter().enumerate() {
+            let fields: Vec<FieldTy> = v.fields.iter().map(|f| self.field_ty(f)).collect();
+            let name: Rc<str> = v.name.name.as_str().into();
+            if self.taken(&v.name.name).is_some()
+                || self.declared.contains(&v.name.name)
+                || v.name.name == t.name.name
+                || variants.iter().any(|w: &Variant| *w.name == *name)
+            {
+                self.duplicate(&v.name);
+                continue;
+            }
+            self.variants.insert(
+                v.name.name.clone(),
+                Rc::new(VariantRef {
+                    ty: uref.clone(),
+                    variant: index,
+                    name: name.clone(),
+                    fields: fields.clone(),
+                }),
+            );
+            variants.push(Variant { name, fields });
+        }
+        self.type_ids.insert(t.name.name.clone(), id);
+        self.program.types.push(UnionType {
+            name: t.name.name.clone(),
+            variants,
+        });
+    }
+
+    /// Every value of a field type, in order, when it is finite and has at most
+    /// `MAX_TYPE_VALUES` values.
+    fn all_values(&self, t: &FieldTy) -> Option<Vec<Val>> {
+        Some(match t {
+            FieldTy::Bool => vec![Val::Bool(false), Val::Bool(true)],
+            FieldTy::Range(lo, hi) => {
+                if (hi - lo) as u128 >= MAX_TYPE_VALUES as u128 {
+                    return None;
+                }
+                (*lo..=*hi).map(Val::Int).collect()
+            }
+            FieldTy::Tuple(ts) => {
+                let parts = ts
+                    .iter()
+                    .map(|t| self.all_values(t))
+                    .collect::<Option<Vec<_>>>()?;
+                product(&parts)?
+                    .into_iter()
+                    .map(|vs| Val::Tuple(vs.into()))
+                    .collect()
+            }
+            FieldTy::Union(u) => {
+                let ty = &self.program.types[u.id];
+                let mut out = Vec::new();
+                for (index, v) in ty.variants.iter().enumerate() {
+                    let parts = v
+                        .fields
+                        .iter()
+                        .map(|t| self.all_values(t))
+                        .collect::<Option<Vec<_>>>()?;
+                    for payload in product(&parts)? {
+                        out.push(Val::Tag(Rc::new(Tagged {
+                            ty: u.id,
+                            variant: index,
+                            fields: payload,
+                            name: v.name.clone(),
+                        })));
+                        if out.len() > MAX_TYPE_VALUES {
+                            return None;
+                        }
+                    }
+                }
+                out
+            }
+            _ => return None,
+        })
+    }
+
+    /// A tagged union's name as a value: the set of all its values.
+    fn type_as_set(&mut self, name: &str, id: usize, span: Span) -> (IExpr, Ty) {
+        let uref = UnionRef {
+            id,
+            name: name.into(),
+        };
+        match self.all_values(&FieldTy::Union(uref.clone())) {
+            Some(vals) => (
+                IExpr::Lit(Val::Set(Rc::new(vals.into_iter().collect()))),
+                Ty::Set(Box::new(Ty::Union(uref))),
+            ),
+            None => {
+                self.error(
+                    Diagnostic::new(
+                        "E0301",
+                        format!(
+                            "type `{name}` is infinite or too large (over {MAX_TYPE_VALUES} values) to be a domain"
+                        ),
+                        span,
+                    )
+                    .label("not a finite domain")
+                    .help("a type is a domain when every payload is a range, a bool, a tuple of those or such a type"),
+                );
+                (IExpr::Lit(Val::Range(0, 0)), Ty::Any)
             }
         }
     }
@@ -319,6 +478,10 @@ impl<'a> Checker<'a> {
                 "nat" => FieldTy::Nat,
                 "int" => FieldTy::Int,
                 "bool" => FieldTy::Bool,
+                other if self.type_ids.contains_key(other) => FieldTy::Union(UnionRef {
+                    id: self.type_ids[other],
+                    name: other.into(),
+                }),
                 other => {
                     let help =
                         suggest(other, ["nat", "int", "bool"].into_iter()).unwrap_or_else(|| {
@@ -701,6 +864,24 @@ impl<'a> Checker<'a> {
                 if let Some((v, ty, _)) = self.consts.get(n) {
                     return (IExpr::Lit(v.clone()), ty.clone());
                 }
+                if let Some(variant) = self.variants.get(n).cloned() {
+                    if variant.fields.is_empty() {
+                        let ty = Ty::Union(variant.ty.clone());
+                        return (IExpr::Variant(variant, Vec::new(), e.span), ty);
+                    }
+                    self.error(
+                        Diagnostic::new(
+                            "E0201",
+                            format!("`{n}` needs {} value(s)", variant.fields.len()),
+                            e.span,
+                        )
+                        .help(format!("write a value of this variant as `{n}(...)`")),
+                    );
+                    return any;
+                }
+                if let Some(&tid) = self.type_ids.get(n) {
+                    return self.type_as_set(n, tid, e.span);
+                }
                 if let Some(&gid) = self.game_ids.get(n) {
                     if self.program.games[gid].fields.is_empty() {
                         return (IExpr::Pos(gid, Vec::new(), e.span), Ty::Game);
@@ -930,6 +1111,7 @@ impl<'a> Checker<'a> {
                 };
                 (IExpr::Quant(*kind, slots, Box::new(d), Box::new(b)), ty)
             }
+            ExprKind::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, e.span, scope),
             ExprKind::Compr(elem, pat, dom, cond) => {
                 let mark = scope.mark();
                 let (slots, d) = self.binder(pat, dom, scope);
@@ -944,6 +1126,163 @@ impl<'a> Checker<'a> {
                 )
             }
         }
+    }
+
+    /// `match e { Tag(x, ...) => a, ..., _ => b }`: every variant of `e`'s type has an arm
+    /// (or `_` covers the rest), each at most once; payload names are new binders.
+    fn match_expr(
+        &mut self,
+        scrutinee: &ast::Expr,
+        arms: &[ast::MatchArm],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (IExpr, Ty) {
+        let (sir, sty) = self.expr(scrutinee, scope);
+        let uref = match &sty {
+            Ty::Union(u) => Some(u.clone()),
+            Ty::Any => None,
+            other => {
+                self.error(
+                    Diagnostic::new(
+                        "E0202",
+                        format!("type mismatch: `match` needs a value of a declared type, found {other}"),
+                        scrutinee.span,
+                    )
+                    .label(format!("this is {other}"))
+                    .help("match on a value of a `type Name = Tag(...) | ...`"),
+                );
+                None
+            }
+        };
+        let mut iarms: Vec<IArm> = Vec::new();
+        let mut default = None;
+        // An arm naming no variant of the type was reported: do not also report a gap.
+        let mut bad_arm = false;
+        let mut result: Option<Ty> = None;
+        for arm in arms {
+            let mark = scope.mark();
+            let mut variant_index = None;
+            if let Some((tag, names)) = &arm.pattern {
+                match self.variants.get(&tag.name).cloned() {
+                    Some(v) if uref.as_ref().is_none_or(|u| u.id == v.ty.id) => {
+                        if names.len() != v.fields.len() {
+                            self.arity(tag, tag.span, v.fields.len(), names.len(), "name");
+                        }
+                        if iarms.iter().any(|a| a.variant == v.variant) {
+                            self.error(
+                                Diagnostic::new(
+                                    "E0206",
+                                    format!("`{}` has two arms", tag.name),
+                                    tag.span,
+                                )
+                                .label("matched again here")
+                                .help("give each variant one arm"),
+                            );
+                        }
+                        let slots = names
+                            .iter()
+                            .zip(&v.fields)
+                            .map(|(name, t)| self.bind(scope, name, t.ty()))
+                            .collect();
+                        variant_index = Some((v.variant, slots));
+                    }
+                    Some(v) => {
+                        bad_arm = true;
+                        let of = uref
+                            .as_ref()
+                            .map(|u| u.name.to_string())
+                            .unwrap_or_default();
+                        self.error(
+                            Diagnostic::new(
+                                "E0202",
+                                format!(
+                                    "type mismatch: `{}` is a variant of {}, not of {of}",
+                                    tag.name, v.ty.name
+                                ),
+                                tag.span,
+                            )
+                            .label("another type's variant")
+                            .help(format!("match arms name variants of {of}")),
+                        );
+                    }
+                    None => {
+                        bad_arm = true;
+                        let help = suggest(&tag.name, self.variants.keys().map(|s| s.as_str()))
+                            .unwrap_or_else(|| {
+                                "declare variants with `type Name = Tag(...) | ...`".to_string()
+                            });
+                        self.error(
+                            Diagnostic::new(
+                                "E0101",
+                                format!("unknown variant `{}`", tag.name),
+                                tag.span,
+                            )
+                            .label("not a variant")
+                            .help(help),
+                        );
+                    }
+                }
+            } else if default.is_some() {
+                self.error(
+                    Diagnostic::new("E0206", "a second `_` arm", arm.span)
+                        .label("never reached")
+                        .help("keep one `_` arm, last"),
+                );
+            }
+            let (body, bty) = self.expr(&arm.body, scope);
+            scope.reset(mark);
+            result = match result {
+                None => Some(bty),
+                Some(t) => match t.join(&bty) {
+                    Some(j) => Some(j),
+                    None => {
+                        self.error(
+                            Diagnostic::new(
+                                "E0202",
+                                format!("type mismatch: this arm is {bty}, an earlier arm is {t}"),
+                                arm.body.span,
+                            )
+                            .label(format!("this is {bty}"))
+                            .help("every arm of a `match` has the same type"),
+                        );
+                        Some(t)
+                    }
+                },
+            };
+            match (variant_index, &arm.pattern) {
+                (Some((variant, slots)), _) => iarms.push(IArm {
+                    variant,
+                    slots,
+                    body,
+                }),
+                (None, None) => default = Some(Box::new(body)),
+                _ => {}
+            }
+        }
+        if let (Some(u), None, false) = (&uref, &default, bad_arm) {
+            let missing: Vec<String> = self.program.types[u.id]
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !iarms.iter().any(|a| a.variant == *i))
+                .map(|(_, v)| format!("`{}`", v.name))
+                .collect();
+            if !missing.is_empty() {
+                self.error(
+                    Diagnostic::new(
+                        "E0205",
+                        format!("this `match` has no arm for {}", missing.join(", ")),
+                        span,
+                    )
+                    .label("not every variant is covered")
+                    .help("add an arm for each missing variant, or a last arm `_ => ...`"),
+                );
+            }
+        }
+        (
+            IExpr::Match(Box::new(sir), uref.map_or(0, |u| u.id), iarms, default),
+            result.unwrap_or(Ty::Any),
+        )
     }
 
     fn mismatch(&mut self, span: Span, what: &str, want: &str, found: &Ty) {
@@ -1114,6 +1453,18 @@ impl<'a> Checker<'a> {
             self.not_const(span, "a position or function call");
             return any;
         }
+        if let Some(variant) = self.variants.get(n).cloned() {
+            if variant.fields.len() != args.len() {
+                self.arity(name, span, variant.fields.len(), args.len(), "value");
+                return (IExpr::Lit(Val::Int(0)), Ty::Union(variant.ty.clone()));
+            }
+            let mut irs = Vec::new();
+            for (i, (a, f)) in args.iter().zip(&variant.fields).enumerate() {
+                irs.push(self.field_value(a, f, &format!("value {} of `{n}`", i + 1), scope));
+            }
+            let ty = Ty::Union(variant.ty.clone());
+            return (IExpr::Variant(variant, irs, span), ty);
+        }
         if let Some(&gid) = self.game_ids.get(n) {
             if self.in_const {
                 self.not_const(span, "a position");
@@ -1126,41 +1477,12 @@ impl<'a> Checker<'a> {
             }
             let mut irs = Vec::new();
             for (a, f) in args.iter().zip(&fields) {
-                let (ir, ty) = self.expr(a, scope);
-                // An `int` may fill a `nat` field: its range is checked on construction.
-                let int_for_nat = ty == Ty::Int && f.ty.ty() == Ty::Nat;
-                let fits = ty.fits(&f.ty.ty()) || int_for_nat;
-                if !fits {
-                    self.error(
-                        Diagnostic::new(
-                            "E0202",
-                            format!(
-                                "type mismatch: field `{}` of `{n}` is {}, found {ty}",
-                                f.name, f.ty
-                            ),
-                            a.span,
-                        )
-                        .label(format!("this is {ty}"))
-                        .help(format!("give `{}` a value of type {}", f.name, f.ty)),
-                    );
-                }
-                if let (IExpr::Lit(v), true) = (&ir, fits) {
-                    if !f.ty.admits(&v.clone().normalize()) && ty != Ty::Any {
-                        self.error(
-                            Diagnostic::new(
-                                "E0203",
-                                format!(
-                                    "{v} is out of range for field `{}` of `{n}` ({})",
-                                    f.name, f.ty
-                                ),
-                                a.span,
-                            )
-                            .label("out of range")
-                            .help(format!("field `{}` takes values in {}", f.name, f.ty)),
-                        );
-                    }
-                }
-                irs.push(ir);
+                irs.push(self.field_value(
+                    a,
+                    &f.ty,
+                    &format!("field `{}` of `{n}`", f.name),
+                    scope,
+                ));
             }
             return (IExpr::Pos(gid, irs, span), Ty::Game);
         }
@@ -1233,6 +1555,40 @@ impl<'a> Checker<'a> {
             self.expr(a, scope);
         }
         any
+    }
+
+    /// A value for a declared field type `t` (a game's field or a variant's payload),
+    /// `what` naming the place: its type must fit, and a constant must be in range.
+    fn field_value(&mut self, a: &ast::Expr, t: &FieldTy, what: &str, scope: &mut Scope) -> IExpr {
+        let (ir, ty) = self.expr(a, scope);
+        // An `int` may fill a `nat` field: its range is checked on construction.
+        let int_for_nat = ty == Ty::Int && t.ty() == Ty::Nat;
+        let fits = ty.fits(&t.ty()) || int_for_nat;
+        if !fits {
+            self.error(
+                Diagnostic::new(
+                    "E0202",
+                    format!("type mismatch: {what} is {t}, found {ty}"),
+                    a.span,
+                )
+                .label(format!("this is {ty}"))
+                .help(format!("give {what} a value of type {t}")),
+            );
+        }
+        if let (IExpr::Lit(v), true) = (&ir, fits) {
+            if !t.admits(&v.clone().normalize()) && ty != Ty::Any {
+                self.error(
+                    Diagnostic::new(
+                        "E0203",
+                        format!("{v} is out of range for {what} ({t})"),
+                        a.span,
+                    )
+                    .label("out of range")
+                    .help(format!("{what} takes values in {t}")),
+                );
+            }
+        }
+        ir
     }
 
     fn arity(&mut self, name: &ast::Ident, span: Span, want: usize, got: usize, what: &str) {
@@ -1405,6 +1761,31 @@ impl<'a> Checker<'a> {
 }
 
 /// Parses an octal code such as "0.77" into digits d0, d1, ...
+/// Every combination of one value from each list, in lexicographic order, unless there are
+/// more than `MAX_TYPE_VALUES`.
+fn product(parts: &[Vec<Val>]) -> Option<Vec<Vec<Val>>> {
+    let count = parts
+        .iter()
+        .try_fold(1usize, |n, p| n.checked_mul(p.len()))?;
+    if count > MAX_TYPE_VALUES {
+        return None;
+    }
+    let mut out: Vec<Vec<Val>> = vec![Vec::new()];
+    for part in parts {
+        out = out
+            .into_iter()
+            .flat_map(|prefix| {
+                part.iter().map(move |v| {
+                    let mut next = prefix.clone();
+                    next.push(v.clone());
+                    next
+                })
+            })
+            .collect();
+    }
+    Some(out)
+}
+
 fn parse_octal(code: &str) -> Result<Vec<u8>, String> {
     let rest = code
         .strip_prefix("0.")

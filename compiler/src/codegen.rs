@@ -148,8 +148,28 @@ enum Packed {
     Plain,
     /// A `set<lo..hi>` packed into `Bits`, with `lo`.
     Bits(i64),
+    /// A `set<T>` of a tagged union of at most 128 values, packed into `Bits` by the
+    /// values' ordinals; the union's Rust type.
+    Ordinals(proc_macro2::Ident),
     /// A `list<T>` interned: stored as a `ListId` into the field's `ListInterner`.
     List,
+}
+
+/// The value of field `field` (in slot `s<field>`) of game `gid`, stored as `packing`.
+fn unpack(packing: &Packed, gid: usize, field: usize) -> TokenStream {
+    let s = slot(field);
+    match packing {
+        Packed::Bits(lo) => {
+            let lo = int(*lo);
+            quote!(#s.unpack(#lo))
+        }
+        Packed::Ordinals(ty) => quote!(#s.unpack_by(#ty::from_ordinal)),
+        Packed::List => {
+            let lists = list_interner(gid, field);
+            quote!(#lists.get(#s))
+        }
+        Packed::Plain => quote!(#s),
+    }
 }
 
 /// The `static` interner of list field `field` of game `gid`.
@@ -181,18 +201,56 @@ impl<'a> Gen<'a> {
                 let t = self.value_ty(t);
                 quote!(::std::vec::Vec<#t>)
             }
+            FieldTy::Union(u) => match rust_type_name(&u.name) {
+                Ok(ident) => quote!(#ident),
+                Err(_) => quote!(()),
+            },
         }
+    }
+
+    /// Whether a tagged union's payloads are plain values (numbers, bools, tuples and such
+    /// unions): then its Rust enum is `Copy` and may be a field of a position.
+    fn union_plain(&self, id: usize) -> bool {
+        fn plain(program: &Program, t: &FieldTy) -> bool {
+            match t {
+                FieldTy::Set(_) | FieldTy::List(_) => false,
+                FieldTy::Tuple(ts) => ts.iter().all(|t| plain(program, t)),
+                FieldTy::Union(u) => program.types[u.id]
+                    .variants
+                    .iter()
+                    .all(|v| v.fields.iter().all(|t| plain(program, t))),
+                _ => true,
+            }
+        }
+        plain(
+            self.program,
+            &FieldTy::Union(UnionRef {
+                id,
+                name: "".into(),
+            }),
+        )
     }
 
     fn packing(&self, game: &Game, t: &FieldTy) -> Result<Packed, CodegenError> {
         match t {
-            FieldTy::Set(inner) => match **inner {
-                FieldTy::Range(lo, hi) if hi - lo < 128 => Ok(Packed::Bits(lo)),
+            FieldTy::Set(inner) => match &**inner {
+                FieldTy::Range(lo, hi) if hi - lo < 128 => Ok(Packed::Bits(*lo)),
+                FieldTy::Union(u)
+                    if self.union_plain(u.id)
+                        && count_values(self.program, inner).is_some_and(|n| n <= 128) =>
+                {
+                    Ok(Packed::Ordinals(rust_type_name(&u.name)?))
+                }
                 _ => Err(unsupported(format!(
-                    "the set field of `{}` (only set<lo..hi> with at most 128 values is packed)",
+                    "the set field of `{}` (a set field is packed when its elements are a range \
+                     or a type of at most 128 values)",
                     game.name
                 ))),
             },
+            FieldTy::Union(u) if !self.union_plain(u.id) => Err(unsupported(format!(
+                "sets or lists inside the variants of `{}` (a field of `{}`)",
+                u.name, game.name
+            ))),
             FieldTy::List(inner) => match self.packing(game, inner)? {
                 Packed::Plain => Ok(Packed::List),
                 _ => Err(unsupported(format!(
@@ -218,7 +276,7 @@ impl<'a> Gen<'a> {
     fn stored_ty(&self, game: &Game, t: &FieldTy) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         Ok(match self.packing(game, t)? {
-            Packed::Bits(_) => quote!(#rt::native::Bits),
+            Packed::Bits(_) | Packed::Ordinals(_) => quote!(#rt::native::Bits),
             Packed::List => quote!(#rt::native::ListId),
             Packed::Plain => self.value_ty(t),
         })
@@ -248,6 +306,8 @@ impl<'a> Gen<'a> {
                 let each = self.admits(inner, quote!(__e));
                 quote!((#v).iter().all(|__e| { let __e = __e.clone(); #each }))
             }
+            // A union's payload was checked when the value was built.
+            FieldTy::Union(_) => quote!(true),
         }
     }
 
@@ -297,15 +357,8 @@ impl<'a> Gen<'a> {
             let shows = game.fields.iter().enumerate().map(|(i, f)| {
                 let s = slot(i);
                 let value = match self.packing(game, &f.ty) {
-                    Ok(Packed::Bits(lo)) => {
-                        let lo = int(lo);
-                        quote!(#s.unpack(#lo))
-                    }
-                    Ok(Packed::List) => {
-                        let lists = list_interner(gid, i);
-                        quote!(#lists.get(#s))
-                    }
-                    _ => quote!(#s),
+                    Ok(packing) => unpack(&packing, gid, i),
+                    Err(_) => quote!(#s),
                 };
                 let sep = if i > 0 {
                     quote!(out.write_str(", ")?;)
@@ -331,6 +384,9 @@ impl<'a> Gen<'a> {
             .iter()
             .enumerate()
             .map(|(i, f)| self.function(i, f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let unions = (0..self.program.types.len())
+            .map(|id| self.union_type(id))
             .collect::<Result<Vec<_>, _>>()?;
         let plans = self.plans()?;
         let dense = self.dense_index()?;
@@ -404,6 +460,7 @@ impl<'a> Gen<'a> {
                 #rt::Solver::new(&Universe)
             }
 
+            #(#unions)*
             #(#interners)*
             #(#typed)*
             #(#makers)*
@@ -412,6 +469,205 @@ impl<'a> Gen<'a> {
             #(#kernels)*
             #plans
         })
+    }
+
+    /// A tagged union as a Rust enum (variants named by their tags where Rust allows),
+    /// with `Show`, a checked maker per variant and, for finite types, `ordinal` and
+    /// `from_ordinal` (the rank of a value in the type's order, for packed sets).
+    fn union_type(&self, id: usize) -> Result<TokenStream, CodegenError> {
+        let rt = &self.rt;
+        let ty = &self.program.types[id];
+        let name = rust_type_name(&ty.name)?;
+        let mut variants = Vec::new();
+        let mut shows = Vec::new();
+        let mut makers = Vec::new();
+        for (vi, v) in ty.variants.iter().enumerate() {
+            let tag = variant_ident(&v.name, vi);
+            let text = Literal::string(&v.name);
+            let binds: Vec<_> = (0..v.fields.len()).map(slot).collect();
+            let maker = format_ident!("make_t{}_v{}", id, vi);
+            let params: Vec<_> = v
+                .fields
+                .iter()
+                .zip(&binds)
+                .map(|(t, s)| {
+                    let t = self.value_ty(t);
+                    quote!(#s: #t)
+                })
+                .collect();
+            let checks = v.fields.iter().zip(&binds).enumerate().map(|(i, (t, s))| {
+                let ok = self.admits(t, quote!(#s));
+                let msg = Literal::string(&format!(
+                    "value {} of {} would be {{}}, outside its type {t}",
+                    i + 1,
+                    v.name
+                ));
+                quote! {
+                    if !#ok {
+                        return ::std::result::Result::Err(#rt::native::error(
+                            format!(#msg, #rt::native::Show::shown(&#s)), at));
+                    }
+                }
+            });
+            if v.fields.is_empty() {
+                variants.push(quote!(#tag));
+                shows.push(quote!(#name::#tag => out.push_str(#text),));
+                makers.push(quote! {
+                    #[allow(dead_code)]
+                    fn #maker(at: &str) -> ::std::result::Result<#name, #rt::RuleError> {
+                        ::std::result::Result::Ok(#name::#tag)
+                    }
+                });
+            } else {
+                let tys = v.fields.iter().map(|t| self.value_ty(t));
+                variants.push(quote!(#tag(#(#tys),*)));
+                let parts = binds.iter().enumerate().map(|(i, s)| {
+                    let sep = (i > 0).then(|| quote!(out.push_str(", ");));
+                    quote!(#sep #rt::native::Show::show(#s, out);)
+                });
+                shows.push(quote!(#name::#tag(#(#binds),*) => {
+                    out.push_str(#text);
+                    out.push('(');
+                    #(#parts)*
+                    out.push(')');
+                }));
+                makers.push(quote! {
+                    #[allow(dead_code, unused_parens, clippy::all)]
+                    #[inline]
+                    fn #maker(#(#params,)* at: &str) -> ::std::result::Result<#name, #rt::RuleError> {
+                        #(#checks)*
+                        ::std::result::Result::Ok(#name::#tag(#(#binds),*))
+                    }
+                });
+            }
+        }
+        let derive = if self.union_plain(id) {
+            quote!(#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)])
+        } else {
+            quote!(#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)])
+        };
+        let doc = format!(" Values of the type `{}`.", ty.name);
+        let whole = FieldTy::Union(UnionRef {
+            id,
+            name: ty.name.as_str().into(),
+        });
+        let ordinals = match count_values(self.program, &whole) {
+            Some(n) if n <= u32::MAX as u128 => {
+                let mut rank_arms = Vec::new();
+                let mut unrank = Vec::new();
+                let mut offset: u128 = 0;
+                for (vi, v) in ty.variants.iter().enumerate() {
+                    let tag = variant_ident(&v.name, vi);
+                    let binds: Vec<_> = (0..v.fields.len()).map(slot).collect();
+                    let size = v
+                        .fields
+                        .iter()
+                        .map(|t| count_values(self.program, t).unwrap_or(1))
+                        .product::<u128>();
+                    let off = Literal::u32_suffixed(offset as u32);
+                    let end = Literal::u32_suffixed((offset + size) as u32);
+                    let tuple = FieldTy::Tuple(v.fields.clone());
+                    let payload = quote!((#(#binds,)*));
+                    let rank = self.rank(&tuple, payload);
+                    let built = self.unrank(&tuple, quote!((r - #off)));
+                    if v.fields.is_empty() {
+                        rank_arms.push(quote!(#name::#tag => #off,));
+                        unrank.push(quote!(if r < #end { return #name::#tag; }));
+                    } else {
+                        rank_arms.push(quote!(#name::#tag(#(#binds),*) => { #(let #binds = *#binds;)* #off + #rank }));
+                        unrank.push(quote!(if r < #end {
+                            let (#(#binds,)*) = #built;
+                            return #name::#tag(#(#binds),*);
+                        }));
+                    }
+                    offset += size;
+                }
+                quote! {
+                    #[allow(dead_code, unused_parens, clippy::all)]
+                    impl #name {
+                        /// The rank of this value in the type's order.
+                        pub fn ordinal(&self) -> u32 {
+                            match self { #(#rank_arms)* }
+                        }
+                        /// The value of rank `r` (`r` below the number of values).
+                        pub fn from_ordinal(r: u32) -> #name {
+                            #(#unrank)*
+                            ::std::unreachable!("ordinal {} is out of range", r)
+                        }
+                    }
+                }
+            }
+            _ => quote!(),
+        };
+        Ok(quote! {
+            #[doc = #doc]
+            #derive
+            #[allow(dead_code)]
+            pub enum #name { #(#variants),* }
+
+            #[allow(clippy::all)]
+            impl #rt::native::Show for #name {
+                fn show(&self, out: &mut ::std::string::String) {
+                    match self { #(#shows)* }
+                }
+            }
+
+            #ordinals
+            #(#makers)*
+        })
+    }
+
+    /// The rank (a `u32` expression) of `v`, a value of the finite type `t`, in `t`'s order.
+    fn rank(&self, t: &FieldTy, v: TokenStream) -> TokenStream {
+        match t {
+            FieldTy::Range(lo, _) => {
+                let lo = int(*lo);
+                quote!(((#v - #lo) as u32))
+            }
+            FieldTy::Bool => quote!((#v as u32)),
+            FieldTy::Union(_) => quote!((#v).ordinal()),
+            FieldTy::Tuple(ts) => {
+                let mut acc = quote!(0u32);
+                for (i, t) in ts.iter().enumerate() {
+                    let size =
+                        Literal::u32_suffixed(count_values(self.program, t).unwrap_or(1) as u32);
+                    let i = syn::Index::from(i);
+                    let part = self.rank(t, quote!((#v).#i));
+                    acc = quote!((#acc * #size + #part));
+                }
+                acc
+            }
+            _ => quote!(0u32),
+        }
+    }
+
+    /// The value of type `t` whose rank is `r` (a `u32` expression).
+    fn unrank(&self, t: &FieldTy, r: TokenStream) -> TokenStream {
+        match t {
+            FieldTy::Range(lo, _) => {
+                let lo = int(*lo);
+                quote!((#lo + (#r) as i64))
+            }
+            FieldTy::Bool => quote!(((#r) != 0)),
+            FieldTy::Union(u) => match rust_type_name(&u.name) {
+                Ok(name) => quote!(#name::from_ordinal(#r)),
+                Err(_) => quote!(()),
+            },
+            FieldTy::Tuple(ts) => {
+                let sizes: Vec<u128> = ts
+                    .iter()
+                    .map(|t| count_values(self.program, t).unwrap_or(1))
+                    .collect();
+                let parts = ts.iter().enumerate().map(|(i, t)| {
+                    let below: u128 = sizes[i + 1..].iter().product();
+                    let below = Literal::u32_suffixed(below as u32);
+                    let size = Literal::u32_suffixed(sizes[i] as u32);
+                    self.unrank(t, quote!((__r / #below % #size)))
+                });
+                quote!({ let __r: u32 = #r; (#(#parts,)*) })
+            }
+            _ => quote!(()),
+        }
     }
 
     /// `dense_index`: bounded games (every field a range or `bool`) get a mixed-radix index
@@ -772,17 +1028,7 @@ impl<'a> Gen<'a> {
             }
             signature.push(format!("{}: {}", f.name, f.ty));
             if let Some(method) = accessor_name(&f.name) {
-                let value = match packing {
-                    Packed::Bits(lo) => {
-                        let lo = int(lo);
-                        quote!(#s.unpack(#lo))
-                    }
-                    Packed::List => {
-                        let lists = list_interner(gid, i);
-                        quote!(#lists.get(#s))
-                    }
-                    Packed::Plain => quote!(#s),
-                };
+                let value = unpack(&packing, gid, i);
                 let doc = format!(" The field `{}: {}`.", f.name, f.ty);
                 let binds =
                     (0..game.fields.len()).map(|j| if j == i { quote!(#s) } else { quote!(_) });
@@ -896,6 +1142,7 @@ impl<'a> Gen<'a> {
                     let lo = int(lo);
                     quote!(#rt::native::Bits::pack(&#s, #lo))
                 }
+                Packed::Ordinals(_) => quote!(#rt::native::Bits::pack_by(&#s, |x| x.ordinal())),
                 Packed::List => {
                     let lists = list_interner(gid, i);
                     quote!(#lists.intern(&#s, at)?)
@@ -941,21 +1188,15 @@ impl<'a> Gen<'a> {
         let name = format_ident!("g{}_options", gid);
         let v = variant(gid);
         let mut params = Vec::new();
-        let mut unpack = Vec::new();
+        let mut unpacked = Vec::new();
         for (i, f) in game.fields.iter().enumerate() {
             let s = slot(i);
             let ty = self.stored_ty(game, &f.ty)?;
             params.push(quote!(#s: #ty));
-            match self.packing(game, &f.ty)? {
-                Packed::Bits(lo) => {
-                    let lo = int(lo);
-                    unpack.push(quote!(let #s = #s.unpack(#lo);));
-                }
-                Packed::List => {
-                    let lists = list_interner(gid, i);
-                    unpack.push(quote!(let #s = #lists.get(#s);));
-                }
-                Packed::Plain => {}
+            let packing = self.packing(game, &f.ty)?;
+            if !matches!(packing, Packed::Plain) {
+                let value = unpack(&packing, gid, i);
+                unpacked.push(quote!(let #s = #value;));
             }
         }
         let packed_args: Vec<_> = (0..game.fields.len()).map(slot).collect();
@@ -1029,7 +1270,7 @@ impl<'a> Gen<'a> {
             #[allow(unused_variables, unused_parens, unused_mut, clippy::all)]
             fn #name(#(#params,)* out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
                 let __this = #this;
-                #(#unpack)*
+                #(#unpacked)*
                 #body
                 ::std::result::Result::Ok(())
             }
@@ -1179,6 +1420,20 @@ impl<'a> Gen<'a> {
                 quote!(#rt::native::Range(#lo, #hi).to_set())
             }
             Val::Game(_) => return Err(unsupported("position constants")),
+            Val::Tag(t) => {
+                let ty = rust_type_name(&self.program.types[t.ty].name)?;
+                let tag = variant_ident(&t.name, t.variant);
+                if t.fields.is_empty() {
+                    quote!(#ty::#tag)
+                } else {
+                    let vs = t
+                        .fields
+                        .iter()
+                        .map(|v| self.literal(v))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    quote!(#ty::#tag(#(#vs),*))
+                }
+            }
         })
     }
 
@@ -1368,6 +1623,36 @@ impl<'a> Gen<'a> {
             IExpr::Pos(..) => {
                 let p = self.position(e)?;
                 quote!(#rt::Expr::Pos(#p))
+            }
+            IExpr::Variant(v, args, span) => {
+                let maker = format_ident!("make_t{}_v{}", v.ty.id, v.variant);
+                let args = args.iter().map(n).collect::<Result<Vec<_>, _>>()?;
+                let at = self.at(*span);
+                quote!(#maker(#(#args,)* #at)?)
+            }
+            IExpr::Match(scrutinee, ty, arms, default) => {
+                let x = n(scrutinee)?;
+                let ty = &self.program.types[*ty];
+                let name = rust_type_name(&ty.name)?;
+                let mut out = Vec::new();
+                for arm in arms {
+                    let tag = variant_ident(&ty.variants[arm.variant].name, arm.variant);
+                    let body = n(&arm.body)?;
+                    if arm.slots.is_empty() {
+                        out.push(quote!(#name::#tag => #body,));
+                    } else {
+                        let binds = arm.slots.iter().map(|&s| slot(s));
+                        out.push(quote!(#name::#tag(#(#binds),*) => #body,));
+                    }
+                }
+                if arms.len() < ty.variants.len() {
+                    let d = match default {
+                        Some(d) => n(d)?,
+                        None => return Err(unsupported("a `match` that misses a variant")),
+                    };
+                    out.push(quote!(_ => #d,));
+                }
+                quote!((match #x { #(#out)* }))
             }
             IExpr::End => quote!(#rt::Expr::End),
             IExpr::Compound(kind, parts) => {
@@ -1599,6 +1884,33 @@ impl Digits {
                     None => quote!(let #s: bool = cur / #scale % 2 == 1;),
                 });
         quote!(#(#lets)*)
+    }
+}
+
+/// The Rust name of a variant: its tag, unless Rust reserves it.
+fn variant_ident(tag: &str, index: usize) -> proc_macro2::Ident {
+    match syn::parse_str::<proc_macro2::Ident>(tag) {
+        Ok(ident) if tag != "Self" => ident,
+        _ => format_ident!("V{}", index),
+    }
+}
+
+/// How many values a finite type has (`None` for an infinite or unpackable one).
+fn count_values(program: &Program, t: &FieldTy) -> Option<u128> {
+    match t {
+        FieldTy::Range(lo, hi) => Some((hi - lo) as u128 + 1),
+        FieldTy::Bool => Some(2),
+        FieldTy::Tuple(ts) => ts
+            .iter()
+            .try_fold(1u128, |n, t| n.checked_mul(count_values(program, t)?)),
+        FieldTy::Union(u) => program.types[u.id].variants.iter().try_fold(0u128, |n, v| {
+            let size = v
+                .fields
+                .iter()
+                .try_fold(1u128, |m, t| m.checked_mul(count_values(program, t)?))?;
+            n.checked_add(size)
+        }),
+        _ => None,
     }
 }
 

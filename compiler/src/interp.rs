@@ -481,6 +481,35 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .collect::<Result<Vec<_>, _>>()?;
             cx.make_pos(*game, vals, *span)?
         }
+        IExpr::Variant(variant, args, span) => {
+            let vals = args
+                .iter()
+                .map(|a| eval(a, env, cx).map(Val::normalize))
+                .collect::<Result<Vec<_>, _>>()?;
+            variant
+                .build(vals)
+                .map_err(|message| EvalError::at(message, *span))?
+        }
+        IExpr::Match(scrutinee, _, arms, default) => {
+            let Val::Tag(tag) = eval(scrutinee, env, cx)? else {
+                return Err(EvalError::plain(
+                    "match on a value that is not a tagged union",
+                ));
+            };
+            match arms.iter().find(|arm| arm.variant == tag.variant) {
+                Some(arm) => {
+                    for (slot, v) in arm.slots.iter().zip(tag.fields.iter()) {
+                        ensure(env, *slot);
+                        env[*slot] = v.clone();
+                    }
+                    eval(&arm.body, env, cx)?
+                }
+                None => match default {
+                    Some(d) => eval(d, env, cx)?,
+                    None => return Err(EvalError::plain("no match arm for this variant")),
+                },
+            }
+        }
         IExpr::End => Val::Game(Rc::new(Expr::End)),
         IExpr::Compound(kind, parts) => {
             let mut children = Vec::with_capacity(parts.len());

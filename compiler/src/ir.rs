@@ -24,6 +24,8 @@ pub enum Ty {
     List(Box<Ty>),
     /// A position expression (a game position, a sum, a compound, `end`).
     Game,
+    /// A declared tagged union.
+    Union(UnionRef),
     /// Unknown (after an error, or the element type of `{}`): matches anything.
     Any,
 }
@@ -73,6 +75,7 @@ impl fmt::Display for Ty {
             Ty::Int => f.write_str("int"),
             Ty::Bool => f.write_str("bool"),
             Ty::Game => f.write_str("position"),
+            Ty::Union(u) => f.write_str(&u.name),
             Ty::Any => f.write_str("_"),
             Ty::Set(t) => write!(f, "set<{t}>"),
             Ty::List(t) => write!(f, "list<{t}>"),
@@ -107,6 +110,49 @@ pub enum FieldTy {
     Set(Box<FieldTy>),
     /// `list<T>`
     List(Box<FieldTy>),
+    /// A declared tagged union (its payloads are checked when a value is built).
+    Union(UnionRef),
+}
+
+/// A declared tagged union, by id into [`Program::types`], with its name for messages.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnionRef {
+    /// Index into [`Program::types`].
+    pub id: usize,
+    /// The type's name.
+    pub name: Rc<str>,
+}
+
+/// A tagged union: `type Line = H(0..=R, 0..C) | V(0..R, 0..=C)`.
+#[derive(Clone, Debug)]
+pub struct UnionType {
+    /// Its name.
+    pub name: String,
+    /// Its variants, in declaration order (the order values sort in).
+    pub variants: Vec<Variant>,
+}
+
+/// One variant of a tagged union.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The tag.
+    pub name: Rc<str>,
+    /// The payload's types.
+    pub fields: Vec<FieldTy>,
+}
+
+/// A value of a tagged union: its type and variant (which order it), the payload, and the
+/// tag's name for display.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Tagged {
+    /// The type's id.
+    pub ty: usize,
+    /// The variant's index.
+    pub variant: usize,
+    /// The payload.
+    pub fields: Vec<Val>,
+    /// The tag, as written.
+    pub name: Rc<str>,
 }
 
 impl FieldTy {
@@ -126,6 +172,7 @@ impl FieldTy {
             FieldTy::Tuple(ts) => Ty::Tuple(ts.iter().map(FieldTy::ty).collect()),
             FieldTy::Set(t) => Ty::Set(Box::new(t.ty())),
             FieldTy::List(t) => Ty::List(Box::new(t.ty())),
+            FieldTy::Union(u) => Ty::Union(u.clone()),
         }
     }
 
@@ -141,6 +188,7 @@ impl FieldTy {
             }
             (FieldTy::Set(t), Val::Set(vs)) => vs.iter().all(|v| t.admits(v)),
             (FieldTy::List(t), Val::List(vs)) => vs.iter().all(|v| t.admits(v)),
+            (FieldTy::Union(u), Val::Tag(t)) => t.ty == u.id,
             _ => false,
         }
     }
@@ -155,6 +203,7 @@ impl fmt::Display for FieldTy {
             FieldTy::Range(lo, hi) => write!(f, "{lo}..={hi}"),
             FieldTy::Set(t) => write!(f, "set<{t}>"),
             FieldTy::List(t) => write!(f, "list<{t}>"),
+            FieldTy::Union(u) => f.write_str(&u.name),
             FieldTy::Tuple(ts) => {
                 f.write_str("(")?;
                 for (i, t) in ts.iter().enumerate() {
@@ -186,6 +235,8 @@ pub enum Val {
     Range(i64, i64),
     /// A position expression over interned positions.
     Game(Rc<cgdl_runtime::Expr<u32>>),
+    /// A value of a tagged union.
+    Tag(Rc<Tagged>),
 }
 
 impl Val {
@@ -194,6 +245,15 @@ impl Val {
         match self {
             Val::Range(lo, hi) => Val::Set(Rc::new((lo..hi).map(Val::Int).collect())),
             Val::Tuple(vs) => Val::Tuple(vs.iter().cloned().map(Val::normalize).collect()),
+            Val::Tag(t)
+                if t.fields
+                    .iter()
+                    .any(|v| matches!(v, Val::Range(..) | Val::Tuple(_))) =>
+            {
+                let mut t = (*t).clone();
+                t.fields = t.fields.into_iter().map(Val::normalize).collect();
+                Val::Tag(Rc::new(t))
+            }
             other => other,
         }
     }
@@ -236,6 +296,20 @@ impl fmt::Display for Val {
                 f.write_str("]")
             }
             Val::Game(_) => f.write_str("<position>"),
+            Val::Tag(t) => {
+                f.write_str(&t.name)?;
+                if !t.fields.is_empty() {
+                    f.write_str("(")?;
+                    for (i, v) in t.fields.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{v}")?;
+                    }
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -308,6 +382,57 @@ pub enum IExpr {
     Pos(usize, Vec<IExpr>, Span),
     End,
     Compound(Compound, Vec<IExpr>),
+    /// A value of a tagged union: the variant, and its payload.
+    Variant(Rc<VariantRef>, Vec<IExpr>, Span),
+    /// `match e { ... }` over tagged union `ty`: an arm per variant index (binding the
+    /// payload to slots), and the `_` arm for the variants without one.
+    Match(Box<IExpr>, usize, Vec<IArm>, Option<Box<IExpr>>),
+}
+
+/// A variant as an expression builds it: enough to check and build a value without the
+/// program at hand (constants are evaluated while checking).
+#[derive(Clone, Debug)]
+pub struct VariantRef {
+    /// The type.
+    pub ty: UnionRef,
+    /// The variant's index in its type.
+    pub variant: usize,
+    /// The tag.
+    pub name: Rc<str>,
+    /// The payload's types.
+    pub fields: Vec<FieldTy>,
+}
+
+impl VariantRef {
+    /// The value with this tag and `payload`, or why a payload value is outside its type.
+    pub fn build(&self, payload: Vec<Val>) -> Result<Val, String> {
+        for (i, (t, v)) in self.fields.iter().zip(&payload).enumerate() {
+            if !t.admits(v) {
+                return Err(format!(
+                    "value {} of {} would be {v}, outside its type {t}",
+                    i + 1,
+                    self.name
+                ));
+            }
+        }
+        Ok(Val::Tag(Rc::new(Tagged {
+            ty: self.ty.id,
+            variant: self.variant,
+            fields: payload,
+            name: self.name.clone(),
+        })))
+    }
+}
+
+/// One arm of a checked `match`.
+#[derive(Clone, Debug)]
+pub struct IArm {
+    /// The variant it matches.
+    pub variant: usize,
+    /// The slots its payload binds.
+    pub slots: Vec<usize>,
+    /// Its value.
+    pub body: IExpr,
 }
 
 /// A helper function.
@@ -406,6 +531,8 @@ pub struct Program {
     pub games: Vec<Game>,
     /// Functions, indexed by id.
     pub fns: Vec<Function>,
+    /// Tagged unions, indexed by id.
+    pub types: Vec<UnionType>,
     /// Queries in source order.
     pub queries: Vec<IQuery>,
 }

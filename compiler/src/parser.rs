@@ -78,8 +78,15 @@ fn describe(rule: &Rule) -> &'static str {
         Rule::ident => "a name",
         Rule::int => "a number",
         Rule::expr | Rule::expr_no_in => "an expression",
-        Rule::item | Rule::const_decl | Rule::fn_decl | Rule::game_decl | Rule::query => {
-            "`game`, `const`, `fn` or a query"
+        Rule::item
+        | Rule::const_decl
+        | Rule::type_decl
+        | Rule::fn_decl
+        | Rule::game_decl
+        | Rule::query => "`game`, `type`, `const`, `fn` or a query",
+        Rule::variant => "a variant `Tag` or `Tag(T, ...)`",
+        Rule::match_arm | Rule::variant_pattern | Rule::wildcard => {
+            "a match arm `Tag(x, ...) => e`"
         }
         Rule::move_decl => "`move`",
         Rule::ty => "a type",
@@ -167,6 +174,21 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
                 let name = ident(it.next().expect("name"));
                 let value = expr(it.next().expect("value"));
                 items.push(Item::Const(name, value));
+            }
+            Rule::type_decl => {
+                let mut it = item.into_inner();
+                let name = ident(it.next().expect("type name"));
+                let variants = it
+                    .map(|v| {
+                        let mut parts = v.into_inner();
+                        let name = ident(parts.next().expect("tag"));
+                        VariantDecl {
+                            name,
+                            fields: parts.map(ty).collect(),
+                        }
+                    })
+                    .collect();
+                items.push(Item::Type(TypeDecl { name, variants }));
             }
             Rule::fn_decl => items.push(Item::Fn(fn_decl(item))),
             Rule::game_decl => items.push(Item::Game(game_decl(item))),
@@ -522,6 +544,28 @@ fn primary(p: Pair<Rule>) -> Expr {
             let a = it.next().expect("then");
             let b = it.next().expect("else");
             ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+        }
+        Rule::match_expr => {
+            let mut it = p.into_inner();
+            let scrutinee = expr(it.next().expect("scrutinee"));
+            let arms = it
+                .map(|arm| {
+                    let mut parts = arm.into_inner();
+                    let pat = parts.next().expect("pattern");
+                    let span = span(&pat);
+                    let pattern = (pat.as_rule() == Rule::variant_pattern).then(|| {
+                        let mut names = pat.into_inner().map(ident);
+                        let tag = names.next().expect("tag");
+                        (tag, names.collect())
+                    });
+                    MatchArm {
+                        pattern,
+                        span,
+                        body: expr(parts.next().expect("arm body")),
+                    }
+                })
+                .collect();
+            ExprKind::Match(Box::new(scrutinee), arms)
         }
         Rule::let_expr => {
             let mut it = p.into_inner();

@@ -465,3 +465,19 @@ impl<T: Clone + Eq + std::hash::Hash> Default for ListInterner<T> {
         Self::new()
     }
 }
+
+impl Bits {
+    /// Packs `set`, whose elements have ordinals (ranks in their type's order) below 128.
+    pub fn pack_by<T>(set: &Set<T>, ordinal: impl Fn(&T) -> u32) -> Bits {
+        Bits(set.0.iter().fold(0u128, |b, x| b | 1u128 << ordinal(x)))
+    }
+
+    /// The elements, as a set, from their ordinals; sorted, because ordinals follow the
+    /// type's order.
+    pub fn unpack_by<T>(self, from_ordinal: impl Fn(u32) -> T) -> Set<T> {
+        Set((0..128u32)
+            .filter(|&i| self.0 >> i & 1 == 1)
+            .map(from_ordinal)
+            .collect())
+    }
+}
