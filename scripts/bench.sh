@@ -2,7 +2,7 @@
 # Prints a markdown table of time and peak memory for the native back end, a hand-written
 # loop and the interpreter (docs/PERFORMANCE.md keeps the results).
 #   scripts/bench.sh           quick sizes (minutes)
-#   scripts/bench.sh --full    the sizes of issue 4 (long: the kernels are not built yet)
+#   scripts/bench.sh --full    the sizes of issue 4 (about four minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 full=false

@@ -39,11 +39,18 @@ fn runtime_dir() -> Result<PathBuf, String> {
     })
 }
 
-/// The cache key: the compiler version, the generated code, and the runtime's sources
+/// How solvers are optimised: with one codegen unit the runtime's generic solver, the
+/// generated rules and the kernels are inlined together (Kayles to 100,000 went from 19 s
+/// with cargo's default release profile to under 5 s; a solver still builds in about two
+/// seconds, where link-time optimisation took six for no further gain).
+const RELEASE_PROFILE: &str = "[profile.release]\ncodegen-units = 1\n";
+
+/// The cache key: the compiler version, the release profile, the generated code, and the runtime's sources
 /// (so that a changed runtime is never linked stale).
 fn key(code: &str, runtime: &Path) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
+    RELEASE_PROFILE.hash(&mut h);
     runtime.hash(&mut h);
     code.hash(&mut h);
     let mut files: Vec<PathBuf> = std::fs::read_dir(runtime.join("src"))
@@ -78,7 +85,7 @@ pub fn solver_binary(code: &str, label: &str) -> Result<PathBuf, String> {
         .map_err(|e| format!("cannot create the solver cache at {}: {e}", src.display()))?;
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\ncgdl-runtime = {{ path = {:?} }}\n\n[workspace]\n",
+         [dependencies]\ncgdl-runtime = {{ path = {:?} }}\n\n[workspace]\n\n{RELEASE_PROFILE}",
         runtime.display().to_string()
     );
     let main = format!(
