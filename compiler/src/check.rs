@@ -192,16 +192,9 @@ impl<'a> Checker<'a> {
             };
             if let Some(first) = seen.get(&name.name) {
                 let (line, _) = crate::diagnostics::line_col(self.source, first.start);
-                self.error(
-                    Diagnostic::new(
-                        "E0104",
-                        format!("`{}` is defined more than once", name.name),
-                        name.span,
-                    )
-                    .label("defined again here")
-                    .help(format!(
-                        "the first definition is on line {line}; rename one"
-                    )),
+                self.duplicate(
+                    name,
+                    format!("the first definition is on line {line}; rename one"),
                 );
                 continue;
             }
@@ -256,16 +249,16 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// A name already taken by a constant, a type or a variant, with where it stands.
-    fn taken(&self, name: &str) -> Option<Span> {
-        if let Some((_, _, span)) = self.consts.get(name) {
-            return Some(*span);
-        }
-        None.or_else(|| self.type_ids.get(name).map(|_| Span::new(0, 0)))
-            .or_else(|| self.variants.get(name).map(|_| Span::new(0, 0)))
+    /// Whether a name is taken by a game, a function, a constant, a type or a variant.
+    fn taken(&self, name: &str) -> bool {
+        self.consts.contains_key(name)
+            || self.declared.contains(name)
+            || self.type_ids.contains_key(name)
+            || self.variants.contains_key(name)
     }
 
-    fn duplicate(&mut self, name: &ast::Ident) {
+    /// E0104: `name` is defined again.
+    fn duplicate(&mut self, name: &ast::Ident, help: impl Into<String>) {
         self.error(
             Diagnostic::new(
                 "E0104",
@@ -273,16 +266,16 @@ impl<'a> Checker<'a> {
                 name.span,
             )
             .label("defined again here")
-            .help(
-                "games, functions, constants, types and variants share one namespace; rename one",
-            ),
+            .help(help),
         );
     }
 
     /// `type Name = Tag(T, ...) | ...`: payload types may use earlier constants and types.
     fn type_decl(&mut self, t: &ast::TypeDecl) {
-        if self.taken(&t.name.name).is_some() || self.declared.contains(&t.name.name) {
-            self.duplicate(&t.name);
+        const SHARED: &str =
+            "games, functions, constants, types and variants share one namespace; rename one";
+        if self.taken(&t.name.name) {
+            self.duplicate(&t.name, SHARED);
             return;
         }
         let id = self.program.types.len();
@@ -294,12 +287,11 @@ impl<'a> Checker<'a> {
         for (index, v) in t.variants.iter().enumerate() {
             let fields: Vec<FieldTy> = v.fields.iter().map(|f| self.field_ty(f)).collect();
             let name: Rc<str> = v.name.name.as_str().into();
-            if self.taken(&v.name.name).is_some()
-                || self.declared.contains(&v.name.name)
+            if self.taken(&v.name.name)
                 || v.name.name == t.name.name
                 || variants.iter().any(|w: &Variant| *w.name == *name)
             {
-                self.duplicate(&v.name);
+                self.duplicate(&v.name, SHARED);
                 continue;
             }
             self.variants.insert(
@@ -397,16 +389,11 @@ impl<'a> Checker<'a> {
     }
 
     fn constant(&mut self, name: &ast::Ident, e: &ast::Expr) {
-        if self.consts.contains_key(&name.name) {
-            self.error(
-                Diagnostic::new(
-                    "E0104",
-                    format!("`{}` is defined more than once", name.name),
-                    name.span,
-                )
-                .label("defined again here")
-                .help("rename one of the constants"),
-            );
+        if self.consts.contains_key(&name.name)
+            || self.type_ids.contains_key(&name.name)
+            || self.variants.contains_key(&name.name)
+        {
+            self.duplicate(name, "rename one of the constants");
             return;
         }
         self.in_const = true;
