@@ -1319,8 +1319,13 @@ impl<'a> Gen<'a> {
             };
             return Ok(quote!(for #pattern in #range { #body }));
         }
+        // A slot is borrowed (its elements are copied once); a computed domain is consumed.
+        if let IExpr::Slot(s) = dom {
+            let s = slot(*s);
+            return Ok(quote!(for #pattern in #rt::native::Domain::elements(&#s) { #body }));
+        }
         let d = self.domain(dom)?;
-        Ok(quote!(for #pattern in #rt::native::Domain::elements(&#d) { #body }))
+        Ok(quote!(for #pattern in #rt::native::Domain::into_elements(#d) { #body }))
     }
 
     /// Statements that add the options a result expression denotes.
@@ -1387,6 +1392,17 @@ impl<'a> Gen<'a> {
             }
             other => self.value(other)?,
         })
+    }
+
+    /// A domain that is only borrowed (`in`, `len`, `min`, `max`): a slot without a copy.
+    fn domain_ref(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
+        match e {
+            IExpr::Slot(s) => {
+                let s = slot(*s);
+                Ok(quote!(#s))
+            }
+            other => self.domain(other),
+        }
     }
 
     fn literal(&self, v: &Val) -> Result<TokenStream, CodegenError> {
@@ -1462,7 +1478,7 @@ impl<'a> Gen<'a> {
                 let at = self.at(*span);
                 match op {
                     Op::In | Op::NotIn => {
-                        let (x, d) = (n(a)?, self.domain(b)?);
+                        let (x, d) = (n(a)?, self.domain_ref(b)?);
                         let test = quote!(#rt::native::Domain::has(&#d, &#x));
                         if *op == Op::In {
                             test
@@ -1602,13 +1618,13 @@ impl<'a> Gen<'a> {
                         quote!(#rt::native::abs(#x, #at)?)
                     }
                     Builtin::Len => {
-                        let x = self.domain(&args[0])?;
+                        let x = self.domain_ref(&args[0])?;
                         quote!((#rt::native::Domain::elements(&#x).len() as i64))
                     }
                     Builtin::Min | Builtin::Max => {
                         let largest = *b == Builtin::Max;
                         if args.len() == 1 {
-                            let d = self.domain(&args[0])?;
+                            let d = self.domain_ref(&args[0])?;
                             quote!(#rt::native::extreme(&#d, #largest, #at)?)
                         } else {
                             let xs = args.iter().map(n).collect::<Result<Vec<_>, _>>()?;

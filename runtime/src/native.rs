@@ -180,6 +180,13 @@ pub trait Domain<T> {
     fn size_hint(&self) -> Option<i64> {
         None
     }
+    /// The elements, in order, consuming the domain (no copy for a set or a list).
+    fn into_elements(self) -> Vec<T>
+    where
+        Self: Sized,
+    {
+        self.elements()
+    }
 }
 
 impl Domain<i64> for Range {
@@ -207,6 +214,9 @@ impl<T: Ord + Clone> Domain<T> for Set<T> {
     fn to_set(&self) -> Set<T> {
         self.clone()
     }
+    fn into_elements(self) -> Vec<T> {
+        self.0
+    }
 }
 
 impl<T: Ord + Clone> Domain<T> for Vec<T> {
@@ -218,6 +228,9 @@ impl<T: Ord + Clone> Domain<T> for Vec<T> {
     }
     fn to_set(&self) -> Set<T> {
         Set::from_vec(self.clone())
+    }
+    fn into_elements(self) -> Vec<T> {
+        self
     }
 }
 
