@@ -146,11 +146,16 @@ fn variant(gid: usize) -> proc_macro2::Ident {
 enum Packed {
     /// As its value type.
     Plain,
-    /// A `set<lo..hi>` packed into `Bits`, with `lo`.
-    Bits(i64),
+    /// A `set<lo..hi>` packed into `Bits64` (at most 64 values) or `Bits` (at most 128),
+    /// with `lo`, and whether it needs 128 bits.
+    Bits(i64, bool),
+    /// A range stored in a narrower integer type (`u8` for `0..=200`), widened to `i64`
+    /// when read.
+    Narrow(proc_macro2::Ident),
     /// A `set<T>` of a tagged union of at most 128 values, packed into `Bits` by the
     /// values' ordinals; the union's Rust type.
-    Ordinals(proc_macro2::Ident),
+    /// Whether it needs 128 bits (more than 64 values).
+    Ordinals(proc_macro2::Ident, bool),
     /// A `list<T>` interned: stored as a `ListId` into the field's `ListInterner`.
     List,
 }
@@ -159,16 +164,47 @@ enum Packed {
 fn unpack(packing: &Packed, gid: usize, field: usize) -> TokenStream {
     let s = slot(field);
     match packing {
-        Packed::Bits(lo) => {
+        Packed::Bits(lo, _) => {
             let lo = int(*lo);
             quote!(#s.unpack(#lo))
         }
-        Packed::Ordinals(ty) => quote!(#s.unpack_by(#ty::from_ordinal)),
+        Packed::Narrow(_) => quote!((#s as i64)),
+        Packed::Ordinals(ty, _) => quote!(#s.unpack_by(#ty::from_ordinal)),
         Packed::List => {
             let lists = list_interner(gid, field);
             quote!(#lists.get(#s))
         }
         Packed::Plain => quote!(#s),
+    }
+}
+
+/// The narrowest integer type holding every value of `lo..=hi`, when narrower than `i64`.
+fn narrow_int(lo: i64, hi: i64) -> Option<proc_macro2::Ident> {
+    let fits = |min: i64, max: i64| min <= lo && hi <= max;
+    let name = if fits(0, u8::MAX.into()) {
+        "u8"
+    } else if fits(i8::MIN.into(), i8::MAX.into()) {
+        "i8"
+    } else if fits(0, u16::MAX.into()) {
+        "u16"
+    } else if fits(i16::MIN.into(), i16::MAX.into()) {
+        "i16"
+    } else if fits(0, u32::MAX.into()) {
+        "u32"
+    } else if fits(i32::MIN.into(), i32::MAX.into()) {
+        "i32"
+    } else {
+        return None;
+    };
+    Some(format_ident!("{}", name))
+}
+
+/// A value `x` of a field stored as `packing`, as stored (`Plain` and `Narrow` only: the
+/// other packings need the whole field value, see `Gen::maker`).
+fn store_plain(packing: &Packed, x: TokenStream) -> TokenStream {
+    match packing {
+        Packed::Narrow(ty) => quote!((#x as #ty)),
+        _ => x,
     }
 }
 
@@ -234,12 +270,13 @@ impl<'a> Gen<'a> {
     fn packing(&self, game: &Game, t: &FieldTy) -> Result<Packed, CodegenError> {
         match t {
             FieldTy::Set(inner) => match &**inner {
-                FieldTy::Range(lo, hi) if hi - lo < 128 => Ok(Packed::Bits(*lo)),
+                FieldTy::Range(lo, hi) if hi - lo < 128 => Ok(Packed::Bits(*lo, hi - lo >= 64)),
                 FieldTy::Union(u)
                     if self.union_plain(u.id)
                         && count_values(self.program, inner).is_some_and(|n| n <= 128) =>
                 {
-                    Ok(Packed::Ordinals(rust_type_name(&u.name)?))
+                    let wide = count_values(self.program, inner).is_some_and(|n| n > 64);
+                    Ok(Packed::Ordinals(rust_type_name(&u.name)?, wide))
                 }
                 _ => Err(unsupported(format!(
                     "the set field of `{}` (a set field is packed when its elements are a range \
@@ -252,7 +289,7 @@ impl<'a> Gen<'a> {
                 u.name, game.name
             ))),
             FieldTy::List(inner) => match self.packing(game, inner)? {
-                Packed::Plain => Ok(Packed::List),
+                Packed::Plain | Packed::Narrow(_) => Ok(Packed::List),
                 _ => Err(unsupported(format!(
                     "sets or lists inside list fields (in `{}`)",
                     game.name
@@ -260,7 +297,7 @@ impl<'a> Gen<'a> {
             },
             FieldTy::Tuple(ts) => {
                 for t in ts {
-                    if !matches!(self.packing(game, t)?, Packed::Plain) {
+                    if !matches!(self.packing(game, t)?, Packed::Plain | Packed::Narrow(_)) {
                         return Err(unsupported(format!(
                             "sets or lists inside tuple fields (in `{}`)",
                             game.name
@@ -269,6 +306,9 @@ impl<'a> Gen<'a> {
                 }
                 Ok(Packed::Plain)
             }
+            FieldTy::Range(lo, hi) => {
+                Ok(narrow_int(*lo, *hi).map_or(Packed::Plain, Packed::Narrow))
+            }
             _ => Ok(Packed::Plain),
         }
     }
@@ -276,7 +316,9 @@ impl<'a> Gen<'a> {
     fn stored_ty(&self, game: &Game, t: &FieldTy) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         Ok(match self.packing(game, t)? {
-            Packed::Bits(_) | Packed::Ordinals(_) => quote!(#rt::native::Bits),
+            Packed::Bits(_, false) | Packed::Ordinals(_, false) => quote!(#rt::native::Bits64),
+            Packed::Bits(_, true) | Packed::Ordinals(_, true) => quote!(#rt::native::Bits),
+            Packed::Narrow(ty) => quote!(#ty),
             Packed::List => quote!(#rt::native::ListId),
             Packed::Plain => self.value_ty(t),
         })
@@ -300,7 +342,7 @@ impl<'a> Gen<'a> {
             }
             FieldTy::Set(inner) => {
                 let each = self.admits(inner, quote!(__e));
-                quote!((#v).0.iter().all(|__e| { let __e = __e.clone(); #each }))
+                quote!((#v).iter().all(|__e| #each))
             }
             FieldTy::List(inner) => {
                 let each = self.admits(inner, quote!(__e));
@@ -605,6 +647,10 @@ impl<'a> Gen<'a> {
             #[allow(dead_code)]
             pub enum #name { #(#variants),* }
 
+            impl #rt::native::Elem for #name {
+                type Store = #rt::native::VecStore<#name>;
+            }
+
             #[allow(clippy::all)]
             impl #rt::native::Show for #name {
                 fn show(&self, out: &mut ::std::string::String) {
@@ -799,6 +845,12 @@ impl<'a> Gen<'a> {
             _ => return Ok(None),
         };
         let fields: Vec<_> = (0..game.fields.len()).map(slot).collect();
+        let stored = game
+            .fields
+            .iter()
+            .zip(&fields)
+            .map(|(f, s)| Ok(store_plain(&self.packing(game, &f.ty)?, quote!(#s))))
+            .collect::<Result<Vec<_>, CodegenError>>()?;
         // The target's index, and each index's fields.
         let (target, decode) = match &shape {
             KernelShape::Heap => (
@@ -839,7 +891,7 @@ impl<'a> Gen<'a> {
                 let mut seen: ::std::vec::Vec<bool> = ::std::vec::Vec::new();
                 for cur in 0..=target {
                     #decode
-                    if let ::std::option::Option::Some(v) = known(Pos::#v(#(#fields),*)) {
+                    if let ::std::option::Option::Some(v) = known(Pos::#v(#(#stored),*)) {
                         g.push(v);
                         continue;
                     }
@@ -875,7 +927,7 @@ impl<'a> Gen<'a> {
                         return false;
                     }
                     g.push(value);
-                    out.push((Pos::#v(#(#fields),*), value));
+                    out.push((Pos::#v(#(#stored),*), value));
                 }
                 true
             }
@@ -1019,7 +1071,7 @@ impl<'a> Gen<'a> {
                 (FieldTy::Set(inner), _) => {
                     let elem = self.value_ty(inner);
                     params.push(quote!(#param: impl ::std::iter::IntoIterator<Item = #elem>));
-                    args.push(quote!(#rt::native::Set::from_vec(#param.into_iter().collect())));
+                    args.push(quote!(#param.into_iter().collect::<#rt::native::Set<_>>()));
                 }
                 _ => {
                     params.push(quote!(#param: #value_ty));
@@ -1138,11 +1190,16 @@ impl<'a> Gen<'a> {
                 }
             });
             stored.push(match self.packing(game, &f.ty)? {
-                Packed::Bits(lo) => {
+                Packed::Bits(lo, wide) => {
                     let lo = int(lo);
-                    quote!(#rt::native::Bits::pack(&#s, #lo))
+                    let bits = if wide { quote!(Bits) } else { quote!(Bits64) };
+                    quote!(#rt::native::#bits::pack(&#s, #lo))
                 }
-                Packed::Ordinals(_) => quote!(#rt::native::Bits::pack_by(&#s, |x| x.ordinal())),
+                Packed::Narrow(ty) => quote!((#s as #ty)),
+                Packed::Ordinals(_, wide) => {
+                    let bits = if wide { quote!(Bits) } else { quote!(Bits64) };
+                    quote!(#rt::native::#bits::pack_by(&#s, |x| x.ordinal()))
+                }
                 Packed::List => {
                     let lists = list_interner(gid, i);
                     quote!(#lists.intern(&#s, at)?)
@@ -1425,7 +1482,7 @@ impl<'a> Gen<'a> {
                     .iter()
                     .map(|v| self.literal(v))
                     .collect::<Result<Vec<_>, _>>()?;
-                quote!(#rt::native::Set::from_vec(::std::vec![#(#vs),*]))
+                quote!(#rt::native::Set::from_array([#(#vs),*]))
             }
             Val::List(vs) => {
                 let vs = vs
@@ -1554,7 +1611,7 @@ impl<'a> Gen<'a> {
             }
             IExpr::Set(items) => {
                 let items = items.iter().map(n).collect::<Result<Vec<_>, _>>()?;
-                quote!(#rt::native::Set::from_vec(::std::vec![#(#items),*]))
+                quote!(#rt::native::Set::from_array([#(#items),*]))
             }
             IExpr::List(items) => {
                 let items = items.iter().map(n).collect::<Result<Vec<_>, _>>()?;
@@ -1588,21 +1645,21 @@ impl<'a> Gen<'a> {
                     None => quote!(__v.push(#elem);),
                 };
                 let looped = self.for_each(slots, dom, push)?;
-                quote!({ let mut __v = ::std::vec::Vec::new(); #looped #rt::native::Set::from_vec(__v) })
+                quote!({ let mut __v = #rt::native::SetBuilder::new(); #looped __v.build() })
             }
             IExpr::Closure(seed, s, next) => {
                 let (seed, next, s) = (n(seed)?, n(next)?, slot(*s));
                 quote!({
-                    let mut __seen: ::std::collections::BTreeSet<_> = (#seed).0.into_iter().collect();
+                    let mut __seen: ::std::collections::BTreeSet<_> = (#seed).into_iter().collect();
                     let mut __work: ::std::vec::Vec<_> = __seen.iter().cloned().collect();
                     while let ::std::option::Option::Some(#s) = __work.pop() {
-                        for __y in (#next).0 {
+                        for __y in #next {
                             if __seen.insert(__y.clone()) {
                                 __work.push(__y);
                             }
                         }
                     }
-                    #rt::native::Set(__seen.into_iter().collect())
+                    __seen.into_iter().collect::<#rt::native::Set<_>>()
                 })
             }
             IExpr::Call(fid, args) => {
@@ -1619,7 +1676,7 @@ impl<'a> Gen<'a> {
                     }
                     Builtin::Len => {
                         let x = self.domain_ref(&args[0])?;
-                        quote!((#rt::native::Domain::elements(&#x).len() as i64))
+                        quote!(#rt::native::Domain::count(&#x))
                     }
                     Builtin::Min | Builtin::Max => {
                         let largest = *b == Builtin::Max;
@@ -1870,7 +1927,7 @@ impl Digits {
                 .map(|((f, v), scale)| match f {
                     Some((lo, _)) => {
                         let lo = int(*lo);
-                        quote!(((#v - #lo) as usize) * #scale)
+                        quote!(((#v as i64 - #lo) as usize) * #scale)
                     }
                     None => quote!((#v as usize) * #scale),
                 });

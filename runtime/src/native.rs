@@ -4,6 +4,11 @@
 use crate::rules::RuleError;
 use std::fmt::Write as _;
 
+mod set;
+pub use set::{
+    BitIter, Elem, IntBuilder, IntIntoIter, IntIter, IntStore, Set, SetBuilder, Store, VecStore,
+};
+
 /// An error while evaluating generated code: a message and, where known, `line:col`.
 #[cold]
 #[inline(never)]
@@ -121,132 +126,127 @@ impl Range {
 
     /// Its elements as a set.
     pub fn to_set(self) -> Set<i64> {
-        Set((self.0..self.1).collect())
+        (self.0..self.1).collect()
     }
 }
 
-/// A finite set, kept sorted without duplicates.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Set<T>(pub Vec<T>);
-
-impl<T: Ord + Clone> Set<T> {
-    /// The set of the given elements.
-    pub fn from_vec(mut items: Vec<T>) -> Set<T> {
-        items.sort();
-        items.dedup();
-        Set(items)
-    }
-
-    /// Whether `x` is an element.
-    pub fn contains(&self, x: &T) -> bool {
-        self.0.binary_search(x).is_ok()
-    }
-
-    /// `a | b`
-    pub fn union(&self, other: &Set<T>) -> Set<T> {
-        Set::from_vec(self.0.iter().chain(other.0.iter()).cloned().collect())
-    }
-
-    /// `a & b`
-    pub fn inter(&self, other: &Set<T>) -> Set<T> {
-        Set(self
-            .0
-            .iter()
-            .filter(|x| other.contains(x))
-            .cloned()
-            .collect())
-    }
-
-    /// `a - b`
-    pub fn diff(&self, other: &Set<T>) -> Set<T> {
-        Set(self
-            .0
-            .iter()
-            .filter(|x| !other.contains(x))
-            .cloned()
-            .collect())
-    }
-}
-
-/// Something a binder can range over and `in` can test.
+/// Something a binder can range over and `in` can test: a range, a set or a list.
 pub trait Domain<T> {
-    /// The elements, in order.
-    fn elements(&self) -> Vec<T>;
+    /// Iterates by reference.
+    type Iter<'a>: Iterator<Item = T>
+    where
+        Self: 'a;
+    /// Iterates by value.
+    type IntoIter: Iterator<Item = T>;
+    /// The elements, in order (increasing for ranges and sets, list order for lists).
+    fn elements(&self) -> Self::Iter<'_>;
+    /// The elements, in order, consuming the domain (no copy for a set or a list).
+    fn into_elements(self) -> Self::IntoIter;
     /// Membership.
     fn has(&self, x: &T) -> bool;
     /// The domain as a set (for set algebra, equality and storage).
-    fn to_set(&self) -> Set<T>;
-    /// The number of elements, when known without listing them.
-    fn size_hint(&self) -> Option<i64> {
-        None
-    }
-    /// The elements, in order, consuming the domain (no copy for a set or a list).
-    fn into_elements(self) -> Vec<T>
+    fn to_set(&self) -> Set<T>
     where
-        Self: Sized,
-    {
-        self.elements()
-    }
+        T: Elem;
+    /// The number of elements (`len`).
+    fn count(&self) -> i64;
+    /// The smallest (`largest == false`) or largest element, `None` when empty.
+    fn extreme(&self, largest: bool) -> Option<T>;
 }
 
 impl Domain<i64> for Range {
-    fn elements(&self) -> Vec<i64> {
-        (self.0..self.1).collect()
+    type Iter<'a> = std::ops::Range<i64>;
+    type IntoIter = std::ops::Range<i64>;
+    #[inline]
+    fn elements(&self) -> std::ops::Range<i64> {
+        self.0..self.1
     }
+    #[inline]
+    fn into_elements(self) -> std::ops::Range<i64> {
+        self.0..self.1
+    }
+    #[inline]
     fn has(&self, x: &i64) -> bool {
         self.0 <= *x && *x < self.1
     }
     fn to_set(&self) -> Set<i64> {
         Range::to_set(*self)
     }
-    fn size_hint(&self) -> Option<i64> {
-        Some(self.1.saturating_sub(self.0))
+    fn count(&self) -> i64 {
+        self.1.saturating_sub(self.0).max(0)
+    }
+    fn extreme(&self, largest: bool) -> Option<i64> {
+        match (self.0 < self.1, largest) {
+            (false, _) => None,
+            (true, false) => Some(self.0),
+            (true, true) => Some(self.1 - 1),
+        }
     }
 }
 
-impl<T: Ord + Clone> Domain<T> for Set<T> {
-    fn elements(&self) -> Vec<T> {
-        self.0.clone()
+impl<T: Elem> Domain<T> for Set<T> {
+    type Iter<'a>
+        = <T::Store as Store<T>>::Iter<'a>
+    where
+        T: 'a;
+    type IntoIter = <T::Store as Store<T>>::IntoIter;
+    #[inline]
+    fn elements(&self) -> Self::Iter<'_> {
+        self.iter()
     }
+    #[inline]
+    fn into_elements(self) -> Self::IntoIter {
+        self.into_iter()
+    }
+    #[inline]
     fn has(&self, x: &T) -> bool {
         self.contains(x)
     }
     fn to_set(&self) -> Set<T> {
         self.clone()
     }
-    fn into_elements(self) -> Vec<T> {
-        self.0
+    #[inline]
+    fn count(&self) -> i64 {
+        self.len() as i64
+    }
+    fn extreme(&self, largest: bool) -> Option<T> {
+        set::set_extreme(self, largest)
     }
 }
 
-impl<T: Ord + Clone> Domain<T> for Vec<T> {
-    fn elements(&self) -> Vec<T> {
-        self.clone()
+impl<T: Elem> Domain<T> for Vec<T> {
+    type Iter<'a>
+        = std::iter::Cloned<std::slice::Iter<'a, T>>
+    where
+        T: 'a;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn elements(&self) -> Self::Iter<'_> {
+        self.iter().cloned()
+    }
+    fn into_elements(self) -> Self::IntoIter {
+        self.into_iter()
     }
     fn has(&self, x: &T) -> bool {
         self.contains(x)
     }
     fn to_set(&self) -> Set<T> {
-        Set::from_vec(self.clone())
+        self.iter().cloned().collect()
     }
-    fn into_elements(self) -> Vec<T> {
-        self
+    fn count(&self) -> i64 {
+        self.len() as i64
+    }
+    fn extreme(&self, largest: bool) -> Option<T> {
+        if largest {
+            self.iter().max().cloned()
+        } else {
+            self.iter().min().cloned()
+        }
     }
 }
 
 /// The smallest or largest element of a domain (`min(S)`, `max(S)`).
-pub fn extreme<T: Ord + Clone>(
-    d: &impl Domain<T>,
-    largest: bool,
-    at: &str,
-) -> Result<T, RuleError> {
-    let items = d.elements();
-    let pick = if largest {
-        items.into_iter().max()
-    } else {
-        items.into_iter().min()
-    };
-    pick.ok_or_else(|| {
+pub fn extreme<T>(d: &impl Domain<T>, largest: bool, at: &str) -> Result<T, RuleError> {
+    d.extreme(largest).ok_or_else(|| {
         error(
             format!("`{}` of an empty set", if largest { "max" } else { "min" }),
             at,
@@ -278,10 +278,10 @@ impl Show for bool {
     }
 }
 
-impl<T: Show> Show for Set<T> {
+impl<T: Show + Elem> Show for Set<T> {
     fn show(&self, out: &mut String) {
         out.push('{');
-        for (i, x) in self.0.iter().enumerate() {
+        for (i, x) in self.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
@@ -324,25 +324,55 @@ show_tuple!(A 0, B 1);
 show_tuple!(A 0, B 1, C 2);
 show_tuple!(A 0, B 1, C 2, D 3);
 
-/// A set of integers in `lo..lo + 128` packed into 128 bits (a `set<lo..hi>` field of a
-/// position; `lo` is known from the field's type).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Bits(pub u128);
+macro_rules! bits {
+    ($(#[$doc:meta])* $name:ident, $word:ty, $width:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub $word);
 
-impl Bits {
-    /// Packs `set`, whose elements the caller has checked lie in `lo..lo + 128`.
-    pub fn pack(set: &Set<i64>, lo: i64) -> Bits {
-        Bits(set.0.iter().fold(0u128, |b, &x| b | 1u128 << (x - lo)))
-    }
+        impl $name {
+            #[doc = concat!("Packs `set`, whose elements the caller has checked lie in `lo..lo + ", $width, "`.")]
+            #[inline]
+            pub fn pack(set: &Set<i64>, lo: i64) -> $name {
+                $name(set.iter().fold(0, |b, x| b | 1 << (x - lo)))
+            }
 
-    /// The elements, as a set.
-    pub fn unpack(self, lo: i64) -> Set<i64> {
-        Set((0..128)
-            .filter(|i| self.0 >> i & 1 == 1)
-            .map(|i| lo + i)
-            .collect())
-    }
+            /// The elements, as a set.
+            #[inline]
+            pub fn unpack(self, lo: i64) -> Set<i64> {
+                Set::from_bits(u128::from(self.0), lo)
+            }
+
+            #[doc = concat!("Packs `set`, whose elements have ordinals (ranks in their type's order) below ", $width, ".")]
+            pub fn pack_by<T: Elem>(set: &Set<T>, ordinal: impl Fn(&T) -> u32) -> $name {
+                $name(set.iter().fold(0, |b, x| b | 1 << ordinal(&x)))
+            }
+
+            /// The elements, as a set, from their ordinals; sorted, because ordinals follow
+            /// the type's order.
+            pub fn unpack_by<T: Elem>(self, from_ordinal: impl Fn(u32) -> T) -> Set<T> {
+                set::BitIter(u128::from(self.0))
+                    .map(|i| from_ordinal(i as u32))
+                    .collect()
+            }
+        }
+    };
 }
+
+bits!(
+    /// A set of integers in `lo..lo + 128` packed into 128 bits (a `set<lo..hi>` field of
+    /// a position; `lo` is known from the field's type), or a set of at most 128 values of
+    /// a finite type, by their ordinals.
+    Bits,
+    u128,
+    128
+);
+bits!(
+    /// [`Bits`] for at most 64 values: a position with such a field is smaller.
+    Bits64,
+    u64,
+    64
+);
 
 /// `xs[i]`, failing outside the list.
 pub fn index<T: Clone>(xs: &[T], i: i64, at: &str) -> Result<T, RuleError> {
@@ -400,15 +430,14 @@ pub fn with<T>(mut xs: Vec<T>, i: i64, v: T, at: &str) -> Result<Vec<T>, RuleErr
 pub const MAX_QUERY_DOMAIN: i64 = 10_000_000;
 
 /// The elements of a query's domain, refusing absurd sizes.
-pub fn query_elements<T: Ord + Clone>(d: &impl Domain<T>) -> Result<Vec<T>, RuleError> {
-    if let Some(size) = d.size_hint() {
-        if size > MAX_QUERY_DOMAIN {
-            return Err(RuleError::new(format!(
-                "the domain has {size} elements; a query may range over at most {MAX_QUERY_DOMAIN}"
-            )));
-        }
+pub fn query_elements<T>(d: &impl Domain<T>) -> Result<Vec<T>, RuleError> {
+    let size = d.count();
+    if size > MAX_QUERY_DOMAIN {
+        return Err(RuleError::new(format!(
+            "the domain has {size} elements; a query may range over at most {MAX_QUERY_DOMAIN}"
+        )));
     }
-    Ok(d.elements())
+    Ok(d.elements().collect())
 }
 
 /// A list field of a position, as a handle into a [`ListInterner`]: positions stay `Copy`
@@ -476,21 +505,5 @@ impl<T: Clone + Eq + std::hash::Hash> ListInterner<T> {
 impl<T: Clone + Eq + std::hash::Hash> Default for ListInterner<T> {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl Bits {
-    /// Packs `set`, whose elements have ordinals (ranks in their type's order) below 128.
-    pub fn pack_by<T>(set: &Set<T>, ordinal: impl Fn(&T) -> u32) -> Bits {
-        Bits(set.0.iter().fold(0u128, |b, x| b | 1u128 << ordinal(x)))
-    }
-
-    /// The elements, as a set, from their ordinals; sorted, because ordinals follow the
-    /// type's order.
-    pub fn unpack_by<T>(self, from_ordinal: impl Fn(u32) -> T) -> Set<T> {
-        Set((0..128u32)
-            .filter(|&i| self.0 >> i & 1 == 1)
-            .map(from_ordinal)
-            .collect())
     }
 }

@@ -87,6 +87,16 @@ enum Step<P> {
     Need(Task<P>),
 }
 
+/// What the memo tells about an outcome search's options before it descends.
+enum Scan<P> {
+    /// Some option is known to be P: the position is N.
+    Winning,
+    /// Every option is known, and none is P: the position is P.
+    AllLosing,
+    /// No option is known to be P; option `i` is the first unknown one, and needs `task`.
+    Unknown(usize, Task<P>),
+}
+
 enum Fail<P> {
     Cycle(Task<P>),
     Error(SolveError),
@@ -98,14 +108,31 @@ impl<P> From<RuleError> for Fail<P> {
     }
 }
 
+/// A frame's buffers, boxed so that a frame is small to push and pop, and pooled.
+struct Buffers<P> {
+    opts: Options<P>,
+    vals: Vec<u32>,
+}
+
+impl<P> Default for Buffers<P> {
+    fn default() -> Self {
+        Buffers {
+            opts: Options::default(),
+            vals: Vec::new(),
+        }
+    }
+}
+
 struct Frame<P> {
     task: Task<P>,
-    opts: Options<P>,
+    /// The options, and the values of those already solved.
+    bufs: Box<Buffers<P>>,
     /// The options were dropped while the frame waited for a child (to keep memory
     /// proportional to the depth, not depth × options); enumerate them again on resume.
     dropped: bool,
+    /// An outcome search has looked its options up in the memo (see `Solver::scan_known`).
+    scanned: bool,
     cursor: usize,
-    vals: Vec<u32>,
 }
 
 /// A waiting frame with more options than this drops them until it resumes.
@@ -163,7 +190,9 @@ pub struct Solver<'r, R: Rules> {
     expr_ids: FxHashMap<Expr<R::Pos>, u32>,
     expr_memo: Vec<Vec<u32>>,
     stack: Vec<Frame<R::Pos>>,
-    pool: Vec<(Options<R::Pos>, Vec<u32>)>,
+    /// Spare buffers; boxed, as frames hold them.
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<Buffers<R::Pos>>>,
     progress: Option<Box<dyn FnMut(u64) + 'r>>,
 }
 
@@ -364,8 +393,8 @@ impl<'r, R: Rules> Solver<'r, R> {
             match stepped {
                 Ok(None) => self.finish(frame),
                 Ok(Some(need)) => {
-                    if frame.opts.len() > KEEP_OPTIONS_WHILE_WAITING {
-                        frame.opts = Options::default();
+                    if frame.bufs.opts.len() > KEEP_OPTIONS_WHILE_WAITING {
+                        frame.bufs.opts = Options::default();
                         frame.dropped = true;
                     }
                     self.stack.push(frame);
@@ -460,19 +489,18 @@ impl<'r, R: Rules> Solver<'r, R> {
                 report(solved);
             }
         }
-        let (mut opts, vals) = self.pool.pop().unwrap_or_default();
-        if let Err(fail) = self.enumerate(task.node, &mut opts) {
-            opts.clear();
-            self.recycle(opts, vals);
+        let mut bufs = self.pool.pop().unwrap_or_default();
+        if let Err(fail) = self.enumerate(task.node, &mut bufs.opts) {
+            self.recycle(bufs);
             return Err(fail);
         }
         self.store(task, IN_PROGRESS);
         self.stack.push(Frame {
             task,
-            opts,
+            bufs,
             dropped: false,
+            scanned: false,
             cursor: 0,
-            vals,
         });
         Ok(())
     }
@@ -496,11 +524,11 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    fn recycle(&mut self, mut opts: Options<Pos<R>>, mut vals: Vec<u32>) {
+    fn recycle(&mut self, mut bufs: Box<Buffers<Pos<R>>>) {
         if self.pool.len() < POOL_LIMIT {
-            opts.clear();
-            vals.clear();
-            self.pool.push((opts, vals));
+            bufs.opts.clear();
+            bufs.vals.clear();
+            self.pool.push(bufs);
         }
     }
 
@@ -509,10 +537,10 @@ impl<'r, R: Rules> Solver<'r, R> {
         let value = if frame.cursor == SHORT_CIRCUIT {
             OUTCOME_N
         } else {
-            reduce(kind, frame.opts.is_empty(), &frame.vals)
+            reduce(kind, frame.bufs.opts.is_empty(), &frame.bufs.vals)
         };
         self.store(frame.task, value);
-        self.recycle(frame.opts, frame.vals);
+        self.recycle(frame.bufs);
     }
 
     /// Advances a frame over its options. `Ok(None)`: every needed option value is in
@@ -520,21 +548,32 @@ impl<'r, R: Rules> Solver<'r, R> {
     fn step(&mut self, frame: &mut Frame<Pos<R>>) -> Result<Option<Task<Pos<R>>>, Fail<Pos<R>>> {
         let kind = frame.task.kind;
         if frame.dropped {
-            let (mut opts, _) = self.pool.pop().unwrap_or_default();
-            opts.clear();
-            self.enumerate(frame.task.node, &mut opts)?;
-            frame.opts = opts;
+            self.enumerate(frame.task.node, &mut frame.bufs.opts)?;
             frame.dropped = false;
         }
         let outcome_kind = matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome);
-        if outcome_kind && frame.cursor == 0 && self.known_p_option(kind, &frame.opts)? {
+        if outcome_kind && !frame.scanned {
+            frame.scanned = true;
             // A winning move whose value is already known (`end`, or memoized): take it
-            // before descending into any other option.
-            frame.cursor = SHORT_CIRCUIT;
-            return Ok(None);
+            // before descending into any other option. Otherwise the options before the
+            // first unknown one are known losing moves, which an outcome does not need.
+            match self.scan_known(kind, &frame.bufs.opts)? {
+                Scan::Winning => {
+                    frame.cursor = SHORT_CIRCUIT;
+                    return Ok(None);
+                }
+                Scan::AllLosing => {
+                    frame.cursor = frame.bufs.opts.len();
+                    return Ok(None);
+                }
+                Scan::Unknown(i, task) => {
+                    frame.cursor = i;
+                    return Ok(Some(task));
+                }
+            }
         }
-        while frame.cursor < frame.opts.len() {
-            match self.try_opt(kind, &frame.opts, frame.cursor)? {
+        while frame.cursor < frame.bufs.opts.len() {
+            match self.try_opt(kind, &frame.bufs.opts, frame.cursor)? {
                 Step::Need(task) => return Ok(Some(task)),
                 Step::Value(v) => {
                     frame.cursor += 1;
@@ -545,25 +584,35 @@ impl<'r, R: Rules> Solver<'r, R> {
                         frame.cursor = SHORT_CIRCUIT;
                         return Ok(None);
                     }
-                    frame.vals.push(v);
+                    frame.bufs.vals.push(v);
                 }
             }
         }
         Ok(None)
     }
 
-    /// Whether some option of an outcome search is already known to be P.
-    fn known_p_option(
+    /// What the memo already tells about the options of an outcome search.
+    fn scan_known(
         &mut self,
         kind: ValueKind,
         opts: &Options<Pos<R>>,
-    ) -> Result<bool, Fail<Pos<R>>> {
+    ) -> Result<Scan<Pos<R>>, Fail<Pos<R>>> {
+        let mut first_unknown = None;
         for i in 0..opts.len() {
-            if let Step::Value(OUTCOME_P) = self.try_opt(kind, opts, i)? {
-                return Ok(true);
+            match self.try_opt(kind, opts, i)? {
+                Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
+                Step::Value(_) => {}
+                Step::Need(task) => {
+                    if first_unknown.is_none() {
+                        first_unknown = Some((i, task));
+                    }
+                }
             }
         }
-        Ok(false)
+        Ok(match first_unknown {
+            Some((i, task)) => Scan::Unknown(i, task),
+            None => Scan::AllLosing,
+        })
     }
 
     fn store(&mut self, task: Task<Pos<R>>, value: u32) {

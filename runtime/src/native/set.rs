@@ -1,0 +1,566 @@
+//! Finite sets for generated code. The element type chooses the storage: a set of integers
+//! whose elements all lie in `0..128` (board lines, cells, small heaps) is one 128-bit word
+//! and never touches the allocator; every other set is a sorted vector. Either way a set
+//! iterates in increasing order and compares like its sorted list of elements, as the
+//! interpreter's sets do.
+
+use std::cmp::Ordering;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A type that can be an element of a [`Set`]; `Store` is how such sets are kept.
+pub trait Elem: Ord + Clone + Hash + Debug {
+    /// The storage of a set of this element type.
+    type Store: Store<Self>;
+}
+
+/// The storage behind a [`Set`]: sorted, without duplicates, in one canonical form per set
+/// (so that derived equality and hashing are set equality and hashing).
+pub trait Store<T>: Clone + Eq + Hash + Debug {
+    /// Iterates by reference, in increasing order.
+    type Iter<'a>: Iterator<Item = T>
+    where
+        Self: 'a;
+    /// Iterates by value, in increasing order.
+    type IntoIter: Iterator<Item = T>;
+    /// Collects elements in any order, with repeats.
+    type Builder: Default;
+
+    /// Adds an element to a builder.
+    fn push(builder: &mut Self::Builder, x: T);
+    /// The set a builder holds.
+    fn build(builder: Self::Builder) -> Self;
+    /// Whether `x` is an element.
+    fn contains(&self, x: &T) -> bool;
+    /// The number of elements.
+    fn len(&self) -> usize;
+    /// Whether there are no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The elements in increasing order.
+    fn iter(&self) -> Self::Iter<'_>;
+    /// The elements in increasing order, consuming the set.
+    fn into_iter(self) -> Self::IntoIter;
+    /// `self | other`
+    fn union(&self, other: &Self) -> Self;
+    /// `self & other`
+    fn inter(&self, other: &Self) -> Self;
+    /// `self - other`
+    fn diff(&self, other: &Self) -> Self;
+    /// The smallest (`largest == false`) or largest element.
+    fn extreme(&self, largest: bool) -> Option<T>;
+    /// Lexicographic order of the sorted element lists.
+    fn compare(&self, other: &Self) -> Ordering
+    where
+        T: Ord,
+    {
+        self.iter().cmp(other.iter())
+    }
+}
+
+/// A sorted vector without duplicates: the storage of sets of any element type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VecStore<T>(Vec<T>);
+
+impl<T: Ord + Clone + Hash + Debug> Store<T> for VecStore<T> {
+    type Iter<'a>
+        = std::iter::Cloned<std::slice::Iter<'a, T>>
+    where
+        T: 'a;
+    type IntoIter = std::vec::IntoIter<T>;
+    type Builder = Vec<T>;
+
+    fn push(builder: &mut Vec<T>, x: T) {
+        builder.push(x);
+    }
+    fn build(mut items: Vec<T>) -> Self {
+        items.sort();
+        items.dedup();
+        VecStore(items)
+    }
+    fn contains(&self, x: &T) -> bool {
+        self.0.binary_search(x).is_ok()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn iter(&self) -> Self::Iter<'_> {
+        self.0.iter().cloned()
+    }
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+    fn union(&self, other: &Self) -> Self {
+        Self::build(self.0.iter().chain(&other.0).cloned().collect())
+    }
+    fn inter(&self, other: &Self) -> Self {
+        VecStore(
+            self.0
+                .iter()
+                .filter(|x| other.contains(x))
+                .cloned()
+                .collect(),
+        )
+    }
+    fn diff(&self, other: &Self) -> Self {
+        VecStore(
+            self.0
+                .iter()
+                .filter(|x| !other.contains(x))
+                .cloned()
+                .collect(),
+        )
+    }
+    fn extreme(&self, largest: bool) -> Option<T> {
+        if largest {
+            self.0.last().cloned()
+        } else {
+            self.0.first().cloned()
+        }
+    }
+    fn compare(&self, other: &Self) -> Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
+/// The storage of integer sets: a 128-bit word when every element is in `0..128` (always
+/// then, so the form is canonical), else a sorted vector.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IntStore {
+    /// Bit `i` set: `i` is an element.
+    Small(u128),
+    /// Some element is negative or at least 128.
+    Large(Vec<i64>),
+}
+
+/// Collects integers: small ones as bits, the others in a vector (allocated only then).
+#[derive(Default)]
+pub struct IntBuilder {
+    bits: u128,
+    large: Vec<i64>,
+}
+
+#[inline]
+fn small(x: i64) -> Option<u32> {
+    u32::try_from(x).ok().filter(|&i| i < 128)
+}
+
+/// The elements of a word (bit `i` set: `i` is an element), in increasing order.
+#[derive(Clone, Debug)]
+pub struct BitIter(pub u128);
+
+impl Iterator for BitIter {
+    type Item = i64;
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(i64::from(i))
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+/// Iterates an [`IntStore`] by reference.
+#[derive(Clone, Debug)]
+pub enum IntIter<'a> {
+    /// A word's elements.
+    Bits(BitIter),
+    /// A vector's elements.
+    Slice(std::slice::Iter<'a, i64>),
+}
+
+impl Iterator for IntIter<'_> {
+    type Item = i64;
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        match self {
+            IntIter::Bits(b) => b.next(),
+            IntIter::Slice(s) => s.next().copied(),
+        }
+    }
+}
+
+/// Iterates an [`IntStore`] by value.
+#[derive(Clone, Debug)]
+pub enum IntIntoIter {
+    /// A word's elements.
+    Bits(BitIter),
+    /// A vector's elements.
+    Vec(std::vec::IntoIter<i64>),
+}
+
+impl Iterator for IntIntoIter {
+    type Item = i64;
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        match self {
+            IntIntoIter::Bits(b) => b.next(),
+            IntIntoIter::Vec(v) => v.next(),
+        }
+    }
+}
+
+impl IntStore {
+    fn from_elements(items: impl IntoIterator<Item = i64>) -> IntStore {
+        let mut b = IntBuilder::default();
+        for x in items {
+            <IntStore as Store<i64>>::push(&mut b, x);
+        }
+        <IntStore as Store<i64>>::build(b)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn build_large(builder: IntBuilder) -> IntStore {
+    let mut all = builder.large;
+    all.extend(BitIter(builder.bits));
+    all.sort_unstable();
+    all.dedup();
+    IntStore::Large(all)
+}
+
+impl Store<i64> for IntStore {
+    type Iter<'a> = IntIter<'a>;
+    type IntoIter = IntIntoIter;
+    type Builder = IntBuilder;
+
+    #[inline(always)]
+    fn push(builder: &mut IntBuilder, x: i64) {
+        match small(x) {
+            Some(i) => builder.bits |= 1 << i,
+            None => builder.large.push(x),
+        }
+    }
+    #[inline(always)]
+    fn build(builder: IntBuilder) -> Self {
+        if builder.large.is_empty() {
+            IntStore::Small(builder.bits)
+        } else {
+            build_large(builder)
+        }
+    }
+    #[inline]
+    fn contains(&self, x: &i64) -> bool {
+        match self {
+            IntStore::Small(bits) => small(*x).is_some_and(|i| bits >> i & 1 == 1),
+            IntStore::Large(v) => v.binary_search(x).is_ok(),
+        }
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            IntStore::Small(bits) => bits.count_ones() as usize,
+            IntStore::Large(v) => v.len(),
+        }
+    }
+    #[inline]
+    fn iter(&self) -> IntIter<'_> {
+        match self {
+            IntStore::Small(bits) => IntIter::Bits(BitIter(*bits)),
+            IntStore::Large(v) => IntIter::Slice(v.iter()),
+        }
+    }
+    #[inline]
+    fn into_iter(self) -> IntIntoIter {
+        match self {
+            IntStore::Small(bits) => IntIntoIter::Bits(BitIter(bits)),
+            IntStore::Large(v) => IntIntoIter::Vec(v.into_iter()),
+        }
+    }
+    #[inline]
+    fn union(&self, other: &Self) -> Self {
+        match (self, other) {
+            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a | b),
+            _ => IntStore::from_elements(self.iter().chain(other.iter())),
+        }
+    }
+    #[inline]
+    fn inter(&self, other: &Self) -> Self {
+        match (self, other) {
+            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a & b),
+            _ => IntStore::from_elements(self.iter().filter(|x| other.contains(x))),
+        }
+    }
+    #[inline]
+    fn diff(&self, other: &Self) -> Self {
+        match (self, other) {
+            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a & !b),
+            _ => IntStore::from_elements(self.iter().filter(|x| !other.contains(x))),
+        }
+    }
+    fn extreme(&self, largest: bool) -> Option<i64> {
+        match self {
+            IntStore::Small(0) => None,
+            IntStore::Small(bits) if largest => Some(i64::from(127 - bits.leading_zeros())),
+            IntStore::Small(bits) => Some(i64::from(bits.trailing_zeros())),
+            IntStore::Large(v) if largest => v.last().copied(),
+            IntStore::Large(v) => v.first().copied(),
+        }
+    }
+}
+
+impl Elem for i64 {
+    type Store = IntStore;
+}
+
+macro_rules! vec_elem {
+    ($($t:ty),*) => { $(impl Elem for $t { type Store = VecStore<$t>; })* };
+}
+vec_elem!(bool, ());
+
+macro_rules! tuple_elem {
+    ($($name:ident),+) => {
+        impl<$($name: Elem),+> Elem for ($($name,)+) {
+            type Store = VecStore<($($name,)+)>;
+        }
+    };
+}
+tuple_elem!(A);
+tuple_elem!(A, B);
+tuple_elem!(A, B, C);
+tuple_elem!(A, B, C, D);
+tuple_elem!(A, B, C, D, E);
+tuple_elem!(A, B, C, D, E, F);
+tuple_elem!(A, B, C, D, E, F, G);
+tuple_elem!(A, B, C, D, E, F, G, H);
+
+impl<T: Elem> Elem for Set<T> {
+    type Store = VecStore<Set<T>>;
+}
+
+impl<T: Elem> Elem for Vec<T> {
+    type Store = VecStore<Vec<T>>;
+}
+
+/// A finite set, iterated in increasing order.
+pub struct Set<T: Elem>(T::Store);
+
+impl<T: Elem> Set<T> {
+    /// The set of the given elements (any order, repeats allowed).
+    pub fn from_vec(items: Vec<T>) -> Set<T> {
+        items.into_iter().collect()
+    }
+
+    /// The set of the given elements, without allocating for small integer sets.
+    #[inline]
+    pub fn from_array<const N: usize>(items: [T; N]) -> Set<T> {
+        items.into_iter().collect()
+    }
+
+    /// Whether `x` is an element.
+    #[inline]
+    pub fn contains(&self, x: &T) -> bool {
+        self.0.contains(x)
+    }
+
+    /// The number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.len() == 0
+    }
+
+    /// The elements in increasing order.
+    #[inline]
+    pub fn iter(&self) -> <T::Store as Store<T>>::Iter<'_> {
+        self.0.iter()
+    }
+
+    /// The elements in increasing order, as a vector.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.0.iter().collect()
+    }
+
+    /// `a | b`
+    #[inline]
+    pub fn union(&self, other: &Set<T>) -> Set<T> {
+        Set(self.0.union(&other.0))
+    }
+
+    /// `a & b`
+    #[inline]
+    pub fn inter(&self, other: &Set<T>) -> Set<T> {
+        Set(self.0.inter(&other.0))
+    }
+
+    /// `a - b`
+    #[inline]
+    pub fn diff(&self, other: &Set<T>) -> Set<T> {
+        Set(self.0.diff(&other.0))
+    }
+}
+
+impl Set<i64> {
+    /// The set `{lo + i : bit i of bits is set}`.
+    #[inline]
+    pub fn from_bits(bits: u128, lo: i64) -> Set<i64> {
+        let fits = bits == 0 || ((0..128).contains(&lo) && bits.leading_zeros() >= lo as u32);
+        if fits {
+            Set(IntStore::Small(bits << lo))
+        } else {
+            BitIter(bits).map(|i| lo + i).collect()
+        }
+    }
+}
+
+impl<T: Elem> FromIterator<T> for Set<T> {
+    #[inline]
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut b = SetBuilder::new();
+        for x in items {
+            b.push(x);
+        }
+        b.build()
+    }
+}
+
+impl<T: Elem> IntoIterator for Set<T> {
+    type Item = T;
+    type IntoIter = <T::Store as Store<T>>::IntoIter;
+    #[inline]
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<T: Elem> Clone for Set<T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Set(self.0.clone())
+    }
+}
+
+impl<T: Elem> Default for Set<T> {
+    fn default() -> Self {
+        SetBuilder::new().build()
+    }
+}
+
+impl<T: Elem> Debug for Set<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Elem> PartialEq for Set<T> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl<T: Elem> Eq for Set<T> {}
+
+impl<T: Elem> Hash for Set<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl<T: Elem> PartialOrd for Set<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: Elem> Ord for Set<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.compare(&other.0)
+    }
+}
+
+/// Builds a set element by element (comprehensions).
+pub struct SetBuilder<T: Elem>(<T::Store as Store<T>>::Builder);
+
+impl<T: Elem> SetBuilder<T> {
+    /// No elements yet.
+    #[inline]
+    pub fn new() -> Self {
+        SetBuilder(Default::default())
+    }
+
+    /// Adds an element (repeats are dropped when the set is built).
+    #[inline]
+    pub fn push(&mut self, x: T) {
+        T::Store::push(&mut self.0, x);
+    }
+
+    /// The set.
+    #[inline]
+    pub fn build(self) -> Set<T> {
+        Set(T::Store::build(self.0))
+    }
+}
+
+impl<T: Elem> Default for SetBuilder<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The smallest or largest element of a set, `None` when empty.
+pub(crate) fn set_extreme<T: Elem>(set: &Set<T>, largest: bool) -> Option<T> {
+    set.0.extreme(largest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Integer sets (bits or vector) behave as sorted, deduplicated lists.
+        #[test]
+        fn int_sets_match_sorted_lists(
+            a in proptest::collection::vec(-3i64..140, 0..12),
+            b in proptest::collection::vec(-3i64..140, 0..12),
+        ) {
+            let list = |v: &[i64]| {
+                let mut v = v.to_vec();
+                v.sort();
+                v.dedup();
+                v
+            };
+            let (la, lb) = (list(&a), list(&b));
+            let (sa, sb) = (Set::from_vec(a.clone()), Set::from_vec(b.clone()));
+            prop_assert_eq!(sa.to_vec(), la.clone());
+            prop_assert_eq!(sa.len(), la.len());
+            let union: Vec<i64> = list(&[a.clone(), b.clone()].concat());
+            prop_assert_eq!(sa.union(&sb).to_vec(), union);
+            let inter: Vec<i64> = la.iter().copied().filter(|x| lb.contains(x)).collect();
+            prop_assert_eq!(sa.inter(&sb).to_vec(), inter.clone());
+            prop_assert_eq!(sa.inter(&sb), Set::from_vec(inter));
+            let diff: Vec<i64> = la.iter().copied().filter(|x| !lb.contains(x)).collect();
+            prop_assert_eq!(sa.diff(&sb), Set::from_vec(diff));
+            prop_assert_eq!(sa.cmp(&sb), la.cmp(&lb));
+            prop_assert_eq!(sa == sb, la == lb);
+            prop_assert_eq!(set_extreme(&sa, false), la.first().copied());
+            prop_assert_eq!(set_extreme(&sa, true), la.last().copied());
+            for x in -3..140 {
+                prop_assert_eq!(sa.contains(&x), la.contains(&x));
+            }
+            prop_assert_eq!(sa.clone().into_iter().collect::<Vec<_>>(), la);
+        }
+
+        /// A word shifted by `lo` is the set of `lo + i` for its bits `i`.
+        #[test]
+        fn sets_from_bits(bits in any::<u128>(), lo in -200i64..200) {
+            let want: Vec<i64> = BitIter(bits).map(|i| lo + i).collect();
+            prop_assert_eq!(Set::from_bits(bits, lo).to_vec(), want.clone());
+            prop_assert_eq!(Set::from_bits(bits, lo), Set::from_vec(want));
+        }
+    }
+}
