@@ -53,11 +53,8 @@ fn key(code: &str, runtime: &Path) -> String {
     RELEASE_PROFILE.hash(&mut h);
     runtime.hash(&mut h);
     code.hash(&mut h);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(runtime.join("src"))
-        .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
+    let mut files = Vec::new();
+    source_files(&runtime.join("src"), &mut files);
     files.push(runtime.join("Cargo.toml"));
     files.sort();
     for f in files {
@@ -65,6 +62,18 @@ fn key(code: &str, runtime: &Path) -> String {
         std::fs::read(&f).unwrap_or_default().hash(&mut h);
     }
     format!("{:016x}", h.finish())
+}
+
+/// Every file under `dir`, at any depth.
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            source_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
 }
 
 /// The path of a built solver for `code` (a generated module), building it if needed.
@@ -147,4 +156,28 @@ pub fn solver_binary(code: &str, label: &str) -> Result<PathBuf, String> {
         ));
     }
     Ok(binary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A change to any runtime source file, nested ones included, makes a new cache key,
+    /// so a solver is never linked against a stale runtime.
+    #[test]
+    fn cache_key_covers_nested_runtime_sources() {
+        let root = std::env::temp_dir().join(format!("cgdl-key-test-{}", std::process::id()));
+        let nested = root.join("src").join("native");
+        std::fs::create_dir_all(&nested).expect("temp dir");
+        std::fs::write(root.join("Cargo.toml"), "[package]").expect("write");
+        std::fs::write(root.join("src").join("lib.rs"), "mod native;").expect("write");
+        std::fs::write(nested.join("set.rs"), "// one").expect("write");
+        let before = key("code", &root);
+        assert_eq!(key("code", &root), before, "the key is deterministic");
+        std::fs::write(nested.join("set.rs"), "// two").expect("write");
+        let after = key("code", &root);
+        assert_ne!(after, before);
+        assert_ne!(key("other code", &root), after);
+        std::fs::remove_dir_all(&root).expect("clean up");
+    }
 }

@@ -340,10 +340,17 @@ impl<'a> Gen<'a> {
                 });
                 quote!((true #(&& #parts)*))
             }
-            FieldTy::Set(inner) => {
-                let each = self.admits(inner, quote!(__e));
-                quote!((#v).iter().all(|__e| #each))
-            }
+            FieldTy::Set(inner) => match &**inner {
+                FieldTy::Range(lo, hi) => {
+                    let (lo, hi) = (int(*lo), int(*hi));
+                    quote!((#v).within(#lo, #hi))
+                }
+                FieldTy::Nat => quote!((#v).within(0, i64::MAX)),
+                _ => {
+                    let each = self.admits(inner, quote!(__e));
+                    quote!((#v).iter().all(|__e| #each))
+                }
+            },
             FieldTy::List(inner) => {
                 let each = self.admits(inner, quote!(__e));
                 quote!((#v).iter().all(|__e| { let __e = __e.clone(); #each }))

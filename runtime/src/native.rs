@@ -334,7 +334,7 @@ macro_rules! bits {
             #[doc = concat!("Packs `set`, whose elements the caller has checked lie in `lo..lo + ", $width, "`.")]
             #[inline]
             pub fn pack(set: &Set<i64>, lo: i64) -> $name {
-                $name(set.iter().fold(0, |b, x| b | 1 << (x - lo)))
+                $name(set.to_bits(lo) as $word)
             }
 
             /// The elements, as a set.

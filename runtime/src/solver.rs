@@ -154,6 +154,12 @@ impl<P: Copy + Eq + std::hash::Hash> LeafMemo<P> {
         }
     }
 
+    /// Whether nothing was ever stored.
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.dense.is_empty() && self.map.is_empty()
+    }
+
     #[inline]
     fn get(&self, idx: Option<usize>, p: P) -> u32 {
         match idx {
@@ -647,8 +653,9 @@ impl<'r, R: Rules> Solver<'r, R> {
         };
         match v {
             UNKNOWN => {
-                if kind == ValueKind::Outcome && self.mode == Mode::Fast {
-                    let g = self.leaf_memo[ValueKind::Grundy.slot()].get(idx, p);
+                let grundy = &self.leaf_memo[ValueKind::Grundy.slot()];
+                if kind == ValueKind::Outcome && self.mode == Mode::Fast && !grundy.is_empty() {
+                    let g = grundy.get(idx, p);
                     if g != UNKNOWN && g != IN_PROGRESS {
                         return Ok(Step::Value(if g == 0 { OUTCOME_P } else { OUTCOME_N }));
                     }

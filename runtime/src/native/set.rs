@@ -217,6 +217,24 @@ impl IntStore {
     }
 }
 
+#[derive(Clone, Copy)]
+enum SetOp {
+    Union,
+    Inter,
+    Diff,
+}
+
+/// A set operation with a large operand (kept out of line, so that the word case inlines).
+#[cold]
+#[inline(never)]
+fn large_op(a: &IntStore, b: &IntStore, op: SetOp) -> IntStore {
+    match op {
+        SetOp::Union => IntStore::from_elements(a.iter().chain(b.iter())),
+        SetOp::Inter => IntStore::from_elements(a.iter().filter(|x| b.contains(x))),
+        SetOp::Diff => IntStore::from_elements(a.iter().filter(|x| !b.contains(x))),
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn build_large(builder: IntBuilder) -> IntStore {
@@ -279,21 +297,21 @@ impl Store<i64> for IntStore {
     fn union(&self, other: &Self) -> Self {
         match (self, other) {
             (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a | b),
-            _ => IntStore::from_elements(self.iter().chain(other.iter())),
+            _ => large_op(self, other, SetOp::Union),
         }
     }
     #[inline]
     fn inter(&self, other: &Self) -> Self {
         match (self, other) {
             (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a & b),
-            _ => IntStore::from_elements(self.iter().filter(|x| other.contains(x))),
+            _ => large_op(self, other, SetOp::Inter),
         }
     }
     #[inline]
     fn diff(&self, other: &Self) -> Self {
         match (self, other) {
             (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a & !b),
-            _ => IntStore::from_elements(self.iter().filter(|x| !other.contains(x))),
+            _ => large_op(self, other, SetOp::Diff),
         }
     }
     fn extreme(&self, largest: bool) -> Option<i64> {
@@ -350,9 +368,13 @@ impl<T: Elem> Set<T> {
     }
 
     /// The set of the given elements, without allocating for small integer sets.
-    #[inline]
+    #[inline(always)]
     pub fn from_array<const N: usize>(items: [T; N]) -> Set<T> {
-        items.into_iter().collect()
+        let mut b = SetBuilder::new();
+        for x in items {
+            b.push(x);
+        }
+        b.build()
     }
 
     /// Whether `x` is an element.
@@ -404,6 +426,29 @@ impl<T: Elem> Set<T> {
 }
 
 impl Set<i64> {
+    /// Whether every element lies in `lo..=hi` (a field type's check).
+    #[inline]
+    pub fn within(&self, lo: i64, hi: i64) -> bool {
+        match &self.0 {
+            IntStore::Small(0) => true,
+            IntStore::Small(bits) => {
+                let (least, most) = (bits.trailing_zeros(), 127 - bits.leading_zeros());
+                lo <= i64::from(least) && i64::from(most) <= hi
+            }
+            IntStore::Large(v) => v.iter().all(|&x| lo <= x && x <= hi),
+        }
+    }
+
+    /// The set as a word whose bit `i` stands for `lo + i`, when every element lies in
+    /// `lo..lo + 128` (as a field type's check has made sure).
+    #[inline]
+    pub fn to_bits(&self, lo: i64) -> u128 {
+        match &self.0 {
+            IntStore::Small(bits) if lo == 0 => *bits,
+            _ => self.iter().fold(0, |b, x| b | 1 << (x - lo)),
+        }
+    }
+
     /// The set `{lo + i : bit i of bits is set}`.
     #[inline]
     pub fn from_bits(bits: u128, lo: i64) -> Set<i64> {
@@ -417,7 +462,7 @@ impl Set<i64> {
 }
 
 impl<T: Elem> FromIterator<T> for Set<T> {
-    #[inline]
+    #[inline(always)]
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
         let mut b = SetBuilder::new();
         for x in items {
@@ -561,6 +606,22 @@ mod tests {
             let want: Vec<i64> = BitIter(bits).map(|i| lo + i).collect();
             prop_assert_eq!(Set::from_bits(bits, lo).to_vec(), want.clone());
             prop_assert_eq!(Set::from_bits(bits, lo), Set::from_vec(want));
+        }
+
+        /// `within` and `to_bits` agree with their definitions.
+        #[test]
+        fn field_checks_and_packing(
+            a in proptest::collection::vec(-3i64..140, 0..12),
+            lo in -5i64..20,
+            width in 0i64..130,
+        ) {
+            let set = Set::from_vec(a.clone());
+            let hi = lo + width;
+            prop_assert_eq!(set.within(lo, hi), a.iter().all(|&x| lo <= x && x <= hi));
+            if width < 128 && set.within(lo, hi) {
+                let want = a.iter().fold(0u128, |b, &x| b | 1 << (x - lo));
+                prop_assert_eq!(set.to_bits(lo), want);
+            }
         }
     }
 }
