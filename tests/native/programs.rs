@@ -1,11 +1,12 @@
 //! Random small CGDL programs for the native == interpreter property test.
 //!
-//! Each program has a heap game `A(n: nat)` and a bounded game `B(a, b)` whose moves are
-//! drawn from templates (take, split, finish, shrink through a helper, compounds in results,
-//! conditional results, moves from `B` into `A`), with random constants, and a random set of
-//! queries (tables of every value kind, grids, compound values, periods). Every move lowers
-//! a measure (`A` by `n`; `B` by `(b, a)` in lexicographic order, and `B` may move into `A`
-//! but not back), so the games are acyclic; some programs deliberately build a field value
+//! Each program has a heap game `A(n: nat)`, a bounded game `B(a, b)` and a set game
+//! `C(s: set<0..8>)` whose moves are drawn from templates (take, split, finish, shrink
+//! through a helper, compounds in results, conditional results, moves from `B` into `A`, set
+//! algebra on sets with negative and large elements), with random constants, and a random
+//! set of queries (tables of every value kind, grids, compound values, periods). Every move
+//! lowers a measure (`A` by `n`; `B` by `(b, a)` in lexicographic order, and `B` may move
+//! into `A` but not back; `C` by its size), so the games are acyclic; some programs deliberately build a field value
 //! outside its type, so that run-time errors are compared too.
 //!
 //! Sampling uses proptest's strategies with a fixed seed, so build.rs and the test see the
@@ -166,6 +167,29 @@ fn bounded_move(s: &mut Sample, i: usize, ra: i64, rb: i64, errors: bool, larges
     }
 }
 
+/// A move of `C`, a game on a set; its sets of `spread` reach elements that are negative or
+/// at least 128 (so native code leaves its one-word sets), and every move removes an element.
+fn set_move(s: &mut Sample, i: usize) -> String {
+    match s.int(0, 2) {
+        0 => format!(
+            "    move drop{i}(e in s, e % {} != 1) => C(s - {{e}})",
+            s.int(2, 3)
+        ),
+        1 => format!(
+            "    move far{i}(e in s, max(spread(s)) - min(spread(s)) >= {}) => \
+             C({{ f for f in s where f * 40 + OFFSET in spread(s - {{e}}) }})",
+            s.int(0, 200)
+        ),
+        _ => format!(
+            "    move cut{i}(e in s, len(spread(s) - spread({{0, 2, 4}})) > {}, \
+             (e * 40 + OFFSET) in spread(s) & spread({{e, {}}})) => C(s - {{e}}) + A({})",
+            s.int(0, 3),
+            s.int(0, 8),
+            s.int(0, 3)
+        ),
+    }
+}
+
 /// The text of program number `seed`.
 pub fn program(seed: u64) -> String {
     let s = &mut Sample::new(seed);
@@ -203,6 +227,18 @@ pub fn program(seed: u64) -> String {
         out += "\n";
     }
     out += "}\n";
+    out += &format!("const OFFSET = {}\n", s.pick(&["3", "-100", "-130"]));
+    out += "fn spread(x: set<nat>) -> set<int> = { e * 40 + OFFSET for e in x }\n";
+    out += "game C(s: set<0..8>) {\n";
+    for i in 0..s.int(1, 2) as usize {
+        out += &set_move(s, i);
+        out += "\n";
+    }
+    out += "}\n";
+    out += &format!(
+        "value {} of C({{0, 1, 3, 6}}) + C({{2, 7}})\n",
+        s.subset(VALUES).join(", ")
+    );
     out += &format!(
         "table {} of A(n) for n in 0..={}\n",
         s.subset(VALUES).join(", "),
