@@ -152,9 +152,8 @@ enum Packed {
     /// A range stored in a narrower integer type (`u8` for `0..=200`), widened to `i64`
     /// when read.
     Narrow(proc_macro2::Ident),
-    /// A `set<T>` of a tagged union of at most 128 values, packed into `Bits` by the
-    /// values' ordinals; the union's Rust type.
-    /// Whether it needs 128 bits (more than 64 values).
+    /// A `set<T>` of a tagged union of at most 128 values, packed into `Bits64` or `Bits`
+    /// by the values' ordinals: the union's Rust type, and whether it needs 128 bits.
     Ordinals(proc_macro2::Ident, bool),
     /// A `list<T>` interned: stored as a `ListId` into the field's `ListInterner`.
     List,
@@ -180,32 +179,23 @@ fn unpack(packing: &Packed, gid: usize, field: usize) -> TokenStream {
 
 /// The narrowest integer type holding every value of `lo..=hi`, when narrower than `i64`.
 fn narrow_int(lo: i64, hi: i64) -> Option<proc_macro2::Ident> {
-    let fits = |min: i64, max: i64| min <= lo && hi <= max;
-    let name = if fits(0, u8::MAX.into()) {
-        "u8"
-    } else if fits(i8::MIN.into(), i8::MAX.into()) {
-        "i8"
-    } else if fits(0, u16::MAX.into()) {
-        "u16"
-    } else if fits(i16::MIN.into(), i16::MAX.into()) {
-        "i16"
-    } else if fits(0, u32::MAX.into()) {
-        "u32"
-    } else if fits(i32::MIN.into(), i32::MAX.into()) {
-        "i32"
-    } else {
-        return None;
-    };
-    Some(format_ident!("{}", name))
+    const TYPES: [(&str, i64, i64); 6] = [
+        ("u8", 0, u8::MAX as i64),
+        ("i8", i8::MIN as i64, i8::MAX as i64),
+        ("u16", 0, u16::MAX as i64),
+        ("i16", i16::MIN as i64, i16::MAX as i64),
+        ("u32", 0, u32::MAX as i64),
+        ("i32", i32::MIN as i64, i32::MAX as i64),
+    ];
+    TYPES
+        .iter()
+        .find(|&&(_, min, max)| min <= lo && hi <= max)
+        .map(|&(name, _, _)| format_ident!("{}", name))
 }
 
-/// A value `x` of a field stored as `packing`, as stored (`Plain` and `Narrow` only: the
-/// other packings need the whole field value, see `Gen::maker`).
-fn store_plain(packing: &Packed, x: TokenStream) -> TokenStream {
-    match packing {
-        Packed::Narrow(ty) => quote!((#x as #ty)),
-        _ => x,
-    }
+/// The runtime's packed-set type: `Bits` (128 values) when `wide`, else `Bits64`.
+fn bits_type(wide: bool) -> proc_macro2::Ident {
+    format_ident!("{}", if wide { "Bits" } else { "Bits64" })
 }
 
 /// The `static` interner of list field `field` of game `gid`.
@@ -313,11 +303,35 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The stored form of `value`, a value of field `field` of game `gid` (the inverse of
+    /// `unpack`). A list is interned, which needs `at` in scope and may fail.
+    fn pack(&self, packing: &Packed, gid: usize, field: usize, value: TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        match packing {
+            Packed::Bits(lo, wide) => {
+                let (lo, bits) = (int(*lo), bits_type(*wide));
+                quote!(#rt::native::#bits::pack(&#value, #lo))
+            }
+            Packed::Narrow(ty) => quote!((#value as #ty)),
+            Packed::Ordinals(_, wide) => {
+                let bits = bits_type(*wide);
+                quote!(#rt::native::#bits::pack_by(&#value, |x| x.ordinal()))
+            }
+            Packed::List => {
+                let lists = list_interner(gid, field);
+                quote!(#lists.intern(&#value, at)?)
+            }
+            Packed::Plain => value,
+        }
+    }
+
     fn stored_ty(&self, game: &Game, t: &FieldTy) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         Ok(match self.packing(game, t)? {
-            Packed::Bits(_, false) | Packed::Ordinals(_, false) => quote!(#rt::native::Bits64),
-            Packed::Bits(_, true) | Packed::Ordinals(_, true) => quote!(#rt::native::Bits),
+            Packed::Bits(_, wide) | Packed::Ordinals(_, wide) => {
+                let bits = bits_type(wide);
+                quote!(#rt::native::#bits)
+            }
             Packed::Narrow(ty) => quote!(#ty),
             Packed::List => quote!(#rt::native::ListId),
             Packed::Plain => self.value_ty(t),
@@ -852,11 +866,8 @@ impl<'a> Gen<'a> {
             _ => return Ok(None),
         };
         let fields: Vec<_> = (0..game.fields.len()).map(slot).collect();
-        let stored = game
-            .fields
-            .iter()
-            .zip(&fields)
-            .map(|(f, s)| Ok(store_plain(&self.packing(game, &f.ty)?, quote!(#s))))
+        let stored = (game.fields.iter().zip(&fields).enumerate())
+            .map(|(i, (f, s))| Ok(self.pack(&self.packing(game, &f.ty)?, gid, i, quote!(#s))))
             .collect::<Result<Vec<_>, CodegenError>>()?;
         // The target's index, and each index's fields.
         let (target, decode) = match &shape {
@@ -1196,23 +1207,7 @@ impl<'a> Gen<'a> {
                         #rt::native::field_error(#field, #name, #ty, &#s, at));
                 }
             });
-            stored.push(match self.packing(game, &f.ty)? {
-                Packed::Bits(lo, wide) => {
-                    let lo = int(lo);
-                    let bits = if wide { quote!(Bits) } else { quote!(Bits64) };
-                    quote!(#rt::native::#bits::pack(&#s, #lo))
-                }
-                Packed::Narrow(ty) => quote!((#s as #ty)),
-                Packed::Ordinals(_, wide) => {
-                    let bits = if wide { quote!(Bits) } else { quote!(Bits64) };
-                    quote!(#rt::native::#bits::pack_by(&#s, |x| x.ordinal()))
-                }
-                Packed::List => {
-                    let lists = list_interner(gid, i);
-                    quote!(#lists.intern(&#s, at)?)
-                }
-                Packed::Plain => quote!(#s),
-            });
+            stored.push(self.pack(&self.packing(game, &f.ty)?, gid, i, quote!(#s)));
         }
         let build = if stored.is_empty() {
             quote!(Pos::#v)
@@ -1890,22 +1885,23 @@ struct Digits {
 
 /// The digits of a game whose fields are all ranges or `bool`s, or `None`.
 fn bounded_digits(game: &Game) -> Option<Digits> {
-    let mut fields = Vec::new();
-    let mut size: u128 = 1;
-    for f in &game.fields {
-        match f.ty {
-            FieldTy::Range(lo, hi) => {
-                fields.push(Some((lo, hi)));
-                size = size.saturating_mul((hi - lo) as u128 + 1);
-            }
-            FieldTy::Bool => {
-                fields.push(None);
-                size = size.saturating_mul(2);
-            }
-            _ => return None,
-        }
-    }
+    let fields = (game.fields.iter())
+        .map(|f| match f.ty {
+            FieldTy::Range(lo, hi) => Some(Some((lo, hi))),
+            FieldTy::Bool => Some(None),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let size = fields.iter().fold(1u128, |n, f| n.saturating_mul(radix(f)));
     Some(Digits { fields, size })
+}
+
+/// The radix of a field's digit: its number of values.
+fn radix(field: &Option<(i64, i64)>) -> u128 {
+    match field {
+        Some((lo, hi)) => (hi - lo) as u128 + 1,
+        None => 2,
+    }
 }
 
 impl Digits {
@@ -1913,10 +1909,7 @@ impl Digits {
     fn scales(&self) -> impl Iterator<Item = Literal> + '_ {
         self.fields.iter().scan(1u128, |scale, f| {
             let this = *scale;
-            *scale = scale.saturating_mul(match f {
-                Some((lo, hi)) => (hi - lo) as u128 + 1,
-                None => 2,
-            });
+            *scale = scale.saturating_mul(radix(f));
             Some(Literal::usize_unsuffixed(
                 this.min(usize::MAX as u128) as usize
             ))
@@ -1959,8 +1952,8 @@ impl Digits {
                 .zip(fields)
                 .zip(self.scales())
                 .map(|((f, s), scale)| match f {
-                    Some((lo, hi)) => {
-                        let radix = Literal::usize_unsuffixed((hi - lo) as usize + 1);
+                    Some((lo, _)) => {
+                        let radix = Literal::usize_unsuffixed(radix(f) as usize);
                         let lo = int(*lo);
                         quote!(let #s: i64 = #lo + (cur / #scale % #radix) as i64;)
                     }

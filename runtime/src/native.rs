@@ -184,36 +184,6 @@ impl Domain<i64> for Range {
     }
 }
 
-impl<T: Elem> Domain<T> for Set<T> {
-    type Iter<'a>
-        = <T::Store as Store<T>>::Iter<'a>
-    where
-        T: 'a;
-    type IntoIter = <T::Store as Store<T>>::IntoIter;
-    #[inline]
-    fn elements(&self) -> Self::Iter<'_> {
-        self.iter()
-    }
-    #[inline]
-    fn into_elements(self) -> Self::IntoIter {
-        self.into_iter()
-    }
-    #[inline]
-    fn has(&self, x: &T) -> bool {
-        self.contains(x)
-    }
-    fn to_set(&self) -> Set<T> {
-        self.clone()
-    }
-    #[inline]
-    fn count(&self) -> i64 {
-        self.len() as i64
-    }
-    fn extreme(&self, largest: bool) -> Option<T> {
-        set::set_extreme(self, largest)
-    }
-}
-
 impl<T: Elem> Domain<T> for Vec<T> {
     type Iter<'a>
         = std::iter::Cloned<std::slice::Iter<'a, T>>

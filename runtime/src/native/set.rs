@@ -4,6 +4,7 @@
 //! iterates in increasing order and compares like its sorted list of elements, as the
 //! interpreter's sets do.
 
+use super::Domain;
 use std::cmp::Ordering;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -207,16 +208,6 @@ impl Iterator for IntIntoIter {
     }
 }
 
-impl IntStore {
-    fn from_elements(items: impl IntoIterator<Item = i64>) -> IntStore {
-        let mut b = IntBuilder::default();
-        for x in items {
-            <IntStore as Store<i64>>::push(&mut b, x);
-        }
-        <IntStore as Store<i64>>::build(b)
-    }
-}
-
 #[derive(Clone, Copy)]
 enum SetOp {
     Union,
@@ -228,11 +219,12 @@ enum SetOp {
 #[cold]
 #[inline(never)]
 fn large_op(a: &IntStore, b: &IntStore, op: SetOp) -> IntStore {
-    match op {
-        SetOp::Union => IntStore::from_elements(a.iter().chain(b.iter())),
-        SetOp::Inter => IntStore::from_elements(a.iter().filter(|x| b.contains(x))),
-        SetOp::Diff => IntStore::from_elements(a.iter().filter(|x| !b.contains(x))),
-    }
+    let set: Set<i64> = match op {
+        SetOp::Union => a.iter().chain(b.iter()).collect(),
+        SetOp::Inter => a.iter().filter(|x| b.contains(x)).collect(),
+        SetOp::Diff => a.iter().filter(|x| !b.contains(x)).collect(),
+    };
+    set.0
 }
 
 #[cold]
@@ -362,19 +354,11 @@ impl<T: Elem> Elem for Vec<T> {
 pub struct Set<T: Elem>(T::Store);
 
 impl<T: Elem> Set<T> {
-    /// The set of the given elements (any order, repeats allowed).
-    pub fn from_vec(items: Vec<T>) -> Set<T> {
-        items.into_iter().collect()
-    }
-
-    /// The set of the given elements, without allocating for small integer sets.
+    /// The set of the given elements (a set literal), without allocating for small
+    /// integer sets.
     #[inline(always)]
     pub fn from_array<const N: usize>(items: [T; N]) -> Set<T> {
-        let mut b = SetBuilder::new();
-        for x in items {
-            b.push(x);
-        }
-        b.build()
+        items.into_iter().collect()
     }
 
     /// Whether `x` is an element.
@@ -392,7 +376,7 @@ impl<T: Elem> Set<T> {
     /// Whether the set is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.len() == 0
+        self.0.is_empty()
     }
 
     /// The elements in increasing order.
@@ -452,8 +436,9 @@ impl Set<i64> {
     /// The set `{lo + i : bit i of bits is set}`.
     #[inline]
     pub fn from_bits(bits: u128, lo: i64) -> Set<i64> {
-        let fits = bits == 0 || ((0..128).contains(&lo) && bits.leading_zeros() >= lo as u32);
-        if fits {
+        if bits == 0 {
+            Set(IntStore::Small(0))
+        } else if (0..128).contains(&lo) && bits.leading_zeros() >= lo as u32 {
             Set(IntStore::Small(bits << lo))
         } else {
             BitIter(bits).map(|i| lo + i).collect()
@@ -556,15 +541,52 @@ impl<T: Elem> Default for SetBuilder<T> {
     }
 }
 
-/// The smallest or largest element of a set, `None` when empty.
-pub(crate) fn set_extreme<T: Elem>(set: &Set<T>, largest: bool) -> Option<T> {
-    set.0.extreme(largest)
+impl<T: Elem> Domain<T> for Set<T> {
+    type Iter<'a>
+        = <T::Store as Store<T>>::Iter<'a>
+    where
+        T: 'a;
+    type IntoIter = <T::Store as Store<T>>::IntoIter;
+    #[inline]
+    fn elements(&self) -> Self::Iter<'_> {
+        self.0.iter()
+    }
+    #[inline]
+    fn into_elements(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+    #[inline]
+    fn has(&self, x: &T) -> bool {
+        self.0.contains(x)
+    }
+    fn to_set(&self) -> Set<T> {
+        self.clone()
+    }
+    #[inline]
+    fn count(&self) -> i64 {
+        self.0.len() as i64
+    }
+    fn extreme(&self, largest: bool) -> Option<T> {
+        self.0.extreme(largest)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// An empty field of a range that starts below 0 or at 128 or more unpacks to the empty
+    /// set (the word is not shifted by `lo`).
+    #[test]
+    fn empty_words_unpack_for_any_lo() {
+        for lo in [-200, -1, 0, 127, 128, 200, i64::MAX] {
+            assert!(Set::from_bits(0, lo).is_empty(), "lo = {lo}");
+        }
+        // One element past 127 leaves the word form.
+        assert_eq!(Set::from_bits(0b10, 127).to_vec(), vec![128]);
+        assert_eq!(Set::from_bits(0b11, -1).to_vec(), vec![-1, 0]);
+    }
 
     proptest! {
         /// Integer sets (bits or vector) behave as sorted, deduplicated lists.
@@ -580,20 +602,20 @@ mod tests {
                 v
             };
             let (la, lb) = (list(&a), list(&b));
-            let (sa, sb) = (Set::from_vec(a.clone()), Set::from_vec(b.clone()));
+            let (sa, sb) = (a.iter().copied().collect::<Set<i64>>(), b.iter().copied().collect::<Set<i64>>());
             prop_assert_eq!(sa.to_vec(), la.clone());
             prop_assert_eq!(sa.len(), la.len());
             let union: Vec<i64> = list(&[a.clone(), b.clone()].concat());
             prop_assert_eq!(sa.union(&sb).to_vec(), union);
             let inter: Vec<i64> = la.iter().copied().filter(|x| lb.contains(x)).collect();
             prop_assert_eq!(sa.inter(&sb).to_vec(), inter.clone());
-            prop_assert_eq!(sa.inter(&sb), Set::from_vec(inter));
+            prop_assert_eq!(sa.inter(&sb), inter.into_iter().collect::<Set<i64>>());
             let diff: Vec<i64> = la.iter().copied().filter(|x| !lb.contains(x)).collect();
-            prop_assert_eq!(sa.diff(&sb), Set::from_vec(diff));
+            prop_assert_eq!(sa.diff(&sb), diff.into_iter().collect::<Set<i64>>());
             prop_assert_eq!(sa.cmp(&sb), la.cmp(&lb));
             prop_assert_eq!(sa == sb, la == lb);
-            prop_assert_eq!(set_extreme(&sa, false), la.first().copied());
-            prop_assert_eq!(set_extreme(&sa, true), la.last().copied());
+            prop_assert_eq!(Domain::extreme(&sa, false), la.first().copied());
+            prop_assert_eq!(Domain::extreme(&sa, true), la.last().copied());
             for x in -3..140 {
                 prop_assert_eq!(sa.contains(&x), la.contains(&x));
             }
@@ -602,10 +624,13 @@ mod tests {
 
         /// A word shifted by `lo` is the set of `lo + i` for its bits `i`.
         #[test]
-        fn sets_from_bits(bits in any::<u128>(), lo in -200i64..200) {
+        fn sets_from_bits(
+            bits in prop_oneof![Just(0u128), Just(u128::MAX), any::<u128>()],
+            lo in -200i64..200,
+        ) {
             let want: Vec<i64> = BitIter(bits).map(|i| lo + i).collect();
             prop_assert_eq!(Set::from_bits(bits, lo).to_vec(), want.clone());
-            prop_assert_eq!(Set::from_bits(bits, lo), Set::from_vec(want));
+            prop_assert_eq!(Set::from_bits(bits, lo), want.into_iter().collect::<Set<i64>>());
         }
 
         /// `within` and `to_bits` agree with their definitions.
@@ -615,7 +640,7 @@ mod tests {
             lo in -5i64..20,
             width in 0i64..130,
         ) {
-            let set = Set::from_vec(a.clone());
+            let set = a.iter().copied().collect::<Set<i64>>();
             let hi = lo + width;
             prop_assert_eq!(set.within(lo, hi), a.iter().all(|&x| lo <= x && x <= hi));
             if width < 128 && set.within(lo, hi) {
