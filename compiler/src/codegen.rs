@@ -1916,21 +1916,21 @@ impl Digits {
         })
     }
 
+    /// Each field with its place value.
+    fn places(&self) -> impl Iterator<Item = (&Option<(i64, i64)>, Literal)> + '_ {
+        self.fields.iter().zip(self.scales())
+    }
+
     /// The index (a `usize` expression) of the fields' values `values`, which must be in
     /// range.
     fn terms(&self, values: impl Iterator<Item = TokenStream>) -> TokenStream {
-        let terms =
-            self.fields
-                .iter()
-                .zip(values)
-                .zip(self.scales())
-                .map(|((f, v), scale)| match f {
-                    Some((lo, _)) => {
-                        let lo = int(*lo);
-                        quote!(((#v as i64 - #lo) as usize) * #scale)
-                    }
-                    None => quote!((#v as usize) * #scale),
-                });
+        let terms = self.places().zip(values).map(|((f, scale), v)| match f {
+            Some((lo, _)) => {
+                let lo = int(*lo);
+                quote!(((#v as i64 - #lo) as usize) * #scale)
+            }
+            None => quote!((#v as usize) * #scale),
+        });
         quote!((0usize #(+ #terms)*))
     }
 
@@ -1946,19 +1946,14 @@ impl Digits {
 
     /// Statements binding `fields` to the values of the position with index `cur`.
     fn decode(&self, fields: &[proc_macro2::Ident]) -> TokenStream {
-        let lets =
-            self.fields
-                .iter()
-                .zip(fields)
-                .zip(self.scales())
-                .map(|((f, s), scale)| match f {
-                    Some((lo, _)) => {
-                        let radix = Literal::usize_unsuffixed(radix(f) as usize);
-                        let lo = int(*lo);
-                        quote!(let #s: i64 = #lo + (cur / #scale % #radix) as i64;)
-                    }
-                    None => quote!(let #s: bool = cur / #scale % 2 == 1;),
-                });
+        let lets = self.places().zip(fields).map(|((f, scale), s)| match f {
+            Some((lo, _)) => {
+                let radix = Literal::usize_unsuffixed(radix(f) as usize);
+                let lo = int(*lo);
+                quote!(let #s: i64 = #lo + (cur / #scale % #radix) as i64;)
+            }
+            None => quote!(let #s: bool = cur / #scale % 2 == 1;),
+        });
         quote!(#(#lets)*)
     }
 }
