@@ -321,7 +321,7 @@ macro_rules! bits {
             /// The elements, as a set, from their ordinals; sorted, because ordinals follow
             /// the type's order.
             pub fn unpack_by<T: Elem>(self, from_ordinal: impl Fn(u32) -> T) -> Set<T> {
-                set::BitIter(u128::from(self.0))
+                set::BitIter::of(u128::from(self.0))
                     .map(|i| from_ordinal(i as u32))
                     .collect()
             }

@@ -125,12 +125,112 @@ impl<T: Ord + Clone + Hash + Debug> Store<T> for VecStore<T> {
     }
 }
 
+/// 128 bits as two 64-bit halves: bit `i` is bit `i % 64` of half `i / 64`. Kept as two
+/// words rather than a `u128` so that sets move through general registers and 8-byte
+/// stores (a `u128` is copied with 16-byte vector moves, which stall when they read what
+/// two 8-byte stores just wrote).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Word {
+    low: u64,
+    high: u64,
+}
+
+impl Word {
+    const EMPTY: Word = Word { low: 0, high: 0 };
+
+    /// The word of a `u128`.
+    #[inline]
+    pub fn from_u128(bits: u128) -> Word {
+        Word {
+            low: bits as u64,
+            high: (bits >> 64) as u64,
+        }
+    }
+
+    /// The word as a `u128`.
+    #[inline]
+    pub fn to_u128(self) -> u128 {
+        u128::from(self.high) << 64 | u128::from(self.low)
+    }
+
+    /// Just bit `i` (`i < 128`), without branches.
+    #[inline]
+    fn bit(i: u32) -> Word {
+        let b = 1u64 << (i & 63);
+        let high = u64::from(i >> 6);
+        Word {
+            low: b & high.wrapping_sub(1),
+            high: b & high.wrapping_neg(),
+        }
+    }
+
+    #[inline]
+    fn has(self, i: u32) -> bool {
+        let half = if i < 64 { self.low } else { self.high };
+        half >> (i & 63) & 1 == 1
+    }
+
+    #[inline]
+    fn or(self, o: Word) -> Word {
+        Word {
+            low: self.low | o.low,
+            high: self.high | o.high,
+        }
+    }
+
+    #[inline]
+    fn and(self, o: Word) -> Word {
+        Word {
+            low: self.low & o.low,
+            high: self.high & o.high,
+        }
+    }
+
+    #[inline]
+    fn and_not(self, o: Word) -> Word {
+        Word {
+            low: self.low & !o.low,
+            high: self.high & !o.high,
+        }
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.low | self.high == 0
+    }
+
+    #[inline]
+    fn count(self) -> u32 {
+        self.low.count_ones() + self.high.count_ones()
+    }
+
+    /// The lowest set bit (128 when empty).
+    #[inline]
+    fn least(self) -> u32 {
+        if self.low != 0 {
+            self.low.trailing_zeros()
+        } else {
+            64 + self.high.trailing_zeros()
+        }
+    }
+
+    /// The highest set bit (of a nonempty word).
+    #[inline]
+    fn most(self) -> u32 {
+        if self.high != 0 {
+            127 - self.high.leading_zeros()
+        } else {
+            63 - self.low.leading_zeros()
+        }
+    }
+}
+
 /// The storage of integer sets: a 128-bit word when every element is in `0..128` (always
 /// then, so the form is canonical), else a sorted vector.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IntStore {
     /// Bit `i` set: `i` is an element.
-    Small(u128),
+    Small(Word),
     /// Some element is negative or at least 128.
     Large(Vec<i64>),
 }
@@ -138,7 +238,7 @@ pub enum IntStore {
 /// Collects integers: small ones as bits, the others in a vector (allocated only then).
 #[derive(Default)]
 pub struct IntBuilder {
-    bits: u128,
+    bits: Word,
     large: Vec<i64>,
 }
 
@@ -149,21 +249,34 @@ fn small(x: i64) -> Option<u32> {
 
 /// The elements of a word (bit `i` set: `i` is an element), in increasing order.
 #[derive(Clone, Debug)]
-pub struct BitIter(pub u128);
+pub struct BitIter(pub Word);
+
+impl BitIter {
+    /// The elements of a `u128`.
+    pub fn of(bits: u128) -> BitIter {
+        BitIter(Word::from_u128(bits))
+    }
+}
 
 impl Iterator for BitIter {
     type Item = i64;
     #[inline]
     fn next(&mut self) -> Option<i64> {
-        if self.0 == 0 {
-            return None;
+        let w = &mut self.0;
+        if w.low != 0 {
+            let i = w.low.trailing_zeros();
+            w.low &= w.low - 1;
+            Some(i64::from(i))
+        } else if w.high != 0 {
+            let i = w.high.trailing_zeros();
+            w.high &= w.high - 1;
+            Some(64 + i64::from(i))
+        } else {
+            None
         }
-        let i = self.0.trailing_zeros();
-        self.0 &= self.0 - 1;
-        Some(i64::from(i))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
+        let n = self.0.count() as usize;
         (n, Some(n))
     }
 }
@@ -245,7 +358,7 @@ impl Store<i64> for IntStore {
     #[inline(always)]
     fn push(builder: &mut IntBuilder, x: i64) {
         match small(x) {
-            Some(i) => builder.bits |= 1 << i,
+            Some(i) => builder.bits = builder.bits.or(Word::bit(i)),
             None => builder.large.push(x),
         }
     }
@@ -260,14 +373,14 @@ impl Store<i64> for IntStore {
     #[inline]
     fn contains(&self, x: &i64) -> bool {
         match self {
-            IntStore::Small(bits) => small(*x).is_some_and(|i| bits >> i & 1 == 1),
+            IntStore::Small(bits) => small(*x).is_some_and(|i| bits.has(i)),
             IntStore::Large(v) => v.binary_search(x).is_ok(),
         }
     }
     #[inline]
     fn len(&self) -> usize {
         match self {
-            IntStore::Small(bits) => bits.count_ones() as usize,
+            IntStore::Small(bits) => bits.count() as usize,
             IntStore::Large(v) => v.len(),
         }
     }
@@ -288,29 +401,29 @@ impl Store<i64> for IntStore {
     #[inline]
     fn union(&self, other: &Self) -> Self {
         match (self, other) {
-            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a | b),
+            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a.or(*b)),
             _ => large_op(self, other, SetOp::Union),
         }
     }
     #[inline]
     fn inter(&self, other: &Self) -> Self {
         match (self, other) {
-            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a & b),
+            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a.and(*b)),
             _ => large_op(self, other, SetOp::Inter),
         }
     }
     #[inline]
     fn diff(&self, other: &Self) -> Self {
         match (self, other) {
-            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a & !b),
+            (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a.and_not(*b)),
             _ => large_op(self, other, SetOp::Diff),
         }
     }
     fn extreme(&self, largest: bool) -> Option<i64> {
         match self {
-            IntStore::Small(0) => None,
-            IntStore::Small(bits) if largest => Some(i64::from(127 - bits.leading_zeros())),
-            IntStore::Small(bits) => Some(i64::from(bits.trailing_zeros())),
+            IntStore::Small(bits) if bits.is_empty() => None,
+            IntStore::Small(bits) if largest => Some(i64::from(bits.most())),
+            IntStore::Small(bits) => Some(i64::from(bits.least())),
             IntStore::Large(v) if largest => v.last().copied(),
             IntStore::Large(v) => v.first().copied(),
         }
@@ -414,11 +527,8 @@ impl Set<i64> {
     #[inline]
     pub fn within(&self, lo: i64, hi: i64) -> bool {
         match &self.0 {
-            IntStore::Small(0) => true,
-            IntStore::Small(bits) => {
-                let (least, most) = (bits.trailing_zeros(), 127 - bits.leading_zeros());
-                lo <= i64::from(least) && i64::from(most) <= hi
-            }
+            IntStore::Small(bits) if bits.is_empty() => true,
+            IntStore::Small(bits) => lo <= i64::from(bits.least()) && i64::from(bits.most()) <= hi,
             IntStore::Large(v) => v.iter().all(|&x| lo <= x && x <= hi),
         }
     }
@@ -428,7 +538,7 @@ impl Set<i64> {
     #[inline]
     pub fn to_bits(&self, lo: i64) -> u128 {
         match &self.0 {
-            IntStore::Small(bits) if lo == 0 => *bits,
+            IntStore::Small(bits) if lo == 0 => bits.to_u128(),
             _ => self.iter().fold(0, |b, x| b | 1 << (x - lo)),
         }
     }
@@ -437,11 +547,11 @@ impl Set<i64> {
     #[inline]
     pub fn from_bits(bits: u128, lo: i64) -> Set<i64> {
         if bits == 0 {
-            Set(IntStore::Small(0))
+            Set(IntStore::Small(Word::EMPTY))
         } else if (0..128).contains(&lo) && bits.leading_zeros() >= lo as u32 {
-            Set(IntStore::Small(bits << lo))
+            Set(IntStore::Small(Word::from_u128(bits << lo)))
         } else {
-            BitIter(bits).map(|i| lo + i).collect()
+            BitIter::of(bits).map(|i| lo + i).collect()
         }
     }
 }
@@ -628,7 +738,7 @@ mod tests {
             bits in prop_oneof![Just(0u128), Just(u128::MAX), any::<u128>()],
             lo in -200i64..200,
         ) {
-            let want: Vec<i64> = BitIter(bits).map(|i| lo + i).collect();
+            let want: Vec<i64> = BitIter::of(bits).map(|i| lo + i).collect();
             prop_assert_eq!(Set::from_bits(bits, lo).to_vec(), want.clone());
             prop_assert_eq!(Set::from_bits(bits, lo), want.into_iter().collect::<Set<i64>>());
         }
