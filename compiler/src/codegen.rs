@@ -453,6 +453,7 @@ impl<'a> Gen<'a> {
             .collect::<Result<Vec<_>, _>>()?;
         let plans = self.plans()?;
         let dense = self.dense_index()?;
+        let key = self.key_fn()?;
         let typed = self
             .program
             .games
@@ -490,6 +491,10 @@ impl<'a> Gen<'a> {
 
                 fn dense_index(&self, pos: Pos) -> ::std::option::Option<usize> {
                     #dense
+                }
+
+                fn key(&self, pos: Pos) -> ::std::option::Option<u64> {
+                    #key
                 }
 
                 fn grundy_kernel(
@@ -576,7 +581,7 @@ impl<'a> Gen<'a> {
                 variants.push(quote!(#tag));
                 shows.push(quote!(#name::#tag => out.push_str(#text),));
                 makers.push(quote! {
-                    #[allow(dead_code)]
+                    #[allow(dead_code, unused_variables)]
                     fn #maker(at: &str) -> ::std::result::Result<#name, #rt::RuleError> {
                         ::std::result::Result::Ok(#name::#tag)
                     }
@@ -595,7 +600,7 @@ impl<'a> Gen<'a> {
                     out.push(')');
                 }));
                 makers.push(quote! {
-                    #[allow(dead_code, unused_parens, clippy::all)]
+                    #[allow(dead_code, unused_variables, unused_parens, clippy::all)]
                     #[inline]
                     fn #maker(#(#params,)* at: &str) -> ::std::result::Result<#name, #rt::RuleError> {
                         #(#checks)*
@@ -791,6 +796,74 @@ impl<'a> Gen<'a> {
             const BOUNDED: usize = #bounded_total;
             match pos { #(#bounded_arms)* #(#others)* }
         }))
+    }
+
+    /// `key`: a game whose fields all have finitely many values (ranges, `bool`s, finite
+    /// tuples and unions, sets of at most 64 values) packs into a mixed-radix number, offset
+    /// past the earlier such games, while all of them together stay below `u64::MAX` (the
+    /// runtime's key table keeps that value for empty entries). Other games have no key.
+    fn key_fn(&self) -> Result<TokenStream, CodegenError> {
+        let mut offset: u128 = 0;
+        let mut arms = Vec::new();
+        for (gid, game) in self.program.games.iter().enumerate() {
+            let v = variant(gid);
+            let binds: Vec<_> = (0..game.fields.len()).map(slot).collect();
+            let keyed = self
+                .key_digits(gid, game)?
+                .filter(|(_, size)| offset + size <= u64::MAX as u128);
+            match keyed {
+                Some((terms, size)) => {
+                    let off = Literal::u64_suffixed(offset as u64);
+                    let pattern = if binds.is_empty() {
+                        quote!(Pos::#v)
+                    } else {
+                        quote!(Pos::#v(#(#binds),*))
+                    };
+                    arms.push(quote!(#pattern => ::std::option::Option::Some(#off #(+ #terms)*),));
+                    offset += size;
+                }
+                None => arms.push(quote!(Pos::#v { .. } => ::std::option::Option::None,)),
+            }
+        }
+        Ok(quote!(match pos { #(#arms)* }))
+    }
+
+    /// The terms (`u64` expressions: each field's digit times its place value) and the
+    /// number of positions of a game that has a key, or `None`.
+    fn key_digits(
+        &self,
+        gid: usize,
+        game: &Game,
+    ) -> Result<Option<(Vec<TokenStream>, u128)>, CodegenError> {
+        let mut terms = Vec::new();
+        let mut scale: u128 = 1;
+        for (i, f) in game.fields.iter().enumerate() {
+            let s = slot(i);
+            let packing = self.packing(game, &f.ty)?;
+            let (digit, radix) = match (&packing, &f.ty) {
+                (Packed::Bits(..) | Packed::Ordinals(..), FieldTy::Set(inner)) => {
+                    match count_values(self.program, inner) {
+                        Some(n) if n <= 64 => (quote!((#s.0 as u64)), 1u128 << n),
+                        _ => return Ok(None),
+                    }
+                }
+                (Packed::Plain | Packed::Narrow(_), t) => match count_values(self.program, t) {
+                    Some(n) if n <= u32::MAX as u128 => {
+                        let rank = self.rank(t, unpack(&packing, gid, i));
+                        (quote!((#rank as u64)), n)
+                    }
+                    _ => return Ok(None),
+                },
+                _ => return Ok(None),
+            };
+            let place = Literal::u64_suffixed(scale as u64);
+            terms.push(quote!(#digit * #place));
+            scale = match scale.checked_mul(radix) {
+                Some(next) if next <= u64::MAX as u128 => next,
+                _ => return Ok(None),
+            };
+        }
+        Ok(Some((terms, scale)))
     }
 
     /// The bottom-up Grundy kernel of a game whose positions index densely: a heap game

@@ -12,6 +12,7 @@ mod compound;
 pub mod driver;
 pub mod expr;
 pub mod loony;
+mod memo;
 pub mod native;
 pub mod period;
 pub mod report;

@@ -20,6 +20,13 @@ pub trait Rules {
         None
     }
 
+    /// A packing of `pos` into 64 bits, when its game's positions fit (a game tag and
+    /// fields of bounded width). The solver then keeps `pos` in a compact memo keyed by
+    /// it. Keys must be injective over the positions that have one and never `u64::MAX`.
+    fn key(&self, _pos: Self::Pos) -> Option<u64> {
+        None
+    }
+
     /// An optional fast path for Grundy values (generated for heap games): computes the
     /// Grundy value of `pos` and of every smaller position of its game bottom up, pushing
     /// each new `(position, value)` to `out`; `known` gives values already solved. Returns

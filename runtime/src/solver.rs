@@ -3,6 +3,7 @@
 
 use crate::compound::{combine, compound_options, fast_rule};
 use crate::expr::{Expr, IntoExpr};
+use crate::memo::{LeafMemo, Slot, DENSE_LIMIT};
 use crate::rules::{OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
@@ -65,8 +66,6 @@ impl From<RuleError> for SolveError {
 
 /// Default bound on the number of positions one solver evaluates.
 pub const DEFAULT_MAX_POSITIONS: u64 = 500_000_000;
-/// Dense indices at or above this go to the hash map instead of the flat table.
-const DENSE_LIMIT: usize = 1 << 28;
 /// Frame cursor after an outcome search found a winning option.
 const SHORT_CIRCUIT: usize = usize::MAX;
 
@@ -139,50 +138,6 @@ struct Frame<P> {
 const KEEP_OPTIONS_WHILE_WAITING: usize = 64;
 /// Option buffers kept for reuse.
 const POOL_LIMIT: usize = 64;
-
-/// A memo for one value kind over leaf positions.
-struct LeafMemo<P> {
-    dense: Vec<u32>,
-    map: FxHashMap<P, u32>,
-}
-
-impl<P: Copy + Eq + std::hash::Hash> LeafMemo<P> {
-    fn new() -> Self {
-        LeafMemo {
-            dense: Vec::new(),
-            map: FxHashMap::default(),
-        }
-    }
-
-    /// Whether nothing was ever stored.
-    #[inline]
-    fn is_empty(&self) -> bool {
-        self.dense.is_empty() && self.map.is_empty()
-    }
-
-    #[inline]
-    fn get(&self, idx: Option<usize>, p: P) -> u32 {
-        match idx {
-            Some(i) => self.dense.get(i).copied().unwrap_or(UNKNOWN),
-            None => self.map.get(&p).copied().unwrap_or(UNKNOWN),
-        }
-    }
-
-    fn set(&mut self, idx: Option<usize>, p: P, v: u32) {
-        match idx {
-            Some(i) => {
-                if i >= self.dense.len() {
-                    let len = (i + 1).max(self.dense.len() * 2).min(DENSE_LIMIT);
-                    self.dense.resize(len, UNKNOWN);
-                }
-                self.dense[i] = v;
-            }
-            None => {
-                self.map.insert(p, v);
-            }
-        }
-    }
-}
 
 /// A solver over one universe of games. One solver is one memo: every query asked of it
 /// shares the values already computed.
@@ -455,12 +410,9 @@ impl<'r, R: Rules> Solver<'r, R> {
         let applied = {
             let memo = &self.leaf_memo[grundy];
             let rules = self.rules;
-            let known = |q: Pos<R>| {
-                let idx = rules.dense_index(q).filter(|&i| i < DENSE_LIMIT);
-                match memo.get(idx, q) {
-                    UNKNOWN | IN_PROGRESS => None,
-                    v => Some(v),
-                }
+            let known = |q: Pos<R>| match memo.get(slot_of(rules, q), q) {
+                UNKNOWN | IN_PROGRESS => None,
+                v => Some(v),
             };
             let budget = self.max_positions.saturating_sub(self.solved);
             rules.grundy_kernel(p, &known, &mut found, budget)
@@ -470,13 +422,13 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
         self.solved += found.len() as u64;
         for (q, g) in found {
-            let idx = self.dense(q);
-            if self.leaf_memo[grundy].get(idx, q) == UNKNOWN {
-                self.leaf_memo[grundy].set(idx, q, g);
+            let slot = self.slot(q);
+            if self.leaf_memo[grundy].get(slot, q) == UNKNOWN {
+                self.leaf_memo[grundy].set(slot, q, g);
             }
         }
-        let idx = self.dense(p);
-        self.leaf_memo[grundy].get(idx, p) != UNKNOWN
+        let slot = self.slot(p);
+        self.leaf_memo[grundy].get(slot, p) != UNKNOWN
     }
 
     fn start(&mut self, task: Task<Pos<R>>) -> Result<(), Fail<Pos<R>>> {
@@ -603,6 +555,14 @@ impl<'r, R: Rules> Solver<'r, R> {
         kind: ValueKind,
         opts: &Options<Pos<R>>,
     ) -> Result<Scan<Pos<R>>, Fail<Pos<R>>> {
+        // The lookups are independent: start them all before waiting on any (a large memo
+        // is bound by memory latency, not by the work of a lookup).
+        let memo = &self.leaf_memo[kind.slot()];
+        for r in &opts.refs {
+            if let OptRef::Leaves { start, len: 1 } = *r {
+                memo.prefetch(self.slot(opts.leaves[start as usize]));
+            }
+        }
         let mut first_unknown = None;
         for i in 0..opts.len() {
             match self.try_opt(kind, opts, i)? {
@@ -625,8 +585,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         let slot = task.kind.slot();
         match task.node {
             Node::Leaf(p) => {
-                let idx = self.dense(p);
-                self.leaf_memo[slot].set(idx, p, value);
+                let at = self.slot(p);
+                self.leaf_memo[slot].set(at, p, value);
             }
             Node::Expr(id) => {
                 let memo = &mut self.expr_memo[slot];
@@ -639,14 +599,14 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     #[inline]
-    fn dense(&self, p: Pos<R>) -> Option<usize> {
-        self.rules.dense_index(p).filter(|&i| i < DENSE_LIMIT)
+    fn slot(&self, p: Pos<R>) -> Slot {
+        slot_of(self.rules, p)
     }
 
     #[inline]
     fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
-        let idx = self.dense(p);
-        let v = self.leaf_memo[kind.slot()].get(idx, p);
+        let slot = self.slot(p);
+        let v = self.leaf_memo[kind.slot()].get(slot, p);
         let task = Task {
             kind,
             node: Node::Leaf(p),
@@ -655,7 +615,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             UNKNOWN => {
                 let grundy = &self.leaf_memo[ValueKind::Grundy.slot()];
                 if kind == ValueKind::Outcome && self.mode == Mode::Fast && !grundy.is_empty() {
-                    let g = grundy.get(idx, p);
+                    let g = grundy.get(slot, p);
                     if g != UNKNOWN && g != IN_PROGRESS {
                         return Ok(Step::Value(if g == 0 { OUTCOME_P } else { OUTCOME_N }));
                     }
@@ -770,6 +730,18 @@ impl<'r, R: Rules> Solver<'r, R> {
                 Ok(compound_options(*c, children, &child_opts, sort))
             }
         }
+    }
+}
+
+/// Where the memo keeps `p`: the flat array, the key table or the hash map.
+#[inline]
+fn slot_of<R: Rules>(rules: &R, p: R::Pos) -> Slot {
+    match rules.dense_index(p) {
+        Some(i) if i < DENSE_LIMIT => Slot::Dense(i),
+        _ => match rules.key(p) {
+            Some(k) => Slot::Key(k),
+            None => Slot::Hashed,
+        },
     }
 }
 

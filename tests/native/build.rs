@@ -26,6 +26,8 @@ fn main() {
     for name in &names {
         build.file(format!("../../examples/{name}.cgdl"));
     }
+    // Games whose memo keys tests/memo_keys.rs checks.
+    build.file("memo_keys.cgdl");
     build.compile();
     std::fs::write(
         out.join("examples.rs"),

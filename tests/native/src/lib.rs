@@ -23,6 +23,12 @@ macro_rules! native_example {
 // Every `examples/*.cgdl`, listed by build.rs.
 include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 
+/// `memo_keys.cgdl`: games with fields of every kind that packs into a memo key.
+#[allow(missing_docs)]
+pub mod memo_keys {
+    include!(concat!(env!("OUT_DIR"), "/memo_keys.rs"));
+}
+
 fn run<R: cgdl_runtime::Rules>(
     rules: &R,
     plans: Result<Vec<cgdl_runtime::report::Plan<R::Pos>>, cgdl_runtime::RuleError>,

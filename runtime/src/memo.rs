@@ -1,0 +1,240 @@
+//! The solver's memo of leaf positions: a flat array for densely indexed positions, a
+//! compact table for positions packed into 64-bit keys, and a hash map for the rest.
+
+use crate::value::UNKNOWN;
+use rustc_hash::FxHashMap;
+use std::hash::Hash;
+
+/// Dense indices at or above this go to the other tables instead of the flat array.
+pub(crate) const DENSE_LIMIT: usize = 1 << 28;
+
+/// Where a position's memo entry lives (see [`crate::Rules::dense_index`] and
+/// [`crate::Rules::key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Dense(usize),
+    Key(u64),
+    Hashed,
+}
+
+/// A memo for one value kind over leaf positions.
+pub(crate) struct LeafMemo<P> {
+    dense: Vec<u32>,
+    keyed: KeyTable,
+    map: FxHashMap<P, u32>,
+}
+
+impl<P: Copy + Eq + Hash> LeafMemo<P> {
+    pub(crate) fn new() -> Self {
+        LeafMemo {
+            dense: Vec::new(),
+            keyed: KeyTable::default(),
+            map: FxHashMap::default(),
+        }
+    }
+
+    /// Whether nothing was ever stored.
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.dense.is_empty() && self.keyed.is_empty() && self.map.is_empty()
+    }
+
+    /// The value stored for `p` (whose slot is `slot`), or `UNKNOWN`.
+    #[inline]
+    pub(crate) fn get(&self, slot: Slot, p: P) -> u32 {
+        match slot {
+            Slot::Dense(i) => self.dense.get(i).copied().unwrap_or(UNKNOWN),
+            Slot::Key(k) => self.keyed.get(k),
+            Slot::Hashed => self.map.get(&p).copied().unwrap_or(UNKNOWN),
+        }
+    }
+
+    /// Asks the memory system for `slot`'s entry ahead of a [`LeafMemo::get`].
+    #[inline]
+    pub(crate) fn prefetch(&self, slot: Slot) {
+        if let Slot::Key(k) = slot {
+            self.keyed.prefetch(k);
+        }
+    }
+
+    pub(crate) fn set(&mut self, slot: Slot, p: P, v: u32) {
+        match slot {
+            Slot::Dense(i) => {
+                if i >= self.dense.len() {
+                    let len = (i + 1).max(self.dense.len() * 2).min(DENSE_LIMIT);
+                    self.dense.resize(len, UNKNOWN);
+                }
+                self.dense[i] = v;
+            }
+            Slot::Key(k) => self.keyed.set(k, v),
+            Slot::Hashed => {
+                self.map.insert(p, v);
+            }
+        }
+    }
+}
+
+/// One entry of a [`KeyTable`]: 16 bytes, four to a cache line.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    value: u32,
+}
+
+/// The key of an empty entry; [`crate::Rules::key`] never returns it.
+const EMPTY: u64 = u64::MAX;
+const VACANT: Entry = Entry {
+    key: EMPTY,
+    value: UNKNOWN,
+};
+/// Fibonacci hashing: the top bits of `key × 2⁶⁴/φ` index the table.
+const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+const MIN_CAPACITY: usize = 1 << 10;
+
+/// An open-addressing table from 64-bit keys to values with linear probing: one entry
+/// holds both key and value, so a lookup usually touches one cache line, and a lookup can
+/// be prefetched. A general hash map keeps its control bytes apart from its entries and
+/// offers no prefetch; position memos of tens of millions of entries are bound by memory
+/// latency, which is what this table is for. Entries are never removed (a value can be
+/// reset to `UNKNOWN`, which reads the same as a missing key).
+#[derive(Default)]
+pub(crate) struct KeyTable {
+    /// A power of two in length (or empty).
+    entries: Vec<Entry>,
+    len: usize,
+    /// `64 - log2(entries.len())`.
+    shift: u32,
+}
+
+impl KeyTable {
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(MULTIPLIER) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> u32 {
+        if self.entries.is_empty() {
+            return UNKNOWN;
+        }
+        let mask = self.entries.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let e = self.entries[i];
+            if e.key == key {
+                return e.value;
+            }
+            if e.key == EMPTY {
+                return UNKNOWN;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        if let Some(e) = self.entries.get(self.home(key)) {
+            prefetch_read(e);
+        }
+    }
+
+    fn set(&mut self, key: u64, value: u32) {
+        debug_assert_ne!(key, EMPTY, "Rules::key returned the reserved key u64::MAX");
+        if (self.len + 1) * 4 > self.entries.len() * 3 {
+            self.grow();
+        }
+        let i = self.probe(key);
+        if self.entries[i].key == EMPTY {
+            self.len += 1;
+            self.entries[i].key = key;
+        }
+        self.entries[i].value = value;
+    }
+
+    /// The index of `key`'s entry, or of the empty entry where it would go.
+    #[inline]
+    fn probe(&self, key: u64) -> usize {
+        let mask = self.entries.len() - 1;
+        let mut i = self.home(key);
+        while self.entries[i].key != key && self.entries[i].key != EMPTY {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let capacity = (self.entries.len() * 2).max(MIN_CAPACITY);
+        let old = std::mem::replace(&mut self.entries, vec![VACANT; capacity]);
+        self.shift = 64 - capacity.trailing_zeros();
+        for e in old.into_iter().filter(|e| e.key != EMPTY) {
+            let i = self.probe(e.key);
+            self.entries[i] = e;
+        }
+    }
+}
+
+#[inline(always)]
+fn prefetch_read<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint with no effect on memory; SSE is part of x86_64.
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    proptest! {
+        /// The key table agrees with a standard map under any sequence of writes,
+        /// including keys that collide in their home entry and growth past several sizes.
+        #[test]
+        fn key_table_matches_a_map(
+            writes in prop::collection::vec((0u64..5000, 0u32..1000), 0..4000),
+            probes in prop::collection::vec(0u64..6000, 0..200),
+        ) {
+            let mut table = KeyTable::default();
+            let mut map = HashMap::new();
+            for &(k, v) in &writes {
+                // Spread keys over the whole range too, as packed positions are.
+                let k = k.wrapping_mul(0x1_0000_0001) % (u64::MAX - 1);
+                table.set(k, v);
+                map.insert(k, v);
+            }
+            prop_assert_eq!(table.len, map.len());
+            for (&k, &v) in &map {
+                prop_assert_eq!(table.get(k), v);
+            }
+            for &k in &probes {
+                let k = k.wrapping_mul(0x1_0000_0001) % (u64::MAX - 1);
+                prop_assert_eq!(table.get(k), map.get(&k).copied().unwrap_or(UNKNOWN));
+            }
+        }
+    }
+
+    #[test]
+    fn reset_values_read_as_unknown_and_keep_chains() {
+        let mut table = KeyTable::default();
+        for k in 0..3000u64 {
+            table.set(k, k as u32);
+        }
+        table.set(7, UNKNOWN);
+        assert_eq!(table.get(7), UNKNOWN);
+        for k in (0..3000u64).filter(|&k| k != 7) {
+            assert_eq!(table.get(k), k as u32);
+        }
+        assert_eq!(table.get(u64::MAX - 1), UNKNOWN);
+    }
+}
