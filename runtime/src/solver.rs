@@ -110,6 +110,8 @@ impl<P> From<RuleError> for Fail<P> {
 /// A frame's buffers, boxed so that a frame is small to push and pop, and pooled.
 struct Buffers<P> {
     opts: Options<P>,
+    /// The options' values in order, as they are solved; for an outcome search, each
+    /// option's value when the memo was scanned (see `Solver::scan_known`).
     vals: Vec<u32>,
 }
 
@@ -515,7 +517,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             // A winning move whose value is already known (`end`, or memoized): take it
             // before descending into any other option. Otherwise the options before the
             // first unknown one are known losing moves, which an outcome does not need.
-            match self.scan_known(kind, &frame.bufs.opts)? {
+            match self.scan_known(kind, &mut frame.bufs)? {
                 Scan::Winning => {
                     frame.cursor = SHORT_CIRCUIT;
                     return Ok(None);
@@ -531,30 +533,39 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         while frame.cursor < frame.bufs.opts.len() {
+            if outcome_kind && frame.bufs.vals[frame.cursor] != UNKNOWN {
+                // Known to be a losing move when the scan looked.
+                frame.cursor += 1;
+                continue;
+            }
             match self.try_opt(kind, &frame.bufs.opts, frame.cursor)? {
                 Step::Need(task) => return Ok(Some(task)),
                 Step::Value(v) => {
                     frame.cursor += 1;
-                    if matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome)
-                        && v == OUTCOME_P
-                    {
-                        // A winning move: no need to look further.
-                        frame.cursor = SHORT_CIRCUIT;
-                        return Ok(None);
+                    if outcome_kind {
+                        if v == OUTCOME_P {
+                            // A winning move: no need to look further.
+                            frame.cursor = SHORT_CIRCUIT;
+                            return Ok(None);
+                        }
+                    } else {
+                        frame.bufs.vals.push(v);
                     }
-                    frame.bufs.vals.push(v);
                 }
             }
         }
         Ok(None)
     }
 
-    /// What the memo already tells about the options of an outcome search.
+    /// What the memo already tells about the options of an outcome search. Also records in
+    /// `bufs.vals` each option's value as the scan found it (`UNKNOWN` when it was not
+    /// known), so that the search does not look the known ones up again.
     fn scan_known(
         &mut self,
         kind: ValueKind,
-        opts: &Options<Pos<R>>,
+        bufs: &mut Buffers<Pos<R>>,
     ) -> Result<Scan<Pos<R>>, Fail<Pos<R>>> {
+        let opts = &bufs.opts;
         // The lookups are independent: start them all before waiting on any (a large memo
         // is bound by memory latency, not by the work of a lookup).
         let memo = &self.leaf_memo[kind.slot()];
@@ -563,12 +574,14 @@ impl<'r, R: Rules> Solver<'r, R> {
                 memo.prefetch(self.slot(opts.leaves[start as usize]));
             }
         }
+        bufs.vals.clear();
         let mut first_unknown = None;
         for i in 0..opts.len() {
             match self.try_opt(kind, opts, i)? {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
-                Step::Value(_) => {}
+                Step::Value(v) => bufs.vals.push(v),
                 Step::Need(task) => {
+                    bufs.vals.push(UNKNOWN);
                     if first_unknown.is_none() {
                         first_unknown = Some((i, task));
                     }
