@@ -1755,7 +1755,25 @@ impl<'a> Gen<'a> {
                     }
                     Builtin::Min | Builtin::Max => {
                         let largest = *b == Builtin::Max;
-                        if args.len() == 1 {
+                        if let [IExpr::Compr(elem, slots, dom, cond)] = args.as_slice() {
+                            // The extreme of a comprehension's elements is that of its set:
+                            // fold them instead of building the set.
+                            let elem = n(elem)?;
+                            let keep = quote!(__best = #rt::native::keep_extreme(__best, #elem, #largest););
+                            let step = match cond {
+                                Some(c) => {
+                                    let c = n(c)?;
+                                    quote!(if #c { #keep })
+                                }
+                                None => keep,
+                            };
+                            let looped = self.for_each(slots, dom, step)?;
+                            quote!({
+                                let mut __best = ::std::option::Option::None;
+                                #looped
+                                #rt::native::found_extreme(__best, #largest, #at)?
+                            })
+                        } else if args.len() == 1 {
                             let d = self.domain_ref(&args[0])?;
                             quote!(#rt::native::extreme(&#d, #largest, #at)?)
                         } else {

@@ -215,13 +215,37 @@ impl<T: Elem> Domain<T> for Vec<T> {
 }
 
 /// The smallest or largest element of a domain (`min(S)`, `max(S)`).
+#[inline]
 pub fn extreme<T>(d: &impl Domain<T>, largest: bool, at: &str) -> Result<T, RuleError> {
-    d.extreme(largest).ok_or_else(|| {
-        error(
-            format!("`{}` of an empty set", if largest { "max" } else { "min" }),
-            at,
-        )
+    found_extreme(d.extreme(largest), largest, at)
+}
+
+/// The extreme of the elements seen so far and `x` (`min` or `max` of a comprehension,
+/// folded over its elements instead of building the set).
+#[inline]
+pub fn keep_extreme<T: Ord>(best: Option<T>, x: T, largest: bool) -> Option<T> {
+    Some(match best {
+        Some(b) if (largest && b >= x) || (!largest && b <= x) => b,
+        _ => x,
     })
+}
+
+/// The extreme found (see [`keep_extreme`]), or the error for an empty set.
+#[inline]
+pub fn found_extreme<T>(best: Option<T>, largest: bool, at: &str) -> Result<T, RuleError> {
+    match best {
+        Some(x) => Ok(x),
+        None => Err(empty_extreme(largest, at)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn empty_extreme(largest: bool, at: &str) -> RuleError {
+    error(
+        format!("`{}` of an empty set", if largest { "max" } else { "min" }),
+        at,
+    )
 }
 
 /// Values as the interpreter prints them: `3`, `true`, `(1, 2)`, `{1, 2}`, `[1, 2]`.

@@ -170,7 +170,7 @@ fn bounded_move(s: &mut Sample, i: usize, ra: i64, rb: i64, errors: bool, larges
 /// A move of `C`, a game on a set; its sets of `spread` reach elements that are negative or
 /// at least 128 (so native code leaves its one-word sets), and every move removes an element.
 fn set_move(s: &mut Sample, i: usize) -> String {
-    match s.int(0, 2) {
+    match s.int(0, 3) {
         0 => format!(
             "    move drop{i}(e in s, e % {} != 1) => C(s - {{e}})",
             s.int(2, 3)
@@ -180,12 +180,21 @@ fn set_move(s: &mut Sample, i: usize) -> String {
              C({{ f for f in s where f * 40 + OFFSET in spread(s - {{e}}) }})",
             s.int(0, 200)
         ),
-        _ => format!(
+        2 => format!(
             "    move cut{i}(e in s, len(spread(s) - spread({{0, 2, 4}})) > {}, \
              (e * 40 + OFFSET) in spread(s) & spread({{e, {}}})) => C(s - {{e}}) + A({})",
             s.int(0, 3),
             s.int(0, 8),
             s.int(0, 3)
+        ),
+        // `max` and `min` of comprehensions (native code folds them); with `>` the first
+        // one is empty, an error, when `e` is the largest element.
+        _ => format!(
+            "    move peak{i}(e in s, max({{ f - e for f in s where f {} e }}) \
+             + min({{ {} - g for g in spread(s) }}) >= {}) => C(s - {{e}})",
+            if s.chance(0.15) { ">" } else { ">=" },
+            s.int(0, 9),
+            s.int(-300, 10)
         ),
     }
 }
