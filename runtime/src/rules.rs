@@ -119,8 +119,13 @@ impl<P: Copy + Ord> Options<P> {
     }
 
     /// Adds one position.
+    #[inline]
     pub fn position(&mut self, pos: P) {
-        self.sum(std::iter::once(pos));
+        self.refs.push(OptRef::Leaves {
+            start: self.leaves.len() as u32,
+            len: 1,
+        });
+        self.leaves.push(pos);
     }
 
     /// Adds a disjunctive sum of positions (which may be of different games).
