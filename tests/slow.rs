@@ -5,12 +5,13 @@ mod common;
 
 use std::process::Command;
 
-fn eval_4x4(extra: &[&str]) -> String {
+/// The outcome line of `cgdl eval` on a position of the degenerate dots example.
+fn eval_dots(position: &str, extra: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
         .args([
             "eval",
             "examples/degenerate_dots.cgdl",
-            "Dots(4, 4, {})",
+            position,
             "--value",
             "outcome",
         ])
@@ -34,6 +35,14 @@ fn eval_4x4(extra: &[&str]) -> String {
 #[test]
 #[ignore = "seconds natively, about a minute with the interpreter (release mode)"]
 fn degenerate_dots_4x4_empty_board() {
-    assert_eq!(eval_4x4(&[]), "outcome P\n");
-    assert_eq!(eval_4x4(&["--interp"]), "outcome P\n");
+    assert_eq!(eval_dots("Dots(4, 4, {})", &[]), "outcome P\n");
+    assert_eq!(eval_dots("Dots(4, 4, {})", &["--interp"]), "outcome P\n");
+}
+
+/// Lenhardt, Theorems 4.1 and 4.2: the second player wins an empty board iff rows + columns
+/// is even, so the first player wins on 4×5 dots (issue 4's benchmark (d), natively).
+#[test]
+#[ignore = "about 20 seconds natively (release mode)"]
+fn degenerate_dots_4x5_empty_board() {
+    assert_eq!(eval_dots("Dots(4, 5, {})", &[]), "outcome N\n");
 }
