@@ -81,8 +81,10 @@ struct Entry {
     value: u32,
 }
 
-/// The key of an empty entry; [`crate::Rules::key`] never returns it.
-const EMPTY: u64 = u64::MAX;
+/// The key of an empty entry; a position whose [`crate::Rules::key`] is this one is kept
+/// in the hash map instead.
+pub(crate) const KEY_TABLE_EMPTY: u64 = u64::MAX;
+const EMPTY: u64 = KEY_TABLE_EMPTY;
 const VACANT: Entry = Entry {
     key: EMPTY,
     value: UNKNOWN,
@@ -143,7 +145,7 @@ impl KeyTable {
     }
 
     fn set(&mut self, key: u64, value: u32) {
-        debug_assert_ne!(key, EMPTY, "Rules::key returned the reserved key u64::MAX");
+        debug_assert_ne!(key, EMPTY, "the solver hashes positions with the empty key");
         if (self.len + 1) * 4 > self.entries.len() * 3 {
             self.grow();
         }

@@ -22,7 +22,8 @@ pub trait Rules {
 
     /// A packing of `pos` into 64 bits, when its game's positions fit (a game tag and
     /// fields of bounded width). The solver then keeps `pos` in a compact memo keyed by
-    /// it. Keys must be injective over the positions that have one and never `u64::MAX`.
+    /// it. Keys must be injective over the positions that have one; a key of `u64::MAX`
+    /// counts as none.
     fn key(&self, _pos: Self::Pos) -> Option<u64> {
         None
     }

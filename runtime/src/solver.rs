@@ -3,7 +3,7 @@
 
 use crate::compound::{combine, compound_options, fast_rule};
 use crate::expr::{Expr, IntoExpr};
-use crate::memo::{LeafMemo, Slot, DENSE_LIMIT};
+use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
 use crate::rules::{OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
@@ -752,8 +752,8 @@ fn slot_of<R: Rules>(rules: &R, p: R::Pos) -> Slot {
     match rules.dense_index(p) {
         Some(i) if i < DENSE_LIMIT => Slot::Dense(i),
         _ => match rules.key(p) {
-            Some(k) => Slot::Key(k),
-            None => Slot::Hashed,
+            Some(k) if k != KEY_TABLE_EMPTY => Slot::Key(k),
+            _ => Slot::Hashed,
         },
     }
 }

@@ -36,6 +36,36 @@ impl Rules for Graph {
     }
 }
 
+/// Where a solver's memo keeps a [`Graph`]'s positions.
+#[derive(Clone, Copy, Debug)]
+enum Route {
+    /// The key table; node 0's key is `u64::MAX`, which the solver must hash instead.
+    Keyed,
+    /// The hash map.
+    Hashed,
+}
+
+/// A graph whose positions the memo keeps by `route` instead of by dense index.
+struct Routed<'g> {
+    graph: &'g Graph,
+    route: Route,
+}
+
+impl Rules for Routed<'_> {
+    type Pos = u8;
+    fn options(&self, pos: u8, out: &mut Options<u8>) -> Result<(), RuleError> {
+        self.graph.options(pos, out)
+    }
+    fn key(&self, pos: u8) -> Option<u64> {
+        match self.route {
+            Route::Keyed if pos == 0 => Some(u64::MAX),
+            // Spread over the key space, as packed positions are.
+            Route::Keyed => Some(u64::from(pos) << 40 | 7),
+            Route::Hashed => None,
+        }
+    }
+}
+
 fn graph() -> impl Strategy<Value = Graph> {
     (2usize..8).prop_flat_map(|n| {
         let nodes: Vec<_> = (0..n)
@@ -103,6 +133,26 @@ proptest! {
         // Winning moves are exactly the options that are P.
         let wins = fast.winning_moves(&e).unwrap();
         prop_assert_eq!(wins.is_empty(), fast.outcome(&e).unwrap() == Outcome::P);
+    }
+
+    /// Every memo route (dense array, key table, hash map) gives the same values.
+    #[test]
+    fn memo_routes_agree((game, e) in game_and_expr()) {
+        let keyed = Routed { graph: &game, route: Route::Keyed };
+        let hashed = Routed { graph: &game, route: Route::Hashed };
+        let mut dense = Solver::new(&game);
+        let mut by_key = Solver::new(&keyed);
+        let mut by_hash = Solver::new(&hashed);
+        for kind in ValueKind::ALL {
+            let want = dense.value(kind, &e).unwrap();
+            prop_assert_eq!(by_key.value(kind, &e).unwrap(), want.clone(), "{} of {}", kind, e);
+            prop_assert_eq!(by_hash.value(kind, &e).unwrap(), want, "{} of {}", kind, e);
+            for p in 0..game.nodes.len() as u8 {
+                let want = dense.value_of(kind, p).unwrap();
+                prop_assert_eq!(by_key.value_of(kind, p).unwrap(), want.clone());
+                prop_assert_eq!(by_hash.value_of(kind, p).unwrap(), want);
+            }
+        }
     }
 
     #[test]
