@@ -145,11 +145,11 @@ proptest! {
         let mut by_hash = Solver::new(&hashed);
         for kind in ValueKind::ALL {
             let want = dense.value(kind, &e).unwrap();
-            prop_assert_eq!(by_key.value(kind, &e).unwrap(), want.clone(), "{} of {}", kind, e);
+            prop_assert_eq!(by_key.value(kind, &e).unwrap(), want, "{} of {}", kind, e);
             prop_assert_eq!(by_hash.value(kind, &e).unwrap(), want, "{} of {}", kind, e);
             for p in 0..game.nodes.len() as u8 {
                 let want = dense.value_of(kind, p).unwrap();
-                prop_assert_eq!(by_key.value_of(kind, p).unwrap(), want.clone());
+                prop_assert_eq!(by_key.value_of(kind, p).unwrap(), want);
                 prop_assert_eq!(by_hash.value_of(kind, p).unwrap(), want);
             }
         }
