@@ -136,8 +136,6 @@ pub struct Word {
 }
 
 impl Word {
-    const EMPTY: Word = Word { low: 0, high: 0 };
-
     /// The word of a `u128`.
     #[inline]
     pub fn from_u128(bits: u128) -> Word {
@@ -538,7 +536,8 @@ impl Set<i64> {
     #[inline]
     pub fn to_bits(&self, lo: i64) -> u128 {
         match &self.0 {
-            IntStore::Small(bits) if lo == 0 => bits.to_u128(),
+            // The elements at or above `lo`, shifted down: the inverse of `from_bits`.
+            IntStore::Small(bits) if (0..128).contains(&lo) => bits.to_u128() >> lo,
             _ => self.iter().fold(0, |b, x| b | 1 << (x - lo)),
         }
     }
@@ -547,7 +546,7 @@ impl Set<i64> {
     #[inline]
     pub fn from_bits(bits: u128, lo: i64) -> Set<i64> {
         if bits == 0 {
-            Set(IntStore::Small(Word::EMPTY))
+            Set(IntStore::Small(Word::default()))
         } else if (0..128).contains(&lo) && bits.leading_zeros() >= lo as u32 {
             Set(IntStore::Small(Word::from_u128(bits << lo)))
         } else {
