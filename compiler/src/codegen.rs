@@ -142,6 +142,28 @@ fn variant(gid: usize) -> proc_macro2::Ident {
     format_ident!("G{}", gid)
 }
 
+/// `Pos::G<gid>(parts...)`, or `Pos::G<gid>` for a game without fields: a position built
+/// from stored values, or a pattern binding them.
+fn pos_of(gid: usize, parts: &[TokenStream]) -> TokenStream {
+    let v = variant(gid);
+    if parts.is_empty() {
+        quote!(Pos::#v)
+    } else {
+        quote!(Pos::#v(#(#parts),*))
+    }
+}
+
+/// A pattern binding game `gid`'s stored fields to the slots `s0, s1, ...`.
+fn pos_slots(gid: usize, fields: usize) -> TokenStream {
+    let binds: Vec<TokenStream> = (0..fields)
+        .map(|i| {
+            let s = slot(i);
+            quote!(#s)
+        })
+        .collect();
+    pos_of(gid, &binds)
+}
+
 /// How a field is stored in `Pos`.
 enum Packed {
     /// As its value type.
@@ -410,11 +432,7 @@ impl<'a> Gen<'a> {
             option_fns.push(self.options_fn(gid, game)?);
             let binds: Vec<_> = (0..game.fields.len()).map(slot).collect();
             let fname = format_ident!("g{}_options", gid);
-            let pattern = if binds.is_empty() {
-                quote!(Pos::#v)
-            } else {
-                quote!(Pos::#v(#(#binds),*))
-            };
+            let pattern = pos_slots(gid, game.fields.len());
             option_arms.push(quote!(#pattern => #fname(#(#binds,)* out),));
             let name = Literal::string(&game.name);
             let shows = game.fields.iter().enumerate().map(|(i, f)| {
@@ -755,12 +773,7 @@ impl<'a> Gen<'a> {
         let mut bounded_arms = Vec::new();
         for (gid, game) in games.iter().enumerate() {
             let v = variant(gid);
-            let binds: Vec<_> = (0..game.fields.len()).map(slot).collect();
-            let pattern = if binds.is_empty() {
-                quote!(Pos::#v)
-            } else {
-                quote!(Pos::#v(#(#binds),*))
-            };
+            let pattern = pos_slots(gid, game.fields.len());
             let digits =
                 bounded_digits(game).filter(|d| offset.saturating_add(d.size) < BOUNDED_LIMIT);
             if let Some(digits) = digits {
@@ -781,12 +794,7 @@ impl<'a> Gen<'a> {
                     .and_then(|n| n.checked_add(BOUNDED + #j)),),
                 ));
             } else {
-                let any = if game.fields.is_empty() {
-                    quote!(Pos::#v)
-                } else {
-                    quote!(Pos::#v(..))
-                };
-                arms.push((gid, quote!(#any => ::std::option::Option::None,)));
+                arms.push((gid, quote!(Pos::#v { .. } => ::std::option::Option::None,)));
             }
         }
         let bounded_total = Literal::usize_unsuffixed(offset as usize);
@@ -807,18 +815,13 @@ impl<'a> Gen<'a> {
         let mut arms = Vec::new();
         for (gid, game) in self.program.games.iter().enumerate() {
             let v = variant(gid);
-            let binds: Vec<_> = (0..game.fields.len()).map(slot).collect();
             let keyed = self
                 .key_digits(gid, game)?
                 .filter(|(_, size)| offset + size <= u64::MAX as u128);
             match keyed {
                 Some((terms, size)) => {
                     let off = Literal::u64_suffixed(offset as u64);
-                    let pattern = if binds.is_empty() {
-                        quote!(Pos::#v)
-                    } else {
-                        quote!(Pos::#v(#(#binds),*))
-                    };
+                    let pattern = pos_slots(gid, game.fields.len());
                     arms.push(quote!(#pattern => ::std::option::Option::Some(#off #(+ #terms)*),));
                     offset += size;
                 }
@@ -1260,7 +1263,6 @@ impl<'a> Gen<'a> {
     fn maker(&self, gid: usize, game: &Game) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let name = format_ident!("make_g{}", gid);
-        let v = variant(gid);
         let mut params = Vec::new();
         let mut checks = Vec::new();
         let mut stored = Vec::new();
@@ -1282,11 +1284,7 @@ impl<'a> Gen<'a> {
             });
             stored.push(self.pack(&self.packing(game, &f.ty)?, gid, i, quote!(#s)));
         }
-        let build = if stored.is_empty() {
-            quote!(Pos::#v)
-        } else {
-            quote!(Pos::#v(#(#stored),*))
-        };
+        let build = pos_of(gid, &stored);
         Ok(quote! {
             #[allow(unused_variables, unused_parens, clippy::all)]
             #[inline]
