@@ -119,6 +119,50 @@ fn eval_rejects_bad_values_and_positions() {
         "{err}"
     );
     assert!(err.contains("<position>:1:1"), "{err}");
+
+    // Issue 19: a position is one expression, never more of the file.
+    for bad in ["Heap(3) value grundy of Heap(2)", "Heap(3) game Zed() {}"] {
+        let out = cgdl(&["eval", "examples/nim.cgdl", bad, "--value", "grundy"]);
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert!(stdout(&out).is_empty(), "{bad}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("<position>:1:9") && err.contains("expected the end of the position"),
+            "{err}"
+        );
+    }
+    // Errors while building the position name its place in it, not past the file's end.
+    let path = temp_file(
+        "position.cgdl",
+        "fn f(x: nat) -> nat = x - 2\ngame Heap(n: nat) {\n    move take(k in 1..=n) => Heap(n - k)\n}\n",
+    );
+    for back_end in [&[][..], &["--interp"][..]] {
+        let mut args = vec![
+            "eval",
+            path.to_str().expect("path"),
+            "Heap(1) +\n  Heap(3 - 5)",
+        ];
+        args.extend(back_end);
+        let out = cgdl(&args);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr_without_build_note(&out);
+        assert!(err.contains("(at <position>:2:8)"), "{back_end:?}: {err}");
+    }
+}
+
+#[test]
+fn tuple_indices_too_large_are_named_as_written() {
+    let path = temp_file(
+        "index.cgdl",
+        "game G(n: nat) { move m(k in 1..=n) => G(n - k) }\nvalue grundy of G((1, 2).99999999999999999999)\n",
+    );
+    let out = cgdl(&["check", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("`.99999999999999999999` is too large to be a tuple field"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -244,7 +288,9 @@ fn absurd_query_domains_are_refused() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("a query may range over at most 10000000"),
+        stderr(&out).contains(
+            "the domain has 1000000000001 elements; a table may have at most 1000000 rows"
+        ),
         "{}",
         stderr(&out)
     );
@@ -350,6 +396,24 @@ fn stderr_without_build_note(o: &Output) -> String {
         .collect()
 }
 
+/// Games, types, fields and functions named like what Rust or the generated code uses.
+const NAMES: &str = "type Fn = QUERIES | Main(0..3) | Self
+type Fn_ = Vec | Ok(0..2)
+game T(Ok: nat, Err: 0..3, None: bool, s1: nat, make_g0: nat) {
+    move m(k in 1..=Ok) => T(Ok - k, Err, None, s1, make_g0)
+}
+game Universe(QUERIES: Fn, Some: Fn_) {
+    move m(Some == Vec) => Universe(Main(2), Ok(1))
+    move n() => T(2, 1, true, 0, 0)
+}
+game T_(n: nat) { move m(k in 1..=n) => T_(n - k) + T(1, 0, false, 0, 0) }
+game Pos() { move m() => T_(2) }
+game match_(self_: nat) { move m() => Pos() }
+fn Err(x: nat) -> nat = x + 1
+value grundy, moves of T(Err(2), 0, false, 0, 0) + Universe(QUERIES, Vec)
+value grundy, remoteness of T_(3) + match_(1)
+";
+
 #[test]
 fn native_and_interpreter_agree_on_output_and_errors() {
     let mut files: Vec<PathBuf> = [
@@ -362,6 +426,25 @@ fn native_and_interpreter_agree_on_output_and_errors() {
     .iter()
     .map(|(name, source)| temp_file(name, source))
     .collect();
+    // Issue 19: ranges reaching i64::MAX (the interpreter overflowed, native code dropped
+    // the last element), grids without rows, and a grid past the cell limit.
+    files.push(temp_file(
+        "edges.cgdl",
+        "const MAX = 4611686018427387903 * 2 + 1\n\
+         const MIN = -MAX - 1\n\
+         game G(n: nat) { move m(k in MAX - 2..=MAX, n > 0) => G(n - 1) }\n\
+         game H() { move m(k in MIN..MIN) => end }\n\
+         value outcome, grundy, remoteness of G(4)\n\
+         value outcome of H()\n\
+         value grundy of G(count x in MAX - 2..=MAX: true)\n\
+         value grundy of G(len(MAX - 2..=MAX) + max(MAX - 1..=MAX) - MAX)\n\
+         table grundy of G(MAX - x) for x in MAX - 2..=MAX\n\
+         table grundy of G(r + c) for r in 0..0, c in 0..3\n\
+         table grundy of G(r + c) for r in 0..2, c in 0..0\n\
+         table grundy of G(x) for x in 0..2000, y in 0..2001\n",
+    ));
+    // Issue 19: names that Rust or the generated module use (they broke the native build).
+    files.push(temp_file("names.cgdl", NAMES));
     files.push(common::root().join("examples/queens.cgdl"));
     files.push(common::root().join("examples/northcott.cgdl"));
     for file in &files {

@@ -121,8 +121,21 @@ struct SolveArgs {
 struct Reported;
 
 fn read(file: &Path) -> Result<String, Reported> {
-    std::fs::read_to_string(file).map_err(|e| {
+    let bytes = std::fs::read(file).map_err(|e| {
         eprintln!("error: cannot read {}: {e}", file.display());
+        Reported
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let (line, col) = compiler::diagnostics::line_col(
+            std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or(""),
+            at,
+        );
+        eprintln!(
+            "error: {} is not UTF-8 text: byte {at} ({}:{line}:{col}) is not valid UTF-8",
+            file.display(),
+            file.display()
+        );
         Reported
     })
 }
@@ -227,7 +240,7 @@ fn execute(
             return interpret(source, program, options);
         }
     };
-    let binary = native::solver_binary(&code, label).map_err(|e| {
+    let binary = native::solver_binary(&code, label, None).map_err(|e| {
         eprintln!("error: {e}");
         Reported
     })?;
@@ -247,7 +260,17 @@ fn execute(
     }
     match cmd.status() {
         Ok(status) if status.success() => Ok(()),
-        Ok(_) => Err(Reported),
+        // The solver's own errors (it printed them) and bad arguments.
+        Ok(status) if matches!(status.code(), Some(1 | 2)) => Err(Reported),
+        Ok(status) => {
+            eprintln!(
+                "error: the native solver {} stopped abnormally ({}){}",
+                binary.display(),
+                describe_exit(status),
+                " — out of memory, a crash, or a killed process; --interp runs the reference interpreter"
+            );
+            Err(Reported)
+        }
         Err(e) => {
             eprintln!(
                 "error: cannot run the native solver {}: {e}",
@@ -255,6 +278,36 @@ fn execute(
             );
             Err(Reported)
         }
+    }
+}
+
+/// How a process ended: its signal by name, or its exit code.
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = match signal {
+                4 => "SIGILL",
+                6 => "SIGABRT",
+                7 => "SIGBUS",
+                8 => "SIGFPE",
+                9 => "SIGKILL, as the out-of-memory killer sends",
+                11 => "SIGSEGV",
+                15 => "SIGTERM",
+                _ => "",
+            };
+            return if name.is_empty() {
+                format!("killed by signal {signal}")
+            } else {
+                format!("killed by signal {signal}, {name}")
+            };
+        }
+    }
+    match status.code() {
+        Some(101) => "exit code 101: a panic".to_string(),
+        Some(code) => format!("exit code {code}"),
+        None => "no exit code".to_string(),
     }
 }
 
@@ -285,33 +338,14 @@ fn cmd_eval(
         }
     }
     let (source, _) = load(file)?;
-    // The position is checked as one more query of the file, so that it sees its games.
-    let prefix = format!("{source}\nvalue outcome of ");
-    let combined = format!("{prefix}{position}\n");
-    let program = match compiler::compile_str(&combined) {
-        Ok(p) => p,
-        Err(diags) => {
-            let offset = prefix.len();
-            let shifted: Vec<Diagnostic> = diags
-                .into_iter()
-                .map(|mut d| {
-                    d.span.start = d.span.start.saturating_sub(offset).min(position.len());
-                    d.span.end = d
-                        .span
-                        .end
-                        .saturating_sub(offset)
-                        .clamp(d.span.start, position.len());
-                    d
-                })
-                .collect();
-            report(&shifted, "<position>", position);
-            return Err(Reported);
-        }
-    };
+    let checked = compiler::compile_position(&source, position).map_err(|diags| {
+        report(&diags, "<position>", position);
+        Reported
+    })?;
     let name = file.display().to_string();
     let mut options = driver_options(&name, false, args);
     options.eval = Some(asks);
-    execute(&name, &combined, &program, &options, args)
+    execute(&name, &checked.source, &checked.program, &options, args)
 }
 
 fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
@@ -394,7 +428,29 @@ fn cmd_compile(file: &Path, output: Option<&Path>, runtime_path: &str) -> Result
     }
 }
 
+/// Whether `a` and `b` name the same file (`b` need not exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let canonical = |p: &Path| -> Option<PathBuf> {
+        if let Ok(c) = p.canonicalize() {
+            return Some(c);
+        }
+        let parent = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.canonicalize().ok()?,
+            _ => std::env::current_dir().ok()?,
+        };
+        Some(parent.join(p.file_name()?))
+    };
+    matches!((canonical(a), canonical(b)), (Some(x), Some(y)) if x == y)
+}
+
 fn cmd_build(file: &Path, output: &Path) -> Result<(), Reported> {
+    if same_file(file, output) {
+        eprintln!(
+            "error: -o {} would overwrite the source file with the solver; choose another path",
+            output.display()
+        );
+        return Err(Reported);
+    }
     let (source, program) = load(file)?;
     let code = compiler::codegen::generate_source(
         &program,
@@ -405,7 +461,8 @@ fn cmd_build(file: &Path, output: &Path) -> Result<(), Reported> {
         eprintln!("error: {}: {e}", file.display());
         Reported
     })?;
-    let binary = native::solver_binary(&code, &file.display().to_string()).map_err(|e| {
+    let name = file.display().to_string();
+    let binary = native::solver_binary(&code, &name, Some(&name)).map_err(|e| {
         eprintln!("error: {e}");
         Reported
     })?;

@@ -12,14 +12,16 @@ const LOCKFILE: &str = include_str!("../../Cargo.lock");
 
 /// Where solvers are cached: `$CGDL_CACHE_DIR`, else `$XDG_CACHE_HOME/cgdl`, else
 /// `~/.cache/cgdl`, else the temporary directory.
+/// An empty variable counts as unset (so that it never means the current directory).
 pub fn cache_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CGDL_CACHE_DIR") {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var("CGDL_CACHE_DIR") {
         return PathBuf::from(dir);
     }
-    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+    if let Some(dir) = var("XDG_CACHE_HOME") {
         return PathBuf::from(dir).join("cgdl");
     }
-    if let Some(home) = std::env::var_os("HOME") {
+    if let Some(home) = var("HOME") {
         return PathBuf::from(home).join(".cache").join("cgdl");
     }
     std::env::temp_dir().join("cgdl-cache")
@@ -29,14 +31,44 @@ pub fn cache_dir() -> PathBuf {
 /// the sources `cgdl` was built from.
 fn runtime_dir() -> Result<PathBuf, String> {
     let dir = std::env::var_os("CGDL_RUNTIME_PATH")
+        .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime"));
-    dir.canonicalize().map_err(|_| {
+    let missing = || {
         format!(
             "native code needs the cgdl-runtime sources, expected at {}; set CGDL_RUNTIME_PATH to the repository's runtime/ folder, or run with --interp",
             dir.display()
         )
-    })
+    };
+    let dir = dir.canonicalize().map_err(|_| missing())?;
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+    if !manifest.contains("name = \"cgdl-runtime\"") {
+        return Err(missing());
+    }
+    Ok(dir)
+}
+
+/// A checksum of a built solver, kept beside it so that a damaged cache entry (truncated,
+/// overwritten) is rebuilt instead of run.
+fn checksum(path: &Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    Some(format!("{:016x} {}", h.finish(), bytes.len()))
+}
+
+/// The file that holds `binary`'s checksum.
+fn checksum_file(binary: &Path) -> PathBuf {
+    binary.with_extension("checksum")
+}
+
+/// Whether `binary` is a cached solver whose checksum matches the one recorded at build.
+fn cached_intact(binary: &Path) -> bool {
+    binary.is_file()
+        && matches!(
+            (checksum(binary), std::fs::read_to_string(checksum_file(binary))),
+            (Some(actual), Ok(recorded)) if actual == recorded.trim()
+        )
 }
 
 /// How solvers are optimised: with one codegen unit the runtime's generic solver, the
@@ -77,16 +109,17 @@ fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The path of a built solver for `code` (a generated module), building it if needed.
-/// `label` names the file in progress messages.
-pub fn solver_binary(code: &str, label: &str) -> Result<PathBuf, String> {
+/// `label` names the file in progress messages; `file`, when given, is the name the solver
+/// shows in errors and JSON when run on its own (`cgdl build`).
+pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<PathBuf, String> {
     let runtime = runtime_dir()?;
-    let key = key(code, &runtime);
+    let key = key(&format!("{code}\n// file: {file:?}"), &runtime);
     let cache = cache_dir();
     let name = format!("cgdl-solver-{key}");
     let crate_dir = cache.join("solvers").join(&key);
     let target = cache.join("target");
     let binary = target.join("release").join(&name);
-    if binary.is_file() {
+    if cached_intact(&binary) {
         return Ok(binary);
     }
     let src = crate_dir.join("src");
@@ -98,7 +131,8 @@ pub fn solver_binary(code: &str, label: &str) -> Result<PathBuf, String> {
         runtime.display().to_string()
     );
     let main = format!(
-        "{code}\nfn main() -> ::std::process::ExitCode {{\n    ::cgdl_runtime::driver::native_main(&Universe, QUERIES, plan)\n}}\n"
+        "{code}\nfn main() -> ::std::process::ExitCode {{\n    ::cgdl_runtime::driver::native_main(&Universe, QUERIES, plan, {:?})\n}}\n",
+        file.unwrap_or("")
     );
     for (path, text) in [
         (crate_dir.join("Cargo.toml"), manifest.as_str()),
@@ -122,40 +156,100 @@ pub fn solver_binary(code: &str, label: &str) -> Result<PathBuf, String> {
             cache.display()
         );
     }
-    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args([
-            "build",
-            "--release",
-            "--offline",
-            "--quiet",
-            "--manifest-path",
-        ])
-        .arg(crate_dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(&target)
-        .stdin(Stdio::null())
-        .output();
+    let mut result = cargo_build(&crate_dir, &target, &binary);
+    if matches!(result, Err(BuildError::Setup(_))) {
+        // A damaged build of the runtime (a truncated rlib, say) fails every solver: build
+        // it again once before giving up.
+        let _ = cargo(
+            &crate_dir,
+            &target,
+            &["clean", "--release", "-p", "cgdl-runtime"],
+        );
+        result = cargo_build(&crate_dir, &target, &binary);
+    }
     if let Some(bar) = spinner {
         bar.finish_and_clear();
     }
-    let output = match output {
-        Ok(o) => o,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err("native code needs cargo, the Rust build tool, on PATH: install Rust (https://rustup.rs), or run with --interp".to_string());
-        }
-        Err(e) => return Err(format!("cannot run cargo: {e}; or run with --interp")),
-    };
-    if !output.status.success() || !binary.is_file() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let tail: Vec<&str> = stderr.lines().take(30).collect();
-        return Err(format!(
-            "the generated solver failed to build. This is a bug in the cgdl compiler, not in your file; please report it.\n\
-             The generated crate is at {}\ncargo said:\n{}",
-            crate_dir.display(),
-            tail.join("\n")
-        ));
-    }
+    result.map_err(|e| match e {
+        BuildError::Generated(m) | BuildError::Setup(m) => m,
+    })?;
+    let sum = checksum(&binary).ok_or_else(|| format!("cannot read {}", binary.display()))?;
+    let sum_file = checksum_file(&binary);
+    std::fs::write(&sum_file, sum)
+        .map_err(|e| format!("cannot write {}: {e}", sum_file.display()))?;
     Ok(binary)
+}
+
+/// Runs cargo with `args` on the solver crate in `crate_dir`.
+fn cargo(crate_dir: &Path, target: &Path, args: &[&str]) -> Result<std::process::Output, String> {
+    let program = std::env::var_os("CARGO")
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "cargo".into());
+    Command::new(&program)
+        .args(args)
+        .arg("--manifest-path")
+        .arg(crate_dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "native code needs cargo, the Rust build tool ({} was not found): install Rust (https://rustup.rs), or run with --interp",
+                    PathBuf::from(&program).display()
+                )
+            } else {
+                format!("cannot run cargo ({}): {e}; or run with --interp", PathBuf::from(&program).display())
+            }
+        })
+}
+
+/// Why a solver did not build.
+enum BuildError {
+    /// rustc rejected the generated code: a compiler bug.
+    Generated(String),
+    /// Anything else: the toolchain, the runtime sources, the cache.
+    Setup(String),
+}
+
+/// Builds the solver crate.
+fn cargo_build(crate_dir: &Path, target: &Path, binary: &Path) -> Result<(), BuildError> {
+    let output = cargo(
+        crate_dir,
+        target,
+        &["build", "--release", "--offline", "--quiet"],
+    )
+    .map_err(BuildError::Setup)?;
+    if output.status.success() && binary.is_file() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let tail: Vec<&str> = stderr.lines().take(30).collect();
+    let main_rs = crate_dir.join("src").join("main.rs");
+    // rustc's errors in the generated module point at its main.rs.
+    let in_generated_code = stderr.contains("error[E") && stderr.contains("src/main.rs");
+    Err(if in_generated_code {
+        BuildError::Generated(format!(
+            "the generated solver failed to build. This is a bug in the cgdl compiler, not in your file; please report it.\n\
+             The generated code is at {}\ncargo said:\n{}",
+            main_rs.display(),
+            tail.join("\n")
+        ))
+    } else {
+        BuildError::Setup(format!(
+            "cannot build the native solver ({}): check the Rust toolchain (cargo, CARGO), \
+             CGDL_RUNTIME_PATH and the cache (CGDL_CACHE_DIR, now {}), or run with --interp\n\
+             cargo said:\n{}",
+            output.status,
+            target.parent().unwrap_or(target).display(),
+            if tail.is_empty() {
+                "(nothing)".to_string()
+            } else {
+                tail.join("\n")
+            }
+        ))
+    })
 }
 
 #[cfg(test)]

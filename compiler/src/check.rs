@@ -383,7 +383,7 @@ impl<'a> Checker<'a> {
                     .label("not a finite domain")
                     .help("a type is a domain when every payload is a range, a bool, a tuple of those or such a type"),
                 );
-                (IExpr::Lit(Val::Range(0, 0)), Ty::Any)
+                (IExpr::Lit(Val::EMPTY_RANGE), Ty::Any)
             }
         }
     }
@@ -767,7 +767,7 @@ impl<'a> Checker<'a> {
                             .label("infinite domain")
                             .help("bind over a finite range instead, e.g. `k in 1..=n`"),
                         );
-                        return (IExpr::Lit(Val::Range(0, 0)), Ty::Any);
+                        return (IExpr::Lit(Val::EMPTY_RANGE), Ty::Any);
                     }
                     "bool" => {
                         let set = [Val::Bool(false), Val::Bool(true)].into_iter().collect();
@@ -927,13 +927,20 @@ impl<'a> Checker<'a> {
                     }
                     Ty::Any => (IExpr::Field(Box::new(ir), *idx), Ty::Any),
                     other => {
+                        // The parser marks an index too large for `usize` with usize::MAX.
+                        let message = match idx.checked_add(1) {
+                            Some(n) => format!(
+                                "`.{idx}` needs a tuple with at least {n} elements, found {other}"
+                            ),
+                            None => {
+                                let text = self.source.get(e.span.start..e.span.end).unwrap_or("");
+                                let index = text.rsplit('.').next().unwrap_or("").trim();
+                                format!("`.{index}` is too large to be a tuple field")
+                            }
+                        };
                         self.error(
-                            Diagnostic::new(
-                                "E0202",
-                                format!("`.{idx}` needs a tuple with at least {} elements, found {other}", idx + 1),
-                                e.span,
-                            )
-                            .help("tuple fields count from 0"),
+                            Diagnostic::new("E0202", message, e.span)
+                                .help("tuple fields count from 0"),
                         );
                         any
                     }

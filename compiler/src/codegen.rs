@@ -13,7 +13,6 @@
 //! not a range of at most 128 values, and sets or lists nested inside tuple or list fields.
 
 use crate::ast::{QuantKind, QueryKind, Span};
-use crate::diagnostics::line_col;
 use crate::ir::*;
 use cgdl_runtime::{Compound, ValueKind};
 use proc_macro2::{Literal, TokenStream};
@@ -101,33 +100,116 @@ fn unsupported(what: impl Into<String>) -> CodegenError {
     }
 }
 
-/// Names the generated module itself uses in the type namespace.
+/// Names that a game's or a type's Rust name may not take: what the generated module
+/// declares itself (`Pos`, `Universe`, the `T` of its generic impls), primitive types, and
+/// the prelude's traits and types that the generated code names unqualified.
 const RESERVED_TYPE_NAMES: &[&str] = &[
-    "Pos", "Universe", "bool", "char", "str", "i8", "i16", "i32", "i64", "i128", "isize", "u8",
-    "u16", "u32", "u64", "u128", "usize", "f32", "f64",
+    "Pos",
+    "Universe",
+    "T",
+    "Self",
+    "self",
+    "super",
+    "crate",
+    "bool",
+    "char",
+    "str",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "f32",
+    "f64",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Copy",
+    "Clone",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Drop",
+    "Iterator",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Extend",
+    "FromIterator",
+    "Default",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Hash",
+    "Debug",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "AsRef",
+    "AsMut",
+    "ToOwned",
+    "ToString",
+    "Option",
+    "Result",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "Vec",
+    "String",
+    "Box",
 ];
 
-/// The Rust type generated for a game: its own name, unless Rust or the module reserves it.
-fn rust_type_name(name: &str) -> Result<proc_macro2::Ident, CodegenError> {
-    match syn::parse_str::<proc_macro2::Ident>(name) {
-        Ok(ident) if !RESERVED_TYPE_NAMES.contains(&name) => Ok(ident),
-        _ => Err(CodegenError {
-            message: format!(
-                "the game name `{name}` is reserved in the generated Rust code (a keyword, a \
-                 primitive type, `Pos` or `Universe`); rename the game"
-            ),
-        }),
+/// The Rust name of a game's typed API or of a tagged union: its own name, with `_`
+/// appended when Rust or the module reserves it. A name that is a reserved one followed by
+/// underscores gets one more, so no two names meet (`Fn` → `Fn_`, `Fn_` → `Fn__`).
+fn rust_type_name(name: &str) -> proc_macro2::Ident {
+    let base = name.trim_end_matches('_');
+    let reserved = base.is_empty()
+        || RESERVED_TYPE_NAMES.contains(&base)
+        || syn::parse_str::<proc_macro2::Ident>(base).is_err();
+    if reserved {
+        format_ident!("{}_", name)
+    } else {
+        format_ident!("{}", name)
     }
 }
+
+/// The typed API's own methods, which no field accessor may shadow.
+const API_METHODS: &[&str] = &["new", "try_new", "pos", "from_pos", "clone", "fmt", "add"];
 
 /// The accessor method for a field, unless its name is a Rust keyword or one of the
 /// typed API's own methods.
 fn accessor_name(field: &str) -> Option<proc_macro2::Ident> {
-    const METHODS: &[&str] = &["new", "try_new", "pos", "from_pos", "clone", "fmt", "add"];
-    if METHODS.contains(&field) {
+    if API_METHODS.contains(&field) || ["Self", "self", "super", "crate"].contains(&field) {
         return None;
     }
     syn::parse_str::<proc_macro2::Ident>(field).ok()
+}
+
+/// The parameter for field `index` of `new`/`try_new`: the field's name when it is a plain
+/// lower-case name, else `s<index>` (a parameter `Ok`, `None` or `Universe` would be a
+/// pattern naming something else, and `make_g0` would hide the function `new` calls).
+fn param_name(field: &str, index: usize) -> proc_macro2::Ident {
+    let plain = field.starts_with(|c: char| c.is_ascii_lowercase())
+        && !field.starts_with("make_")
+        && !(field.starts_with('s') && field[1..].bytes().all(|b| b.is_ascii_digit()))
+        && accessor_name(field).is_some();
+    if plain {
+        format_ident!("{}", field)
+    } else {
+        slot(index)
+    }
 }
 
 fn int(n: i64) -> Literal {
@@ -227,8 +309,7 @@ fn list_interner(gid: usize, field: usize) -> proc_macro2::Ident {
 
 impl<'a> Gen<'a> {
     fn at(&self, span: Span) -> Literal {
-        let (l, c) = line_col(self.source, span.start);
-        Literal::string(&format!("{l}:{c}"))
+        Literal::string(&self.program.locate(self.source, span.start))
     }
 
     /// The Rust value type of a declared type.
@@ -249,10 +330,10 @@ impl<'a> Gen<'a> {
                 let t = self.value_ty(t);
                 quote!(::std::vec::Vec<#t>)
             }
-            FieldTy::Union(u) => match rust_type_name(&u.name) {
-                Ok(ident) => quote!(#ident),
-                Err(_) => quote!(()),
-            },
+            FieldTy::Union(u) => {
+                let ident = rust_type_name(&u.name);
+                quote!(#ident)
+            }
         }
     }
 
@@ -288,7 +369,7 @@ impl<'a> Gen<'a> {
                         && count_values(self.program, inner).is_some_and(|n| n <= 128) =>
                 {
                     let wide = count_values(self.program, inner).is_some_and(|n| n > 64);
-                    Ok(Packed::Ordinals(rust_type_name(&u.name)?, wide))
+                    Ok(Packed::Ordinals(rust_type_name(&u.name), wide))
                 }
                 _ => Err(unsupported(format!(
                     "the set field of `{}` (a set field is packed when its elements are a range \
@@ -563,7 +644,7 @@ impl<'a> Gen<'a> {
     fn union_type(&self, id: usize) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let ty = &self.program.types[id];
-        let name = rust_type_name(&ty.name)?;
+        let name = rust_type_name(&ty.name);
         let mut variants = Vec::new();
         let mut shows = Vec::new();
         let mut makers = Vec::new();
@@ -739,10 +820,10 @@ impl<'a> Gen<'a> {
                 quote!((#lo + (#r) as i64))
             }
             FieldTy::Bool => quote!(((#r) != 0)),
-            FieldTy::Union(u) => match rust_type_name(&u.name) {
-                Ok(name) => quote!(#name::from_ordinal(#r)),
-                Err(_) => quote!(()),
-            },
+            FieldTy::Union(u) => {
+                let name = rust_type_name(&u.name);
+                quote!(#name::from_ordinal(#r))
+            }
             FieldTy::Tuple(ts) => {
                 let sizes: Vec<u128> = ts
                     .iter()
@@ -1144,7 +1225,7 @@ impl<'a> Gen<'a> {
     /// accessor per field, `pos`/`from_pos`, `Display`, `+` and conversion to `Expr`.
     fn game_type(&self, gid: usize, game: &Game) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
-        let ty = rust_type_name(&game.name)?;
+        let ty = rust_type_name(&game.name);
         let v = variant(gid);
         let make = format_ident!("make_g{}", gid);
         let any = if game.fields.is_empty() {
@@ -1158,7 +1239,7 @@ impl<'a> Gen<'a> {
         let mut signature = Vec::new();
         for (i, f) in game.fields.iter().enumerate() {
             let s = slot(i);
-            let param = accessor_name(&f.name).unwrap_or_else(|| s.clone());
+            let param = param_name(&f.name, i);
             let value_ty = self.value_ty(&f.ty);
             let packing = self.packing(game, &f.ty)?;
             match (&f.ty, &packing) {
@@ -1197,7 +1278,7 @@ impl<'a> Gen<'a> {
         let new_doc = format!(
             " `{}(...)`. Panics if a field is outside its declared type; [`{}::try_new`] \
              returns the error instead.",
-            game.name, game.name
+            game.name, ty
         );
         Ok(quote! {
             #[doc = #doc]
@@ -1439,13 +1520,12 @@ impl<'a> Gen<'a> {
         // A literal range iterates directly.
         if let IExpr::Bin(op @ (Op::RangeIncl | Op::RangeExcl), lo, hi, _) = dom {
             let (lo, hi) = (self.value(lo)?, self.value(hi)?);
-            // `lo..hi + 1` rather than `lo..=hi`: an exclusive range iterates faster (Kayles
-            // to 100,000: 11 s -> 7 s). Only `hi == i64::MAX` differs, a loop that would
-            // not end either way.
+            // A countdown over the range's size, not `lo..=hi`: it iterates as fast as an
+            // exclusive range (Kayles to 100,000: 11 s -> 7 s) and still reaches i64::MAX.
             let range = if *op == Op::RangeIncl {
-                quote!((#lo)..(#hi).saturating_add(1))
+                quote!(#rt::native::Range::inclusive(#lo, #hi).iter())
             } else {
-                quote!((#lo)..(#hi))
+                quote!(#rt::native::Range::exclusive(#lo, #hi).iter())
             };
             return Ok(quote!(for #pattern in #range { #body }));
         }
@@ -1508,17 +1588,17 @@ impl<'a> Gen<'a> {
     fn domain(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         Ok(match e {
-            IExpr::Bin(Op::RangeIncl, lo, hi, span) => {
-                let (lo, hi, at) = (self.value(lo)?, self.value(hi)?, self.at(*span));
-                quote!(#rt::native::Range::inclusive(#lo, #hi, #at)?)
+            IExpr::Bin(Op::RangeIncl, lo, hi, _) => {
+                let (lo, hi) = (self.value(lo)?, self.value(hi)?);
+                quote!(#rt::native::Range::inclusive(#lo, #hi))
             }
             IExpr::Bin(Op::RangeExcl, lo, hi, _) => {
                 let (lo, hi) = (self.value(lo)?, self.value(hi)?);
-                quote!(#rt::native::Range(#lo, #hi))
+                quote!(#rt::native::Range::exclusive(#lo, #hi))
             }
             IExpr::Lit(Val::Range(lo, hi)) => {
                 let (lo, hi) = (int(*lo), int(*hi));
-                quote!(#rt::native::Range(#lo, #hi))
+                quote!(#rt::native::Range::inclusive(#lo, #hi))
             }
             other => self.value(other)?,
         })
@@ -1566,11 +1646,11 @@ impl<'a> Gen<'a> {
             }
             Val::Range(lo, hi) => {
                 let (lo, hi) = (int(*lo), int(*hi));
-                quote!(#rt::native::Range(#lo, #hi).to_set())
+                quote!(#rt::native::Range::inclusive(#lo, #hi).to_set())
             }
             Val::Game(_) => return Err(unsupported("position constants")),
             Val::Tag(t) => {
-                let ty = rust_type_name(&self.program.types[t.ty].name)?;
+                let ty = rust_type_name(&self.program.types[t.ty].name);
                 let tag = variant_ident(&t.name, t.variant);
                 if t.fields.is_empty() {
                     quote!(#ty::#tag)
@@ -1800,7 +1880,7 @@ impl<'a> Gen<'a> {
             IExpr::Match(scrutinee, ty, arms, default) => {
                 let x = n(scrutinee)?;
                 let ty = &self.program.types[*ty];
-                let name = rust_type_name(&ty.name)?;
+                let name = rust_type_name(&ty.name);
                 let mut out = Vec::new();
                 for arm in arms {
                     let tag = variant_ident(&ty.variants[arm.variant].name, arm.variant);
@@ -1850,7 +1930,7 @@ impl<'a> Gen<'a> {
                     let var = Literal::string(var);
                     quote!({
                         let mut rows = ::std::vec::Vec::new();
-                        for #s0 in #rt::native::query_elements(&#dom)? {
+                        for #s0 in #rt::native::query_elements(&#dom, #rt::native::QueryShape::Rows)? {
                             rows.push((#rt::native::Show::shown(&#s0), #target));
                         }
                         #rt::report::Plan::Table { query: #text.to_string(), var: #var.to_string(), rows, asks: #asks }
@@ -1862,14 +1942,15 @@ impl<'a> Gen<'a> {
                     let (rdom, cdom) = (self.domain(rdom)?, self.domain(cdom)?);
                     let (rv, cv) = (Literal::string(rv), Literal::string(cv));
                     quote!({
-                        let rows = #rt::native::query_elements(&#rdom)?;
+                        let rows = #rt::native::query_elements(&#rdom, #rt::native::QueryShape::GridSide)?;
                         let cols = match rows.first() {
                             ::std::option::Option::Some(first) => {
                                 let #s0 = first.clone();
-                                #rt::native::query_elements(&#cdom)?
+                                #rt::native::query_elements(&#cdom, #rt::native::QueryShape::GridSide)?
                             }
                             ::std::option::Option::None => ::std::vec::Vec::new(),
                         };
+                        #rt::native::grid_cells(rows.len(), cols.len())?;
                         let mut cells = ::std::vec::Vec::new();
                         for #s0 in rows.iter().cloned() {
                             let mut row = ::std::vec::Vec::new();
@@ -1906,7 +1987,7 @@ impl<'a> Gen<'a> {
                         None => quote!(::std::option::Option::None),
                     };
                     quote!({
-                        let ns = #rt::native::query_elements(&#dom)?;
+                        let ns = #rt::native::query_elements(&#dom, #rt::native::QueryShape::Terms)?;
                         let first = ns.first().copied().unwrap_or(0);
                         let mut terms = ::std::vec::Vec::new();
                         for (i, #s0) in ns.iter().copied().enumerate() {
@@ -1924,8 +2005,7 @@ impl<'a> Gen<'a> {
         }
         let infos = self.program.queries.iter().map(|q| {
             let text = Literal::string(&q.text);
-            let (l, c) = line_col(self.source, q.span.start);
-            let loc = Literal::string(&format!("{l}:{c}"));
+            let loc = Literal::string(&self.program.locate(self.source, q.span.start));
             quote!((#text, #loc))
         });
         let indices = (0..plans.len()).map(Literal::usize_unsuffixed);

@@ -54,6 +54,18 @@ impl Diagnostic {
         let start = char_offset(source, self.span.start);
         let end = char_offset(source, self.span.end.max(self.span.start)).max(start);
         let (line, col) = self.line_col(source);
+        let line_text = source.lines().nth(line - 1).unwrap_or("");
+        if line_text.chars().count() > MAX_QUOTED_LINE {
+            // A snippet of a very long line would repeat it whole: name the place instead.
+            let mut out = format!(
+                "[{}] Error: {} ({file}:{line}:{col})\n",
+                self.code, self.message
+            );
+            if let Some(help) = &self.help {
+                out.push_str(&format!("  help: {help}\n"));
+            }
+            return out;
+        }
         let mut report = Report::build(ReportKind::Error, (file, start..end))
             .with_config(Config::default().with_color(false))
             .with_code(self.code)
@@ -76,9 +88,26 @@ impl Diagnostic {
     }
 }
 
-/// Renders every diagnostic, in order.
+/// The most diagnostics [`render_all`] shows; the rest are counted.
+pub const MAX_SHOWN: usize = 20;
+
+/// Lines longer than this (in characters) are not quoted in a diagnostic.
+pub const MAX_QUOTED_LINE: usize = 240;
+
+/// Renders the first [`MAX_SHOWN`] diagnostics in order, then how many more there are.
 pub fn render_all(diags: &[Diagnostic], file: &str, source: &str) -> String {
-    diags.iter().map(|d| d.render(file, source)).collect()
+    let mut out: String = diags
+        .iter()
+        .take(MAX_SHOWN)
+        .map(|d| d.render(file, source))
+        .collect();
+    if let Some(more) = diags.len().checked_sub(MAX_SHOWN).filter(|&n| n > 0) {
+        out.push_str(&format!(
+            "... and {more} more error{} in {file}\n",
+            if more == 1 { "" } else { "s" }
+        ));
+    }
+    out
 }
 
 fn char_offset(source: &str, byte: usize) -> usize {

@@ -28,7 +28,7 @@ impl EvalError {
         }
     }
 
-    fn plain(message: impl Into<String>) -> EvalError {
+    pub(crate) fn plain(message: impl Into<String>) -> EvalError {
         EvalError {
             message: message.into(),
             span: None,
@@ -95,8 +95,7 @@ impl<'p> Interpreter<'p> {
 
     /// Describes where `span` is, as `line:col`.
     pub fn locate(&self, span: Span) -> String {
-        let (l, c) = crate::diagnostics::line_col(self.source, span.start);
-        format!("{l}:{c}")
+        self.program.locate(self.source, span.start)
     }
 
     /// An evaluation error as the CLI prints it: the message, then `(at line:col)` when
@@ -228,7 +227,7 @@ fn bind(slots: &[usize], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
 fn for_each(dom: &Val, mut f: impl FnMut(Val) -> Result<bool, EvalError>) -> Result<(), EvalError> {
     match dom {
         Val::Range(lo, hi) => {
-            for n in *lo..*hi {
+            for n in *lo..=*hi {
                 if !f(Val::Int(n))? {
                     break;
                 }
@@ -262,7 +261,7 @@ fn set_of(v: Val) -> Result<Rc<BTreeSet<Val>>, EvalError> {
 
 fn contains(dom: &Val, x: &Val) -> Result<bool, EvalError> {
     Ok(match dom {
-        Val::Range(lo, hi) => matches!(x, Val::Int(n) if lo <= n && n < hi),
+        Val::Range(lo, hi) => matches!(x, Val::Int(n) if lo <= n && n <= hi),
         Val::Set(s) => s.contains(x),
         Val::List(l) => l.contains(x),
         other => return Err(EvalError::plain(format!("{other} is not a set"))),
@@ -541,8 +540,11 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
         Op::Ge => Val::Bool(int(&a)? >= int(&b)?),
         Op::In => Val::Bool(contains(&b, &a.normalize())?),
         Op::NotIn => Val::Bool(!contains(&b, &a.normalize())?),
-        Op::RangeIncl => Val::Range(int(&a)?, int(&b)?.checked_add(1).ok_or_else(overflow)?),
-        Op::RangeExcl => Val::Range(int(&a)?, int(&b)?),
+        Op::RangeIncl => Val::Range(int(&a)?, int(&b)?),
+        Op::RangeExcl => match int(&b)?.checked_sub(1) {
+            Some(hi) => Val::Range(int(&a)?, hi),
+            None => Val::EMPTY_RANGE,
+        },
         Op::Add => Val::Int(int(&a)?.checked_add(int(&b)?).ok_or_else(overflow)?),
         Op::Sub => Val::Int(int(&a)?.checked_sub(int(&b)?).ok_or_else(overflow)?),
         Op::NatSub => {

@@ -231,7 +231,8 @@ pub enum Val {
     Set(Rc<BTreeSet<Val>>),
     /// A list.
     List(Rc<Vec<Val>>),
-    /// A half-open integer range `lo..hi`, as produced by `..` and `..=`.
+    /// An integer range `lo..=hi` (empty when `hi < lo`), as produced by `..` and `..=`;
+    /// both ends are included so that a range may reach `i64::MAX`.
     Range(i64, i64),
     /// A position expression over interned positions.
     Game(Rc<cgdl_runtime::Expr<u32>>),
@@ -240,10 +241,13 @@ pub enum Val {
 }
 
 impl Val {
+    /// The empty range.
+    pub const EMPTY_RANGE: Val = Val::Range(0, -1);
+
     /// The value with ranges turned into sets (how it is stored and compared).
     pub fn normalize(self) -> Val {
         match self {
-            Val::Range(lo, hi) => Val::Set(Rc::new((lo..hi).map(Val::Int).collect())),
+            Val::Range(lo, hi) => Val::Set(Rc::new((lo..=hi).map(Val::Int).collect())),
             Val::Tuple(vs) => Val::Tuple(vs.iter().cloned().map(Val::normalize).collect()),
             Val::Tag(t)
                 if t.fields
@@ -264,7 +268,7 @@ impl fmt::Display for Val {
         match self {
             Val::Bool(b) => write!(f, "{b}"),
             Val::Int(n) => write!(f, "{n}"),
-            Val::Range(lo, hi) => write!(f, "{lo}..{hi}"),
+            Val::Range(lo, hi) => write!(f, "{lo}..={hi}"),
             Val::Tuple(vs) => {
                 f.write_str("(")?;
                 for (i, v) in vs.iter().enumerate() {
@@ -535,9 +539,28 @@ pub struct Program {
     pub types: Vec<UnionType>,
     /// Queries in source order.
     pub queries: Vec<IQuery>,
+    /// Where a position given on the command line starts in the checked text (`cgdl eval`
+    /// checks it as one more query after the file); places from there on are in it.
+    pub position_start: Option<usize>,
 }
 
 impl Program {
+    /// Where byte `byte` of the checked text `source` is, as `line:col` in the file, or as
+    /// `<position>:line:col` inside a position given on the command line.
+    pub fn locate(&self, source: &str, byte: usize) -> String {
+        match self.position_start {
+            Some(start) if byte >= start => {
+                let rest = source.get(start..).unwrap_or("");
+                let (l, c) = crate::diagnostics::line_col(rest, byte - start);
+                format!("<position>:{l}:{c}")
+            }
+            _ => {
+                let (l, c) = crate::diagnostics::line_col(source, byte);
+                format!("{l}:{c}")
+            }
+        }
+    }
+
     /// The id of the game called `name`.
     pub fn game_id(&self, name: &str) -> Option<usize> {
         self.games.iter().position(|g| g.name == name)

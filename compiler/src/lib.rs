@@ -17,6 +17,8 @@ pub use check::{check, compile_str};
 pub use interp::Interpreter;
 pub mod build;
 pub mod codegen;
+pub mod position;
 pub mod queries;
 
 pub use build::Build;
+pub use position::compile_position;

@@ -202,8 +202,13 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
 
 /// Parses a position expression given on its own (the command line).
 pub fn parse_expr(source: &str) -> Result<Expr, Diagnostic> {
-    let mut pairs =
-        Grammar::parse(Rule::position_input, source).map_err(|e| syntax_error(e, source))?;
+    let mut pairs = Grammar::parse(Rule::position_input, source).map_err(|e| {
+        let mut d = syntax_error(e, source);
+        d.message = d
+            .message
+            .replace("the end of the file", "the end of the position");
+        d.help("a position is one expression, such as `Heap(3) + Heap(5)`")
+    })?;
     let input = pairs.next().expect("position_input");
     let e = input.into_inner().next().expect("expr");
     Ok(expr(e))

@@ -16,30 +16,21 @@ fn game(v: Val) -> Result<Expr<u32>, EvalError> {
     }
 }
 
-pub use cgdl_runtime::native::MAX_QUERY_DOMAIN;
+use cgdl_runtime::native::QueryShape;
 
-fn elements(v: Val) -> Result<Vec<Val>, EvalError> {
+fn elements(v: Val, shape: QueryShape) -> Result<Vec<Val>, EvalError> {
+    let size = match &v {
+        Val::Range(lo, hi) => u128::try_from(i128::from(*hi) - i128::from(*lo) + 1).unwrap_or(0),
+        Val::Set(s) => s.len() as u128,
+        Val::List(l) => l.len() as u128,
+        _ => 0,
+    };
+    shape.check(size).map_err(EvalError::plain)?;
     Ok(match v {
-        Val::Range(lo, hi) => {
-            let size = hi.saturating_sub(lo);
-            if size > MAX_QUERY_DOMAIN {
-                return Err(EvalError {
-                    message: format!(
-                        "the domain {lo}..{hi} has {size} elements; a query may range over at most {MAX_QUERY_DOMAIN}"
-                    ),
-                    span: None,
-                });
-            }
-            (lo..hi).map(Val::Int).collect()
-        }
+        Val::Range(lo, hi) => (lo..=hi).map(Val::Int).collect(),
         Val::Set(s) => s.iter().cloned().collect(),
         Val::List(l) => (*l).clone(),
-        other => {
-            return Err(EvalError {
-                message: format!("{other} is not a domain"),
-                span: None,
-            })
-        }
+        other => return Err(EvalError::plain(format!("{other} is not a domain"))),
     })
 }
 
@@ -67,7 +58,7 @@ pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
         QueryKind::Table if q.binders.len() == 1 => {
             let (var, dom) = &q.binders[0];
             let mut rows = Vec::new();
-            for v in elements(interp.eval(dom, &mut env)?)? {
+            for v in elements(interp.eval(dom, &mut env)?, QueryShape::Rows)? {
                 env[0] = v.clone();
                 rows.push((v.to_string(), game(interp.eval(&q.target, &mut env)?)?));
             }
@@ -81,11 +72,16 @@ pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
         QueryKind::Table => {
             let (rv, rdom) = &q.binders[0];
             let (cv, cdom) = &q.binders[1];
-            let rows = elements(interp.eval(rdom, &mut env)?)?;
-            if let Some(first) = rows.first() {
-                env[0] = first.clone();
-            }
-            let cols = elements(interp.eval(cdom, &mut env)?)?;
+            let rows = elements(interp.eval(rdom, &mut env)?, QueryShape::GridSide)?;
+            // The columns are evaluated with the first row bound; without rows, there are none.
+            let cols = match rows.first() {
+                Some(first) => {
+                    env[0] = first.clone();
+                    elements(interp.eval(cdom, &mut env)?, QueryShape::GridSide)?
+                }
+                None => Vec::new(),
+            };
+            cgdl_runtime::native::check_grid(rows.len(), cols.len()).map_err(EvalError::plain)?;
             let mut cells = Vec::new();
             for r in &rows {
                 env[0] = r.clone();
@@ -107,7 +103,7 @@ pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
         }
         QueryKind::Period => {
             let (_, dom) = &q.binders[0];
-            let ns = elements(interp.eval(dom, &mut env)?)?;
+            let ns = elements(interp.eval(dom, &mut env)?, QueryShape::Terms)?;
             let first = match ns.first() {
                 Some(Val::Int(n)) => *n,
                 _ => 0,

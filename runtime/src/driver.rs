@@ -149,14 +149,34 @@ pub fn run_queries<'r, R: Rules>(
     true
 }
 
+/// What a generated solver's `--help` prints.
+const NATIVE_USAGE: &str = "\
+Runs the queries of the .cgdl file this solver was built from.
+
+Usage: SOLVER [OPTIONS]
+
+Options:
+  --format <text|json>   output format [default: text]
+  --exact                search every compound's own positions instead of the fast rules
+  --max-positions <N>    give up (with an error) after solving N positions
+  --file <NAME>          the file name shown in errors and JSON
+  --eval <VALUES>        print NAME VALUE lines of the last query's position
+  -h, --help             print this help
+";
+
 /// `main` of a generated native solver: `SOLVER [--file NAME] [--format json] [--exact]
-/// [--max-positions N] [--eval VALUES]`.
+/// [--max-positions N] [--eval VALUES]`. `file` names the source in errors and JSON unless
+/// `--file` says otherwise.
 pub fn native_main<R: Rules>(
     rules: &R,
     queries: &[(&str, &str)],
     plan: fn(usize) -> Result<Plan<R::Pos>, crate::rules::RuleError>,
+    file: &str,
 ) -> std::process::ExitCode {
-    let mut options = DriverOptions::default();
+    let mut options = DriverOptions {
+        file: file.to_string(),
+        ..DriverOptions::default()
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |what: &str| {
@@ -167,7 +187,20 @@ pub fn native_main<R: Rules>(
         };
         match arg.as_str() {
             "--file" => options.file = value("a file name"),
-            "--format" => options.json = value("text or json") == "json",
+            "-h" | "--help" => {
+                print_out(NATIVE_USAGE);
+                std::process::exit(0)
+            }
+            "--format" => {
+                options.json = match value("text or json").as_str() {
+                    "json" => true,
+                    "text" => false,
+                    other => {
+                        eprintln!("error: --format takes text or json, not `{other}`");
+                        std::process::exit(2)
+                    }
+                }
+            }
             "--exact" => options.exact = true,
             "--max-positions" => {
                 options.max_positions = value("a number").parse().unwrap_or_else(|_| {

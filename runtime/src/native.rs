@@ -113,20 +113,80 @@ pub fn abs(a: i64, at: &str) -> Result<i64, RuleError> {
     a.checked_abs().ok_or_else(|| error("integer overflow", at))
 }
 
-/// A half-open integer range `lo..hi` (what `..` and `..=` produce).
+/// An integer range `lo..=hi`, empty when `hi < lo` (what `..` and `..=` produce). Both
+/// ends are included so that a range may reach `i64::MAX`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Range(pub i64, pub i64);
+pub struct Range {
+    lo: i64,
+    hi: i64,
+}
 
 impl Range {
     /// `lo..=hi`.
     #[inline]
-    pub fn inclusive(lo: i64, hi: i64, at: &str) -> Result<Range, RuleError> {
-        Ok(Range(lo, add(hi, 1, at)?))
+    pub fn inclusive(lo: i64, hi: i64) -> Range {
+        Range { lo, hi }
+    }
+
+    /// `lo..hi`.
+    #[inline]
+    pub fn exclusive(lo: i64, hi: i64) -> Range {
+        match hi.checked_sub(1) {
+            Some(hi) => Range { lo, hi },
+            None => Range { lo: 0, hi: -1 },
+        }
+    }
+
+    /// How many elements (saturating at `u64::MAX` for the whole of `i64`).
+    #[inline]
+    fn size(self) -> u64 {
+        if self.lo <= self.hi {
+            (self.hi.wrapping_sub(self.lo) as u64).saturating_add(1)
+        } else {
+            0
+        }
+    }
+
+    /// Its elements in increasing order.
+    #[inline]
+    pub fn iter(self) -> RangeIter {
+        RangeIter {
+            next: self.lo,
+            left: self.size(),
+        }
     }
 
     /// Its elements as a set.
     pub fn to_set(self) -> Set<i64> {
-        (self.0..self.1).collect()
+        self.iter().collect()
+    }
+}
+
+/// The elements of a [`Range`]: a countdown, so that a range ending at `i64::MAX` ends
+/// and the loop stays as simple as an exclusive one.
+#[derive(Clone, Debug)]
+pub struct RangeIter {
+    next: i64,
+    left: u64,
+}
+
+impl Iterator for RangeIter {
+    type Item = i64;
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let x = self.next;
+        self.next = x.wrapping_add(1);
+        Some(x)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.left).unwrap_or(usize::MAX);
+        (n, usize::try_from(self.left).ok())
     }
 }
 
@@ -155,31 +215,31 @@ pub trait Domain<T> {
 }
 
 impl Domain<i64> for Range {
-    type Iter<'a> = std::ops::Range<i64>;
-    type IntoIter = std::ops::Range<i64>;
+    type Iter<'a> = RangeIter;
+    type IntoIter = RangeIter;
     #[inline]
-    fn elements(&self) -> std::ops::Range<i64> {
-        self.0..self.1
+    fn elements(&self) -> RangeIter {
+        self.iter()
     }
     #[inline]
-    fn into_elements(self) -> std::ops::Range<i64> {
-        self.0..self.1
+    fn into_elements(self) -> RangeIter {
+        self.iter()
     }
     #[inline]
     fn has(&self, x: &i64) -> bool {
-        self.0 <= *x && *x < self.1
+        self.lo <= *x && *x <= self.hi
     }
     fn to_set(&self) -> Set<i64> {
         Range::to_set(*self)
     }
     fn count(&self) -> i64 {
-        self.1.saturating_sub(self.0).max(0)
+        i64::try_from(self.size()).unwrap_or(i64::MAX)
     }
     fn extreme(&self, largest: bool) -> Option<i64> {
-        match (self.0 < self.1, largest) {
+        match (self.lo <= self.hi, largest) {
             (false, _) => None,
-            (true, false) => Some(self.0),
-            (true, true) => Some(self.1 - 1),
+            (true, false) => Some(self.lo),
+            (true, true) => Some(self.hi),
         }
     }
 }
@@ -420,18 +480,76 @@ pub fn with<T>(mut xs: Vec<T>, i: i64, v: T, at: &str) -> Result<Vec<T>, RuleErr
     }
 }
 
-/// The most rows (or grid cells along one side) a query may ask for.
-pub const MAX_QUERY_DOMAIN: i64 = 10_000_000;
+/// What a query ranges over, for its size limit ([`QueryShape::limit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryShape {
+    /// The rows of a one-name `table`.
+    Rows,
+    /// The rows or the columns of a two-name `table` (a grid).
+    GridSide,
+    /// The terms of a `period` query.
+    Terms,
+}
 
-/// The elements of a query's domain, refusing absurd sizes.
-pub fn query_elements<T>(d: &impl Domain<T>) -> Result<Vec<T>, RuleError> {
-    let size = d.count();
-    if size > MAX_QUERY_DOMAIN {
-        return Err(RuleError::new(format!(
-            "the domain has {size} elements; a query may range over at most {MAX_QUERY_DOMAIN}"
-        )));
+impl QueryShape {
+    /// The most elements a query's domain may have: every row and cell of a table is held
+    /// and printed, while a period query keeps one value per term.
+    pub fn limit(self) -> u64 {
+        match self {
+            QueryShape::Rows | QueryShape::GridSide => MAX_QUERY_ROWS,
+            QueryShape::Terms => MAX_QUERY_DOMAIN,
+        }
     }
+
+    /// `Err` with the message both back ends print when a domain of `size` elements is
+    /// too large.
+    pub fn check(self, size: u128) -> Result<(), String> {
+        let limit = self.limit();
+        if size <= u128::from(limit) {
+            return Ok(());
+        }
+        let what = match self {
+            QueryShape::Rows => "a table may have at most {limit} rows",
+            QueryShape::GridSide => "a grid may have at most {limit} rows and {limit} columns",
+            QueryShape::Terms => "a period query may range over at most {limit} terms",
+        };
+        Err(format!(
+            "the domain has {size} elements; {}",
+            what.replace("{limit}", &limit.to_string())
+        ))
+    }
+}
+
+/// The most terms a `period` query may range over.
+pub const MAX_QUERY_DOMAIN: u64 = 10_000_000;
+/// The most rows a table, or rows or columns a grid, may have; a grid has at most
+/// [`MAX_GRID_CELLS`] cells.
+pub const MAX_QUERY_ROWS: u64 = 1_000_000;
+/// The most cells a grid (a `table` with two names) may have.
+pub const MAX_GRID_CELLS: u64 = 4_000_000;
+
+/// `Err` with the message both back ends print when a grid has too many cells.
+pub fn check_grid(rows: usize, cols: usize) -> Result<(), String> {
+    let cells = rows as u128 * cols as u128;
+    if cells > u128::from(MAX_GRID_CELLS) {
+        return Err(format!(
+            "the grid has {rows} × {cols} = {cells} cells; a grid may have at most {MAX_GRID_CELLS}"
+        ));
+    }
+    Ok(())
+}
+
+/// The elements of a query's domain, refusing sizes past `shape`'s limit.
+pub fn query_elements<T>(d: &impl Domain<T>, shape: QueryShape) -> Result<Vec<T>, RuleError> {
+    shape
+        .check(u128::try_from(d.count()).unwrap_or(0))
+        .map_err(RuleError::new)?;
     Ok(d.elements().collect())
+}
+
+/// The grid's cells as rows × columns, refusing grids past [`MAX_GRID_CELLS`].
+pub fn grid_cells(rows: usize, cols: usize) -> Result<(), RuleError> {
+    check_grid(rows, cols).map_err(RuleError::new)
 }
 
 /// A list field of a position, as a handle into a [`ListInterner`]: positions stay `Copy`
