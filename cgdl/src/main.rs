@@ -115,6 +115,10 @@ struct SolveArgs {
     /// Give up (with an error) after solving this many positions.
     #[arg(long, default_value_t = cgdl::runtime::DEFAULT_MAX_POSITIONS)]
     max_positions: u64,
+    /// Give up (with an error) when the solve holds more memory than this, e.g. `8G` or
+    /// `512M` [default: three quarters of the machine's memory].
+    #[arg(long, value_parser = cgdl::runtime::memory::parse_size)]
+    max_memory: Option<u64>,
 }
 
 /// An error already explained to the user on stderr.
@@ -182,6 +186,9 @@ fn driver_options(file: &str, json: bool, args: &SolveArgs) -> DriverOptions {
         json,
         exact: args.exact,
         max_positions: args.max_positions,
+        max_memory: args
+            .max_memory
+            .or_else(cgdl::runtime::memory::default_limit),
         eval: None,
     }
 }
@@ -248,6 +255,9 @@ fn execute(
     cmd.arg("--file").arg(&options.file);
     cmd.arg("--max-positions")
         .arg(options.max_positions.to_string());
+    if let Some(bytes) = options.max_memory {
+        cmd.arg("--max-memory").arg(bytes.to_string());
+    }
     if options.json {
         cmd.args(["--format", "json"]);
     }

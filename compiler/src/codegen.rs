@@ -1430,36 +1430,38 @@ impl<'a> Gen<'a> {
             GameKind::Octal(digits) => {
                 let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
                 quote! {
-                    let n = s0;
-                    for (k, d) in [#(#digits),*].into_iter().enumerate() {
-                        let k = k as i64;
-                        if k > n {
-                            break;
-                        }
-                        let rest = n - k;
-                        if k == 0 {
-                            if d & 4 != 0 {
-                                for a in 1..=rest / 2 {
-                                    if rest - a >= 1 {
-                                        out.sum([Pos::#v(a), Pos::#v(rest - a)]);
-                                    }
-                                }
-                            }
-                            continue;
-                        }
-                        if d & 1 != 0 && rest == 0 {
-                            out.end();
-                        }
-                        if d & 2 != 0 && rest > 0 {
-                            out.position(Pos::#v(rest));
-                        }
-                        if d & 4 != 0 && rest >= 2 {
-                            for a in 1..=rest / 2 {
-                                out.sum([Pos::#v(a), Pos::#v(rest - a)]);
-                            }
-                        }
-                    }
-                }
+                                   let n = s0;
+                                   for (k, d) in [#(#digits),*].into_iter().enumerate() {
+                                       let k = k as i64;
+                                       if k > n {
+                                           break;
+                                       }
+                                       let rest = n - k;
+                                       if k == 0 {
+                                           if d & 4 != 0 {
+                                               for a in 1..=rest / 2 {
+                                                   if rest - a >= 1 {
+                                                       out.sum([Pos::#v(a), Pos::#v(rest - a)]);
+                out.check()?;
+                                                   }
+                                               }
+                                           }
+                                           continue;
+                                       }
+                                       if d & 1 != 0 && rest == 0 {
+                                           out.end();
+                                       }
+                                       if d & 2 != 0 && rest > 0 {
+                                           out.position(Pos::#v(rest));
+                                       }
+                                       if d & 4 != 0 && rest >= 2 {
+                                           for a in 1..=rest / 2 {
+                                               out.sum([Pos::#v(a), Pos::#v(rest - a)]);
+                out.check()?;
+                                           }
+                                       }
+                                   }
+                               }
             }
             GameKind::Rules(moves) => {
                 let mut parts = Vec::new();
@@ -1541,16 +1543,16 @@ impl<'a> Gen<'a> {
     /// Statements that add the options a result expression denotes.
     fn emit(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
         Ok(match e {
-            IExpr::End => quote!(out.end();),
+            IExpr::End => quote!(out.end(); out.check()?;),
             IExpr::Pos(..) => {
                 let p = self.position(e)?;
-                quote!(out.position(#p);)
+                quote!(out.position(#p); out.check()?;)
             }
             IExpr::Bin(Op::GameSum, a, b, _)
                 if matches!(**a, IExpr::Pos(..)) && matches!(**b, IExpr::Pos(..)) =>
             {
                 let (a, b) = (self.position(a)?, self.position(b)?);
-                quote!(out.sum([#a, #b]);)
+                quote!(out.sum([#a, #b]); out.check()?;)
             }
             IExpr::If(c, a, b) => {
                 let c = self.value(c)?;
@@ -1565,7 +1567,7 @@ impl<'a> Gen<'a> {
             }
             other => {
                 let v = self.value(other)?;
-                quote!(out.expr(#v);)
+                quote!(out.expr(#v); out.check()?;)
             }
         })
     }

@@ -6,7 +6,7 @@ use crate::ast::{QuantKind, Span};
 use crate::ir::*;
 use cgdl_runtime::{Expr, Options, RuleError, Rules};
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::rc::Rc;
@@ -36,10 +36,62 @@ impl EvalError {
     }
 }
 
-/// Evaluates a constant expression (no positions, no function calls).
+/// How many steps (loop iterations, elements built) a constant may take when the file is
+/// checked: enough for any table a game reads, far below what would hang the checker or
+/// exhaust memory.
+pub const CONST_BUDGET: u64 = 4_000_000;
+
+thread_local! {
+    /// Steps left for the constant being evaluated at check time; `None` at run time,
+    /// where the solver's own limits apply.
+    static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Spends `n` steps of a constant's budget.
+fn spend(n: u64) -> Result<(), EvalError> {
+    BUDGET.with(|b| match b.get() {
+        None => Ok(()),
+        Some(left) if left >= n => {
+            b.set(Some(left - n));
+            Ok(())
+        }
+        Some(_) => {
+            b.set(Some(0));
+            Err(EvalError::plain(format!(
+                "constant too large to evaluate at compile time (over {CONST_BUDGET} steps)"
+            )))
+        }
+    })
+}
+
+/// The number of elements that turning `v`'s ranges into sets would build.
+fn range_elements(v: &Val) -> u64 {
+    match v {
+        Val::Range(lo, hi) => u64::try_from(i128::from(*hi) - i128::from(*lo) + 1).unwrap_or(0),
+        Val::Tuple(vs) => vs.iter().map(range_elements).fold(0, u64::saturating_add),
+        Val::Tag(t) => t
+            .fields
+            .iter()
+            .map(range_elements)
+            .fold(0, u64::saturating_add),
+        _ => 0,
+    }
+}
+
+/// `v` with its ranges turned into sets, paid for from a constant's budget.
+fn normalized(v: Val) -> Result<Val, EvalError> {
+    spend(range_elements(&v))?;
+    Ok(v.normalize())
+}
+
+/// Evaluates a constant expression (no positions, no function calls) within
+/// [`CONST_BUDGET`] steps.
 pub fn eval_const(e: &IExpr) -> Result<Val, EvalError> {
     let mut env = Vec::new();
-    eval(e, &mut env, None).map(Val::normalize)
+    let outer = BUDGET.with(|b| b.replace(Some(CONST_BUDGET)));
+    let result = eval(e, &mut env, None).and_then(normalized);
+    BUDGET.with(|b| b.set(outer));
+    result
 }
 
 #[derive(Default)]
@@ -160,7 +212,7 @@ impl<'p> Interpreter<'p> {
             return match self.eval(result, env)? {
                 Val::Game(e) => {
                     out.expr((*e).clone());
-                    Ok(())
+                    out.check().map_err(|e| EvalError::plain(e.message))
                 }
                 other => Err(EvalError::plain(format!(
                     "a move produced {other}, not a position"
@@ -228,6 +280,7 @@ fn for_each(dom: &Val, mut f: impl FnMut(Val) -> Result<bool, EvalError>) -> Res
     match dom {
         Val::Range(lo, hi) => {
             for n in *lo..=*hi {
+                spend(1)?;
                 if !f(Val::Int(n))? {
                     break;
                 }
@@ -235,6 +288,7 @@ fn for_each(dom: &Val, mut f: impl FnMut(Val) -> Result<bool, EvalError>) -> Res
         }
         Val::Set(vs) => {
             for v in vs.iter() {
+                spend(1)?;
                 if !f(v.clone())? {
                     break;
                 }
@@ -242,6 +296,7 @@ fn for_each(dom: &Val, mut f: impl FnMut(Val) -> Result<bool, EvalError>) -> Res
         }
         Val::List(vs) => {
             for v in vs.iter() {
+                spend(1)?;
                 if !f(v.clone())? {
                     break;
                 }
@@ -253,7 +308,7 @@ fn for_each(dom: &Val, mut f: impl FnMut(Val) -> Result<bool, EvalError>) -> Res
 }
 
 fn set_of(v: Val) -> Result<Rc<BTreeSet<Val>>, EvalError> {
-    match v.normalize() {
+    match normalized(v)? {
         Val::Set(s) => Ok(s),
         other => Err(EvalError::plain(format!("expected a set, found {other}"))),
     }
@@ -391,7 +446,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                     None => true,
                 };
                 if keep {
-                    out.insert(eval(elem, env, cx)?.normalize());
+                    out.insert(normalized(eval(elem, env, cx)?)?);
                 }
                 Ok(true)
             })?;
@@ -404,6 +459,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             while let Some(x) = work.pop() {
                 env[*slot] = x;
                 for y in set_of(eval(next, env, cx)?)?.iter() {
+                    spend(1)?;
                     if seen.insert(y.clone()) {
                         work.push(y.clone());
                     }
@@ -439,7 +495,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 return Err(EvalError::at("`with` needs a list", *span));
             };
             let i = int(&eval(idx, env, cx)?)?;
-            let v = eval(value, env, cx)?.normalize();
+            let v = normalized(eval(value, env, cx)?)?;
             let mut items = (*items).clone();
             match usize::try_from(i).ok().and_then(|i| items.get_mut(i)) {
                 Some(slot) => *slot = v,
@@ -532,14 +588,14 @@ fn ensure(env: &mut Vec<Val>, slot: usize) {
 fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
     let overflow = || EvalError::at("integer overflow", span);
     Ok(match op {
-        Op::Eq => Val::Bool(a.normalize() == b.normalize()),
-        Op::Ne => Val::Bool(a.normalize() != b.normalize()),
+        Op::Eq => Val::Bool(normalized(a)? == normalized(b)?),
+        Op::Ne => Val::Bool(normalized(a)? != normalized(b)?),
         Op::Lt => Val::Bool(int(&a)? < int(&b)?),
         Op::Le => Val::Bool(int(&a)? <= int(&b)?),
         Op::Gt => Val::Bool(int(&a)? > int(&b)?),
         Op::Ge => Val::Bool(int(&a)? >= int(&b)?),
-        Op::In => Val::Bool(contains(&b, &a.normalize())?),
-        Op::NotIn => Val::Bool(!contains(&b, &a.normalize())?),
+        Op::In => Val::Bool(contains(&b, &normalized(a)?)?),
+        Op::NotIn => Val::Bool(!contains(&b, &normalized(a)?)?),
         Op::RangeIncl => Val::Range(int(&a)?, int(&b)?),
         Op::RangeExcl => match int(&b)?.checked_sub(1) {
             Some(hi) => Val::Range(int(&a)?, hi),
@@ -576,7 +632,11 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
                 x.rem_euclid(y)
             })
         }
-        Op::SetUnion => Val::Set(Rc::new(set_of(a)?.union(&*set_of(b)?).cloned().collect())),
+        Op::SetUnion => {
+            let (x, y) = (set_of(a)?, set_of(b)?);
+            spend((x.len() + y.len()) as u64)?;
+            Val::Set(Rc::new(x.union(&*y).cloned().collect()))
+        }
         Op::SetInter => Val::Set(Rc::new(
             set_of(a)?.intersection(&*set_of(b)?).cloned().collect(),
         )),
@@ -585,6 +645,7 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
         )),
         Op::Concat => match (a, b) {
             (Val::List(x), Val::List(y)) => {
+                spend((x.len() + y.len()) as u64)?;
                 Val::List(Rc::new(x.iter().chain(y.iter()).cloned().collect()))
             }
             _ => return Err(EvalError::at("`++` needs two lists", span)),
@@ -675,6 +736,7 @@ impl Rules for Interpreter<'_> {
                             for a in 1..=rest / 2 {
                                 if rest - a >= 1 {
                                     out.sum([h(a), h(rest - a)]);
+                                    out.check()?;
                                 }
                             }
                         }
@@ -689,6 +751,7 @@ impl Rules for Interpreter<'_> {
                     if d & 4 != 0 && rest >= 2 {
                         for a in 1..=rest / 2 {
                             out.sum([h(a), h(rest - a)]);
+                            out.check()?;
                         }
                     }
                 }

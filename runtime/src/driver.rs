@@ -31,6 +31,8 @@ pub struct DriverOptions {
     pub exact: bool,
     /// Position bound.
     pub max_positions: u64,
+    /// Memory bound in bytes (`None`: none).
+    pub max_memory: Option<u64>,
     /// Eval mode: print `NAME VALUE` lines for the last query's target, with these values.
     pub eval: Option<Vec<Ask>>,
 }
@@ -42,6 +44,7 @@ impl Default for DriverOptions {
             json: false,
             exact: false,
             max_positions: DEFAULT_MAX_POSITIONS,
+            max_memory: crate::memory::default_limit(),
             eval: None,
         }
     }
@@ -72,6 +75,7 @@ pub fn run_queries<'r, R: Rules>(
     };
     let mut solver = Solver::with_mode(rules, mode);
     solver.set_max_positions(options.max_positions);
+    solver.set_max_memory(options.max_memory);
     if let Some(p) = progress {
         solver.set_progress(p);
     }
@@ -159,6 +163,8 @@ Options:
   --format <text|json>   output format [default: text]
   --exact                search every compound's own positions instead of the fast rules
   --max-positions <N>    give up (with an error) after solving N positions
+  --max-memory <SIZE>    give up (with an error) past this much memory (e.g. 8G)
+                         [default: three quarters of the machine's memory]
   --file <NAME>          the file name shown in errors and JSON
   --eval <VALUES>        print NAME VALUE lines of the last query's position
   -h, --help             print this help
@@ -208,6 +214,13 @@ pub fn native_main<R: Rules>(
                     std::process::exit(2)
                 })
             }
+            "--max-memory" => match crate::memory::parse_size(&value("a size")) {
+                Ok(bytes) => options.max_memory = Some(bytes),
+                Err(e) => {
+                    eprintln!("error: --max-memory: {e}");
+                    std::process::exit(2)
+                }
+            },
             "--eval" => {
                 let names = value("value names");
                 let asks: Option<Vec<Ask>> =

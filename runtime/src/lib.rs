@@ -13,6 +13,7 @@ pub mod driver;
 pub mod expr;
 pub mod loony;
 mod memo;
+pub mod memory;
 pub mod native;
 pub mod period;
 pub mod report;

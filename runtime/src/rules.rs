@@ -108,7 +108,24 @@ impl<P> Default for Options<P> {
     }
 }
 
+/// The most options one position may have: enumerating more would only exhaust memory
+/// (each takes 20 to 30 bytes), so rules stop with an error past it.
+pub const MAX_OPTIONS: usize = 1 << 22;
+
 impl<P: Copy + Ord> Options<P> {
+    /// `Err` once more than [`MAX_OPTIONS`] options were added; generated rules and the
+    /// interpreter call it after each option, so that a move domain is never enumerated
+    /// past the limit.
+    #[inline]
+    pub fn check(&self) -> Result<(), RuleError> {
+        if self.refs.len() > MAX_OPTIONS {
+            return Err(RuleError::new(format!(
+                "a position has more than {MAX_OPTIONS} options; solving it would exhaust memory"
+            )));
+        }
+        Ok(())
+    }
+
     /// An empty buffer.
     pub fn new() -> Self {
         Self::default()

@@ -37,6 +37,11 @@ pub enum SolveError {
         /// The limit that was reached.
         limit: u64,
     },
+    /// The process came to hold more memory than the configured limit.
+    OutOfMemory {
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for SolveError {
@@ -51,6 +56,12 @@ impl fmt::Display for SolveError {
             SolveError::TooManyPositions { limit } => write!(
                 f,
                 "the state space is too large: more than {limit} positions would be solved"
+            ),
+            SolveError::OutOfMemory { limit } => write!(
+                f,
+                "the state space is too large: the solve reached its memory limit of {} \
+                 (--max-memory)",
+                crate::memory::show_size(*limit)
             ),
         }
     }
@@ -147,6 +158,7 @@ pub struct Solver<'r, R: Rules> {
     rules: &'r R,
     mode: Mode,
     max_positions: u64,
+    max_memory: Option<u64>,
     solved: u64,
     leaf_memo: Vec<LeafMemo<R::Pos>>,
     exprs: Vec<Expr<R::Pos>>,
@@ -173,6 +185,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             rules,
             mode,
             max_positions: DEFAULT_MAX_POSITIONS,
+            max_memory: crate::memory::default_limit(),
             solved: 0,
             leaf_memo: ValueKind::ALL.iter().map(|_| LeafMemo::new()).collect(),
             exprs: Vec::new(),
@@ -188,6 +201,13 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// spaces); past it, solving fails with [`SolveError::TooManyPositions`].
     pub fn set_max_positions(&mut self, limit: u64) {
         self.max_positions = limit;
+    }
+
+    /// Bounds the memory this process may hold while solving (checked every few thousand
+    /// positions); past it, solving fails with [`SolveError::OutOfMemory`]. The default is
+    /// three quarters of the machine's memory; `None` removes the bound.
+    pub fn set_max_memory(&mut self, limit: Option<u64>) {
+        self.max_memory = limit;
     }
 
     /// Calls `report(positions_solved)` about every million positions.
@@ -443,6 +463,13 @@ impl<'r, R: Rules> Solver<'r, R> {
             }));
         }
         self.solved += 1;
+        if self.solved & 0x3FFF == 0 {
+            if let Some(limit) = self.max_memory {
+                if crate::memory::resident_bytes().is_some_and(|held| held > limit) {
+                    return Err(Fail::Error(SolveError::OutOfMemory { limit }));
+                }
+            }
+        }
         if self.solved & 0xF_FFFF == 0 {
             let solved = self.solved;
             if let Some(report) = self.progress.as_mut() {
