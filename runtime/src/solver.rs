@@ -42,6 +42,22 @@ pub enum SolveError {
         /// The limit, in bytes.
         limit: u64,
     },
+    /// A line of play went deeper than the solver follows ([`MAX_DEPTH`]).
+    TooDeep {
+        /// The depth limit.
+        limit: usize,
+    },
+    /// A line of play went more than [`MAX_DEPTH`] moves deep, or a limit was reached
+    /// while one line held most of the positions solved: the moves likely grow without end
+    /// (the game is not well-founded).
+    Unending {
+        /// The limit that stopped the search.
+        limit: Box<SolveError>,
+        /// How many moves deep the line went.
+        depth: usize,
+        /// Its first and last positions.
+        line: (Vec<String>, Vec<String>),
+    },
 }
 
 impl fmt::Display for SolveError {
@@ -63,6 +79,16 @@ impl fmt::Display for SolveError {
                  (--max-memory)",
                 crate::memory::show_size(*limit)
             ),
+            SolveError::TooDeep { limit } => {
+                write!(f, "a line of play went more than {limit} moves deep")
+            }
+            SolveError::Unending { limit, depth, line } => write!(
+                f,
+                "the game is not well-founded, or too deep to solve: a line of play went {depth} \
+                 moves without ending ({} -> ... -> {}); {limit}",
+                line.0.join(" -> "),
+                line.1.join(" -> ")
+            ),
         }
     }
 }
@@ -77,6 +103,14 @@ impl From<RuleError> for SolveError {
 
 /// Default bound on the number of positions one solver evaluates.
 pub const DEFAULT_MAX_POSITIONS: u64 = 500_000_000;
+/// The deepest line of play the solver follows: deeper, a game is taken not to be
+/// well-founded (its moves grow without end) and solving stops with
+/// [`SolveError::Unending`].
+pub const MAX_DEPTH: usize = 1_000_000;
+
+/// A line of play at least this deep, holding at least half of the positions solved when a
+/// limit stops the search, is reported as probably unending.
+const UNENDING_DEPTH: usize = 10_000;
 /// Frame cursor after an outcome search found a winning option.
 const SHORT_CIRCUIT: usize = usize::MAX;
 
@@ -413,10 +447,36 @@ impl<'r, R: Rules> Solver<'r, R> {
                 SolveError::Cycle { positions }
             }
         };
+        let error = match error {
+            limit @ SolveError::TooDeep { .. } if self.stack.len() >= 3 => self.unending(limit),
+            limit @ (SolveError::TooManyPositions { .. } | SolveError::OutOfMemory { .. })
+                if self.stack.len() >= UNENDING_DEPTH
+                    && self.stack.len() as u64 * 2 >= self.solved =>
+            {
+                self.unending(limit)
+            }
+            other => other,
+        };
         while let Some(frame) = self.stack.pop() {
             self.store(frame.task, UNKNOWN);
         }
         error
+    }
+
+    /// `limit`, with the line of play on the stack: the game likely has no end.
+    fn unending(&self, limit: SolveError) -> SolveError {
+        let show = |frames: &[Frame<Pos<R>>]| -> Vec<String> {
+            frames
+                .iter()
+                .map(|f| self.display_node(f.task.node))
+                .collect()
+        };
+        let depth = self.stack.len();
+        SolveError::Unending {
+            limit: Box::new(limit),
+            depth,
+            line: (show(&self.stack[..3]), show(&self.stack[depth - 2..])),
+        }
     }
 
     /// Tries the rules' Grundy kernel for a leaf task; true when it solved the task.
@@ -456,6 +516,9 @@ impl<'r, R: Rules> Solver<'r, R> {
     fn start(&mut self, task: Task<Pos<R>>) -> Result<(), Fail<Pos<R>>> {
         if self.try_kernel(task) {
             return Ok(());
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(Fail::Error(SolveError::TooDeep { limit: MAX_DEPTH }));
         }
         if self.solved >= self.max_positions {
             return Err(Fail::Error(SolveError::TooManyPositions {
