@@ -479,3 +479,216 @@ fn build_writes_a_standalone_solver() {
     assert_eq!(stdout(&solver), stdout(&interp));
     let _ = std::fs::remove_file(bin);
 }
+
+/// Runs `args` natively and interpreted; both must fail alike with `expected` in stderr.
+fn both_back_ends_fail_with(args: &[&str], expected: &str) {
+    let native = cgdl(args);
+    let mut interp_args = args.to_vec();
+    interp_args.push("--interp");
+    let interp = cgdl(&interp_args);
+    for (name, out) in [("native", &native), ("interpreter", &interp)] {
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(out));
+        assert!(stderr(out).contains(expected), "{name}: {}", stderr(out));
+    }
+    assert_eq!(stderr_without_build_note(&native), stderr(&interp));
+}
+
+#[test]
+fn memory_limit_stops_a_solve_with_its_name() {
+    let path = temp_file(
+        "grid.cgdl",
+        "game H(n: nat, m: nat) {\n    move a(n > 0) => H(n - 1, m)\n    move b(m > 0) => H(n, m - 1)\n}\nvalue grundy of H(3000, 3000)\n",
+    );
+    both_back_ends_fail_with(
+        &["run", path.to_str().expect("path"), "--max-memory", "40M"],
+        "the solve reached its memory limit of 40.0 MiB (--max-memory)",
+    );
+    let out = cgdl(&["run", "examples/nim.cgdl", "--max-memory", "lots"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`lots` is not a size"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn constants_too_large_to_evaluate_are_refused_quickly() {
+    for constant in [
+        "closure({0}, v => {v + 1})",
+        "count x in 0..4000000000: true",
+        "len({ x for x in 0..4000000000 })",
+    ] {
+        let path = temp_file(
+            "constant.cgdl",
+            &format!("const Q = {constant}\ngame G(n: nat) {{ move m(k in 1..=n) => G(n - k) }}\n"),
+        );
+        let out = cgdl(&["check", path.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(1), "{constant}");
+        assert!(
+            stderr(&out).contains("constant too large to evaluate at compile time"),
+            "{constant}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn input_files_bom_non_utf8_and_many_errors() {
+    let path = temp_file(
+        "bom.cgdl",
+        "\u{feff}game G(n: nat) { move m(k in 1..=n) => G(n - k) }\nvalue grundy of G(3)\n",
+    );
+    let out = cgdl(&["run", path.to_str().expect("path"), "--interp"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "value grundy of G(3)\n  grundy  3\n");
+
+    let path = temp_file("latin1.cgdl", "");
+    std::fs::write(&path, b"game G() {}\n// caf\xe9\n").expect("write");
+    let out = cgdl(&["check", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is not UTF-8 text: byte 18 (") && stderr(&out).contains(":2:7)"),
+        "{}",
+        stderr(&out)
+    );
+
+    // 3,000 bad lines: 20 errors shown, the rest counted, long lines not quoted.
+    let long = format!("const X = {}\n", "1 + ".repeat(100) + "q");
+    let source = long + &"let a = 1\n".repeat(3000);
+    let path = temp_file("many.cgdl", &source);
+    let out = cgdl(&["check", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.len() < 20_000, "{} bytes of errors", err.len());
+    assert!(!err.contains(&"1 + ".repeat(100)), "a long line was quoted");
+}
+
+#[test]
+fn build_refuses_to_overwrite_its_source_and_solvers_check_arguments() {
+    let source = temp_file("self.cgdl", "game G() {}\nvalue outcome of G()\n");
+    let out = cgdl(&[
+        "build",
+        source.to_str().expect("path"),
+        "-o",
+        source.to_str().expect("path"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("would overwrite the source file"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&source).expect("still text"),
+        "game G() {}\nvalue outcome of G()\n"
+    );
+
+    let bin = std::env::temp_dir().join(format!("cgdl-args-solver-{}", std::process::id()));
+    let out = cgdl(&[
+        "build",
+        "examples/nim.cgdl",
+        "-o",
+        bin.to_str().expect("path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let help = Command::new(&bin).arg("--help").output().expect("runs");
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("--max-memory"), "{}", stdout(&help));
+    let bad = Command::new(&bin)
+        .args(["--format", "yaml"])
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--format takes text or json"));
+    let json = Command::new(&bin)
+        .args(["--format", "json"])
+        .output()
+        .expect("runs");
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(doc["file"], "examples/nim.cgdl");
+    let _ = std::fs::remove_file(bin);
+}
+
+#[test]
+fn setup_problems_are_named_as_such() {
+    let path = temp_file("setup.cgdl", "game S() {}\nvalue outcome of S()\n");
+    let cache = std::env::temp_dir().join(format!("cgdl-setup-cache-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(["run", path.to_str().expect("path")])
+        .env("CGDL_CACHE_DIR", &cache)
+        .env("CARGO", "/bin/false")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("cannot build the native solver"), "{err}");
+    assert!(!err.contains("bug in the cgdl compiler"), "{err}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(["run", path.to_str().expect("path")])
+        .env("CGDL_RUNTIME_PATH", std::env::temp_dir())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("native code needs the cgdl-runtime sources"));
+    let _ = std::fs::remove_dir_all(cache);
+}
+
+#[test]
+fn a_damaged_cached_solver_is_rebuilt() {
+    let cache = std::env::temp_dir().join(format!("cgdl-damage-cache-{}", std::process::id()));
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_cgdl"))
+            .args([
+                "eval",
+                "examples/nim.cgdl",
+                "Heap(5) + Heap(3)",
+                "--value",
+                "grundy",
+            ])
+            .env("CGDL_CACHE_DIR", &cache)
+            .current_dir(common::root())
+            .output()
+            .expect("runs")
+    };
+    assert_eq!(stdout(&run()), "grundy 6\n");
+    let release = cache.join("target").join("release");
+    for entry in std::fs::read_dir(&release).expect("cache").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("cgdl-solver-") && !name.contains('.') {
+            std::fs::write(entry.path(), b"#!/bin/sh\nkill -SEGV $$\n").expect("damage");
+        }
+    }
+    let again = run();
+    assert_eq!(stdout(&again), "grundy 6\n", "{}", stderr(&again));
+    let _ = std::fs::remove_dir_all(cache);
+}
+
+#[test]
+fn loony_limits_apply_before_the_work() {
+    let out = cgdl(&["loony", "3x100000000", "--steps", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("... 99999998 more steps"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = cgdl(&["loony", "3x1000", "4x1000", "5x1000", "--exact"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("needs 1003003001 states here, more than the limit of 20000000"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = cgdl(&["loony", "3x1099511627776"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("a repeat count must be between 1 and 1000000000"));
+
+    let out = cgdl(&["loony", "3x300000", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["line"].as_array().map(Vec::len), Some(100_000));
+    assert_eq!(doc["line_omitted"], 200_000);
+}

@@ -46,3 +46,54 @@ fn degenerate_dots_4x4_empty_board() {
 fn degenerate_dots_4x5_empty_board() {
     assert_eq!(eval_dots("Dots(4, 5, {})", &[]), "outcome N\n");
 }
+
+/// Runs `cgdl run SOURCE` natively and interpreted: both fail alike with `expected`.
+fn both_back_ends_fail_with(name: &str, source: &str, expected: &str) {
+    let dir = std::env::temp_dir().join(format!("cgdl-slow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, source).expect("write");
+    let mut errors = Vec::new();
+    for extra in [&[][..], &["--interp"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+            .arg("run")
+            .arg(&path)
+            .args(extra)
+            .env(
+                "CGDL_CACHE_DIR",
+                common::root().join("target/cgdl-test-cache"),
+            )
+            .output()
+            .expect("cgdl runs");
+        assert_eq!(out.status.code(), Some(1));
+        let err: String = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| !l.starts_with("cgdl: building"))
+            .collect();
+        assert!(err.contains(expected), "{extra:?}: {err}");
+        errors.push(err);
+    }
+    assert_eq!(errors[0], errors[1]);
+}
+
+/// Issue 19: a move domain of 4·10⁹ values stops at the option limit, not in an abort.
+#[test]
+#[ignore]
+fn huge_move_domains_stop_at_the_option_limit() {
+    both_back_ends_fail_with(
+        "take_all.cgdl",
+        "game H(n: nat) { move take(k in 1..=n) => H(n - k) }\nvalue grundy of H(4000000000)\n",
+        "move `take` from H(4000000000): a position has more than 4194304 options",
+    );
+}
+
+/// Issue 19: moves that grow without end are reported with their line of play.
+#[test]
+#[ignore]
+fn unending_games_are_reported_with_their_line() {
+    both_back_ends_fail_with(
+        "up.cgdl",
+        "game H(n: nat) { move up() => H(n + 1) }\nvalue outcome of H(0)\n",
+        "a line of play went 1000000 moves without ending (H(0) -> H(1) -> H(2) -> ... -> H(999998) -> H(999999))",
+    );
+}

@@ -82,6 +82,9 @@ enum Command {
     },
 }
 
+/// The most steps of a loony line of play in JSON output.
+const JSON_LINE_STEPS: usize = 100_000;
+
 /// `cgdl loony`: a simple loony dots-and-boxes endgame.
 #[derive(clap::Args)]
 struct LoonyArgs {
@@ -360,7 +363,7 @@ fn cmd_eval(
 
 fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
     use cgdl::runtime::board::Board;
-    use cgdl::runtime::loony::{analyse, render, Endgame, Method};
+    use cgdl::runtime::loony::{analyse_with, render, Endgame, Method};
     let fail = |msg: String| {
         eprintln!("error: {msg}");
         Reported
@@ -396,17 +399,19 @@ fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
     } else {
         Method::ClosedForm
     };
-    let analysis = analyse(&endgame, method).map_err(|e| fail(e.to_string()))?;
+    let steps = match args.format {
+        Format::Json => JSON_LINE_STEPS,
+        Format::Text => args.steps,
+    };
+    let analysis = analyse_with(&endgame, method, steps).map_err(|e| fail(e.to_string()))?;
     match args.format {
         Format::Json => match serde_json::to_string_pretty(&analysis) {
             Ok(text) => print_out(&format!("{text}\n")),
             Err(e) => return Err(fail(format!("cannot write JSON: {e}"))),
         },
         Format::Text => {
-            let mut shown = analysis.clone();
-            let hidden = shown.line.len().saturating_sub(args.steps);
-            shown.line.truncate(args.steps);
-            print_out(&render(&shown));
+            print_out(&render(&analysis));
+            let hidden = analysis.line_omitted;
             if hidden > 0 {
                 print_out(&format!(
                     "  ... {hidden} more steps (--steps N shows more)\n"
@@ -509,5 +514,25 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Reported) => ExitCode::FAILURE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe_exit;
+
+    /// A solver that dies shows how: its signal by name, or its exit code.
+    #[cfg(unix)]
+    #[test]
+    fn abnormal_exits_are_described() {
+        use std::os::unix::process::ExitStatusExt;
+        let status = |raw| std::process::ExitStatus::from_raw(raw);
+        assert_eq!(describe_exit(status(11)), "killed by signal 11, SIGSEGV");
+        assert_eq!(
+            describe_exit(status(9)),
+            "killed by signal 9, SIGKILL, as the out-of-memory killer sends"
+        );
+        assert_eq!(describe_exit(status(101 << 8)), "exit code 101: a panic");
+        assert_eq!(describe_exit(status(3 << 8)), "exit code 3");
     }
 }

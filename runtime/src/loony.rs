@@ -373,9 +373,9 @@ impl FromStr for Endgame {
                 Some(n) => Component::Loop(n.parse().map_err(|_| bad())?),
                 None => Component::Chain(body.parse().map_err(|_| bad())?),
             };
-            if count == 0 {
+            if count == 0 || count > MAX_REPEAT {
                 return Err(LoonyError(format!(
-                    "`{token}`: a repeat count must be at least 1"
+                    "`{token}`: a repeat count must be between 1 and {MAX_REPEAT}"
                 )));
             }
             g.add(component, count)?;
@@ -551,9 +551,15 @@ pub struct Analysis {
     pub open: Option<String>,
     /// For each distinct component, what the controller should do when it is opened.
     pub keep_control: Vec<KeepControl>,
-    /// One optimal line of play: A is the controller at the start, B moves first.
+    /// One optimal line of play: A is the controller at the start, B moves first (its first
+    /// steps, when [`analyse_with`] was given fewer steps than the endgame has components).
     pub line: Vec<Step>,
+    /// Steps of the line left out after `line` (one per component).
+    pub line_omitted: u64,
 }
+
+/// The most copies of one component an endgame may have.
+pub const MAX_REPEAT: u64 = 1_000_000_000;
 
 fn evaluate(
     g: &Endgame,
@@ -572,8 +578,24 @@ fn evaluate(
 /// Analyses an endgame: value, controlled value, split, opening, decisions and a line of
 /// play (which may be long: one step per component).
 pub fn analyse(g: &Endgame, method: Method) -> Result<Analysis, LoonyError> {
+    analyse_with(g, method, usize::MAX)
+}
+
+/// [`analyse`], with the line of play cut after `max_steps` steps (the rest is counted in
+/// [`Analysis::line_omitted`], not computed). The exact method refuses, before any work, an
+/// endgame with more sub-endgames than its state limit.
+pub fn analyse_with(g: &Endgame, method: Method, max_steps: usize) -> Result<Analysis, LoonyError> {
     let mut exact = match method {
-        Method::Exact(max) => Some(ExactSolver::new(g, max)),
+        Method::Exact(max) => {
+            let states = ExactSolver::state_count(g);
+            if states > max as f64 {
+                return Err(LoonyError(format!(
+                    "the exact recursion needs {states:.0} states here, more than the limit of \
+                     {max}; use the closed form"
+                )));
+            }
+            Some(ExactSolver::new(g, max))
+        }
         Method::ClosedForm => None,
     };
     let value = evaluate(g, method, &mut exact)?;
@@ -596,6 +618,9 @@ pub fn analyse(g: &Endgame, method: Method) -> Result<Analysis, LoonyError> {
     let mut state = g.clone();
     let (mut controller, mut opener) = ('A', 'B');
     while let Some(x) = state.opening() {
+        if line.len() >= max_steps {
+            break;
+        }
         let rest_g = state.without(x);
         let rest = evaluate(&rest_g, method, &mut exact)?;
         let keeps = x.keep_control(rest).unwrap_or(false);
@@ -631,6 +656,7 @@ pub fn analyse(g: &Endgame, method: Method) -> Result<Analysis, LoonyError> {
         controlled_value: g.controlled_value(),
         split: ((size + value) / 2, (size - value) / 2),
         open: g.opening().map(|c| c.to_string()),
+        line_omitted: g.component_count() - line.len() as u64,
         keep_control,
         line,
     })
