@@ -94,6 +94,6 @@ fn unending_games_are_reported_with_their_line() {
     both_back_ends_fail_with(
         "up.cgdl",
         "game H(n: nat) { move up() => H(n + 1) }\nvalue outcome of H(0)\n",
-        "a line of play went 1000000 moves without ending (H(0) -> H(1) -> H(2) -> ... -> H(999998) -> H(999999))",
+        "a line of play went 2000000 moves without ending (H(0) -> H(1) -> H(2) -> ... -> H(1999998) -> H(1999999))",
     );
 }

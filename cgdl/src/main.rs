@@ -277,10 +277,10 @@ fn execute(
         Ok(status) if matches!(status.code(), Some(1 | 2)) => Err(Reported),
         Ok(status) => {
             eprintln!(
-                "error: the native solver {} stopped abnormally ({}){}",
+                "error: the native solver {} stopped abnormally ({}): out of memory, a crash, \
+                 or a killed process; --interp runs the reference interpreter",
                 binary.display(),
                 describe_exit(status),
-                " — out of memory, a crash, or a killed process; --interp runs the reference interpreter"
             );
             Err(Reported)
         }

@@ -156,10 +156,16 @@ pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<Path
             cache.display()
         );
     }
+    if binary.exists() {
+        // Damaged: cargo would take it (and the copy it links from) as up to date.
+        let _ = cargo(&crate_dir, &target, &["clean", "--release", "-p", &name]);
+        let _ = std::fs::remove_file(&binary);
+    }
     let mut result = cargo_build(&crate_dir, &target, &binary);
-    if matches!(result, Err(BuildError::Setup(_))) {
-        // A damaged build of the runtime (a truncated rlib, say) fails every solver: build
-        // it again once before giving up.
+    if result.is_err() {
+        // A damaged build of the runtime (a truncated rlib, say) fails every solver, with
+        // rustc errors that look like the generated code's: build it again once before
+        // giving up.
         let _ = cargo(
             &crate_dir,
             &target,

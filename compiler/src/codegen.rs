@@ -1287,7 +1287,7 @@ impl<'a> Gen<'a> {
                 pos: Pos,
             }
 
-            #[allow(dead_code, unused_parens, unreachable_patterns, clippy::all)]
+            #[allow(dead_code, non_snake_case, unused_parens, unreachable_patterns, clippy::all)]
             impl #ty {
                 #[doc = #new_doc]
                 #[track_caller]

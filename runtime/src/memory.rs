@@ -26,9 +26,9 @@ pub fn default_limit() -> Option<u64> {
 /// 1024; a trailing `B` or `iB` is allowed).
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
+    let t = ["iB", "ib", "B", "b"]
+        .iter()
+        .find_map(|unit| t.strip_suffix(unit))
         .unwrap_or(t);
     let (digits, shift) = match t.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() => {

@@ -106,7 +106,7 @@ pub const DEFAULT_MAX_POSITIONS: u64 = 500_000_000;
 /// The deepest line of play the solver follows: deeper, a game is taken not to be
 /// well-founded (its moves grow without end) and solving stops with
 /// [`SolveError::Unending`].
-pub const MAX_DEPTH: usize = 1_000_000;
+pub const MAX_DEPTH: usize = 2_000_000;
 
 /// A line of play at least this deep, holding at least half of the positions solved when a
 /// limit stops the search, is reported as probably unending.
