@@ -189,9 +189,7 @@ fn driver_options(file: &str, json: bool, args: &SolveArgs) -> DriverOptions {
         json,
         exact: args.exact,
         max_positions: args.max_positions,
-        max_memory: args
-            .max_memory
-            .or_else(cgdl::runtime::memory::default_limit),
+        max_memory: args.max_memory,
         eval: None,
     }
 }

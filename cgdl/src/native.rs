@@ -77,14 +77,16 @@ fn cached_intact(binary: &Path) -> bool {
 /// seconds, where link-time optimisation took six for no further gain).
 const RELEASE_PROFILE: &str = "[profile.release]\ncodegen-units = 1\n";
 
-/// The cache key: the compiler version, the release profile, the generated code, and the runtime's sources
-/// (so that a changed runtime is never linked stale).
-fn key(code: &str, runtime: &Path) -> String {
+/// The cache key: the compiler version, the release profile, the generated code, the file
+/// name a standalone solver shows, and the runtime's sources (so that a changed runtime is
+/// never linked stale).
+fn key(code: &str, file: Option<&str>, runtime: &Path) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
     RELEASE_PROFILE.hash(&mut h);
     runtime.hash(&mut h);
     code.hash(&mut h);
+    file.hash(&mut h);
     let mut files = Vec::new();
     source_files(&runtime.join("src"), &mut files);
     files.push(runtime.join("Cargo.toml"));
@@ -113,7 +115,7 @@ fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// shows in errors and JSON when run on its own (`cgdl build`).
 pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<PathBuf, String> {
     let runtime = runtime_dir()?;
-    let key = key(&format!("{code}\n// file: {file:?}"), &runtime);
+    let key = key(code, file, &runtime);
     let cache = cache_dir();
     let name = format!("cgdl-solver-{key}");
     let crate_dir = cache.join("solvers").join(&key);
@@ -272,12 +274,17 @@ mod tests {
         std::fs::write(root.join("Cargo.toml"), "[package]").expect("write");
         std::fs::write(root.join("src").join("lib.rs"), "mod native;").expect("write");
         std::fs::write(nested.join("set.rs"), "// one").expect("write");
-        let before = key("code", &root);
-        assert_eq!(key("code", &root), before, "the key is deterministic");
+        let before = key("code", None, &root);
+        assert_eq!(key("code", None, &root), before, "the key is deterministic");
         std::fs::write(nested.join("set.rs"), "// two").expect("write");
-        let after = key("code", &root);
+        let after = key("code", None, &root);
         assert_ne!(after, before);
-        assert_ne!(key("other code", &root), after);
+        assert_ne!(key("other code", None, &root), after);
+        assert_ne!(
+            key("code", Some("f.cgdl"), &root),
+            after,
+            "a built-in file name"
+        );
         std::fs::remove_dir_all(&root).expect("clean up");
     }
 }

@@ -67,7 +67,7 @@ fn spend(n: u64) -> Result<(), EvalError> {
 /// The number of elements that turning `v`'s ranges into sets would build.
 fn range_elements(v: &Val) -> u64 {
     match v {
-        Val::Range(lo, hi) => u64::try_from(i128::from(*hi) - i128::from(*lo) + 1).unwrap_or(0),
+        Val::Range(lo, hi) => cgdl_runtime::native::Range::inclusive(*lo, *hi).len(),
         Val::Tuple(vs) => vs.iter().map(range_elements).fold(0, u64::saturating_add),
         Val::Tag(t) => t
             .fields
@@ -714,47 +714,12 @@ impl Rules for Interpreter<'_> {
         match &game.kind {
             GameKind::Rules(moves) => self.move_options(game, moves, pos, &fields, out)?,
             GameKind::Subtraction(set) => {
-                let n = heap()?;
-                for &s in set {
-                    if s <= n {
-                        out.position(self.intern(gid, vec![Val::Int(n - s)].into()));
-                    }
-                }
+                let h = |k: i64| self.intern(gid, vec![Val::Int(k)].into());
+                cgdl_runtime::rules::subtraction_options(heap()?, set, h, out);
             }
             GameKind::Octal(digits) => {
-                let n = heap()?;
                 let h = |k: i64| self.intern(gid, vec![Val::Int(k)].into());
-                for (k, &d) in digits.iter().enumerate() {
-                    let k = k as i64;
-                    if k > n {
-                        break;
-                    }
-                    let rest = n - k;
-                    if k == 0 {
-                        // Digit 0: split a heap without removing tokens (bit 4 only).
-                        if d & 4 != 0 {
-                            for a in 1..=rest / 2 {
-                                if rest - a >= 1 {
-                                    out.sum([h(a), h(rest - a)]);
-                                    out.check()?;
-                                }
-                            }
-                        }
-                        continue;
-                    }
-                    if d & 1 != 0 && rest == 0 {
-                        out.end();
-                    }
-                    if d & 2 != 0 && rest > 0 {
-                        out.position(h(rest));
-                    }
-                    if d & 4 != 0 && rest >= 2 {
-                        for a in 1..=rest / 2 {
-                            out.sum([h(a), h(rest - a)]);
-                            out.check()?;
-                        }
-                    }
-                }
+                cgdl_runtime::rules::octal_options(heap()?, digits, h, out)?;
             }
         }
         Ok(())

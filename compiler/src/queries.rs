@@ -20,9 +20,9 @@ use cgdl_runtime::native::QueryShape;
 
 fn elements(v: Val, shape: QueryShape) -> Result<Vec<Val>, EvalError> {
     let size = match &v {
-        Val::Range(lo, hi) => u128::try_from(i128::from(*hi) - i128::from(*lo) + 1).unwrap_or(0),
-        Val::Set(s) => s.len() as u128,
-        Val::List(l) => l.len() as u128,
+        Val::Range(lo, hi) => cgdl_runtime::native::Range::inclusive(*lo, *hi).len(),
+        Val::Set(s) => s.len() as u64,
+        Val::List(l) => l.len() as u64,
         _ => 0,
     };
     shape.check(size).map_err(EvalError::plain)?;

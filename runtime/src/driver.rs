@@ -31,7 +31,7 @@ pub struct DriverOptions {
     pub exact: bool,
     /// Position bound.
     pub max_positions: u64,
-    /// Memory bound in bytes (`None`: none).
+    /// Memory bound in bytes (`None`: the solver's default, three quarters of the machine).
     pub max_memory: Option<u64>,
     /// Eval mode: print `NAME VALUE` lines for the last query's target, with these values.
     pub eval: Option<Vec<Ask>>,
@@ -44,7 +44,7 @@ impl Default for DriverOptions {
             json: false,
             exact: false,
             max_positions: DEFAULT_MAX_POSITIONS,
-            max_memory: crate::memory::default_limit(),
+            max_memory: None,
             eval: None,
         }
     }
@@ -75,7 +75,9 @@ pub fn run_queries<'r, R: Rules>(
     };
     let mut solver = Solver::with_mode(rules, mode);
     solver.set_max_positions(options.max_positions);
-    solver.set_max_memory(options.max_memory);
+    if let Some(bytes) = options.max_memory {
+        solver.set_max_memory(Some(bytes));
+    }
     if let Some(p) = progress {
         solver.set_progress(p);
     }

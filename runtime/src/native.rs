@@ -137,9 +137,10 @@ impl Range {
         }
     }
 
-    /// How many elements (saturating at `u64::MAX` for the whole of `i64`).
+    /// How many elements (saturating at `u64::MAX` for the whole of `i64`); the interpreter
+    /// counts its ranges with this too.
     #[inline]
-    fn size(self) -> u64 {
+    pub fn len(self) -> u64 {
         if self.lo <= self.hi {
             (self.hi.wrapping_sub(self.lo) as u64).saturating_add(1)
         } else {
@@ -147,12 +148,18 @@ impl Range {
         }
     }
 
+    /// Whether it has no elements.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.hi < self.lo
+    }
+
     /// Its elements in increasing order.
     #[inline]
     pub fn iter(self) -> RangeIter {
         RangeIter {
             next: self.lo,
-            left: self.size(),
+            left: self.len(),
         }
     }
 
@@ -233,7 +240,7 @@ impl Domain<i64> for Range {
         Range::to_set(*self)
     }
     fn count(&self) -> i64 {
-        i64::try_from(self.size()).unwrap_or(i64::MAX)
+        i64::try_from(self.len()).unwrap_or(i64::MAX)
     }
     fn extreme(&self, largest: bool) -> Option<i64> {
         match (self.lo <= self.hi, largest) {
@@ -480,53 +487,50 @@ pub fn with<T>(mut xs: Vec<T>, i: i64, v: T, at: &str) -> Result<Vec<T>, RuleErr
     }
 }
 
-/// What a query ranges over, for its size limit ([`QueryShape::limit`]).
+/// What a query ranges over, for its size limit: every row and cell of a table is held and
+/// printed, while a period query keeps one value per term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueryShape {
-    /// The rows of a one-name `table`.
+    /// The rows of a one-name `table`: at most [`MAX_QUERY_ROWS`].
     Rows,
-    /// The rows or the columns of a two-name `table` (a grid).
+    /// The rows or the columns of a two-name `table` (a grid): at most [`MAX_QUERY_ROWS`]
+    /// each, and [`MAX_GRID_CELLS`] cells in all ([`check_grid`]).
     GridSide,
-    /// The terms of a `period` query.
+    /// The terms of a `period` query: at most [`MAX_PERIOD_TERMS`].
     Terms,
 }
 
-impl QueryShape {
-    /// The most elements a query's domain may have: every row and cell of a table is held
-    /// and printed, while a period query keeps one value per term.
-    pub fn limit(self) -> u64 {
-        match self {
-            QueryShape::Rows | QueryShape::GridSide => MAX_QUERY_ROWS,
-            QueryShape::Terms => MAX_QUERY_DOMAIN,
-        }
-    }
-
-    /// `Err` with the message both back ends print when a domain of `size` elements is
-    /// too large.
-    pub fn check(self, size: u128) -> Result<(), String> {
-        let limit = self.limit();
-        if size <= u128::from(limit) {
-            return Ok(());
-        }
-        let what = match self {
-            QueryShape::Rows => "a table may have at most {limit} rows",
-            QueryShape::GridSide => "a grid may have at most {limit} rows and {limit} columns",
-            QueryShape::Terms => "a period query may range over at most {limit} terms",
-        };
-        Err(format!(
-            "the domain has {size} elements; {}",
-            what.replace("{limit}", &limit.to_string())
-        ))
-    }
-}
-
-/// The most terms a `period` query may range over.
-pub const MAX_QUERY_DOMAIN: u64 = 10_000_000;
-/// The most rows a table, or rows or columns a grid, may have; a grid has at most
-/// [`MAX_GRID_CELLS`] cells.
+/// The most rows a table, or rows or columns a grid, may have.
 pub const MAX_QUERY_ROWS: u64 = 1_000_000;
 /// The most cells a grid (a `table` with two names) may have.
 pub const MAX_GRID_CELLS: u64 = 4_000_000;
+/// The most terms a `period` query may range over.
+pub const MAX_PERIOD_TERMS: u64 = 10_000_000;
+
+impl QueryShape {
+    /// `Err` with the message both back ends print when a domain of `size` elements is
+    /// too large for this shape.
+    pub fn check(self, size: u64) -> Result<(), String> {
+        let limit = match self {
+            QueryShape::Rows | QueryShape::GridSide => MAX_QUERY_ROWS,
+            QueryShape::Terms => MAX_PERIOD_TERMS,
+        };
+        if size <= limit {
+            return Ok(());
+        }
+        Err(match self {
+            QueryShape::Rows => {
+                format!("the domain has {size} elements; a table may have at most {limit} rows")
+            }
+            QueryShape::GridSide => format!(
+                "the domain has {size} elements; a grid may have at most {limit} rows and {limit} columns"
+            ),
+            QueryShape::Terms => format!(
+                "the domain has {size} elements; a period query may range over at most {limit} terms"
+            ),
+        })
+    }
+}
 
 /// `Err` with the message both back ends print when a grid has too many cells.
 pub fn check_grid(rows: usize, cols: usize) -> Result<(), String> {
@@ -542,14 +546,9 @@ pub fn check_grid(rows: usize, cols: usize) -> Result<(), String> {
 /// The elements of a query's domain, refusing sizes past `shape`'s limit.
 pub fn query_elements<T>(d: &impl Domain<T>, shape: QueryShape) -> Result<Vec<T>, RuleError> {
     shape
-        .check(u128::try_from(d.count()).unwrap_or(0))
+        .check(u64::try_from(d.count()).unwrap_or(0))
         .map_err(RuleError::new)?;
     Ok(d.elements().collect())
-}
-
-/// The grid's cells as rows × columns, refusing grids past [`MAX_GRID_CELLS`].
-pub fn grid_cells(rows: usize, cols: usize) -> Result<(), RuleError> {
-    check_grid(rows, cols).map_err(RuleError::new)
 }
 
 /// A list field of a position, as a handle into a [`ListInterner`]: positions stay `Copy`

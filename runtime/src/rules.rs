@@ -212,3 +212,63 @@ impl<P: Copy + Ord> Options<P> {
         (0..self.len()).map(|i| self.get(i)).collect()
     }
 }
+
+/// The options of heap `n` of the subtraction game with subtraction set `set`: remove `s`
+/// tokens for each `s <= n` in the set. `heap(k)` is the position of heap `k`. Both back ends
+/// call this, so the game means the same in each.
+#[inline]
+pub fn subtraction_options<P: Copy + Ord>(
+    n: i64,
+    set: &[i64],
+    heap: impl Fn(i64) -> P,
+    out: &mut Options<P>,
+) {
+    for &s in set {
+        if s <= n {
+            out.position(heap(n - s));
+        }
+    }
+}
+
+/// The options of heap `n` of the octal game with code digits `d0 d1 d2 ...` (Guy–Smith):
+/// removing `k >= 1` tokens may leave nothing (bit 1 of `dk`), one heap (bit 2) or two
+/// non-empty heaps (bit 4); `d0`'s bit 4 splits a heap in two without removing tokens.
+/// `heap(k)` is the position of heap `k`. Both back ends call this; it stops with an error
+/// past [`MAX_OPTIONS`].
+#[inline]
+pub fn octal_options<P: Copy + Ord>(
+    n: i64,
+    digits: &[u8],
+    heap: impl Fn(i64) -> P,
+    out: &mut Options<P>,
+) -> Result<(), RuleError> {
+    for (k, &d) in digits.iter().enumerate() {
+        let k = k as i64;
+        if k > n {
+            break;
+        }
+        let rest = n - k;
+        if k == 0 {
+            if d & 4 != 0 {
+                for a in 1..=rest / 2 {
+                    out.sum([heap(a), heap(rest - a)]);
+                    out.check()?;
+                }
+            }
+            continue;
+        }
+        if d & 1 != 0 && rest == 0 {
+            out.end();
+        }
+        if d & 2 != 0 && rest > 0 {
+            out.position(heap(rest));
+        }
+        if d & 4 != 0 && rest >= 2 {
+            for a in 1..=rest / 2 {
+                out.sum([heap(a), heap(rest - a)]);
+                out.check()?;
+            }
+        }
+    }
+    Ok(())
+}

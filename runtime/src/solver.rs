@@ -448,7 +448,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         };
         let error = match error {
-            limit @ SolveError::TooDeep { .. } if self.stack.len() >= 3 => self.unending(limit),
+            limit @ SolveError::TooDeep { .. } => self.unending(limit),
             limit @ (SolveError::TooManyPositions { .. } | SolveError::OutOfMemory { .. })
                 if self.stack.len() >= UNENDING_DEPTH
                     && self.stack.len() as u64 * 2 >= self.solved =>
@@ -475,7 +475,10 @@ impl<'r, R: Rules> Solver<'r, R> {
         SolveError::Unending {
             limit: Box::new(limit),
             depth,
-            line: (show(&self.stack[..3]), show(&self.stack[depth - 2..])),
+            line: (
+                show(&self.stack[..depth.min(3)]),
+                show(&self.stack[depth.saturating_sub(2).max(depth.min(3))..]),
+            ),
         }
     }
 
