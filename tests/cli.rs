@@ -437,12 +437,13 @@ fn native_and_interpreter_agree_on_output_and_errors() {
          value outcome, grundy, remoteness of G(4)\n\
          value outcome of H()\n\
          value grundy of G(count x in MAX - 2..=MAX: true)\n\
-         value grundy of G(len(MAX - 2..=MAX) + max(MAX - 1..=MAX) - MAX)\n\
+         value grundy of G(max(MAX - 1..=MAX) - MAX + len(MAX - 2..=MAX))\n\
          table grundy of G(MAX - x) for x in MAX - 2..=MAX\n\
          table grundy of G(r + c) for r in 0..0, c in 0..3\n\
          table grundy of G(r + c) for r in 0..2, c in 0..0\n\
          table grundy of G(x) for x in 0..2000, y in 0..2001\n",
     ));
+    let edges = files.len() - 1;
     // Issue 19: names that Rust or the generated module use (they broke the native build).
     files.push(temp_file("names.cgdl", NAMES));
     files.push(common::root().join("examples/queens.cgdl"));
@@ -461,6 +462,22 @@ fn native_and_interpreter_agree_on_output_and_errors() {
             assert_eq!(native.status.code(), interp.status.code(), "{path}");
         }
     }
+    // The edges by the definition: G(n)'s only option is G(n - 1) (each of the 3 values of
+    // `k` gives it), so its Grundy value is n mod 2 and its remoteness n; H() has no move.
+    let out = cgdl(&["run", files[edges].to_str().expect("path"), "--interp"]);
+    let text = stdout(&out);
+    for expected in [
+        "  outcome     P\n  grundy      0\n  remoteness  4\n",
+        "value outcome of H()\n  outcome  P\n",
+        "value grundy of G(count x in MAX - 2..=MAX: true)\n  grundy  1\n",
+        "MAX - x) for x in MAX - 2..=MAX\n                  x  grundy\n\
+         9223372036854775805       0\n9223372036854775806       1\n9223372036854775807       0\n",
+        "for r in 0..0, c in 0..3\ngrundy (rows r, columns c):\nr\\c\n\n",
+        "for r in 0..2, c in 0..0\ngrundy (rows r, columns c):\nr\\c\n  0\n  1\n",
+    ] {
+        assert!(text.contains(expected), "{expected:?} in\n{text}");
+    }
+    assert!(stderr(&out).contains("the grid has 2000 × 2001 = 4002000 cells"));
 }
 
 #[test]
@@ -654,12 +671,15 @@ fn a_damaged_cached_solver_is_rebuilt() {
     };
     assert_eq!(stdout(&run()), "grundy 6\n");
     let release = cache.join("target").join("release");
+    let mut damaged = 0;
     for entry in std::fs::read_dir(&release).expect("cache").flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with("cgdl-solver-") && !name.contains('.') {
             std::fs::write(entry.path(), b"#!/bin/sh\nkill -SEGV $$\n").expect("damage");
+            damaged += 1;
         }
     }
+    assert_eq!(damaged, 1, "one cached solver in {}", release.display());
     let again = run();
     assert_eq!(stdout(&again), "grundy 6\n", "{}", stderr(&again));
     let _ = std::fs::remove_dir_all(cache);
