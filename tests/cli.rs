@@ -273,6 +273,95 @@ fn run_json_follows_the_schema() {
     );
 }
 
+/// JSON has one line per query by default; `--pretty` indents the same document, on `run`
+/// and on `eval`, natively and interpreted.
+#[test]
+fn json_is_compact_by_default_and_pretty_on_request() {
+    for back_end in [&[][..], &["--interp"][..]] {
+        let run = |extra: &[&str]| {
+            let mut args = vec!["run", "examples/limited_nim.cgdl", "--format", "json"];
+            args.extend(extra);
+            args.extend(back_end);
+            let out = cgdl(&args);
+            assert!(out.status.success(), "{}", stderr(&out));
+            stdout(&out)
+        };
+        let compact = run(&[]);
+        let lines: Vec<&str> = compact.lines().collect();
+        assert_eq!(lines.len(), 4 + 2, "{compact}");
+        assert!(lines[0].starts_with(r#"{"file":"examples/limited_nim.cgdl","queries":["#));
+        assert!(lines[1].starts_with(r#"{"kind":"table""#), "{}", lines[1]);
+        let pretty = run(&["--pretty"]);
+        assert!(pretty.lines().count() > 100);
+        let a: serde_json::Value = serde_json::from_str(&compact).expect("JSON");
+        let b: serde_json::Value = serde_json::from_str(&pretty).expect("JSON");
+        assert_eq!(a, b);
+        assert!(pretty.starts_with("{\n  \"file\": \"examples/limited_nim.cgdl\",\n"));
+
+        let mut args = vec![
+            "eval",
+            "examples/nim.cgdl",
+            "Heap(3) + Heap(5)",
+            "--value",
+            "outcome,grundy",
+            "--format",
+            "json",
+        ];
+        args.extend(back_end);
+        let out = cgdl(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            "{\"file\":\"examples/nim.cgdl\",\"position\":\"Heap(3) + Heap(5)\",\
+             \"values\":[[\"outcome\",\"N\"],[\"grundy\",6]]}\n"
+        );
+    }
+}
+
+/// A long table is printed while it is solved, never held whole: three million rows of
+/// subtraction {1, 2} (Grundy value n mod 3) within 100 MB, aligned in blocks.
+#[test]
+fn long_tables_stream_within_a_small_memory_limit() {
+    let path = temp_file(
+        "long.cgdl",
+        "game S = subtraction {1, 2}\ntable grundy of S(n) for n in 0..3000000\n",
+    );
+    let out = cgdl(&["run", path.to_str().expect("path"), "--max-memory", "100M"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("table grundy of S(n) for n in 0..3000000")
+    );
+    assert_eq!(lines.next(), Some("    n  grundy"));
+    let mut count = 0;
+    for (n, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cells, [n.to_string(), (n % 3).to_string()], "{line}");
+        count += 1;
+    }
+    assert_eq!(count, 3_000_000);
+}
+
+/// A heap game's bottom-up kernel respects --max-memory: a heap of 10^8 does not fit in
+/// 300 MB, and the solve says so instead of growing past the limit.
+#[test]
+fn heap_kernels_respect_the_memory_limit() {
+    let path = temp_file(
+        "kernel_memory.cgdl",
+        "game H(n: nat) { move take(k in 1..=2, k <= n) => H(n - k) }\n\
+         value grundy of H(100000000)\n",
+    );
+    let out = cgdl(&["run", path.to_str().expect("path"), "--max-memory", "300M"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("reached its memory limit of 300.0 MiB (--max-memory)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn kings_horses_text_output() {
     let out = cgdl(&["run", "examples/kings_horses.cgdl"]);
@@ -289,7 +378,7 @@ fn absurd_query_domains_are_refused() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains(
-            "the domain has 1000000000001 elements; a table may have at most 1000000 rows"
+            "the domain has 1000000000001 elements; a table may have at most 100000000 rows"
         ),
         "{}",
         stderr(&out)

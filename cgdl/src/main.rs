@@ -38,9 +38,8 @@ enum Command {
     Run {
         /// The .cgdl file.
         file: PathBuf,
-        /// Output format (the JSON schema is in docs/LANGUAGE.md).
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
+        #[command(flatten)]
+        output: OutputArgs,
         #[command(flatten)]
         solve: SolveArgs,
     },
@@ -54,6 +53,8 @@ enum Command {
         /// misere_wnumber, remoteness, suspense, moves.
         #[arg(long, value_delimiter = ',', default_value = "outcome")]
         value: Vec<String>,
+        #[command(flatten)]
+        output: OutputArgs,
         #[command(flatten)]
         solve: SolveArgs,
     },
@@ -99,12 +100,28 @@ struct LoonyArgs {
     /// With --exact: give up past this many sub-endgames.
     #[arg(long, default_value_t = 20_000_000)]
     max_states: usize,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    #[command(flatten)]
+    output: OutputArgs,
     /// Steps of the line of play shown in text output.
     #[arg(long, default_value_t = 40)]
     steps: usize,
+}
+
+/// How answers are printed.
+#[derive(clap::Args)]
+struct OutputArgs {
+    /// Output format (the JSON schema is in docs/LANGUAGE.md).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Indent JSON output (by default it has one line per query).
+    #[arg(long)]
+    pretty: bool,
+}
+
+impl OutputArgs {
+    fn json(&self) -> bool {
+        self.format == Format::Json
+    }
 }
 
 #[derive(clap::Args)]
@@ -183,10 +200,11 @@ fn cmd_check(file: &Path) -> Result<(), Reported> {
 }
 
 /// Driver options from the command line.
-fn driver_options(file: &str, json: bool, args: &SolveArgs) -> DriverOptions {
+fn driver_options(file: &str, output: &OutputArgs, args: &SolveArgs) -> DriverOptions {
     DriverOptions {
         file: file.to_string(),
-        json,
+        json: output.json(),
+        pretty: output.pretty,
         exact: args.exact,
         max_positions: args.max_positions,
         max_memory: args.max_memory,
@@ -262,6 +280,9 @@ fn execute(
     if options.json {
         cmd.args(["--format", "json"]);
     }
+    if options.pretty {
+        cmd.arg("--pretty");
+    }
     if options.exact {
         cmd.arg("--exact");
     }
@@ -322,10 +343,10 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
     }
 }
 
-fn cmd_run(file: &Path, format: Format, args: &SolveArgs) -> Result<(), Reported> {
+fn cmd_run(file: &Path, output: &OutputArgs, args: &SolveArgs) -> Result<(), Reported> {
     let (source, program) = load(file)?;
     let name = file.display().to_string();
-    let options = driver_options(&name, format == Format::Json, args);
+    let options = driver_options(&name, output, args);
     execute(&name, &source, &program, &options, args)
 }
 
@@ -333,6 +354,7 @@ fn cmd_eval(
     file: &Path,
     position: &str,
     values: &[String],
+    output: &OutputArgs,
     args: &SolveArgs,
 ) -> Result<(), Reported> {
     let mut asks = Vec::new();
@@ -354,7 +376,7 @@ fn cmd_eval(
         Reported
     })?;
     let name = file.display().to_string();
-    let mut options = driver_options(&name, false, args);
+    let mut options = driver_options(&name, output, args);
     options.eval = Some(asks);
     execute(&name, &checked.source, &checked.program, &options, args)
 }
@@ -397,13 +419,18 @@ fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
     } else {
         Method::ClosedForm
     };
-    let steps = match args.format {
+    let steps = match args.output.format {
         Format::Json => JSON_LINE_STEPS,
         Format::Text => args.steps,
     };
     let analysis = analyse_with(&endgame, method, steps).map_err(|e| fail(e.to_string()))?;
-    match args.format {
-        Format::Json => match serde_json::to_string_pretty(&analysis) {
+    let json = if args.output.pretty {
+        serde_json::to_string_pretty(&analysis)
+    } else {
+        serde_json::to_string(&analysis)
+    };
+    match args.output.format {
+        Format::Json => match json {
             Ok(text) => print_out(&format!("{text}\n")),
             Err(e) => return Err(fail(format!("cannot write JSON: {e}"))),
         },
@@ -492,15 +519,16 @@ fn main() -> ExitCode {
         Command::Check { file } => cmd_check(file),
         Command::Run {
             file,
-            format,
+            output,
             solve,
-        } => cmd_run(file, *format, solve),
+        } => cmd_run(file, output, solve),
         Command::Eval {
             file,
             position,
             value,
+            output,
             solve,
-        } => cmd_eval(file, position, value, solve),
+        } => cmd_eval(file, position, value, output, solve),
         Command::Loony(args) => cmd_loony(args),
         Command::Build { file, output } => cmd_build(file, output),
         Command::Compile {

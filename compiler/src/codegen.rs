@@ -566,7 +566,7 @@ impl<'a> Gen<'a> {
             if let Some(k) = self.kernel(gid, game)? {
                 let v = variant(gid);
                 let name = format_ident!("g{}_grundy_kernel", gid);
-                kernel_arms.push(quote!(p @ Pos::#v(..) => #name(p, known, out, budget),));
+                kernel_arms.push(quote!(p @ Pos::#v(..) => #name(p, known, out, budget, tables),));
                 kernels.push(k);
             }
         }
@@ -602,6 +602,7 @@ impl<'a> Gen<'a> {
                     known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
                     out: &mut ::std::vec::Vec<(Pos, u32)>,
                     budget: u64,
+                    tables: &mut #rt::KernelTables,
                 ) -> bool {
                     match pos {
                         #(#kernel_arms)*
@@ -1051,6 +1052,7 @@ impl<'a> Gen<'a> {
             }
         };
         let name = format_ident!("g{}_grundy_kernel", gid);
+        let gid = Literal::usize_unsuffixed(gid);
         Ok(Some(quote! {
             #[allow(unused_variables, unused_parens, unused_mut, irrefutable_let_patterns, clippy::all)]
             fn #name(
@@ -1058,13 +1060,23 @@ impl<'a> Gen<'a> {
                 known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
                 out: &mut ::std::vec::Vec<(Pos, u32)>,
                 budget: u64,
+                tables: &mut #rt::KernelTables,
             ) -> bool {
                 #target
                 // `g[i]` is the value of the position with index `i`; while position `cur` is
-                // solved, `g` holds exactly the earlier ones.
-                let mut g: ::std::vec::Vec<u32> = ::std::vec::Vec::with_capacity(target + 1);
+                // solved, `g` holds exactly the earlier ones. It is kept between calls.
+                let g = tables.table(#gid);
+                if let ::std::option::Option::Some(&v) = g.get(target) {
+                    out.push((pos, v));
+                    return true;
+                }
+                // Every position from `g.len()` to `target` may need a new value.
+                if (target + 1 - g.len()) as u64 > budget {
+                    return false;
+                }
+                g.reserve(target + 1 - g.len());
                 let mut seen: ::std::vec::Vec<bool> = ::std::vec::Vec::new();
-                for cur in 0..=target {
+                for cur in g.len()..=target {
                     #decode
                     if let ::std::option::Option::Some(v) = known(Pos::#v(#(#stored),*)) {
                         g.push(v);
@@ -1097,10 +1109,6 @@ impl<'a> Gen<'a> {
                     } else {
                         (64..).find(|&x| !seen.get(x).copied().unwrap_or(false)).unwrap_or(64) as u32
                     };
-                    if out.len() as u64 >= budget {
-                        out.clear();
-                        return false;
-                    }
                     g.push(value);
                     out.push((Pos::#v(#(#stored),*), value));
                 }
@@ -1874,6 +1882,32 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// A query's stream: for each element `s0` of `dom`, `label` and the position `target`,
+    /// made lazily as the driver asks for them; the domain's size is limited as `shape` says.
+    fn stream(
+        &self,
+        dom: &TokenStream,
+        label: TokenStream,
+        target: &TokenStream,
+        shape: TokenStream,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        let s0 = slot(0);
+        quote!({
+            let dom = #dom;
+            #rt::native::QueryShape::#shape
+                .check(#rt::native::Domain::count(&dom) as u64)
+                .map_err(#rt::RuleError::new)?;
+            #rt::report::Stream::new(
+                #rt::native::Domain::count(&dom) as u64,
+                #rt::native::Domain::into_elements(dom).map(move |#s0| {
+                    let item = (|| ::std::result::Result::<_, #rt::RuleError>::Ok((#label, #target)))();
+                    item.map_err(|e| e.to_string())
+                }),
+            )
+        })
+    }
+
     fn plans(&self) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let mut plans = Vec::new();
@@ -1892,12 +1926,14 @@ impl<'a> Gen<'a> {
                     let (var, dom) = &q.binders[0];
                     let dom = self.domain(dom)?;
                     let var = Literal::string(var);
-                    quote!({
-                        let mut rows = ::std::vec::Vec::new();
-                        for #s0 in #rt::native::query_elements(&#dom, #rt::native::QueryShape::Rows)? {
-                            rows.push((#rt::native::Show::shown(&#s0), #target));
-                        }
-                        #rt::report::Plan::Table { query: #text.to_string(), var: #var.to_string(), rows, asks: #asks }
+                    let rows = self.stream(
+                        &dom,
+                        quote!(#rt::native::Show::shown(&#s0)),
+                        &target,
+                        quote!(Rows),
+                    );
+                    quote!(#rt::report::Plan::Table {
+                        query: #text.to_string(), var: #var.to_string(), rows: #rows, asks: #asks
                     })
                 }
                 QueryKind::Table => {
@@ -1950,18 +1986,9 @@ impl<'a> Gen<'a> {
                         }
                         None => quote!(::std::option::Option::None),
                     };
-                    quote!({
-                        let ns = #rt::native::query_elements(&#dom, #rt::native::QueryShape::Terms)?;
-                        let first = ns.first().copied().unwrap_or(0);
-                        let mut terms = ::std::vec::Vec::new();
-                        for (i, #s0) in ns.iter().copied().enumerate() {
-                            if #s0 != first + i as i64 {
-                                return ::std::result::Result::Err(#rt::RuleError::new(
-                                    "a period query needs a range of consecutive numbers"));
-                            }
-                            terms.push(#target);
-                        }
-                        #rt::report::Plan::Period { query: #text.to_string(), kind: #kind, first, terms, max_removal: #removal }
+                    let terms = self.stream(&dom, quote!(#s0), &target, quote!(Terms));
+                    quote!(#rt::report::Plan::Period {
+                        query: #text.to_string(), kind: #kind, terms: #terms, max_removal: #removal
                     })
                 }
             };
@@ -1979,7 +2006,7 @@ impl<'a> Gen<'a> {
 
             /// Query `i` as a plan for the runtime's query driver.
             #[allow(unused_variables, unused_parens, clippy::all)]
-            pub fn plan(i: usize) -> ::std::result::Result<#rt::report::Plan<Pos>, #rt::RuleError> {
+            pub fn plan(i: usize) -> ::std::result::Result<#rt::report::Plan<'static, Pos>, #rt::RuleError> {
                 match i {
                     #(#indices => ::std::result::Result::Ok(#plans),)*
                     _ => ::std::result::Result::Err(#rt::RuleError::new("no such query")),
@@ -1988,7 +2015,7 @@ impl<'a> Gen<'a> {
 
             /// Every query as a plan.
             #[allow(dead_code)]
-            pub fn plans() -> ::std::result::Result<::std::vec::Vec<#rt::report::Plan<Pos>>, #rt::RuleError> {
+            pub fn plans() -> ::std::result::Result<::std::vec::Vec<#rt::report::Plan<'static, Pos>>, #rt::RuleError> {
                 (0..QUERIES.len()).map(plan).collect()
             }
         })

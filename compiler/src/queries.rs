@@ -17,21 +17,53 @@ fn game(v: Val) -> Result<Expr<u32>, EvalError> {
 }
 
 use cgdl_runtime::native::QueryShape;
+use cgdl_runtime::report::Stream;
 
-fn elements(v: Val, shape: QueryShape) -> Result<Vec<Val>, EvalError> {
-    let size = match &v {
-        Val::Range(lo, hi) => cgdl_runtime::native::Range::inclusive(*lo, *hi).len(),
-        Val::Set(s) => s.len() as u64,
-        Val::List(l) => l.len() as u64,
-        _ => 0,
-    };
-    shape.check(size).map_err(EvalError::plain)?;
+/// The number of elements of a query's domain and the elements, lazily for a range.
+fn elements(v: Val) -> Result<(u64, Box<dyn Iterator<Item = Val>>), EvalError> {
     Ok(match v {
-        Val::Range(lo, hi) => (lo..=hi).map(Val::Int).collect(),
-        Val::Set(s) => s.iter().cloned().collect(),
-        Val::List(l) => (*l).clone(),
+        Val::Range(lo, hi) => {
+            let range = cgdl_runtime::native::Range::inclusive(lo, hi);
+            (range.len(), Box::new(range.iter().map(Val::Int)))
+        }
+        Val::Set(s) => {
+            let items: Vec<Val> = s.iter().cloned().collect();
+            (items.len() as u64, Box::new(items.into_iter()))
+        }
+        Val::List(l) => (l.len() as u64, Box::new((*l).clone().into_iter())),
         other => return Err(EvalError::plain(format!("{other} is not a domain"))),
     })
+}
+
+/// The elements of a grid's side, refusing more than the limit.
+fn side(v: Val) -> Result<Vec<Val>, EvalError> {
+    let (len, items) = elements(v)?;
+    QueryShape::GridSide.check(len).map_err(EvalError::plain)?;
+    Ok(items.collect())
+}
+
+/// A query's stream: for each element of `dom`, its label and the position of `q`'s
+/// target with the element bound, evaluated as the driver asks for them.
+fn stream<'a, T: 'a>(
+    interp: &'a Interpreter<'_>,
+    q: &'a IQuery,
+    dom: Val,
+    shape: QueryShape,
+    label: fn(&Val) -> T,
+) -> Result<Stream<'a, (T, Expr<u32>)>, EvalError> {
+    let (len, items) = elements(dom)?;
+    shape.check(len).map_err(EvalError::plain)?;
+    let mut env = vec![Val::Int(0); q.frame.max(q.binders.len())];
+    let rows = items.map(move |v| {
+        let shown = label(&v);
+        env[0] = v;
+        interp
+            .eval(&q.target, &mut env)
+            .and_then(game)
+            .map(|pos| (shown, pos))
+            .map_err(|e| interp.error_text(&e))
+    });
+    Ok(Stream::new(len, rows))
 }
 
 /// The largest removal of a take-and-break target `G(n)`, for the Guy–Smith proof.
@@ -45,7 +77,7 @@ fn max_removal(interp: &Interpreter, target: &IExpr) -> Option<usize> {
 }
 
 /// Builds the plan of one query.
-pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
+pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u32>, EvalError> {
     let asks: Vec<Ask> = q.values.iter().filter_map(|v| Ask::parse(v)).collect();
     let mut env = vec![Val::Int(0); q.frame.max(q.binders.len())];
     let query = q.text.clone();
@@ -57,11 +89,8 @@ pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
         }),
         QueryKind::Table if q.binders.len() == 1 => {
             let (var, dom) = &q.binders[0];
-            let mut rows = Vec::new();
-            for v in elements(interp.eval(dom, &mut env)?, QueryShape::Rows)? {
-                env[0] = v.clone();
-                rows.push((v.to_string(), game(interp.eval(&q.target, &mut env)?)?));
-            }
+            let dom = interp.eval(dom, &mut env)?;
+            let rows = stream(interp, q, dom, QueryShape::Rows, Val::to_string)?;
             Ok(Plan::Table {
                 query,
                 var: var.clone(),
@@ -72,12 +101,12 @@ pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
         QueryKind::Table => {
             let (rv, rdom) = &q.binders[0];
             let (cv, cdom) = &q.binders[1];
-            let rows = elements(interp.eval(rdom, &mut env)?, QueryShape::GridSide)?;
+            let rows = side(interp.eval(rdom, &mut env)?)?;
             // The columns are evaluated with the first row bound; without rows, there are none.
             let cols = match rows.first() {
                 Some(first) => {
                     env[0] = first.clone();
-                    elements(interp.eval(cdom, &mut env)?, QueryShape::GridSide)?
+                    side(interp.eval(cdom, &mut env)?)?
                 }
                 None => Vec::new(),
             };
@@ -103,22 +132,12 @@ pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
         }
         QueryKind::Period => {
             let (_, dom) = &q.binders[0];
-            let ns = elements(interp.eval(dom, &mut env)?, QueryShape::Terms)?;
-            let first = match ns.first() {
-                Some(Val::Int(n)) => *n,
+            let dom = interp.eval(dom, &mut env)?;
+            let label = |v: &Val| match v {
+                Val::Int(n) => *n,
                 _ => 0,
             };
-            let mut terms = Vec::new();
-            for (i, n) in ns.iter().enumerate() {
-                if *n != Val::Int(first + i as i64) {
-                    return Err(EvalError {
-                        message: "a period query needs a range of consecutive numbers".into(),
-                        span: Some(q.span),
-                    });
-                }
-                env[0] = n.clone();
-                terms.push(game(interp.eval(&q.target, &mut env)?)?);
-            }
+            let terms = stream(interp, q, dom, QueryShape::Terms, label)?;
             let kind = q
                 .values
                 .first()
@@ -127,7 +146,6 @@ pub fn plan(interp: &Interpreter, q: &IQuery) -> Result<Plan<u32>, EvalError> {
             Ok(Plan::Period {
                 query,
                 kind,
-                first,
                 terms,
                 max_removal: max_removal(interp, &q.target),
             })

@@ -199,7 +199,7 @@ proptest! {
             solver.set_max_positions(3_000);
             for q in &program.queries {
                 if let Ok(plan) = queries::plan(&interp, q) {
-                    let _ = run_plan(&mut solver, &plan);
+                    let _ = run_plan(&mut solver, plan);
                 }
             }
         }

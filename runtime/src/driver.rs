@@ -2,7 +2,9 @@
 //! (text or JSON), and report the first failure with the query's location. The `cgdl`
 //! command uses it with the interpreter; generated native solvers use it from `main`.
 
-use crate::report::{cell_text, render_text, run_plan, Answer, Ask, Plan};
+use crate::report::{
+    cell_text, render_text, run_plan, solve_plan, Answer, Ask, JsonDoc, Part, Plan, TextTable,
+};
 use crate::rules::Rules;
 use crate::solver::{Mode, Solver, DEFAULT_MAX_POSITIONS};
 use std::io::Write;
@@ -27,13 +29,16 @@ pub struct DriverOptions {
     pub file: String,
     /// JSON instead of text.
     pub json: bool,
+    /// Indented JSON instead of one line per query.
+    pub pretty: bool,
     /// Exact search instead of fast rules.
     pub exact: bool,
     /// Position bound.
     pub max_positions: u64,
     /// Memory bound in bytes (`None`: the solver's default, three quarters of the machine).
     pub max_memory: Option<u64>,
-    /// Eval mode: print `NAME VALUE` lines for the last query's target, with these values.
+    /// Eval mode: print `NAME VALUE` lines (with `json`, one object of the file, the
+    /// position and `[name, value]` pairs) for the last query's target, with these values.
     pub eval: Option<Vec<Ask>>,
 }
 
@@ -42,6 +47,7 @@ impl Default for DriverOptions {
         DriverOptions {
             file: String::new(),
             json: false,
+            pretty: false,
             exact: false,
             max_positions: DEFAULT_MAX_POSITIONS,
             max_memory: None,
@@ -64,7 +70,7 @@ pub struct QueryInfo {
 pub fn run_queries<'r, R: Rules>(
     rules: &'r R,
     queries: &[QueryInfo],
-    plan: &mut dyn FnMut(usize) -> Result<Plan<R::Pos>, String>,
+    plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
     options: &DriverOptions,
     progress: Option<Box<dyn FnMut(u64) + 'r>>,
 ) -> bool {
@@ -107,7 +113,23 @@ pub fn run_queries<'r, R: Rules>(
             target,
             asks: asks.clone(),
         };
-        return match run_plan(&mut solver, &value_plan) {
+        return match run_plan(&mut solver, value_plan) {
+            Ok(Answer::Value {
+                position, values, ..
+            }) if options.json => {
+                let doc = serde_json::json!({
+                    "file": options.file,
+                    "position": position,
+                    "values": values,
+                });
+                let text = if options.pretty {
+                    serde_json::to_string_pretty(&doc)
+                } else {
+                    serde_json::to_string(&doc)
+                };
+                print_out(&format!("{}\n", text.unwrap_or_default()));
+                true
+            }
             Ok(Answer::Value { values, .. }) => {
                 for (name, v) in values {
                     print_out(&format!("{name} {}\n", cell_text(&v)));
@@ -121,38 +143,91 @@ pub fn run_queries<'r, R: Rules>(
             }
         };
     }
-    let mut answers = Vec::new();
+    let mut out = Output::default();
+    let mut doc = None;
+    if options.json {
+        let (d, text) = JsonDoc::start(&options.file, options.pretty);
+        out.push(&text);
+        doc = Some(d);
+    }
+    let mut table: Option<TextTable> = None;
     for i in 0..queries.len() {
         let p = match plan(i) {
             Ok(p) => p,
-            Err(e) => return fail(i, e),
+            Err(e) => {
+                out.flush();
+                return fail(i, e);
+            }
         };
-        let answer = match run_plan(&mut solver, &p) {
-            Ok(a) => a,
-            Err(e) => return fail(i, e.to_string()),
-        };
-        if !options.json {
-            if i > 0 {
+        if doc.is_none() && i > 0 {
+            out.push("\n");
+        }
+        let solved = solve_plan(&mut solver, p, &mut |part| {
+            if let Some(doc) = &mut doc {
+                out.push(&doc.part(&part));
+                return;
+            }
+            match part {
+                Part::Answer(answer) => out.push(&render_text(&answer)),
+                Part::TableStart { query, columns } => {
+                    let (t, text) = TextTable::start(&query, &columns);
+                    out.push(&text);
+                    table = Some(t);
+                }
+                Part::Row(row) => {
+                    if let Some(text) = table.as_mut().and_then(|t| t.row(&row)) {
+                        out.push(&text);
+                    }
+                }
+                Part::TableEnd => {
+                    if let Some(t) = table.take() {
+                        out.push(&t.finish());
+                    }
+                }
+            }
+        });
+        if let Some(t) = table.take() {
+            out.push(&t.finish());
+        }
+        out.flush();
+        if let Err(e) = solved {
+            if doc.is_some() {
+                // The document so far is cut off: end its line before the error.
                 print_out("\n");
             }
-            print_out(&render_text(&answer));
-        }
-        answers.push(answer);
-    }
-    if options.json {
-        let doc = serde_json::json!({ "file": options.file, "queries": answers });
-        match serde_json::to_string_pretty(&doc) {
-            Ok(text) => print_out(&format!("{text}\n")),
-            Err(e) => {
-                eprintln!("error: cannot write JSON: {e}");
-                return false;
-            }
+            return fail(i, e.to_string());
         }
     }
+    if let Some(doc) = doc {
+        out.push(&doc.finish());
+    }
+    out.flush();
     if queries.is_empty() {
         eprintln!("{}: no queries to run", options.file);
     }
     true
+}
+
+/// Standard output, buffered: written out past 64 KiB and at the end of each query.
+#[derive(Default)]
+struct Output {
+    buf: String,
+}
+
+impl Output {
+    fn push(&mut self, text: &str) {
+        self.buf.push_str(text);
+        if self.buf.len() >= 1 << 16 {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.buf.is_empty() {
+            print_out(&self.buf);
+            self.buf.clear();
+        }
+    }
 }
 
 /// What a generated solver's `--help` prints.
@@ -163,6 +238,7 @@ Usage: SOLVER [OPTIONS]
 
 Options:
   --format <text|json>   output format [default: text]
+  --pretty               indent JSON output (default: one line per query)
   --exact                search every compound's own positions instead of the fast rules
   --max-positions <N>    give up (with an error) after solving N positions
   --max-memory <SIZE>    give up (with an error) past this much memory (e.g. 8G)
@@ -178,7 +254,7 @@ Options:
 pub fn native_main<R: Rules>(
     rules: &R,
     queries: &[(&str, &str)],
-    plan: fn(usize) -> Result<Plan<R::Pos>, crate::rules::RuleError>,
+    plan: fn(usize) -> Result<Plan<'static, R::Pos>, crate::rules::RuleError>,
     file: &str,
 ) -> std::process::ExitCode {
     let mut options = DriverOptions {
@@ -210,6 +286,7 @@ pub fn native_main<R: Rules>(
                 }
             }
             "--exact" => options.exact = true,
+            "--pretty" => options.pretty = true,
             "--max-positions" => {
                 options.max_positions = value("a number").parse().unwrap_or_else(|_| {
                     eprintln!("error: --max-positions needs a number");

@@ -23,6 +23,6 @@ pub mod value;
 
 pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};
 pub use period::{find_period, Period};
-pub use rules::{Options, RuleError, Rules};
+pub use rules::{KernelTables, Options, RuleError, Rules};
 pub use solver::{Mode, SolveError, Solver, DEFAULT_MAX_POSITIONS};
 pub use value::{Outcome, Value, ValueKind, WNumber};

@@ -487,21 +487,24 @@ pub fn with<T>(mut xs: Vec<T>, i: i64, v: T, at: &str) -> Result<Vec<T>, RuleErr
     }
 }
 
-/// What a query ranges over, for its size limit: every row and cell of a table is held and
-/// printed, while a period query keeps one value per term.
+/// What a query ranges over, for its size limit. A table's rows are solved and printed one
+/// at a time, so its limit only refuses what could never be printed; a grid is held whole,
+/// and a period query keeps one value per term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueryShape {
-    /// The rows of a one-name `table`: at most [`MAX_QUERY_ROWS`].
+    /// The rows of a one-name `table`: at most [`MAX_TABLE_ROWS`].
     Rows,
-    /// The rows or the columns of a two-name `table` (a grid): at most [`MAX_QUERY_ROWS`]
+    /// The rows or the columns of a two-name `table` (a grid): at most [`MAX_GRID_SIDE`]
     /// each, and [`MAX_GRID_CELLS`] cells in all ([`check_grid`]).
     GridSide,
     /// The terms of a `period` query: at most [`MAX_PERIOD_TERMS`].
     Terms,
 }
 
-/// The most rows a table, or rows or columns a grid, may have.
-pub const MAX_QUERY_ROWS: u64 = 1_000_000;
+/// The most rows a one-name table may have.
+pub const MAX_TABLE_ROWS: u64 = 100_000_000;
+/// The most rows, or columns, a grid may have.
+pub const MAX_GRID_SIDE: u64 = 1_000_000;
 /// The most cells a grid (a `table` with two names) may have.
 pub const MAX_GRID_CELLS: u64 = 4_000_000;
 /// The most terms a `period` query may range over.
@@ -512,7 +515,8 @@ impl QueryShape {
     /// too large for this shape.
     pub fn check(self, size: u64) -> Result<(), String> {
         let limit = match self {
-            QueryShape::Rows | QueryShape::GridSide => MAX_QUERY_ROWS,
+            QueryShape::Rows => MAX_TABLE_ROWS,
+            QueryShape::GridSide => MAX_GRID_SIDE,
             QueryShape::Terms => MAX_PERIOD_TERMS,
         };
         if size <= limit {

@@ -36,9 +36,50 @@ impl Ask {
     }
 }
 
+/// A query's rows or terms, made one at a time as the driver solves them: a long table or
+/// sequence is never held whole. Its items fail with the message of a rule error met while
+/// building a position.
+pub struct Stream<'a, T> {
+    len: u64,
+    items: Box<dyn Iterator<Item = Result<T, String>> + 'a>,
+}
+
+impl<'a, T> Stream<'a, T> {
+    /// A stream of `len` items.
+    pub fn new(len: u64, items: impl Iterator<Item = Result<T, String>> + 'a) -> Self {
+        Stream {
+            len,
+            items: Box::new(items),
+        }
+    }
+
+    /// How many items the stream makes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the stream makes no item.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The next item, a rule error as a [`SolveError`].
+    fn next_item(&mut self) -> Option<Result<T, SolveError>> {
+        self.items
+            .next()
+            .map(|item| item.map_err(|e| SolveError::Rule(crate::rules::RuleError::new(e))))
+    }
+}
+
+impl<T> std::fmt::Debug for Stream<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Stream({} items)", self.len)
+    }
+}
+
 /// What to solve for one query.
-#[derive(Clone, Debug)]
-pub enum Plan<P> {
+#[derive(Debug)]
+pub enum Plan<'a, P> {
     /// `value asks of target`
     Value {
         /// The query as written.
@@ -48,14 +89,14 @@ pub enum Plan<P> {
         /// The values asked for.
         asks: Vec<Ask>,
     },
-    /// A table with one free name: one row per value of `var`.
+    /// A table with one free name: one row per value of `var`, made as it is solved.
     Table {
         /// The query as written.
         query: String,
         /// The free name.
         var: String,
-        /// Each row's value of `var` and position expression.
-        rows: Vec<(String, Expr<P>)>,
+        /// Each row's value of `var` (as shown) and position expression.
+        rows: Stream<'a, (String, Expr<P>)>,
         /// The values asked for (one column each).
         asks: Vec<Ask>,
     },
@@ -80,10 +121,8 @@ pub enum Plan<P> {
         query: String,
         /// The value.
         kind: ValueKind,
-        /// The first index of the sequence.
-        first: i64,
-        /// The positions, in order.
-        terms: Vec<Expr<P>>,
+        /// Each term's index and position, in order; the indices must be consecutive.
+        terms: Stream<'a, (i64, Expr<P>)>,
         /// The largest removal (Guy–Smith), when known.
         max_removal: Option<usize>,
     },
@@ -168,48 +207,66 @@ fn answer_one<R: Rules>(
     })
 }
 
-/// Solves a plan.
-pub fn run_plan<R: Rules>(
+/// A solved part of a query, in the order the driver prints it: a table comes as its
+/// header, its rows and its end, so that no table is held whole; every other query comes
+/// as one answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    /// A whole answer (a value, a grid or a period).
+    Answer(Answer),
+    /// A table begins.
+    TableStart {
+        /// The query as written.
+        query: String,
+        /// Column headers: the free name, then the values.
+        columns: Vec<String>,
+    },
+    /// A table's next row: the free name's value, then each value.
+    Row(Vec<serde_json::Value>),
+    /// The table has ended.
+    TableEnd,
+}
+
+/// Solves a plan, handing each part to `out` as soon as it is solved.
+pub fn solve_plan<R: Rules>(
     solver: &mut Solver<'_, R>,
-    plan: &Plan<R::Pos>,
-) -> Result<Answer, SolveError> {
-    Ok(match plan {
+    plan: Plan<'_, R::Pos>,
+    out: &mut dyn FnMut(Part),
+) -> Result<(), SolveError> {
+    match plan {
         Plan::Value {
             query,
             target,
             asks,
         } => {
             let mut values = Vec::new();
-            for &a in asks {
-                values.push((a.name().to_string(), answer_one(solver, a, target)?));
+            for a in asks {
+                values.push((a.name().to_string(), answer_one(solver, a, &target)?));
             }
-            Answer::Value {
-                query: query.clone(),
-                position: solver.display(target),
+            out(Part::Answer(Answer::Value {
+                query,
+                position: solver.display(&target),
                 values,
-            }
+            }));
         }
         Plan::Table {
             query,
             var,
-            rows,
+            mut rows,
             asks,
         } => {
-            let mut out = Vec::new();
-            for (label, target) in rows {
-                let mut row = vec![json!(label)];
-                for &a in asks {
-                    row.push(answer_one(solver, a, target)?);
-                }
-                out.push(row);
-            }
-            let mut columns = vec![var.clone()];
+            let mut columns = vec![var];
             columns.extend(asks.iter().map(|a| a.name().to_string()));
-            Answer::Table {
-                query: query.clone(),
-                columns,
-                rows: out,
+            out(Part::TableStart { query, columns });
+            while let Some(item) = rows.next_item() {
+                let (label, target) = item?;
+                let mut row = vec![json!(label)];
+                for &a in &asks {
+                    row.push(answer_one(solver, a, &target)?);
+                }
+                out(Part::Row(row));
             }
+            out(Part::TableEnd);
         }
         Plan::Grid {
             query,
@@ -220,9 +277,9 @@ pub fn run_plan<R: Rules>(
             asks,
         } => {
             let mut grids = Vec::new();
-            for &a in asks {
+            for a in asks {
                 let mut grid = Vec::new();
-                for row in cells {
+                for row in &cells {
                     let mut out = Vec::new();
                     for target in row {
                         out.push(answer_one(solver, a, target)?);
@@ -231,43 +288,74 @@ pub fn run_plan<R: Rules>(
                 }
                 grids.push((a.name().to_string(), grid));
             }
-            Answer::Grid {
-                query: query.clone(),
-                vars: vars.clone(),
-                row_labels: row_labels.clone(),
-                col_labels: col_labels.clone(),
+            out(Part::Answer(Answer::Grid {
+                query,
+                vars,
+                row_labels,
+                col_labels,
                 grids,
-            }
+            }));
         }
         Plan::Period {
             query,
             kind,
-            first,
-            terms,
+            mut terms,
             max_removal,
         } => {
-            let mut sequence = Vec::with_capacity(terms.len());
-            for t in terms {
-                match solver.value(*kind, t)? {
-                    Value::Number(n) => sequence.push(n),
-                    other => sequence.push(match other {
-                        Value::W(WNumber::Num(n)) => n,
-                        _ => 0,
-                    }),
+            let mut sequence = Vec::new();
+            let mut first = None;
+            while let Some(item) = terms.next_item() {
+                let (n, target) = item?;
+                let start = *first.get_or_insert(n);
+                if start.checked_add(sequence.len() as i64) != Some(n) {
+                    return Err(SolveError::Rule(crate::rules::RuleError::new(
+                        "a period query needs a range of consecutive numbers",
+                    )));
                 }
+                sequence.push(match solver.value(kind, &target)? {
+                    Value::Number(n) | Value::W(WNumber::Num(n)) => n,
+                    _ => 0,
+                });
             }
-            let found = find_period(&sequence, *max_removal);
-            Answer::Period {
-                query: query.clone(),
+            let found = find_period(&sequence, max_removal);
+            let first = first.unwrap_or(0);
+            out(Part::Answer(Answer::Period {
+                query,
                 value: kind.name().to_string(),
                 terms: sequence.len(),
                 preperiod: found.map(|p| first + p.preperiod as i64),
                 period: found.map(|p| p.period),
                 proven: found.is_some_and(|p| p.proven),
                 sequence,
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// Solves a plan and returns its whole answer (a table's rows collected).
+pub fn run_plan<R: Rules>(
+    solver: &mut Solver<'_, R>,
+    plan: Plan<'_, R::Pos>,
+) -> Result<Answer, SolveError> {
+    let mut answer = None;
+    solve_plan(solver, plan, &mut |part| match part {
+        Part::Answer(a) => answer = Some(a),
+        Part::TableStart { query, columns } => {
+            answer = Some(Answer::Table {
+                query,
+                columns,
+                rows: Vec::new(),
+            })
+        }
+        Part::Row(row) => {
+            if let Some(Answer::Table { rows, .. }) = &mut answer {
+                rows.push(row);
             }
         }
-    })
+        Part::TableEnd => {}
+    })?;
+    answer.ok_or_else(|| SolveError::Rule(crate::rules::RuleError::new("the query made no answer")))
 }
 
 /// How one answered value prints: `P`, `3`, `SL`, moves joined by `; ` (`none` if empty).
@@ -282,29 +370,181 @@ pub fn cell_text(v: &serde_json::Value) -> String {
     }
 }
 
-/// Right-aligns `rows` into columns separated by two spaces.
-fn align(rows: &[Vec<String>]) -> String {
-    let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..width)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+/// Right-aligns `rows` into columns separated by two spaces, each column at least as wide
+/// as `widths` says; `widths` grows to the widest entry of each column.
+fn align_to(rows: &[Vec<String>], widths: &mut Vec<usize>) -> String {
+    for r in rows {
+        if widths.len() < r.len() {
+            widths.resize(r.len(), 0);
+        }
+        for (w, s) in widths.iter_mut().zip(r) {
+            *w = (*w).max(s.chars().count());
+        }
+    }
     let mut out = String::new();
     for r in rows {
         let line: Vec<String> = r
             .iter()
-            .enumerate()
-            .map(|(c, s)| format!("{s:>w$}", w = widths[c]))
+            .zip(widths.iter())
+            .map(|(s, &w)| format!("{s:>w$}"))
             .collect();
         out.push_str(line.join("  ").trim_end());
         out.push('\n');
     }
     out
+}
+
+/// Right-aligns `rows` into columns separated by two spaces.
+fn align(rows: &[Vec<String>]) -> String {
+    align_to(rows, &mut Vec::new())
+}
+
+/// How many rows of a table are aligned together in text output. A table of at most this
+/// many rows is aligned as one; a longer one is printed block by block as it is solved, and
+/// its columns widen (never narrow) from one block to the next.
+pub const TEXT_BLOCK_ROWS: usize = 65_536;
+
+/// A table printed as text while it is solved, [`TEXT_BLOCK_ROWS`] rows at a time.
+#[derive(Debug)]
+pub struct TextTable {
+    widths: Vec<usize>,
+    block: Vec<Vec<String>>,
+}
+
+impl TextTable {
+    /// A table with these column headers; returns it with the text that comes first
+    /// (the query line).
+    pub fn start(query: &str, columns: &[String]) -> (TextTable, String) {
+        let table = TextTable {
+            widths: Vec::new(),
+            block: vec![columns.to_vec()],
+        };
+        (table, format!("{query}\n"))
+    }
+
+    /// Adds a row; returns the text of a finished block.
+    pub fn row(&mut self, row: &[serde_json::Value]) -> Option<String> {
+        self.block.push(row.iter().map(cell_text).collect());
+        (self.block.len() >= TEXT_BLOCK_ROWS).then(|| self.flush())
+    }
+
+    /// The text of the rows not yet printed.
+    pub fn finish(mut self) -> String {
+        self.flush()
+    }
+
+    fn flush(&mut self) -> String {
+        let text = align_to(&self.block, &mut self.widths);
+        self.block.clear();
+        text
+    }
+}
+
+/// The JSON document of a run, `{"file": ..., "queries": [...]}`, written while the
+/// queries are solved. Compact, it has one line per query; pretty, it is indented as
+/// `serde_json::to_string_pretty` indents the whole document.
+#[derive(Debug)]
+pub struct JsonDoc {
+    pretty: bool,
+    queries: usize,
+    rows: usize,
+}
+
+/// `text` with every line indented by `by` spaces.
+fn indent(text: &str, by: usize) -> String {
+    let pad = " ".repeat(by);
+    text.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+impl JsonDoc {
+    /// A document for `file`; returns it with its opening text.
+    pub fn start(file: &str, pretty: bool) -> (JsonDoc, String) {
+        let file = json!(file);
+        let text = if pretty {
+            format!("{{\n  \"file\": {file},\n  \"queries\": [")
+        } else {
+            format!("{{\"file\":{file},\"queries\":[")
+        };
+        let doc = JsonDoc {
+            pretty,
+            queries: 0,
+            rows: 0,
+        };
+        (doc, text)
+    }
+
+    fn json(&self, value: &impl Serialize) -> String {
+        let text = if self.pretty {
+            serde_json::to_string_pretty(value)
+        } else {
+            serde_json::to_string(value)
+        };
+        // Answers are maps with string keys, numbers and strings: they always serialise.
+        text.unwrap_or_default()
+    }
+
+    /// The text of the next query's start (a separator and a new line).
+    fn next_query(&mut self) -> &'static str {
+        self.queries += 1;
+        if self.queries == 1 {
+            "\n"
+        } else {
+            ",\n"
+        }
+    }
+
+    /// The text of a solved part.
+    pub fn part(&mut self, part: &Part) -> String {
+        let depth = if self.pretty { 4 } else { 0 };
+        match part {
+            Part::Answer(answer) => {
+                let sep = self.next_query();
+                format!("{sep}{}", indent(&self.json(answer), depth))
+            }
+            Part::TableStart { query, columns } => {
+                let sep = self.next_query();
+                self.rows = 0;
+                let header = Answer::Table {
+                    query: query.clone(),
+                    columns: columns.clone(),
+                    rows: Vec::new(),
+                };
+                let text = indent(&self.json(&header), depth);
+                // `rows` is the last field: cut its empty list and the closing brace.
+                let cut = if self.pretty { "[]\n    }" } else { "[]}" };
+                format!("{sep}{}", text.strip_suffix(cut).unwrap_or(&text))
+            }
+            Part::Row(row) => {
+                self.rows += 1;
+                let first = self.rows == 1;
+                if self.pretty {
+                    let sep = if first { "[\n" } else { ",\n" };
+                    format!("{sep}{}", indent(&self.json(row), 8))
+                } else {
+                    format!("{}{}", if first { "[" } else { "," }, self.json(row))
+                }
+            }
+            Part::TableEnd => match (self.pretty, self.rows) {
+                (true, 0) => "[]\n    }".to_string(),
+                (true, _) => "\n      ]\n    }".to_string(),
+                (false, 0) => "[]}".to_string(),
+                (false, _) => "]}".to_string(),
+            },
+        }
+    }
+
+    /// The closing text.
+    pub fn finish(self) -> String {
+        match (self.pretty, self.queries) {
+            (true, 0) => "]\n}\n".to_string(),
+            (true, _) => "\n  ]\n}\n".to_string(),
+            (false, 0) => "]}\n".to_string(),
+            (false, _) => "\n]}\n".to_string(),
+        }
+    }
 }
 
 /// Renders an answer as text.
@@ -323,9 +563,12 @@ pub fn render_text(answer: &Answer) -> String {
             columns,
             rows,
         } => {
-            let mut table = vec![columns.clone()];
-            table.extend(rows.iter().map(|r| r.iter().map(cell_text).collect()));
-            format!("{query}\n{}", align(&table))
+            let (mut table, mut out) = TextTable::start(query, columns);
+            for row in rows {
+                out.extend(table.row(row));
+            }
+            out.push_str(&table.finish());
+            out
         }
         Answer::Grid {
             query,
@@ -371,6 +614,150 @@ pub fn render_text(answer: &Answer) -> String {
                 _ => format!("no period found in {terms} terms"),
             };
             format!("{query}\n  {verdict}\n")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(rows: usize) -> Answer {
+        Answer::Table {
+            query: "table grundy, outcome of G(n) for n in 0..N".into(),
+            columns: vec!["n".into(), "grundy".into(), "outcome".into()],
+            rows: (0..rows)
+                .map(|i| vec![json!(i.to_string()), json!(i % 7), json!("N")])
+                .collect(),
+        }
+    }
+
+    fn answers() -> Vec<Answer> {
+        vec![
+            Answer::Value {
+                query: "value grundy, moves of G(3)".into(),
+                position: "G(3)".into(),
+                values: vec![
+                    ("grundy".into(), json!(3)),
+                    ("moves".into(), json!(["G(0)", "\"quoted\"\nline"])),
+                ],
+            },
+            table(3),
+            table(0),
+            Answer::Grid {
+                query: "table outcome of H(a) + H(b) for a in 0..2, b in 0..2".into(),
+                vars: ("a".into(), "b".into()),
+                row_labels: vec!["0".into(), "1".into()],
+                col_labels: vec!["0".into(), "1".into()],
+                grids: vec![("outcome".into(), vec![vec![json!("P"), json!("N")]; 2])],
+            },
+            Answer::Period {
+                query: "period grundy of G(n) for n in 0..4".into(),
+                value: "grundy".into(),
+                terms: 4,
+                preperiod: None,
+                period: None,
+                proven: false,
+                sequence: vec![0, 1, 2, 3],
+            },
+        ]
+    }
+
+    /// The parts the driver hands over for `answer`.
+    fn parts(answer: &Answer) -> Vec<Part> {
+        match answer {
+            Answer::Table {
+                query,
+                columns,
+                rows,
+            } => std::iter::once(Part::TableStart {
+                query: query.clone(),
+                columns: columns.clone(),
+            })
+            .chain(rows.iter().cloned().map(Part::Row))
+            .chain([Part::TableEnd])
+            .collect(),
+            other => vec![Part::Answer(other.clone())],
+        }
+    }
+
+    fn streamed(answers: &[Answer], pretty: bool) -> String {
+        let (mut doc, mut text) = JsonDoc::start("f.cgdl", pretty);
+        for part in answers.iter().flat_map(parts) {
+            text.push_str(&doc.part(&part));
+        }
+        text.push_str(&doc.finish());
+        text
+    }
+
+    /// The streamed JSON document is the document serde writes for the whole answers:
+    /// indented exactly as `to_string_pretty`, or compact with one line per query.
+    #[test]
+    fn streamed_json_is_the_whole_document() {
+        #[derive(Serialize)]
+        struct Doc<'a> {
+            file: &'a str,
+            queries: &'a [Answer],
+        }
+        for answers in [answers(), Vec::new(), vec![table(0)], vec![table(2)]] {
+            let whole = Doc {
+                file: "f.cgdl",
+                queries: &answers,
+            };
+            let pretty = streamed(&answers, true);
+            assert_eq!(
+                pretty,
+                format!("{}\n", serde_json::to_string_pretty(&whole).unwrap())
+            );
+            let compact = streamed(&answers, false);
+            let parsed: serde_json::Value = serde_json::from_str(&compact).unwrap();
+            assert_eq!(parsed, serde_json::to_value(&whole).unwrap());
+            let lines: Vec<&str> = compact.lines().collect();
+            if answers.is_empty() {
+                assert_eq!(lines, [r#"{"file":"f.cgdl","queries":[]}"#]);
+            } else {
+                assert_eq!(lines.len(), answers.len() + 2, "{compact}");
+                for (line, answer) in lines[1..].iter().zip(&answers) {
+                    let line = line.strip_suffix(',').unwrap_or(line);
+                    let value: serde_json::Value = serde_json::from_str(line).unwrap();
+                    assert_eq!(value, serde_json::to_value(answer).unwrap());
+                }
+            }
+        }
+    }
+
+    /// A table of at most one block is aligned as a whole; a longer one block by block,
+    /// its columns only widening, every row printed once in order.
+    #[test]
+    fn text_tables_stream_in_blocks() {
+        let small = table(20);
+        let Answer::Table {
+            query,
+            columns,
+            rows,
+        } = &small
+        else {
+            unreachable!()
+        };
+        let mut whole = vec![columns.clone()];
+        whole.extend(rows.iter().map(|r| r.iter().map(cell_text).collect()));
+        assert_eq!(render_text(&small), format!("{query}\n{}", align(&whole)));
+
+        let big = TEXT_BLOCK_ROWS * 2 + 5;
+        let text = render_text(&table(big));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), big + 2);
+        assert_eq!(lines[1], "    n  grundy  outcome");
+        // The first block's labels are at most 5 digits wide; the last ones have 6.
+        assert_eq!(lines[2], "    0       0        N");
+        assert_eq!(
+            lines[big + 1].split_whitespace().next(),
+            Some(&*(big - 1).to_string())
+        );
+        let width = |l: &str| l.len();
+        assert!(width(lines[3]) <= width(lines[big + 1]));
+        for (i, line) in lines[2..].iter().enumerate() {
+            assert_eq!(line.split_whitespace().next(), Some(&*i.to_string()));
         }
     }
 }

@@ -30,17 +30,19 @@ pub trait Rules {
 
     /// An optional fast path for Grundy values (generated for heap games): computes the
     /// Grundy value of `pos` and of every smaller position of its game bottom up, pushing
-    /// each new `(position, value)` to `out`; `known` gives values already solved. Returns
-    /// `false` (having pushed nothing the solver must keep) when it does not apply: the game
-    /// is not a heap game, a move does not make the heap smaller, a rule fails, or more than
-    /// `budget` new values would be needed; the solver then searches as usual, so behaviour
-    /// never depends on the fast path.
+    /// each new `(position, value)` to `out`; `known` gives values already solved, and
+    /// `tables` the values it computed in earlier calls (so each value is computed once).
+    /// Returns `false` (having pushed nothing the solver must keep) when it does not apply:
+    /// the game is not a heap game, a move does not make the heap smaller, a rule fails, or
+    /// more than `budget` new values would be needed; the solver then searches as usual, so
+    /// behaviour never depends on the fast path.
     fn grundy_kernel(
         &self,
         _pos: Self::Pos,
         _known: &dyn Fn(Self::Pos) -> Option<u32>,
         _out: &mut Vec<(Self::Pos, u32)>,
         _budget: u64,
+        _tables: &mut KernelTables,
     ) -> bool {
         false
     }
@@ -48,6 +50,24 @@ pub trait Rules {
     /// How `pos` is written in messages and output, e.g. `Kayles(7)`.
     fn write_pos(&self, pos: Self::Pos, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{pos:?}")
+    }
+}
+
+/// The Grundy values that [`Rules::grundy_kernel`] computed, kept by the solver between
+/// calls: table `game` holds the values of that game's first positions in the kernel's
+/// index order. Every entry is an exact value, so a kernel that declines keeps them.
+#[derive(Debug, Default)]
+pub struct KernelTables {
+    tables: Vec<Vec<u32>>,
+}
+
+impl KernelTables {
+    /// The table of game `game` (its index among the file's games).
+    pub fn table(&mut self, game: usize) -> &mut Vec<u32> {
+        if self.tables.len() <= game {
+            self.tables.resize_with(game + 1, Vec::new);
+        }
+        &mut self.tables[game]
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::compound::{combine, compound_options, fast_rule};
 use crate::expr::{Expr, IntoExpr};
 use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
-use crate::rules::{OptRef, Options, RuleError, Rules};
+use crate::rules::{KernelTables, OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
 };
@@ -193,6 +193,8 @@ pub struct Solver<'r, R: Rules> {
     mode: Mode,
     max_positions: u64,
     max_memory: Option<u64>,
+    /// Bytes left under `max_memory` when last measured (every few thousand positions).
+    free_memory: u64,
     solved: u64,
     leaf_memo: Vec<LeafMemo<R::Pos>>,
     exprs: Vec<Expr<R::Pos>>,
@@ -203,6 +205,7 @@ pub struct Solver<'r, R: Rules> {
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Buffers<R::Pos>>>,
     progress: Option<Box<dyn FnMut(u64) + 'r>>,
+    kernel_tables: KernelTables,
 }
 
 type Pos<R> = <R as Rules>::Pos;
@@ -215,11 +218,12 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// A solver with the given evaluation mode.
     pub fn with_mode(rules: &'r R, mode: Mode) -> Self {
-        Solver {
+        let mut solver = Solver {
             rules,
             mode,
             max_positions: DEFAULT_MAX_POSITIONS,
             max_memory: crate::memory::default_limit(),
+            free_memory: u64::MAX,
             solved: 0,
             leaf_memo: ValueKind::ALL.iter().map(|_| LeafMemo::new()).collect(),
             exprs: Vec::new(),
@@ -228,7 +232,25 @@ impl<'r, R: Rules> Solver<'r, R> {
             stack: Vec::new(),
             pool: Vec::new(),
             progress: None,
-        }
+            kernel_tables: KernelTables::default(),
+        };
+        solver.measure_memory();
+        solver
+    }
+
+    /// Measures the memory held against `max_memory`; true when it is over the limit.
+    fn measure_memory(&mut self) -> bool {
+        self.free_memory = match (self.max_memory, crate::memory::resident_bytes()) {
+            (Some(limit), Some(held)) => {
+                if held > limit {
+                    self.free_memory = 0;
+                    return true;
+                }
+                limit - held
+            }
+            _ => u64::MAX,
+        };
+        false
     }
 
     /// Bounds the number of positions this solver evaluates (a guard against huge state
@@ -242,6 +264,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// three quarters of the machine's memory; `None` removes the bound.
     pub fn set_max_memory(&mut self, limit: Option<u64>) {
         self.max_memory = limit;
+        self.measure_memory();
     }
 
     /// Calls `report(positions_solved)` about every million positions.
@@ -499,18 +522,27 @@ impl<'r, R: Rules> Solver<'r, R> {
                 UNKNOWN | IN_PROGRESS => None,
                 v => Some(v),
             };
-            let budget = self.max_positions.saturating_sub(self.solved);
-            rules.grundy_kernel(p, &known, &mut found, budget)
+            // Each new value is held twice for a moment (in `found`, then in the memo).
+            let per_value = 2 * std::mem::size_of::<(Pos<R>, u32)>() as u64 + 16;
+            let budget = self
+                .max_positions
+                .saturating_sub(self.solved)
+                .min(self.free_memory / per_value);
+            rules.grundy_kernel(p, &known, &mut found, budget, &mut self.kernel_tables)
         };
         if !applied {
             return false;
         }
         self.solved += found.len() as u64;
+        let large = found.len() > 0x3FFF;
         for (q, g) in found {
             let slot = self.slot(q);
             if self.leaf_memo[grundy].get(slot, q) == UNKNOWN {
                 self.leaf_memo[grundy].set(slot, q, g);
             }
+        }
+        if large {
+            self.measure_memory();
         }
         let slot = self.slot(p);
         self.leaf_memo[grundy].get(slot, p) != UNKNOWN
@@ -529,11 +561,9 @@ impl<'r, R: Rules> Solver<'r, R> {
             }));
         }
         self.solved += 1;
-        if self.solved & 0x3FFF == 0 {
+        if self.solved & 0x3FFF == 0 && self.measure_memory() {
             if let Some(limit) = self.max_memory {
-                if crate::memory::resident_bytes().is_some_and(|held| held > limit) {
-                    return Err(Fail::Error(SolveError::OutOfMemory { limit }));
-                }
+                return Err(Fail::Error(SolveError::OutOfMemory { limit }));
             }
         }
         if self.solved & 0xF_FFFF == 0 {

@@ -28,7 +28,7 @@ pub fn run_source(source: &str, mode: Mode) -> Vec<Answer> {
         .iter()
         .map(|q| {
             let plan = compiler::queries::plan(&interp, q).expect("plan");
-            run_plan(&mut solver, &plan).expect("solve")
+            run_plan(&mut solver, plan).expect("solve")
         })
         .collect()
 }

@@ -31,12 +31,12 @@ pub mod memo_keys {
 
 fn run<R: cgdl_runtime::Rules>(
     rules: &R,
-    plans: Result<Vec<cgdl_runtime::report::Plan<R::Pos>>, cgdl_runtime::RuleError>,
+    plans: Result<Vec<cgdl_runtime::report::Plan<'static, R::Pos>>, cgdl_runtime::RuleError>,
 ) -> Result<Vec<cgdl_runtime::report::Answer>, String> {
     let plans = plans.map_err(|e| e.to_string())?;
     let mut solver = cgdl_runtime::Solver::new(rules);
     plans
-        .iter()
+        .into_iter()
         .map(|p| cgdl_runtime::report::run_plan(&mut solver, p).map_err(|e| e.to_string()))
         .collect()
 }
@@ -61,13 +61,16 @@ pub mod generated {
     fn each_query<R: cgdl_runtime::Rules>(
         rules: &R,
         count: usize,
-        plan: fn(usize) -> Result<cgdl_runtime::report::Plan<R::Pos>, cgdl_runtime::RuleError>,
+        plan: fn(
+            usize,
+        )
+            -> Result<cgdl_runtime::report::Plan<'static, R::Pos>, cgdl_runtime::RuleError>,
     ) -> Vec<Result<cgdl_runtime::report::Answer, String>> {
         (0..count)
             .map(|i| {
                 let plan = plan(i).map_err(|e| e.to_string())?;
                 let mut solver = cgdl_runtime::Solver::new(rules);
-                cgdl_runtime::report::run_plan(&mut solver, &plan).map_err(|e| e.to_string())
+                cgdl_runtime::report::run_plan(&mut solver, plan).map_err(|e| e.to_string())
             })
             .collect()
     }

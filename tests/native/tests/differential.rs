@@ -15,7 +15,7 @@ fn interpret(source: &str) -> Vec<cgdl_runtime::report::Answer> {
         .iter()
         .map(|q| {
             let plan = queries::plan(&interp, q).expect("plan");
-            run_plan(&mut solver, &plan).expect("solve")
+            run_plan(&mut solver, plan).expect("solve")
         })
         .collect()
 }

@@ -17,7 +17,7 @@ fn interpret(source: &str) -> Vec<Result<Answer, String>> {
         .map(|q| {
             let plan = queries::plan(&interp, q).map_err(|e| interp.error_text(&e))?;
             let mut solver = Solver::new(&interp);
-            run_plan(&mut solver, &plan).map_err(|e| e.to_string())
+            run_plan(&mut solver, plan).map_err(|e| e.to_string())
         })
         .collect()
 }
