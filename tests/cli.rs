@@ -344,6 +344,31 @@ fn long_tables_stream_within_a_small_memory_limit() {
     assert_eq!(count, 3_000_000);
 }
 
+/// Moves that grow without end, with more options at each step, are stopped by the work
+/// limit along one line of play (natively here; tests/slow.rs runs both back ends).
+#[test]
+fn growing_move_domains_stop_natively() {
+    let path = temp_file(
+        "grow.cgdl",
+        "game G(n: int) { move take(k in -1..=n, k != 0) => G(n - k) }\nvalue grundy of G(5)\n",
+    );
+    let out = cgdl(&[
+        "run",
+        path.to_str().expect("path"),
+        "--max-positions",
+        "20000",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            "a line of play went 10000 moves without ending (G(5) -> G(6) -> G(7) -> ... -> \
+             G(10003) -> G(10004)); 50065006 options were enumerated along it"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// A heap game's bottom-up kernel respects --max-memory: a heap of 10^8 does not fit in
 /// 300 MB, and the solve says so instead of growing past the limit.
 #[test]

@@ -47,8 +47,8 @@ fn degenerate_dots_4x5_empty_board() {
     assert_eq!(eval_dots("Dots(4, 5, {})", &[]), "outcome N\n");
 }
 
-/// Runs `cgdl run SOURCE` natively and interpreted: both fail alike with `expected`.
-fn both_back_ends_fail_with(name: &str, source: &str, expected: &str) {
+/// Runs `cgdl run SOURCE ARGS` natively and interpreted: both fail alike with `expected`.
+fn both_back_ends_fail_with(name: &str, source: &str, args: &[&str], expected: &str) {
     let dir = std::env::temp_dir().join(format!("cgdl-slow-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
@@ -58,6 +58,7 @@ fn both_back_ends_fail_with(name: &str, source: &str, expected: &str) {
         let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
             .arg("run")
             .arg(&path)
+            .args(args)
             .args(extra)
             .env(
                 "CGDL_CACHE_DIR",
@@ -83,6 +84,7 @@ fn huge_move_domains_stop_at_the_option_limit() {
     both_back_ends_fail_with(
         "take_all.cgdl",
         "game H(n: nat) { move take(k in 1..=n) => H(n - k) }\nvalue grundy of H(4000000000)\n",
+        &[],
         "move `take` from H(4000000000): a position has more than 4194304 options",
     );
 }
@@ -94,6 +96,23 @@ fn unending_games_are_reported_with_their_line() {
     both_back_ends_fail_with(
         "up.cgdl",
         "game H(n: nat) { move up() => H(n + 1) }\nvalue outcome of H(0)\n",
+        &[],
         "a line of play went 2000000 moves without ending (H(0) -> H(1) -> H(2) -> ... -> H(1999998) -> H(1999999))",
+    );
+}
+
+/// Issue 19: moves that grow without end, each position with more options than the last
+/// (so reaching the depth limit would take hours), stop once the options enumerated along
+/// one line of play pass four per position of --max-positions.
+#[test]
+#[ignore = "about 25 seconds interpreted"]
+fn growing_move_domains_are_reported_with_their_line() {
+    both_back_ends_fail_with(
+        "grow.cgdl",
+        "game G(n: int) { move take(k in -1..=n, k != 0) => G(n - k) }\nvalue grundy of G(5)\n",
+        &["--max-positions", "20000"],
+        "the game is not well-founded, or too deep to solve: a line of play went 10000 moves \
+         without ending (G(5) -> G(6) -> G(7) -> ... -> G(10003) -> G(10004)); 50065006 options \
+         were enumerated along it without a position finished",
     );
 }

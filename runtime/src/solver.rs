@@ -42,6 +42,13 @@ pub enum SolveError {
         /// The limit, in bytes.
         limit: u64,
     },
+    /// More options were enumerated along one line of play, without a position on it
+    /// finished, than [`DESCENT_WORK`] times the position limit: each deeper position has
+    /// more options (the moves likely grow without end).
+    LongDescent {
+        /// How many options were enumerated.
+        options: u64,
+    },
     /// A line of play went deeper than the solver follows ([`MAX_DEPTH`]).
     TooDeep {
         /// The depth limit.
@@ -79,6 +86,11 @@ impl fmt::Display for SolveError {
                  (--max-memory)",
                 crate::memory::show_size(*limit)
             ),
+            SolveError::LongDescent { options } => write!(
+                f,
+                "{options} options were enumerated along it without a position finished \
+                 (a limit that grows with --max-positions)"
+            ),
             SolveError::TooDeep { limit } => {
                 write!(f, "a line of play went more than {limit} moves deep")
             }
@@ -111,6 +123,9 @@ pub const MAX_DEPTH: usize = 2_000_000;
 /// A line of play at least this deep, holding at least half of the positions solved when a
 /// limit stops the search, is reported as probably unending.
 const UNENDING_DEPTH: usize = 10_000;
+/// How many options, per position of the `--max-positions` limit, may be enumerated along
+/// one line of play (deeper than [`UNENDING_DEPTH`]) before a position on it is finished.
+pub const DESCENT_WORK: u64 = 4;
 /// Frame cursor after an outcome search found a winning option.
 const SHORT_CIRCUIT: usize = usize::MAX;
 
@@ -206,6 +221,8 @@ pub struct Solver<'r, R: Rules> {
     pool: Vec<Box<Buffers<R::Pos>>>,
     progress: Option<Box<dyn FnMut(u64) + 'r>>,
     kernel_tables: KernelTables,
+    /// Options enumerated since a position was last finished.
+    descent_options: u64,
 }
 
 type Pos<R> = <R as Rules>::Pos;
@@ -233,6 +250,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             pool: Vec::new(),
             progress: None,
             kernel_tables: KernelTables::default(),
+            descent_options: 0,
         };
         solver.measure_memory();
         solver
@@ -471,7 +489,9 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         };
         let error = match error {
-            limit @ SolveError::TooDeep { .. } => self.unending(limit),
+            limit @ (SolveError::TooDeep { .. } | SolveError::LongDescent { .. }) => {
+                self.unending(limit)
+            }
             limit @ (SolveError::TooManyPositions { .. } | SolveError::OutOfMemory { .. })
                 if self.stack.len() >= UNENDING_DEPTH
                     && self.stack.len() as u64 * 2 >= self.solved =>
@@ -483,6 +503,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         while let Some(frame) = self.stack.pop() {
             self.store(frame.task, UNKNOWN);
         }
+        self.descent_options = 0;
         error
     }
 
@@ -577,6 +598,14 @@ impl<'r, R: Rules> Solver<'r, R> {
             self.recycle(bufs);
             return Err(fail);
         }
+        self.descent_options += bufs.opts.len() as u64;
+        if self.descent_options > self.max_positions.saturating_mul(DESCENT_WORK)
+            && self.stack.len() >= UNENDING_DEPTH
+        {
+            let options = self.descent_options;
+            self.recycle(bufs);
+            return Err(Fail::Error(SolveError::LongDescent { options }));
+        }
         self.store(task, IN_PROGRESS);
         self.stack.push(Frame {
             task,
@@ -616,6 +645,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     fn finish(&mut self, frame: Frame<Pos<R>>) {
+        self.descent_options = 0;
         let kind = frame.task.kind;
         let value = if frame.cursor == SHORT_CIRCUIT {
             OUTCOME_N
