@@ -826,3 +826,110 @@ fn loony_limits_apply_before_the_work() {
     assert_eq!(doc["line"].as_array().map(Vec::len), Some(100_000));
     assert_eq!(doc["line_omitted"], 200_000);
 }
+
+/// Issue 18: expressions nested past the limit are an error, not a stack overflow, however
+/// they nest; just under it, both back ends run them.
+#[test]
+fn deep_nesting_is_refused_and_shallower_runs() {
+    let deep = 100_000;
+    for (name, expr) in [
+        (
+            "parens",
+            format!("{}1{}", "(".repeat(deep), ")".repeat(deep)),
+        ),
+        ("sum", format!("1{}", " + 1".repeat(deep))),
+        ("neg", format!("{}1", "-".repeat(deep))),
+        (
+            "ifs",
+            format!(
+                "{}1{}",
+                "if true then ".repeat(deep),
+                " else 1".repeat(deep)
+            ),
+        ),
+        ("lets", format!("{}1", "let x = 1 in ".repeat(deep))),
+    ] {
+        let path = temp_file(&format!("deep_{name}.cgdl"), &format!("const A = {expr}\n"));
+        let out = cgdl(&["check", path.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert!(
+            stderr(&out)
+                .contains("[E0002] Error: expression nested too deeply (more than 512 levels)"),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+    let n = 490;
+    for (name, body) in [
+        ("parens", format!("{}n{}", "(".repeat(n), ")".repeat(n))),
+        ("neg", format!("{}n", "- ".repeat(n - 10))),
+        (
+            "ifs",
+            format!(
+                "{}n{}",
+                "if n > 100 then ".repeat(n / 2),
+                " else n".repeat(n / 2)
+            ),
+        ),
+        (
+            "sum",
+            format!("{} - {} * n", vec!["n"; n].join(" + "), n - 1),
+        ),
+    ] {
+        let path = temp_file(
+            &format!("shallow_{name}.cgdl"),
+            &format!(
+                "fn f(n: int) -> int = {body}\n\
+                 game G(n: nat) {{ move m(k in 1..=n) => G(f(n) - k) }}\n\
+                 table grundy of G(n) for n in 0..5\n"
+            ),
+        );
+        for back_end in [&[][..], &["--interp"][..]] {
+            let mut args = vec!["run", path.to_str().expect("path")];
+            args.extend(back_end);
+            let out = cgdl(&args);
+            assert!(out.status.success(), "{name}: {}", stderr(&out));
+            assert!(
+                stdout(&out).ends_with("4       4\n"),
+                "{name}: {}",
+                stdout(&out)
+            );
+        }
+    }
+}
+
+/// Issue 18: `i64::MIN / -1` is an overflow error and `i64::MIN % -1` is 0, in constants
+/// and in both back ends (it panicked).
+#[test]
+fn division_overflow_is_an_error_not_a_panic() {
+    let path = temp_file(
+        "div_const.cgdl",
+        "const A = -9223372036854775807 - 1\nconst B = A / -1\n",
+    );
+    let out = cgdl(&["check", path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot evaluate constant `B`: integer overflow"),
+        "{}",
+        stderr(&out)
+    );
+    let path = temp_file(
+        "div_run.cgdl",
+        "const A = -9223372036854775807 - 1\n\
+         game G(n: int) { move m(k in 1..=1, n > 0) => G(n - k) }\n\
+         value grundy of G(A % -1 + 2)\n\
+         value grundy of G(A / -1)\n",
+    );
+    for back_end in [&[][..], &["--interp"][..]] {
+        let mut args = vec!["run", path.to_str().expect("path")];
+        args.extend(back_end);
+        let out = cgdl(&args);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stdout(&out).contains("grundy  0"), "{}", stdout(&out));
+        assert!(
+            stderr(&out).contains("integer overflow"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

@@ -626,10 +626,11 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
                 ));
             }
             // Floor division and a non-negative remainder.
+            // `i64::MIN / -1` overflows; `i64::MIN % -1` is 0.
             Val::Int(if op == Op::Div {
-                x.div_euclid(y)
+                x.checked_div_euclid(y).ok_or_else(overflow)?
             } else {
-                x.rem_euclid(y)
+                x.checked_rem_euclid(y).unwrap_or(0)
             })
         }
         Op::SetUnion => {

@@ -162,8 +162,105 @@ fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> Diagnostic {
         .help("see docs/LANGUAGE.md for the grammar of declarations, moves and queries")
 }
 
+/// The deepest an expression may nest: brackets, `if`/`let`/quantifiers and operators
+/// (a chain of `n` operators nests `n` deep) count one level each. The parser, the checker
+/// and both back ends recurse over expressions, so deeper input is refused before parsing.
+pub const MAX_NESTING: usize = 512;
+
+/// Refuses `source` where its expressions may nest deeper than [`MAX_NESTING`]. A lexical
+/// estimate that never undercounts: every bracket, operator character and nesting keyword
+/// since the enclosing bracket's last `,` or `;` (or declaration keyword) counts one level.
+fn check_nesting(source: &str) -> Result<(), Diagnostic> {
+    const NESTING_WORDS: &[&str] = &[
+        "if", "let", "exists", "forall", "count", "not", "and", "or", "in", "closure", "match",
+        "with",
+    ];
+    const RESETTING_WORDS: &[&str] = &[
+        "move", "game", "const", "fn", "type", "value", "table", "period",
+    ];
+    let bytes = source.as_bytes();
+    // Per open bracket: the levels counted since its last reset.
+    let mut levels: Vec<usize> = vec![0];
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        i += 1;
+        let mut opened = 0;
+        match c {
+            b'/' if bytes.get(i) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += 1 + usize::from(bytes[i] == b'\\');
+                }
+                i += 1;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                levels.push(0);
+            }
+            b')' | b']' | b'}' => {
+                if levels.len() > 1 {
+                    depth -= 1 + levels.pop().unwrap_or(0);
+                }
+            }
+            b',' | b';' => {
+                let top = levels.last_mut().expect("a level");
+                depth -= *top;
+                *top = 0;
+            }
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'&' | b'|' | b'.'
+            | b'^' => {
+                // Each character counts: `- - -1` and `---1` nest alike.
+                while i < bytes.len() && b"+-*/%<>=!&|.^".contains(&bytes[i]) {
+                    i += 1;
+                }
+                opened = i - start;
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let word = &source[start..i];
+                if NESTING_WORDS.contains(&word) {
+                    opened = 1;
+                } else if RESETTING_WORDS.contains(&word) {
+                    let top = levels.last_mut().expect("a level");
+                    depth -= *top;
+                    *top = 0;
+                }
+            }
+            _ => {}
+        }
+        if opened > 0 {
+            *levels.last_mut().expect("a level") += opened;
+            depth += opened;
+        }
+        if depth > MAX_NESTING {
+            let end = start + source[start..].chars().next().map_or(1, char::len_utf8);
+            return Err(Diagnostic::new(
+                "E0002",
+                format!("expression nested too deeply (more than {MAX_NESTING} levels)"),
+                Span::new(start, end),
+            )
+            .label("too deep here")
+            .help(
+                "brackets, operators, `if`, `let` and quantifiers each nest one level; \
+                 name parts of the expression with `let`, `const` or `fn`",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses a whole file.
 pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
+    check_nesting(source)?;
     let mut pairs = Grammar::parse(Rule::file, source).map_err(|e| syntax_error(e, source))?;
     let file = pairs.next().expect("file rule");
     let mut items = Vec::new();
@@ -202,6 +299,7 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
 
 /// Parses a position expression given on its own (the command line).
 pub fn parse_expr(source: &str) -> Result<Expr, Diagnostic> {
+    check_nesting(source)?;
     let mut pairs = Grammar::parse(Rule::position_input, source).map_err(|e| {
         let mut d = syntax_error(e, source);
         d.message = d

@@ -83,13 +83,15 @@ pub fn mul(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
         .ok_or_else(|| error("integer overflow", at))
 }
 
-/// Floor division, failing on zero.
+/// Floor division, failing on zero and on overflow.
 #[inline]
 pub fn div(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b == 0 {
         return Err(division_by_zero(a, '/', at));
     }
-    Ok(a.div_euclid(b))
+    // `i64::MIN / -1` is the one quotient that does not fit.
+    a.checked_div_euclid(b)
+        .ok_or_else(|| error("integer overflow", at))
 }
 
 /// Non-negative remainder, failing on zero.
@@ -98,7 +100,8 @@ pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
     if b == 0 {
         return Err(division_by_zero(a, '%', at));
     }
-    Ok(a.rem_euclid(b))
+    // `i64::MIN % -1` overflows in the machine, but the remainder is 0.
+    Ok(a.checked_rem_euclid(b).unwrap_or(0))
 }
 
 /// `-a`, failing on overflow.
