@@ -204,10 +204,8 @@ fn check_nesting(source: &str) -> Result<(), Diagnostic> {
                 depth += 1;
                 levels.push(0);
             }
-            b')' | b']' | b'}' => {
-                if levels.len() > 1 {
-                    depth -= 1 + levels.pop().unwrap_or(0);
-                }
+            b')' | b']' | b'}' if levels.len() > 1 => {
+                depth -= 1 + levels.pop().unwrap_or(0);
             }
             b',' | b';' => {
                 let top = levels.last_mut().expect("a level");
