@@ -61,7 +61,7 @@ enum Command {
     /// Analyse a simple loony dots-and-boxes endgame: value, opening, optimal play.
     Loony(LoonyArgs),
     /// Build a standalone native solver that runs the file's queries (accepts
-    /// `--format json`, `--exact`, `--max-positions N`).
+    /// `--format json`, `--pretty`, `--exact`, `--max-positions N`, `--max-memory SIZE`).
     Build {
         /// The .cgdl file.
         file: PathBuf,
