@@ -933,3 +933,50 @@ fn division_overflow_is_an_error_not_a_panic() {
         );
     }
 }
+
+/// Issue 18: an error still exits with status 1 when stderr cannot be written (it was 101,
+/// a panic in printing), from the CLI and from a built solver.
+#[cfg(target_os = "linux")]
+#[test]
+fn errors_exit_1_when_stderr_is_full() {
+    let full = || std::fs::File::create("/dev/full").expect("/dev/full");
+    let path = temp_file("full.cgdl", "game G(n: nat) { move m() => Zed(n) }\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(["check", path.to_str().expect("path")])
+        .stderr(full())
+        .output()
+        .expect("cgdl runs");
+    assert_eq!(out.status.code(), Some(1));
+    let path = temp_file(
+        "full_run.cgdl",
+        "game G(n: int) { move m(k in 1..=1, n > 0) => G(n - k) }\n\
+         value grundy of G(1 / 0)\n",
+    );
+    for back_end in [&[][..], &["--interp"][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+            .arg("run")
+            .arg(&path)
+            .args(back_end)
+            .env(
+                "CGDL_CACHE_DIR",
+                common::root().join("target/cgdl-test-cache"),
+            )
+            .stderr(full())
+            .output()
+            .expect("cgdl runs");
+        assert_eq!(out.status.code(), Some(1), "{back_end:?}");
+    }
+    // Notes (the native build's) are not errors: a run that succeeds still does.
+    let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(["run", "examples/nim.cgdl"])
+        .current_dir(common::root())
+        .env(
+            "CGDL_CACHE_DIR",
+            common::root().join("target/cgdl-test-cache"),
+        )
+        .stderr(full())
+        .output()
+        .expect("cgdl runs");
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("value outcome, grundy of Heap(1) + Heap(2) + Heap(3)"));
+}

@@ -262,7 +262,7 @@ fn execute(
     ) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("note: {e}; using the interpreter");
+            cgdl::runtime::driver::note(&format!("note: {e}; using the interpreter"));
             return interpret(source, program, options);
         }
     };
@@ -514,6 +514,10 @@ fn cmd_build(file: &Path, output: &Path) -> Result<(), Reported> {
 }
 
 fn main() -> ExitCode {
+    cgdl::runtime::driver::exit_status_survives_stderr(run)
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Check { file } => cmd_check(file),

@@ -153,10 +153,10 @@ pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<Path
         bar
     });
     if spinner.is_none() {
-        eprintln!(
+        cgdl::runtime::driver::note(&format!(
             "cgdl: building the native solver for {label} (once; cached in {})",
             cache.display()
-        );
+        ));
     }
     if binary.exists() {
         // Damaged: cargo would take it (and the copy it links from) as up to date.

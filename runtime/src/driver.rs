@@ -22,6 +22,40 @@ pub fn print_out(text: &str) {
     }
 }
 
+/// Writes an informational line to stderr; a stderr that cannot be written is no reason
+/// to stop, so a failure is ignored.
+pub fn note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// Whether a panic's payload is the standard library's failure to write to stderr.
+fn is_print_failure(payload: &(dyn std::any::Any + Send)) -> bool {
+    let message = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied());
+    message.is_some_and(|m| m.starts_with("failed printing to stderr"))
+}
+
+/// Runs a program's `main`, so that a failure to write an error message (stderr on a full
+/// disk) ends it with status 1, as the error would have, instead of a panic's 101. Every
+/// other panic is left as it was.
+pub fn exit_status_survives_stderr(
+    main: impl FnOnce() -> std::process::ExitCode,
+) -> std::process::ExitCode {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !is_print_failure(info.payload()) {
+            report(info);
+        }
+    }));
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(main)) {
+        Ok(code) => code,
+        Err(payload) if is_print_failure(&*payload) => std::process::ExitCode::FAILURE,
+        Err(payload) => std::panic::resume_unwind(payload),
+    }
+}
+
 /// How to run and print.
 #[derive(Clone, Debug)]
 pub struct DriverOptions {
@@ -203,7 +237,7 @@ pub fn run_queries<'r, R: Rules>(
     }
     out.flush();
     if queries.is_empty() {
-        eprintln!("{}: no queries to run", options.file);
+        note(&format!("{}: no queries to run", options.file));
     }
     true
 }
@@ -252,6 +286,15 @@ Options:
 /// [--max-positions N] [--eval VALUES]`. `file` names the source in errors and JSON unless
 /// `--file` says otherwise.
 pub fn native_main<R: Rules>(
+    rules: &R,
+    queries: &[(&str, &str)],
+    plan: fn(usize) -> Result<Plan<'static, R::Pos>, crate::rules::RuleError>,
+    file: &str,
+) -> std::process::ExitCode {
+    exit_status_survives_stderr(|| solver_main(rules, queries, plan, file))
+}
+
+fn solver_main<R: Rules>(
     rules: &R,
     queries: &[(&str, &str)],
     plan: fn(usize) -> Result<Plan<'static, R::Pos>, crate::rules::RuleError>,
