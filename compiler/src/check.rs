@@ -1723,6 +1723,21 @@ impl<'a> Checker<'a> {
                         .help("write `period grundy of G(n) for n in 0..=2000`"),
                     );
                 }
+                if let (Some((_, dom)), Some((_, ir))) = (q.binders.first(), binders.first()) {
+                    if let Some(gap) = period_domain_gap(ir) {
+                        self.error(
+                            Diagnostic::new(
+                                "E0602",
+                                format!(
+                                    "a period query ranges over consecutive numbers, but {gap}"
+                                ),
+                                dom.span,
+                            )
+                            .label("not consecutive")
+                            .help("write a range, such as `for n in 0..=2000`"),
+                        );
+                    }
+                }
                 let numeric = ["grundy", "remoteness", "suspense"];
                 if q.values.len() != 1 || !numeric.contains(&q.values[0].name.as_str()) {
                     self.error(
@@ -1752,6 +1767,34 @@ impl<'a> Checker<'a> {
             span: q.span,
         });
     }
+}
+
+/// Where a period query's domain, when it is written out (a set or list of numbers, or a
+/// constant), skips a number: `Some("5 follows 1")`. Ranges are consecutive; other domains
+/// are checked when the query runs.
+fn period_domain_gap(dom: &IExpr) -> Option<String> {
+    let int = |v: &Val| match v {
+        Val::Int(n) => Some(*n),
+        _ => None,
+    };
+    let lit = |e: &IExpr| match e {
+        IExpr::Lit(v) => int(v),
+        _ => None,
+    };
+    let (mut ns, sorted): (Vec<i64>, bool) = match dom {
+        IExpr::Lit(Val::Set(s)) => (s.iter().map(int).collect::<Option<_>>()?, true),
+        IExpr::Lit(Val::List(l)) => (l.iter().map(int).collect::<Option<_>>()?, false),
+        IExpr::Set(items) => (items.iter().map(lit).collect::<Option<_>>()?, true),
+        IExpr::List(items) => (items.iter().map(lit).collect::<Option<_>>()?, false),
+        _ => return None,
+    };
+    if sorted {
+        ns.sort_unstable();
+        ns.dedup();
+    }
+    ns.windows(2)
+        .find(|w| w[0].checked_add(1) != Some(w[1]))
+        .map(|w| format!("{} follows {}", w[1], w[0]))
 }
 
 /// Parses an octal code such as "0.77" into digits d0, d1, ...
