@@ -980,3 +980,28 @@ fn errors_exit_1_when_stderr_is_full() {
     assert!(out.status.success());
     assert!(stdout(&out).contains("value outcome, grundy of Heap(1) + Heap(2) + Heap(3)"));
 }
+
+/// Issue 18: a game without fields and a move without binders leave out their parentheses
+/// (`game Start { move up => Middle }`), and the bare name is the position.
+#[test]
+fn fieldless_games_and_moves_need_no_parentheses() {
+    let path = temp_file(
+        "no_parens.cgdl",
+        "game Start { move up => Middle; move across => end }\n\
+         game Middle { move down => end }\n\
+         value outcome, grundy of Start\n\
+         value grundy of Start + Middle\n",
+    );
+    for back_end in [&[][..], &["--interp"][..]] {
+        let mut args = vec!["run", path.to_str().expect("path")];
+        args.extend(back_end);
+        let out = cgdl(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        // Middle has one option, `end` (0): Grundy 1. Start: mex{1, 0} = 2; 2 xor 1 = 3.
+        assert_eq!(
+            stdout(&out),
+            "value outcome, grundy of Start\n  outcome  N\n  grundy   2\n\n\
+             value grundy of Start + Middle\n  grundy  3\n"
+        );
+    }
+}
