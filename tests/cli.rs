@@ -1005,3 +1005,79 @@ fn fieldless_games_and_moves_need_no_parentheses() {
         );
     }
 }
+
+/// Issue 18: `let name = value` as a move clause names a value for the later clauses and
+/// the result. A game written with `let`s equals the same game written out: every sum
+/// A(n) + B(n) is a second-player win (Grundy 0), natively and interpreted.
+#[test]
+fn let_clauses_name_values_in_moves() {
+    let path = temp_file(
+        "let_clause.cgdl",
+        "game A(n: nat) {\n\
+         \x20   move take(k in 1..=2, k <= n, let rest = n - k) => A(rest)\n\
+         \x20   move split(k in 1..=2, k <= n, let rest = n - k, rest >= 2, a in 1..=rest / 2) => A(a) + A(rest - a)\n\
+         \x20   move half(let h = n / 3, n % 3 == 1, let x = 1 in x > 0) => A(h)\n\
+         }\n\
+         game B(n: nat) {\n\
+         \x20   move take(k in 1..=2, k <= n) => B(n - k)\n\
+         \x20   move split(k in 1..=2, k <= n, n - k >= 2, a in 1..=(n - k) / 2) => B(a) + B(n - k - a)\n\
+         \x20   move half(n % 3 == 1) => B(n / 3)\n\
+         }\n\
+         table grundy of A(n) + B(n) for n in 0..60\n\
+         table grundy of A(n) for n in 0..60\n",
+    );
+    let mut outputs = Vec::new();
+    for back_end in [&[][..], &["--interp"][..]] {
+        let mut args = vec!["run", path.to_str().expect("path")];
+        args.extend(back_end);
+        let out = cgdl(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let mut tables = text.split("\n\n");
+        let sums = tables.next().expect("first table");
+        for row in sums.lines().skip(2) {
+            assert_eq!(row.split_whitespace().nth(1), Some("0"), "{row}");
+        }
+        let values: Vec<&str> = tables
+            .next()
+            .expect("second table")
+            .lines()
+            .skip(2)
+            .filter_map(|r| r.split_whitespace().nth(1))
+            .collect();
+        assert_eq!(values.len(), 60);
+        assert!(values.iter().any(|v| *v != "0" && *v != "1"), "{values:?}");
+        outputs.push(text);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
+
+/// Issue 18: a difference of natural numbers used as an `int` (inside `abs`, in a
+/// comparison) is `int` arithmetic, so `abs(a.0 - b.0)` no longer fails with an underflow;
+/// where a `nat` is required (a field), underflow stays an error.
+#[test]
+fn differences_used_as_ints_do_not_underflow() {
+    let path = temp_file(
+        "abs.cgdl",
+        "game K(a: (0..5, 0..5), b: (0..5, 0..5)) {\n\
+         \x20   move step(d in 1..=2, abs(a.0 - b.0) + abs(a.1 - b.1) > d, a.0 - b.0 >= 0 - 4) => end\n\
+         }\n\
+         game H(n: nat) { move down(k in 1..=2) => H(n - k) }\n\
+         value grundy of K((0, 0), (3, 4))\n\
+         value grundy of K((1, 1), (1, 2))\n\
+         value grundy of H(1)\n",
+    );
+    for back_end in [&[][..], &["--interp"][..]] {
+        let mut args = vec!["run", path.to_str().expect("path")];
+        args.extend(back_end);
+        let out = cgdl(&args);
+        // Distance 7 > 1 and > 2: two moves to `end`, Grundy 1; distance 1: no move.
+        assert_eq!(
+            stdout(&out),
+            "value grundy of K((0, 0), (3, 4))\n  grundy  1\n\n\
+             value grundy of K((1, 1), (1, 2))\n  grundy  0\n\n"
+        );
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stderr(&out).contains("underflow"), "{}", stderr(&out));
+    }
+}

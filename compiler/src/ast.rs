@@ -183,6 +183,8 @@ pub enum Clause {
     Bind(Pattern, Expr),
     /// A condition that filters.
     Cond(Expr),
+    /// `let name = value`: a name for the later clauses and the result.
+    Let(Ident, Expr),
 }
 
 /// A binder: a name or a tuple of names.

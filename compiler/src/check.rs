@@ -697,6 +697,11 @@ impl<'a> Checker<'a> {
                     let ir = self.expect(e, &Ty::Bool, scope, "a move condition");
                     clauses.push(IClause::Cond(ir));
                 }
+                ast::Clause::Let(name, value) => {
+                    let (ir, ty) = self.expr(value, scope);
+                    let slot = self.bind(scope, name, ty);
+                    clauses.push(IClause::Let(slot, ir));
+                }
             }
         }
         if let Some(g) = &m.guard {
@@ -1309,6 +1314,16 @@ impl<'a> Checker<'a> {
         let nat = lt.fits(&Ty::Nat) && rt.fits(&Ty::Nat) && lt != Ty::Any
             || (lt == Ty::Nat && rt == Ty::Any);
         let mk = |op: Op| IExpr::Bin(op, Box::new(li.clone()), Box::new(ri.clone()), span);
+        // Where the result is an `int` (a comparison, or arithmetic with a signed operand),
+        // a `nat` subtraction inside an operand is `int` arithmetic: it cannot underflow.
+        let signed_mk = |op: Op| {
+            IExpr::Bin(
+                op,
+                Box::new(signed(li.clone())),
+                Box::new(signed(ri.clone())),
+                span,
+            )
+        };
         let int_ty = if nat { Ty::Nat } else { Ty::Int };
         let need_ints = |c: &mut Self| {
             if !lt.is_int() {
@@ -1334,7 +1349,8 @@ impl<'a> Checker<'a> {
                             .help("both sides of `==` and `!=` must have the same type"),
                     );
                 }
-                (mk(if op == BinOp::Eq { Op::Eq } else { Op::Ne }), Ty::Bool)
+                let o = if op == BinOp::Eq { Op::Eq } else { Op::Ne };
+                (if both_int { signed_mk(o) } else { mk(o) }, Ty::Bool)
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 need_ints(self);
@@ -1344,7 +1360,7 @@ impl<'a> Checker<'a> {
                     BinOp::Gt => Op::Gt,
                     _ => Op::Ge,
                 };
-                (mk(o), Ty::Bool)
+                (signed_mk(o), Ty::Bool)
             }
             BinOp::In | BinOp::NotIn => {
                 match &rt {
@@ -1378,7 +1394,7 @@ impl<'a> Checker<'a> {
                     return (mk(Op::GameSum), Ty::Game);
                 }
                 need_ints(self);
-                (mk(Op::Add), int_ty)
+                (if nat { mk(Op::Add) } else { signed_mk(Op::Add) }, int_ty)
             }
             BinOp::Sub => {
                 if let (Ty::Set(_), _) | (_, Ty::Set(_)) = (&lt, &rt) {
@@ -1392,7 +1408,7 @@ impl<'a> Checker<'a> {
                 if nat && both_int {
                     (mk(Op::NatSub), Ty::Nat)
                 } else {
-                    (mk(Op::Sub), Ty::Int)
+                    (signed_mk(Op::Sub), Ty::Int)
                 }
             }
             BinOp::Mul | BinOp::Div | BinOp::Rem => {
@@ -1402,7 +1418,7 @@ impl<'a> Checker<'a> {
                     BinOp::Div => Op::Div,
                     _ => Op::Rem,
                 };
-                (mk(o), int_ty)
+                (if nat { mk(o) } else { signed_mk(o) }, int_ty)
             }
             BinOp::Union | BinOp::Inter => {
                 let ty = match lt.join(&rt) {
@@ -1663,6 +1679,7 @@ impl<'a> Checker<'a> {
                 } else if !tys[0].is_int() {
                     self.mismatch(args[0].span, "`abs`", "a number", &tys[0]);
                 }
+                let irs = irs.into_iter().map(signed).collect();
                 (IExpr::Builtin(Builtin::Abs, irs, span), Ty::Nat)
             }
             _ => {
@@ -1766,6 +1783,21 @@ impl<'a> Checker<'a> {
             frame: scope.max,
             span: q.span,
         });
+    }
+}
+
+/// `e` with its `nat` subtractions made `int` ones, through the arithmetic that carries
+/// their value out (`+`, `-`, `*`, negation and `if` branches): for a context that wants an
+/// `int`, such as `abs(a - b)` or `a - b >= c`, where a negative difference is no error.
+fn signed(e: IExpr) -> IExpr {
+    match e {
+        IExpr::Bin(op @ (Op::NatSub | Op::Sub | Op::Add | Op::Mul), a, b, span) => {
+            let op = if op == Op::NatSub { Op::Sub } else { op };
+            IExpr::Bin(op, Box::new(signed(*a)), Box::new(signed(*b)), span)
+        }
+        IExpr::Neg(a, span) => IExpr::Neg(Box::new(signed(*a)), span),
+        IExpr::If(c, t, f) => IExpr::If(c, Box::new(signed(*t)), Box::new(signed(*f))),
+        other => other,
     }
 }
 

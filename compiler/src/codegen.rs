@@ -1132,6 +1132,10 @@ impl<'a> Gen<'a> {
                 quote!(if #c { #inner })
             }
             IClause::Bind(slots, dom) => self.for_each(slots, dom, inner)?,
+            IClause::Let(s, value) => {
+                let (s, value) = (slot(*s), self.value(value)?);
+                quote!({ let #s = #value; #inner })
+            }
         })
     }
 
@@ -1471,6 +1475,10 @@ impl<'a> Gen<'a> {
                 quote!(if #c { #inner })
             }
             IClause::Bind(slots, dom) => self.for_each(slots, dom, inner)?,
+            IClause::Let(s, value) => {
+                let (s, value) = (slot(*s), self.value(value)?);
+                quote!({ let #s = #value; #inner })
+            }
         })
     }
 

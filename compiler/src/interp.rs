@@ -225,6 +225,11 @@ impl<'p> Interpreter<'p> {
                     self.clauses(rest, result, env, out)?;
                 }
             }
+            IClause::Let(slot, value) => {
+                let value = self.eval(value, env)?;
+                bind(std::slice::from_ref(slot), value, env)?;
+                self.clauses(rest, result, env, out)?;
+            }
             IClause::Bind(slots, dom) => {
                 let dom = self.eval(dom, env)?;
                 for_each(&dom, |v| {

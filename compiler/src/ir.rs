@@ -472,6 +472,8 @@ pub enum IClause {
     Bind(Vec<usize>, IExpr),
     /// Keep going only when true.
     Cond(IExpr),
+    /// Bind the slot to the value.
+    Let(usize, IExpr),
 }
 
 /// A move rule.

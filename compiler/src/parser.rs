@@ -473,6 +473,11 @@ fn clause(p: Pair<Rule>) -> Clause {
             let (pat, dom) = binder(inner);
             Clause::Bind(pat, dom)
         }
+        Rule::let_clause => {
+            let mut it = inner.into_inner();
+            let name = ident(it.next().expect("let name"));
+            Clause::Let(name, expr(it.next().expect("let value")))
+        }
         _ => Clause::Cond(expr(inner)),
     }
 }
