@@ -256,19 +256,18 @@ impl<'r, R: Rules> Solver<'r, R> {
         solver
     }
 
-    /// Measures the memory held against `max_memory`; true when it is over the limit.
-    fn measure_memory(&mut self) -> bool {
-        self.free_memory = match (self.max_memory, crate::memory::resident_bytes()) {
-            (Some(limit), Some(held)) => {
-                if held > limit {
-                    self.free_memory = 0;
-                    return true;
-                }
-                limit - held
+    /// Measures the memory held against `max_memory` (keeping what is left in
+    /// `free_memory`); the limit when the process holds more.
+    fn measure_memory(&mut self) -> Option<u64> {
+        let (limit, held) = match (self.max_memory, crate::memory::resident_bytes()) {
+            (Some(limit), Some(held)) => (limit, held),
+            _ => {
+                self.free_memory = u64::MAX;
+                return None;
             }
-            _ => u64::MAX,
         };
-        false
+        self.free_memory = limit.saturating_sub(held);
+        (held > limit).then_some(limit)
     }
 
     /// Bounds the number of positions this solver evaluates (a guard against huge state
@@ -582,8 +581,8 @@ impl<'r, R: Rules> Solver<'r, R> {
             }));
         }
         self.solved += 1;
-        if self.solved & 0x3FFF == 0 && self.measure_memory() {
-            if let Some(limit) = self.max_memory {
+        if self.solved & 0x3FFF == 0 {
+            if let Some(limit) = self.measure_memory() {
                 return Err(Fail::Error(SolveError::OutOfMemory { limit }));
             }
         }
