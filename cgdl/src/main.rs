@@ -424,16 +424,11 @@ fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
         Format::Text => args.steps,
     };
     let analysis = analyse_with(&endgame, method, steps).map_err(|e| fail(e.to_string()))?;
-    let json = if args.output.pretty {
-        serde_json::to_string_pretty(&analysis)
-    } else {
-        serde_json::to_string(&analysis)
-    };
     match args.output.format {
-        Format::Json => match json {
-            Ok(text) => print_out(&format!("{text}\n")),
-            Err(e) => return Err(fail(format!("cannot write JSON: {e}"))),
-        },
+        Format::Json => print_out(&format!(
+            "{}\n",
+            cgdl::runtime::report::json_text(&analysis, args.output.pretty)
+        )),
         Format::Text => {
             print_out(&render(&analysis));
             let hidden = analysis.line_omitted;

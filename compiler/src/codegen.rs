@@ -1017,7 +1017,7 @@ impl<'a> Gen<'a> {
                     let Some(emit) = self.kernel_emit(gid, &shape, &m.result)? else {
                         return Ok(None);
                     };
-                    parts.push(self.kernel_clauses(&m.clauses, emit)?);
+                    parts.push(self.clauses(&m.clauses, emit)?);
                 }
                 quote!(#(#parts)*)
             }
@@ -1117,15 +1117,17 @@ impl<'a> Gen<'a> {
         }))
     }
 
-    fn kernel_clauses(
+    /// `inner` (what a move does with one choice of its bindings) inside the loops, `let`s
+    /// and conditions of its clauses, in order.
+    fn clauses(
         &self,
         clauses: &[IClause],
-        emit: TokenStream,
+        inner: TokenStream,
     ) -> Result<TokenStream, CodegenError> {
         let Some((first, rest)) = clauses.split_first() else {
-            return Ok(emit);
+            return Ok(inner);
         };
-        let inner = self.kernel_clauses(rest, emit)?;
+        let inner = self.clauses(rest, inner)?;
         Ok(match first {
             IClause::Cond(c) => {
                 let c = self.value(c)?;
@@ -1440,7 +1442,7 @@ impl<'a> Gen<'a> {
             GameKind::Rules(moves) => {
                 let mut parts = Vec::new();
                 for m in moves {
-                    let inner = self.clauses(&m.clauses, &m.result)?;
+                    let inner = self.clauses(&m.clauses, self.emit(&m.result)?)?;
                     let prefix = Literal::string(&format!("move `{}` from ", m.name));
                     parts.push(quote! {
                         (|| -> ::std::result::Result<(), #rt::RuleError> {
@@ -1460,24 +1462,6 @@ impl<'a> Gen<'a> {
                 #(#unpacked)*
                 #body
                 ::std::result::Result::Ok(())
-            }
-        })
-    }
-
-    fn clauses(&self, clauses: &[IClause], result: &IExpr) -> Result<TokenStream, CodegenError> {
-        let Some((first, rest)) = clauses.split_first() else {
-            return self.emit(result);
-        };
-        let inner = self.clauses(rest, result)?;
-        Ok(match first {
-            IClause::Cond(c) => {
-                let c = self.value(c)?;
-                quote!(if #c { #inner })
-            }
-            IClause::Bind(slots, dom) => self.for_each(slots, dom, inner)?,
-            IClause::Let(s, value) => {
-                let (s, value) = (slot(*s), self.value(value)?);
-                quote!({ let #s = #value; #inner })
             }
         })
     }
@@ -1906,13 +1890,10 @@ impl<'a> Gen<'a> {
             #rt::native::QueryShape::#shape
                 .check(#rt::native::Domain::count(&dom) as u64)
                 .map_err(#rt::RuleError::new)?;
-            #rt::report::Stream::new(
-                #rt::native::Domain::count(&dom) as u64,
-                #rt::native::Domain::into_elements(dom).map(move |#s0| {
-                    let item = (|| ::std::result::Result::<_, #rt::RuleError>::Ok((#label, #target)))();
-                    item.map_err(|e| e.to_string())
-                }),
-            )
+            #rt::report::Stream::new(#rt::native::Domain::into_elements(dom).map(move |#s0| {
+                let item = (|| ::std::result::Result::<_, #rt::RuleError>::Ok((#label, #target)))();
+                item.map_err(|e| e.to_string())
+            }))
         })
     }
 

@@ -63,7 +63,7 @@ fn stream<'a, T: 'a>(
             .map(|pos| (shown, pos))
             .map_err(|e| interp.error_text(&e))
     });
-    Ok(Stream::new(len, rows))
+    Ok(Stream::new(rows))
 }
 
 /// The largest removal of a take-and-break target `G(n)`, for the Guy–Smith proof.

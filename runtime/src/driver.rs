@@ -3,7 +3,7 @@
 //! command uses it with the interpreter; generated native solvers use it from `main`.
 
 use crate::report::{
-    cell_text, render_text, run_plan, solve_plan, Answer, Ask, JsonDoc, Part, Plan, TextTable,
+    cell_text, json_text, run_plan, solve_plan, Answer, Ask, Document, JsonDoc, Plan, TextDoc,
 };
 use crate::rules::Rules;
 use crate::solver::{Mode, Solver, DEFAULT_MAX_POSITIONS};
@@ -156,12 +156,7 @@ pub fn run_queries<'r, R: Rules>(
                     "position": position,
                     "values": values,
                 });
-                let text = if options.pretty {
-                    serde_json::to_string_pretty(&doc)
-                } else {
-                    serde_json::to_string(&doc)
-                };
-                print_out(&format!("{}\n", text.unwrap_or_default()));
+                print_out(&format!("{}\n", json_text(&doc, options.pretty)));
                 true
             }
             Ok(Answer::Value { values, .. }) => {
@@ -178,13 +173,13 @@ pub fn run_queries<'r, R: Rules>(
         };
     }
     let mut out = Output::default();
-    let mut doc = None;
-    if options.json {
-        let (d, text) = JsonDoc::start(&options.file, options.pretty);
-        out.push(&text);
-        doc = Some(d);
-    }
-    let mut table: Option<TextTable> = None;
+    let mut doc: Box<dyn Document> = if options.json {
+        let (doc, opening) = JsonDoc::start(&options.file, options.pretty);
+        out.push(&opening);
+        Box::new(doc)
+    } else {
+        Box::new(TextDoc::default())
+    };
     for i in 0..queries.len() {
         let p = match plan(i) {
             Ok(p) => p,
@@ -193,48 +188,15 @@ pub fn run_queries<'r, R: Rules>(
                 return fail(i, e);
             }
         };
-        if doc.is_none() && i > 0 {
-            out.push("\n");
-        }
-        let solved = solve_plan(&mut solver, p, &mut |part| {
-            if let Some(doc) = &mut doc {
-                out.push(&doc.part(&part));
-                return;
-            }
-            match part {
-                Part::Answer(answer) => out.push(&render_text(&answer)),
-                Part::TableStart { query, columns } => {
-                    let (t, text) = TextTable::start(&query, &columns);
-                    out.push(&text);
-                    table = Some(t);
-                }
-                Part::Row(row) => {
-                    if let Some(text) = table.as_mut().and_then(|t| t.row(&row)) {
-                        out.push(&text);
-                    }
-                }
-                Part::TableEnd => {
-                    if let Some(t) = table.take() {
-                        out.push(&t.finish());
-                    }
-                }
-            }
-        });
-        if let Some(t) = table.take() {
-            out.push(&t.finish());
-        }
-        out.flush();
+        let solved = solve_plan(&mut solver, p, &mut |part| out.push(&doc.part(&part)));
         if let Err(e) = solved {
-            if doc.is_some() {
-                // The document so far is cut off: end its line before the error.
-                print_out("\n");
-            }
+            out.push(&doc.cut());
+            out.flush();
             return fail(i, e.to_string());
         }
+        out.flush();
     }
-    if let Some(doc) = doc {
-        out.push(&doc.finish());
-    }
+    out.push(&doc.finish());
     out.flush();
     if queries.is_empty() {
         note(&format!("{}: no queries to run", options.file));

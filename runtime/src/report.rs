@@ -40,27 +40,15 @@ impl Ask {
 /// sequence is never held whole. Its items fail with the message of a rule error met while
 /// building a position.
 pub struct Stream<'a, T> {
-    len: u64,
     items: Box<dyn Iterator<Item = Result<T, String>> + 'a>,
 }
 
 impl<'a, T> Stream<'a, T> {
-    /// A stream of `len` items.
-    pub fn new(len: u64, items: impl Iterator<Item = Result<T, String>> + 'a) -> Self {
+    /// A stream of these items.
+    pub fn new(items: impl Iterator<Item = Result<T, String>> + 'a) -> Self {
         Stream {
-            len,
             items: Box::new(items),
         }
-    }
-
-    /// How many items the stream makes.
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-
-    /// Whether the stream makes no item.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// The next item, a rule error as a [`SolveError`].
@@ -73,7 +61,7 @@ impl<'a, T> Stream<'a, T> {
 
 impl<T> std::fmt::Debug for Stream<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Stream({} items)", self.len)
+        f.write_str("Stream")
     }
 }
 
@@ -440,6 +428,65 @@ impl TextTable {
     }
 }
 
+/// A run's answers, written while its queries are solved: aligned text ([`TextDoc`]) or
+/// JSON ([`JsonDoc`]). Each method returns the text to print next.
+pub trait Document {
+    /// The text of a solved part.
+    fn part(&mut self, part: &Part) -> String;
+    /// The text that ends a query that an error stopped midway (a table's rows so far).
+    fn cut(&mut self) -> String;
+    /// The closing text, after the last query.
+    fn finish(&mut self) -> String;
+}
+
+/// The text output of a run: each answer as [`render_text`] writes it, a blank line between
+/// queries, and tables printed while they are solved ([`TextTable`]).
+#[derive(Debug, Default)]
+pub struct TextDoc {
+    queries: usize,
+    table: Option<TextTable>,
+}
+
+impl TextDoc {
+    /// The blank line before every query but the first.
+    fn next_query(&mut self) -> &'static str {
+        self.queries += 1;
+        if self.queries == 1 {
+            ""
+        } else {
+            "\n"
+        }
+    }
+}
+
+impl Document for TextDoc {
+    fn part(&mut self, part: &Part) -> String {
+        match part {
+            Part::Answer(answer) => format!("{}{}", self.next_query(), render_text(answer)),
+            Part::TableStart { query, columns } => {
+                let sep = self.next_query();
+                let (table, text) = TextTable::start(query, columns);
+                self.table = Some(table);
+                format!("{sep}{text}")
+            }
+            Part::Row(row) => self
+                .table
+                .as_mut()
+                .and_then(|t| t.row(row))
+                .unwrap_or_default(),
+            Part::TableEnd => self.cut(),
+        }
+    }
+
+    fn cut(&mut self) -> String {
+        self.table.take().map(TextTable::finish).unwrap_or_default()
+    }
+
+    fn finish(&mut self) -> String {
+        String::new()
+    }
+}
+
 /// The JSON document of a run, `{"file": ..., "queries": [...]}`, written while the
 /// queries are solved. Compact, it has one line per query; pretty, it is indented as
 /// `serde_json::to_string_pretty` indents the whole document.
@@ -448,6 +495,17 @@ pub struct JsonDoc {
     pretty: bool,
     queries: usize,
     rows: usize,
+}
+
+/// `value` as JSON, indented or on one line. The values this crate writes (answers,
+/// analyses) are maps with string keys, numbers and strings, which always serialise.
+pub fn json_text(value: &impl Serialize, pretty: bool) -> String {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    text.unwrap_or_default()
 }
 
 /// `text` with every line indented by `by` spaces.
@@ -477,13 +535,7 @@ impl JsonDoc {
     }
 
     fn json(&self, value: &impl Serialize) -> String {
-        let text = if self.pretty {
-            serde_json::to_string_pretty(value)
-        } else {
-            serde_json::to_string(value)
-        };
-        // Answers are maps with string keys, numbers and strings: they always serialise.
-        text.unwrap_or_default()
+        json_text(value, self.pretty)
     }
 
     /// The text of the next query's start (a separator and a new line).
@@ -495,9 +547,10 @@ impl JsonDoc {
             ",\n"
         }
     }
+}
 
-    /// The text of a solved part.
-    pub fn part(&mut self, part: &Part) -> String {
+impl Document for JsonDoc {
+    fn part(&mut self, part: &Part) -> String {
         let depth = if self.pretty { 4 } else { 0 };
         match part {
             Part::Answer(answer) => {
@@ -536,8 +589,12 @@ impl JsonDoc {
         }
     }
 
-    /// The closing text.
-    pub fn finish(self) -> String {
+    fn cut(&mut self) -> String {
+        // The document stays cut off; its last line is ended before the error.
+        "\n".to_string()
+    }
+
+    fn finish(&mut self) -> String {
         match (self.pretty, self.queries) {
             (true, 0) => "]\n}\n".to_string(),
             (true, _) => "\n  ]\n}\n".to_string(),
