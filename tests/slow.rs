@@ -3,32 +3,19 @@
 
 mod common;
 
-use std::process::Command;
-
 /// The outcome line of `cgdl eval` on a position of the degenerate dots example.
 fn eval_dots(position: &str, extra: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
-        .args([
-            "eval",
-            "examples/degenerate_dots.cgdl",
-            position,
-            "--value",
-            "outcome",
-        ])
-        .args(extra)
-        .env(
-            "CGDL_CACHE_DIR",
-            common::root().join("target/cgdl-test-cache"),
-        )
-        .current_dir(common::root())
-        .output()
-        .expect("cgdl runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut args = vec![
+        "eval",
+        "examples/degenerate_dots.cgdl",
+        position,
+        "--value",
+        "outcome",
+    ];
+    args.extend(extra);
+    let out = common::cgdl(&args);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    common::stdout(&out)
 }
 
 /// Lenhardt, Theorem 4.1: on the empty 4×4-dot board the second player wins.
@@ -49,32 +36,10 @@ fn degenerate_dots_4x5_empty_board() {
 
 /// Runs `cgdl run SOURCE ARGS` natively and interpreted: both fail alike with `expected`.
 fn both_back_ends_fail_with(name: &str, source: &str, args: &[&str], expected: &str) {
-    let dir = std::env::temp_dir().join(format!("cgdl-slow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, source).expect("write");
-    let mut errors = Vec::new();
-    for extra in [&[][..], &["--interp"][..]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
-            .arg("run")
-            .arg(&path)
-            .args(args)
-            .args(extra)
-            .env(
-                "CGDL_CACHE_DIR",
-                common::root().join("target/cgdl-test-cache"),
-            )
-            .output()
-            .expect("cgdl runs");
-        assert_eq!(out.status.code(), Some(1));
-        let err: String = String::from_utf8_lossy(&out.stderr)
-            .lines()
-            .filter(|l| !l.starts_with("cgdl: building"))
-            .collect();
-        assert!(err.contains(expected), "{extra:?}: {err}");
-        errors.push(err);
-    }
-    assert_eq!(errors[0], errors[1]);
+    let path = common::temp_file(name, source);
+    let mut run = vec!["run", path.to_str().expect("path")];
+    run.extend(args);
+    common::both_back_ends_fail_with(&run, expected);
 }
 
 /// Issue 19: a move domain of 4·10⁹ values stops at the option limit, not in an abort.

@@ -6,6 +6,7 @@ use cgdl::runtime::report::{run_plan, Answer};
 use cgdl::runtime::{Mode, Solver};
 use serde_json::Value as Json;
 use std::path::PathBuf;
+use std::process::{Command, Output};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -103,4 +104,65 @@ pub fn value(answer: &Answer, name: &str) -> String {
 /// Numbers as the printed strings.
 pub fn strings(ns: &[u32]) -> Vec<String> {
     ns.iter().map(|n| n.to_string()).collect()
+}
+
+/// Runs the `cgdl` binary from the repository root, with the tests' solver cache.
+pub fn cgdl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(args)
+        .env("CGDL_CACHE_DIR", root().join("target/cgdl-test-cache"))
+        .current_dir(root())
+        .output()
+        .expect("the cgdl binary runs")
+}
+
+/// Standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes `source` to a fresh file in the temp directory.
+pub fn temp_file(name: &str, source: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cgdl-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, source).expect("write temp file");
+    path
+}
+
+/// Standard error without the native build's note.
+pub fn stderr_without_build_note(o: &Output) -> String {
+    stderr(o)
+        .lines()
+        .filter(|l| !l.starts_with("cgdl: building the native solver"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// `cgdl ARGS` natively, then with `--interp`.
+pub fn both_back_ends(args: &[&str]) -> [Output; 2] {
+    let mut interp_args = args.to_vec();
+    interp_args.push("--interp");
+    [cgdl(args), cgdl(&interp_args)]
+}
+
+/// Asserts that `out` failed with status 1, saying `expected` on stderr.
+pub fn assert_fails_with(out: &Output, expected: &str) {
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(out));
+    assert!(stderr(out).contains(expected), "{}", stderr(out));
+}
+
+/// Runs `cgdl ARGS` in both back ends: each fails with `expected`, with the same stderr.
+pub fn both_back_ends_fail_with(args: &[&str], expected: &str) -> [Output; 2] {
+    let outs = both_back_ends(args);
+    for out in &outs {
+        assert_fails_with(out, expected);
+    }
+    assert_eq!(stderr_without_build_note(&outs[0]), stderr(&outs[1]));
+    outs
 }
