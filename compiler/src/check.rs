@@ -61,20 +61,28 @@ impl Scope {
         }
     }
 
-    fn lookup(&self, name: &str) -> Option<(usize, Ty)> {
+    fn lookup(&self, name: &str) -> Option<Var> {
         self.names
             .iter()
             .rev()
             .find(|(n, _, _)| n == name)
-            .map(|(_, s, t)| (*s, t.clone()))
+            .map(|(n, slot, ty)| Var {
+                slot: *slot,
+                name: n.as_str().into(),
+                ty: ty.clone(),
+            })
     }
 
-    fn push(&mut self, name: &str, ty: Ty) -> usize {
+    fn push(&mut self, name: &str, ty: Ty) -> Var {
         let slot = self.next;
         self.next += 1;
         self.max = self.max.max(self.next);
-        self.names.push((name.to_string(), slot, ty));
-        slot
+        self.names.push((name.to_string(), slot, ty.clone()));
+        Var {
+            slot,
+            name: name.into(),
+            ty,
+        }
     }
 
     fn mark(&self) -> (usize, usize) {
@@ -222,8 +230,9 @@ impl<'a> Checker<'a> {
                     self.fn_sigs.push(FnSig { params, ret });
                     self.program.fns.push(Function {
                         name: f.name.name.clone(),
-                        arity: f.params.len(),
-                        params: param_tys,
+                        params: (f.params.iter().map(|p| p.name.name.as_str().into()))
+                            .zip(param_tys)
+                            .collect(),
                         ret: ret_ty,
                         frame: 0,
                         body: IExpr::Lit(Val::Int(0)),
@@ -545,7 +554,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Binds a new name, reporting shadowing.
-    fn bind(&mut self, scope: &mut Scope, id: &ast::Ident, ty: Ty) -> usize {
+    fn bind(&mut self, scope: &mut Scope, id: &ast::Ident, ty: Ty) -> Var {
         let shadows = scope.lookup(&id.name).is_some() || self.consts.contains_key(&id.name);
         if shadows {
             self.error(
@@ -690,8 +699,8 @@ impl<'a> Checker<'a> {
         for c in &m.clauses {
             match c {
                 ast::Clause::Bind(pat, dom) => {
-                    let (slots, ir) = self.binder(pat, dom, scope);
-                    clauses.push(IClause::Bind(slots, ir));
+                    let (vars, ir) = self.binder(pat, dom, scope);
+                    clauses.push(IClause::Bind(vars, ir));
                 }
                 ast::Clause::Cond(e) => {
                     let ir = self.expect(e, &Ty::Bool, scope, "a move condition");
@@ -699,8 +708,8 @@ impl<'a> Checker<'a> {
                 }
                 ast::Clause::Let(name, value) => {
                     let (ir, ty) = self.expr(value, scope);
-                    let slot = self.bind(scope, name, ty);
-                    clauses.push(IClause::Let(slot, ir));
+                    let var = self.bind(scope, name, ty);
+                    clauses.push(IClause::Let(var, ir));
                 }
             }
         }
@@ -723,7 +732,7 @@ impl<'a> Checker<'a> {
         pat: &ast::Pattern,
         dom: &ast::Expr,
         scope: &mut Scope,
-    ) -> (Vec<usize>, IExpr) {
+    ) -> (Vec<Var>, IExpr) {
         let (ir, elem) = self.domain(dom, scope);
         let tys: Vec<Ty> = if pat.tuple {
             match &elem {
@@ -748,13 +757,13 @@ impl<'a> Checker<'a> {
         } else {
             vec![elem]
         };
-        let slots = pat
+        let vars = pat
             .names
             .iter()
             .zip(tys)
             .map(|(id, ty)| self.bind(scope, id, ty))
             .collect();
-        (slots, ir)
+        (vars, ir)
     }
 
     /// Checks a domain: a finite set, range or list. Returns its element type.
@@ -850,8 +859,9 @@ impl<'a> Checker<'a> {
             ExprKind::Bool(b) => (IExpr::Lit(Val::Bool(*b)), Ty::Bool),
             ExprKind::End => (IExpr::End, Ty::Game),
             ExprKind::Name(n) => {
-                if let Some((slot, ty)) = scope.lookup(n) {
-                    return (IExpr::Slot(slot), ty);
+                if let Some(var) = scope.lookup(n) {
+                    let ty = var.ty.clone();
+                    return (IExpr::Var(var), ty);
                 }
                 if let Some((v, ty, _)) = self.consts.get(n) {
                     return (IExpr::Lit(v.clone()), ty.clone());
@@ -859,7 +869,14 @@ impl<'a> Checker<'a> {
                 if let Some(variant) = self.variants.get(n).cloned() {
                     if variant.fields.is_empty() {
                         let ty = Ty::Union(variant.ty.clone());
-                        return (IExpr::Variant(variant, Vec::new(), e.span), ty);
+                        return (
+                            IExpr::Variant {
+                                variant,
+                                args: Vec::new(),
+                                span: e.span,
+                            },
+                            ty,
+                        );
                     }
                     self.error(
                         Diagnostic::new(
@@ -876,7 +893,14 @@ impl<'a> Checker<'a> {
                 }
                 if let Some(&gid) = self.game_ids.get(n) {
                     if self.program.games[gid].fields.is_empty() {
-                        return (IExpr::Pos(gid, Vec::new(), e.span), Ty::Game);
+                        return (
+                            IExpr::Pos {
+                                game: gid,
+                                args: Vec::new(),
+                                span: e.span,
+                            },
+                            Ty::Game,
+                        );
                     }
                     let arity = self.program.games[gid].fields.len();
                     self.error(
@@ -912,7 +936,13 @@ impl<'a> Checker<'a> {
                         if !ty.is_int() {
                             self.mismatch(inner.span, "`-`", "a number", &ty);
                         }
-                        (IExpr::Neg(Box::new(ir), e.span), Ty::Int)
+                        (
+                            IExpr::Neg {
+                                arg: Box::new(ir),
+                                span: e.span,
+                            },
+                            Ty::Int,
+                        )
                     }
                     UnOp::Not => {
                         if !ty.fits(&Ty::Bool) {
@@ -927,10 +957,20 @@ impl<'a> Checker<'a> {
             ExprKind::Field(inner, idx) => {
                 let (ir, ty) = self.expr(inner, scope);
                 match ty {
-                    Ty::Tuple(ts) if *idx < ts.len() => {
-                        (IExpr::Field(Box::new(ir), *idx), ts[*idx].clone())
-                    }
-                    Ty::Any => (IExpr::Field(Box::new(ir), *idx), Ty::Any),
+                    Ty::Tuple(ts) if *idx < ts.len() => (
+                        IExpr::Field {
+                            tuple: Box::new(ir),
+                            index: *idx,
+                        },
+                        ts[*idx].clone(),
+                    ),
+                    Ty::Any => (
+                        IExpr::Field {
+                            tuple: Box::new(ir),
+                            index: *idx,
+                        },
+                        Ty::Any,
+                    ),
                     other => {
                         // The parser marks an index too large for `usize` with usize::MAX.
                         let message = match idx.checked_add(1) {
@@ -960,23 +1000,23 @@ impl<'a> Checker<'a> {
                     let lo_ir = self.expect(lo, &Ty::Int, scope, "a slice bound");
                     let mut hi_ir = self.expect(hi, &Ty::Int, scope, "a slice bound");
                     if *op == BinOp::RangeIncl {
-                        hi_ir = IExpr::Bin(
-                            Op::Add,
-                            Box::new(hi_ir),
-                            Box::new(IExpr::Lit(Val::Int(1))),
-                            idx.span,
-                        );
+                        hi_ir = IExpr::Bin {
+                            op: Op::Add,
+                            lhs: Box::new(hi_ir),
+                            rhs: Box::new(IExpr::Lit(Val::Int(1))),
+                            span: idx.span,
+                        };
                     }
                     if !matches!(lt, Ty::List(_) | Ty::Any) {
                         self.mismatch(list.span, "a slice", "a list", &lt);
                     }
                     return (
-                        IExpr::Slice(
-                            Box::new(l),
-                            Some(Box::new(lo_ir)),
-                            Some(Box::new(hi_ir)),
-                            e.span,
-                        ),
+                        IExpr::Slice {
+                            list: Box::new(l),
+                            lo: Some(Box::new(lo_ir)),
+                            hi: Some(Box::new(hi_ir)),
+                            span: e.span,
+                        },
                         lt,
                     );
                 }
@@ -989,7 +1029,14 @@ impl<'a> Checker<'a> {
                         Ty::Any
                     }
                 };
-                (IExpr::Index(Box::new(l), Box::new(i), e.span), elem)
+                (
+                    IExpr::Index {
+                        list: Box::new(l),
+                        index: Box::new(i),
+                        span: e.span,
+                    },
+                    elem,
+                )
             }
             ExprKind::Closure(seed, var, next) => {
                 let (seed_ir, seed_ty) = self.expr(seed, scope);
@@ -1002,12 +1049,16 @@ impl<'a> Checker<'a> {
                     }
                 };
                 let mark = scope.mark();
-                let slot = self.bind(scope, var, elem.clone());
+                let var = self.bind(scope, var, elem.clone());
                 let want = Ty::Set(Box::new(elem));
                 let next_ir = self.expect(next, &want, scope, "`closure`'s step");
                 scope.reset(mark);
                 (
-                    IExpr::Closure(Box::new(seed_ir), slot, Box::new(next_ir)),
+                    IExpr::Closure {
+                        seed: Box::new(seed_ir),
+                        var,
+                        next: Box::new(next_ir),
+                    },
                     want,
                 )
             }
@@ -1022,7 +1073,15 @@ impl<'a> Checker<'a> {
                 let hi = hi
                     .as_ref()
                     .map(|b| Box::new(self.expect(b, &Ty::Int, scope, "a slice bound")));
-                (IExpr::Slice(Box::new(l), lo, hi, e.span), lt)
+                (
+                    IExpr::Slice {
+                        list: Box::new(l),
+                        lo,
+                        hi,
+                        span: e.span,
+                    },
+                    lt,
+                )
             }
             ExprKind::With(list, idx, value) => {
                 let (l, lt) = self.expr(list, scope);
@@ -1037,7 +1096,12 @@ impl<'a> Checker<'a> {
                 };
                 let v = self.expect(value, &elem, scope, "the new element");
                 (
-                    IExpr::With(Box::new(l), Box::new(i), Box::new(v), e.span),
+                    IExpr::With {
+                        list: Box::new(l),
+                        index: Box::new(i),
+                        value: Box::new(v),
+                        span: e.span,
+                    },
                     lt,
                 )
             }
@@ -1088,19 +1152,33 @@ impl<'a> Checker<'a> {
                         Ty::Any
                     }
                 };
-                (IExpr::If(Box::new(c), Box::new(a_ir), Box::new(b_ir)), ty)
+                (
+                    IExpr::If {
+                        cond: Box::new(c),
+                        then: Box::new(a_ir),
+                        otherwise: Box::new(b_ir),
+                    },
+                    ty,
+                )
             }
             ExprKind::Let(name, value, body) => {
                 let (v, vt) = self.expr(value, scope);
                 let mark = scope.mark();
-                let slot = self.bind(scope, name, vt);
+                let var = self.bind(scope, name, vt);
                 let (b, bt) = self.expr(body, scope);
                 scope.reset(mark);
-                (IExpr::Let(slot, Box::new(v), Box::new(b)), bt)
+                (
+                    IExpr::Let {
+                        var,
+                        value: Box::new(v),
+                        body: Box::new(b),
+                    },
+                    bt,
+                )
             }
             ExprKind::Quant(kind, pat, dom, body) => {
                 let mark = scope.mark();
-                let (slots, d) = self.binder(pat, dom, scope);
+                let (vars, d) = self.binder(pat, dom, scope);
                 let b = self.expect(body, &Ty::Bool, scope, "a quantifier's condition");
                 scope.reset(mark);
                 let ty = if *kind == QuantKind::Count {
@@ -1108,19 +1186,32 @@ impl<'a> Checker<'a> {
                 } else {
                     Ty::Bool
                 };
-                (IExpr::Quant(*kind, slots, Box::new(d), Box::new(b)), ty)
+                (
+                    IExpr::Quant {
+                        kind: *kind,
+                        vars,
+                        domain: Box::new(d),
+                        body: Box::new(b),
+                    },
+                    ty,
+                )
             }
             ExprKind::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, e.span, scope),
             ExprKind::Compr(elem, pat, dom, cond) => {
                 let mark = scope.mark();
-                let (slots, d) = self.binder(pat, dom, scope);
+                let (vars, d) = self.binder(pat, dom, scope);
                 let c = cond
                     .as_ref()
                     .map(|c| Box::new(self.expect(c, &Ty::Bool, scope, "a `where` condition")));
                 let (el, et) = self.expr(elem, scope);
                 scope.reset(mark);
                 (
-                    IExpr::Compr(Box::new(el), slots, Box::new(d), c),
+                    IExpr::Compr {
+                        elem: Box::new(el),
+                        vars,
+                        domain: Box::new(d),
+                        cond: c,
+                    },
                     Ty::Set(Box::new(et)),
                 )
             }
@@ -1178,12 +1269,12 @@ impl<'a> Checker<'a> {
                                 .help("give each variant one arm"),
                             );
                         }
-                        let slots = names
+                        let vars = names
                             .iter()
                             .zip(&v.fields)
                             .map(|(name, t)| self.bind(scope, name, t.ty()))
                             .collect();
-                        variant_index = Some((v.variant, slots));
+                        variant_index = Some((v.variant, vars));
                     }
                     Some(v) => {
                         bad_arm = true;
@@ -1249,9 +1340,9 @@ impl<'a> Checker<'a> {
                 },
             };
             match (variant_index, &arm.pattern) {
-                (Some((variant, slots)), _) => iarms.push(IArm {
+                (Some((variant, vars)), _) => iarms.push(IArm {
                     variant,
-                    slots,
+                    vars,
                     body,
                 }),
                 (None, None) => default = Some(Box::new(body)),
@@ -1279,7 +1370,12 @@ impl<'a> Checker<'a> {
             }
         }
         (
-            IExpr::Match(Box::new(sir), uref.map_or(0, |u| u.id), iarms, default),
+            IExpr::Match {
+                scrutinee: Box::new(sir),
+                ty: uref.map_or(0, |u| u.id),
+                arms: iarms,
+                default,
+            },
             result.unwrap_or(Ty::Any),
         )
     }
@@ -1313,17 +1409,10 @@ impl<'a> Checker<'a> {
         let both_int = lt.is_int() && rt.is_int();
         let nat = lt.fits(&Ty::Nat) && rt.fits(&Ty::Nat) && lt != Ty::Any
             || (lt == Ty::Nat && rt == Ty::Any);
-        let mk = |op: Op| IExpr::Bin(op, Box::new(li.clone()), Box::new(ri.clone()), span);
+        let mk = |op: Op| IExpr::bin(op, li.clone(), ri.clone(), span);
         // Where the result is an `int` (a comparison, or arithmetic with a signed operand),
         // a `nat` subtraction inside an operand is `int` arithmetic: it cannot underflow.
-        let signed_mk = |op: Op| {
-            IExpr::Bin(
-                op,
-                Box::new(signed(li.clone())),
-                Box::new(signed(ri.clone())),
-                span,
-            )
-        };
+        let signed_mk = |op: Op| IExpr::bin(op, signed(li.clone()), signed(ri.clone()), span);
         let int_ty = if nat { Ty::Nat } else { Ty::Int };
         let need_ints = |c: &mut Self| {
             if !lt.is_int() {
@@ -1473,7 +1562,14 @@ impl<'a> Checker<'a> {
                 irs.push(self.field_value(a, f, &format!("value {} of `{n}`", i + 1), scope));
             }
             let ty = Ty::Union(variant.ty.clone());
-            return (IExpr::Variant(variant, irs, span), ty);
+            return (
+                IExpr::Variant {
+                    variant,
+                    args: irs,
+                    span,
+                },
+                ty,
+            );
         }
         if let Some(&gid) = self.game_ids.get(n) {
             if self.in_const {
@@ -1483,7 +1579,14 @@ impl<'a> Checker<'a> {
             let fields = self.program.games[gid].fields.clone();
             if fields.len() != args.len() {
                 self.arity(name, span, fields.len(), args.len(), "field value");
-                return (IExpr::Pos(gid, Vec::new(), span), Ty::Game);
+                return (
+                    IExpr::Pos {
+                        game: gid,
+                        args: Vec::new(),
+                        span,
+                    },
+                    Ty::Game,
+                );
             }
             let mut irs = Vec::new();
             for (a, f) in args.iter().zip(&fields) {
@@ -1494,7 +1597,14 @@ impl<'a> Checker<'a> {
                     scope,
                 ));
             }
-            return (IExpr::Pos(gid, irs, span), Ty::Game);
+            return (
+                IExpr::Pos {
+                    game: gid,
+                    args: irs,
+                    span,
+                },
+                Ty::Game,
+            );
         }
         if let Some(c) = Compound::from_name(n).filter(|_| COMPOUNDS.contains(&n)) {
             if self.in_const {
@@ -1511,7 +1621,13 @@ impl<'a> Checker<'a> {
                 .iter()
                 .map(|a| self.expect(a, &Ty::Game, scope, &format!("a component of `{n}`")))
                 .collect();
-            return (IExpr::Compound(c, irs), Ty::Game);
+            return (
+                IExpr::Compound {
+                    kind: c,
+                    parts: irs,
+                },
+                Ty::Game,
+            );
         }
         if BUILTINS.contains(&n) {
             return self.builtin(n, args, span, scope);
@@ -1535,7 +1651,13 @@ impl<'a> Checker<'a> {
             if let Some(caller) = self.current_fn {
                 self.calls[caller].push((fid, name.span));
             }
-            return (IExpr::Call(fid, irs), ret);
+            return (
+                IExpr::Call {
+                    func: fid,
+                    args: irs,
+                },
+                ret,
+            );
         }
         let candidates: Vec<String> = self
             .game_ids
@@ -1654,7 +1776,14 @@ impl<'a> Checker<'a> {
                 }
                 if args.len() == 1 {
                     return match &tys[0] {
-                        Ty::Set(t) | Ty::List(t) => (IExpr::Builtin(b, irs, span), (**t).clone()),
+                        Ty::Set(t) | Ty::List(t) => (
+                            IExpr::Builtin {
+                                func: b,
+                                args: irs,
+                                span,
+                            },
+                            (**t).clone(),
+                        ),
                         other => {
                             self.mismatch(args[0].span, &format!("`{n}`"), "a set or list", other);
                             (IExpr::Lit(Val::Int(0)), Ty::Any)
@@ -1669,7 +1798,11 @@ impl<'a> Checker<'a> {
                     all_nat &= t.fits(&Ty::Nat);
                 }
                 (
-                    IExpr::Builtin(b, irs, span),
+                    IExpr::Builtin {
+                        func: b,
+                        args: irs,
+                        span,
+                    },
                     if all_nat { Ty::Nat } else { Ty::Int },
                 )
             }
@@ -1680,7 +1813,14 @@ impl<'a> Checker<'a> {
                     self.mismatch(args[0].span, "`abs`", "a number", &tys[0]);
                 }
                 let irs = irs.into_iter().map(signed).collect();
-                (IExpr::Builtin(Builtin::Abs, irs, span), Ty::Nat)
+                (
+                    IExpr::Builtin {
+                        func: Builtin::Abs,
+                        args: irs,
+                        span,
+                    },
+                    Ty::Nat,
+                )
             }
             _ => {
                 if args.len() != 1 {
@@ -1688,7 +1828,14 @@ impl<'a> Checker<'a> {
                 } else if !matches!(tys[0], Ty::Set(_) | Ty::List(_) | Ty::Any) {
                     self.mismatch(args[0].span, "`len`", "a set or list", &tys[0]);
                 }
-                (IExpr::Builtin(Builtin::Len, irs, span), Ty::Nat)
+                (
+                    IExpr::Builtin {
+                        func: Builtin::Len,
+                        args: irs,
+                        span,
+                    },
+                    Ty::Nat,
+                )
             }
         }
     }
@@ -1721,8 +1868,8 @@ impl<'a> Checker<'a> {
                         .help("write `for r in 0..8, c in 0..8`"),
                 );
             }
-            let (_, ir) = self.binder(pat, dom, &mut scope);
-            binders.push((pat.names[0].name.clone(), ir));
+            let (mut vars, ir) = self.binder(pat, dom, &mut scope);
+            binders.push((vars.swap_remove(0), ir));
         }
         match q.kind {
             QueryKind::Table if !(1..=2).contains(&q.binders.len()) => self.error(
@@ -1791,12 +1938,28 @@ impl<'a> Checker<'a> {
 /// `int`, such as `abs(a - b)` or `a - b >= c`, where a negative difference is no error.
 fn signed(e: IExpr) -> IExpr {
     match e {
-        IExpr::Bin(op @ (Op::NatSub | Op::Sub | Op::Add | Op::Mul), a, b, span) => {
+        IExpr::Bin {
+            op: op @ (Op::NatSub | Op::Sub | Op::Add | Op::Mul),
+            lhs,
+            rhs,
+            span,
+        } => {
             let op = if op == Op::NatSub { Op::Sub } else { op };
-            IExpr::Bin(op, Box::new(signed(*a)), Box::new(signed(*b)), span)
+            IExpr::bin(op, signed(*lhs), signed(*rhs), span)
         }
-        IExpr::Neg(a, span) => IExpr::Neg(Box::new(signed(*a)), span),
-        IExpr::If(c, t, f) => IExpr::If(c, Box::new(signed(*t)), Box::new(signed(*f))),
+        IExpr::Neg { arg, span } => IExpr::Neg {
+            arg: Box::new(signed(*arg)),
+            span,
+        },
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => IExpr::If {
+            cond,
+            then: Box::new(signed(*then)),
+            otherwise: Box::new(signed(*otherwise)),
+        },
         other => other,
     }
 }

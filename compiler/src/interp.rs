@@ -4,6 +4,8 @@
 
 use crate::ast::{QuantKind, Span};
 use crate::ir::*;
+use cgdl_runtime::native::{checked, field_message};
+use cgdl_runtime::rules::move_error;
 use cgdl_runtime::{Expr, Options, RuleError, Rules};
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
@@ -163,13 +165,8 @@ impl<'p> Interpreter<'p> {
         let g = &self.program.games[game];
         for (f, v) in g.fields.iter().zip(&args) {
             if !f.ty.admits(v) {
-                return Err(EvalError::at(
-                    format!(
-                        "field `{}` of {} would be {v}, outside its type {}",
-                        f.name, g.name, f.ty
-                    ),
-                    span,
-                ));
+                let message = field_message(&f.name, &g.name, &f.ty.to_string(), &v.to_string());
+                return Err(EvalError::at(message, span));
             }
         }
         let id = self.intern(game, args.into());
@@ -195,7 +192,7 @@ impl<'p> Interpreter<'p> {
                         .span
                         .map(|s| format!(" (at {})", self.locate(s)))
                         .unwrap_or_default();
-                    RuleError::new(format!("move `{}` from {from}: {}{at}", m.name, e.message))
+                    move_error(&m.name, &from, RuleError::new(format!("{}{at}", e.message)))
                 })?;
         }
         Ok(())
@@ -225,15 +222,15 @@ impl<'p> Interpreter<'p> {
                     self.clauses(rest, result, env, out)?;
                 }
             }
-            IClause::Let(slot, value) => {
+            IClause::Let(var, value) => {
                 let value = self.eval(value, env)?;
-                bind(std::slice::from_ref(slot), value, env)?;
+                bind(std::slice::from_ref(var), value, env)?;
                 self.clauses(rest, result, env, out)?;
             }
-            IClause::Bind(slots, dom) => {
+            IClause::Bind(vars, dom) => {
                 let dom = self.eval(dom, env)?;
                 for_each(&dom, |v| {
-                    bind(slots, v, env)?;
+                    bind(vars, v, env)?;
                     self.clauses(rest, result, env, out)?;
                     Ok(true)
                 })?;
@@ -261,21 +258,21 @@ fn int(v: &Val) -> Result<i64, EvalError> {
     }
 }
 
-fn bind(slots: &[usize], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
-    if slots.len() == 1 {
-        env[slots[0]] = v;
+fn bind(vars: &[Var], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
+    if let [var] = vars {
+        env[var.slot] = v;
         return Ok(());
     }
     match v {
-        Val::Tuple(vs) if vs.len() == slots.len() => {
-            for (s, x) in slots.iter().zip(vs.iter()) {
-                env[*s] = x.clone();
+        Val::Tuple(vs) if vs.len() == vars.len() => {
+            for (var, x) in vars.iter().zip(vs.iter()) {
+                env[var.slot] = x.clone();
             }
             Ok(())
         }
         other => Err(EvalError::plain(format!(
             "cannot bind {other} to a pattern of {} names",
-            slots.len()
+            vars.len()
         ))),
     }
 }
@@ -331,16 +328,18 @@ fn contains(dom: &Val, x: &Val) -> Result<bool, EvalError> {
 fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, EvalError> {
     Ok(match e {
         IExpr::Lit(v) => v.clone(),
-        IExpr::Slot(s) => env[*s].clone(),
-        IExpr::Neg(x, span) => {
-            let n = int(&eval(x, env, cx)?)?;
-            Val::Int(
-                n.checked_neg()
-                    .ok_or_else(|| EvalError::at("integer overflow", *span))?,
-            )
+        IExpr::Var(var) => env[var.slot].clone(),
+        IExpr::Neg { arg, span } => {
+            let n = int(&eval(arg, env, cx)?)?;
+            Val::Int(checked::neg(n).map_err(|e| EvalError::at(e.to_string(), *span))?)
         }
         IExpr::Not(x) => Val::Bool(!truth(&eval(x, env, cx)?)?),
-        IExpr::Bin(op, l, r, span) => {
+        IExpr::Bin {
+            op,
+            lhs: l,
+            rhs: r,
+            span,
+        } => {
             // Short-circuit logic first.
             if matches!(op, Op::And | Op::Or) {
                 let a = truth(&eval(l, env, cx)?)?;
@@ -353,13 +352,13 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let b = eval(r, env, cx)?;
             binary(*op, a, b, *span)?
         }
-        IExpr::Field(x, i) => match eval(x, env, cx)? {
+        IExpr::Field { tuple, index: i } => match eval(tuple, env, cx)? {
             Val::Tuple(vs) if *i < vs.len() => vs[*i].clone(),
             other => return Err(EvalError::plain(format!("{other} has no field .{i}"))),
         },
-        IExpr::Index(l, i, span) => {
-            let list = eval(l, env, cx)?;
-            let i = int(&eval(i, env, cx)?)?;
+        IExpr::Index { list, index, span } => {
+            let list = eval(list, env, cx)?;
+            let i = int(&eval(index, env, cx)?)?;
             match list {
                 Val::List(vs) => usize::try_from(i)
                     .ok()
@@ -395,28 +394,37 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .map(|i| eval(i, env, cx).map(Val::normalize))
                 .collect::<Result<_, _>>()?,
         )),
-        IExpr::If(c, a, b) => {
-            if truth(&eval(c, env, cx)?)? {
-                eval(a, env, cx)?
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            if truth(&eval(cond, env, cx)?)? {
+                eval(then, env, cx)?
             } else {
-                eval(b, env, cx)?
+                eval(otherwise, env, cx)?
             }
         }
-        IExpr::Let(slot, v, body) => {
-            let v = eval(v, env, cx)?;
-            ensure(env, *slot);
-            env[*slot] = v;
+        IExpr::Let { var, value, body } => {
+            let v = eval(value, env, cx)?;
+            ensure(env, var.slot);
+            env[var.slot] = v;
             eval(body, env, cx)?
         }
-        IExpr::Quant(kind, slots, dom, body) => {
-            let dom = eval(dom, env, cx)?;
-            for &s in slots {
-                ensure(env, s);
+        IExpr::Quant {
+            kind,
+            vars,
+            domain,
+            body,
+        } => {
+            let dom = eval(domain, env, cx)?;
+            for var in vars {
+                ensure(env, var.slot);
             }
             let mut count = 0i64;
             let mut result = *kind == QuantKind::Forall;
             for_each(&dom, |v| {
-                bind(slots, v, env)?;
+                bind(vars, v, env)?;
                 let b = truth(&eval(body, env, cx)?)?;
                 match kind {
                     QuantKind::Exists if b => {
@@ -438,14 +446,19 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Val::Bool(result)
             }
         }
-        IExpr::Compr(elem, slots, dom, cond) => {
-            let dom = eval(dom, env, cx)?;
-            for &s in slots {
-                ensure(env, s);
+        IExpr::Compr {
+            elem,
+            vars,
+            domain,
+            cond,
+        } => {
+            let dom = eval(domain, env, cx)?;
+            for var in vars {
+                ensure(env, var.slot);
             }
             let mut out = BTreeSet::new();
             for_each(&dom, |v| {
-                bind(slots, v, env)?;
+                bind(vars, v, env)?;
                 let keep = match cond {
                     Some(c) => truth(&eval(c, env, cx)?)?,
                     None => true,
@@ -457,12 +470,12 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             })?;
             Val::Set(Rc::new(out))
         }
-        IExpr::Closure(seed, slot, next) => {
+        IExpr::Closure { seed, var, next } => {
             let mut seen: BTreeSet<Val> = set_of(eval(seed, env, cx)?)?.iter().cloned().collect();
             let mut work: Vec<Val> = seen.iter().cloned().collect();
-            ensure(env, *slot);
+            ensure(env, var.slot);
             while let Some(x) = work.pop() {
-                env[*slot] = x;
+                env[var.slot] = x;
                 for y in set_of(eval(next, env, cx)?)?.iter() {
                     spend(1)?;
                     if seen.insert(y.clone()) {
@@ -472,7 +485,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
             Val::Set(Rc::new(seen))
         }
-        IExpr::Slice(list, lo, hi, span) => {
+        IExpr::Slice { list, lo, hi, span } => {
             let Val::List(items) = eval(list, env, cx)? else {
                 return Err(EvalError::at("only lists can be sliced", *span));
             };
@@ -495,11 +508,16 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
             Val::List(Rc::new(items[lo as usize..hi as usize].to_vec()))
         }
-        IExpr::With(list, idx, value, span) => {
+        IExpr::With {
+            list,
+            index,
+            value,
+            span,
+        } => {
             let Val::List(items) = eval(list, env, cx)? else {
                 return Err(EvalError::at("`with` needs a list", *span));
             };
-            let i = int(&eval(idx, env, cx)?)?;
+            let i = int(&eval(index, env, cx)?)?;
             let v = normalized(eval(value, env, cx)?)?;
             let mut items = (*items).clone();
             match usize::try_from(i).ok().and_then(|i| items.get_mut(i)) {
@@ -516,9 +534,9 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
             Val::List(Rc::new(items))
         }
-        IExpr::Call(fid, args) => {
+        IExpr::Call { func, args } => {
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
-            let f = &cx.program.fns[*fid];
+            let f = &cx.program.fns[*func];
             let mut frame = Vec::with_capacity(f.frame.max(args.len()));
             for a in args {
                 frame.push(eval(a, env, Some(cx))?);
@@ -526,14 +544,14 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             frame.resize(f.frame.max(args.len()), Val::Int(0));
             eval(&f.body, &mut frame, Some(cx))?
         }
-        IExpr::Builtin(b, args, span) => {
+        IExpr::Builtin { func, args, span } => {
             let vals = args
                 .iter()
                 .map(|a| eval(a, env, cx))
                 .collect::<Result<Vec<_>, _>>()?;
-            builtin(*b, vals, *span)?
+            builtin(*func, vals, *span)?
         }
-        IExpr::Pos(game, args, span) => {
+        IExpr::Pos { game, args, span } => {
             let cx = cx.ok_or_else(|| EvalError::plain("position in a constant"))?;
             let vals = args
                 .iter()
@@ -541,7 +559,11 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .collect::<Result<Vec<_>, _>>()?;
             cx.make_pos(*game, vals, *span)?
         }
-        IExpr::Variant(variant, args, span) => {
+        IExpr::Variant {
+            variant,
+            args,
+            span,
+        } => {
             let vals = args
                 .iter()
                 .map(|a| eval(a, env, cx).map(Val::normalize))
@@ -550,7 +572,12 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .build(vals)
                 .map_err(|message| EvalError::at(message, *span))?
         }
-        IExpr::Match(scrutinee, _, arms, default) => {
+        IExpr::Match {
+            scrutinee,
+            arms,
+            default,
+            ..
+        } => {
             let Val::Tag(tag) = eval(scrutinee, env, cx)? else {
                 return Err(EvalError::plain(
                     "match on a value that is not a tagged union",
@@ -558,9 +585,9 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             };
             match arms.iter().find(|arm| arm.variant == tag.variant) {
                 Some(arm) => {
-                    for (slot, v) in arm.slots.iter().zip(tag.fields.iter()) {
-                        ensure(env, *slot);
-                        env[*slot] = v.clone();
+                    for (var, v) in arm.vars.iter().zip(tag.fields.iter()) {
+                        ensure(env, var.slot);
+                        env[var.slot] = v.clone();
                     }
                     eval(&arm.body, env, cx)?
                 }
@@ -571,7 +598,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
         }
         IExpr::End => Val::Game(Rc::new(Expr::End)),
-        IExpr::Compound(kind, parts) => {
+        IExpr::Compound { kind, parts } => {
             let mut children = Vec::with_capacity(parts.len());
             for p in parts {
                 match eval(p, env, cx)? {
@@ -591,7 +618,6 @@ fn ensure(env: &mut Vec<Val>, slot: usize) {
 }
 
 fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
-    let overflow = || EvalError::at("integer overflow", span);
     Ok(match op {
         Op::Eq => Val::Bool(normalized(a)? == normalized(b)?),
         Op::Ne => Val::Bool(normalized(a)? != normalized(b)?),
@@ -606,37 +632,17 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
             Some(hi) => Val::Range(int(&a)?, hi),
             None => Val::EMPTY_RANGE,
         },
-        Op::Add => Val::Int(int(&a)?.checked_add(int(&b)?).ok_or_else(overflow)?),
-        Op::Sub => Val::Int(int(&a)?.checked_sub(int(&b)?).ok_or_else(overflow)?),
-        Op::NatSub => {
+        Op::Add | Op::Sub | Op::NatSub | Op::Mul | Op::Div | Op::Rem => {
             let (x, y) = (int(&a)?, int(&b)?);
-            if y > x {
-                return Err(EvalError::at(
-                    format!("natural underflow: {x} - {y} is negative"),
-                    span,
-                ));
-            }
-            Val::Int(x - y)
-        }
-        Op::Mul => Val::Int(int(&a)?.checked_mul(int(&b)?).ok_or_else(overflow)?),
-        Op::Div | Op::Rem => {
-            let (x, y) = (int(&a)?, int(&b)?);
-            if y == 0 {
-                return Err(EvalError::at(
-                    format!(
-                        "division by zero: {x} {} 0",
-                        if op == Op::Div { "/" } else { "%" }
-                    ),
-                    span,
-                ));
-            }
-            // Floor division and a non-negative remainder.
-            // `i64::MIN / -1` overflows; `i64::MIN % -1` is 0.
-            Val::Int(if op == Op::Div {
-                x.checked_div_euclid(y).ok_or_else(overflow)?
-            } else {
-                x.checked_rem_euclid(y).unwrap_or(0)
-            })
+            let result = match op {
+                Op::Add => checked::add(x, y),
+                Op::Sub => checked::sub(x, y),
+                Op::NatSub => checked::nat_sub(x, y),
+                Op::Mul => checked::mul(x, y),
+                Op::Div => checked::div(x, y),
+                _ => checked::rem(x, y),
+            };
+            Val::Int(result.map_err(|e| EvalError::at(e.to_string(), span))?)
         }
         Op::SetUnion => {
             let (x, y) = (set_of(a)?, set_of(b)?);
@@ -669,11 +675,9 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
 
 fn builtin(b: Builtin, mut vals: Vec<Val>, span: Span) -> Result<Val, EvalError> {
     Ok(match b {
-        Builtin::Abs => Val::Int(
-            int(&vals[0])?
-                .checked_abs()
-                .ok_or_else(|| EvalError::at("integer overflow", span))?,
-        ),
+        Builtin::Abs => {
+            Val::Int(checked::abs(int(&vals[0])?).map_err(|e| EvalError::at(e.to_string(), span))?)
+        }
         Builtin::Len => match vals.pop().map(Val::normalize) {
             Some(Val::Set(s)) => Val::Int(s.len() as i64),
             Some(Val::List(l)) => Val::Int(l.len() as i64),

@@ -1,7 +1,8 @@
-//! The checked IR: names resolved to slots, operators resolved by type, constants folded.
-//! The interpreter runs it; the code generator (later) compiles it.
+//! The checked IR, read by both back ends: names resolved (each with its slot and type),
+//! operators resolved by type, constants folded.
 
 use crate::ast::{QuantKind, Span};
+use cgdl_runtime::native::payload_message;
 use cgdl_runtime::Compound;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -359,38 +360,304 @@ pub enum Builtin {
     Len,
 }
 
+/// A local name: a game's field, a binder, a `let`, a function parameter. The interpreter
+/// keeps it in frame slot `slot` (slots are reused by scopes that do not overlap); native
+/// code names it after `name`, which no other name visible beside it shares (the checker
+/// forbids shadowing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Var {
+    /// Its slot in the frame of its game, function or query.
+    pub slot: usize,
+    /// Its name as written.
+    pub name: Rc<str>,
+    /// Its static type.
+    pub ty: Ty,
+}
+
 /// A checked expression.
 #[derive(Clone, Debug)]
-#[allow(missing_docs)]
 pub enum IExpr {
+    /// A constant value.
     Lit(Val),
-    Slot(usize),
-    Neg(Box<IExpr>, Span),
+    /// A local name.
+    Var(Var),
+    /// `-arg` (checked for overflow).
+    Neg {
+        /// The operand.
+        arg: Box<IExpr>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// `not arg`.
     Not(Box<IExpr>),
-    Bin(Op, Box<IExpr>, Box<IExpr>, Span),
-    Field(Box<IExpr>, usize),
-    Index(Box<IExpr>, Box<IExpr>, Span),
+    /// A binary operator, resolved by type.
+    Bin {
+        /// The operator.
+        op: Op,
+        /// The left operand.
+        lhs: Box<IExpr>,
+        /// The right operand.
+        rhs: Box<IExpr>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// `tuple.index`.
+    Field {
+        /// The tuple.
+        tuple: Box<IExpr>,
+        /// The component, from 0.
+        index: usize,
+    },
+    /// `list[index]`.
+    Index {
+        /// The list.
+        list: Box<IExpr>,
+        /// The index.
+        index: Box<IExpr>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// `(a, b, ...)`.
     Tuple(Vec<IExpr>),
+    /// `{a, b, ...}`.
     Set(Vec<IExpr>),
+    /// `[a, b, ...]`.
     List(Vec<IExpr>),
-    If(Box<IExpr>, Box<IExpr>, Box<IExpr>),
-    Let(usize, Box<IExpr>, Box<IExpr>),
-    Quant(QuantKind, Vec<usize>, Box<IExpr>, Box<IExpr>),
-    Compr(Box<IExpr>, Vec<usize>, Box<IExpr>, Option<Box<IExpr>>),
-    Closure(Box<IExpr>, usize, Box<IExpr>),
-    Slice(Box<IExpr>, Option<Box<IExpr>>, Option<Box<IExpr>>, Span),
-    With(Box<IExpr>, Box<IExpr>, Box<IExpr>, Span),
-    Call(usize, Vec<IExpr>),
-    Builtin(Builtin, Vec<IExpr>, Span),
-    /// A position of game `id` with field values.
-    Pos(usize, Vec<IExpr>, Span),
+    /// `if cond then then_ else else_`.
+    If {
+        /// The condition.
+        cond: Box<IExpr>,
+        /// The value when it holds.
+        then: Box<IExpr>,
+        /// The value when it does not.
+        otherwise: Box<IExpr>,
+    },
+    /// `let var = value in body`.
+    Let {
+        /// The name bound.
+        var: Var,
+        /// Its value.
+        value: Box<IExpr>,
+        /// Where it is visible.
+        body: Box<IExpr>,
+    },
+    /// `exists`/`forall`/`count` over a domain.
+    Quant {
+        /// Which quantifier.
+        kind: QuantKind,
+        /// The names bound to each element (one, or a tuple's components).
+        vars: Vec<Var>,
+        /// The domain.
+        domain: Box<IExpr>,
+        /// The condition tested for each element.
+        body: Box<IExpr>,
+    },
+    /// `{elem for vars in domain if cond}`.
+    Compr {
+        /// Each element of the result.
+        elem: Box<IExpr>,
+        /// The names bound to each element of the domain.
+        vars: Vec<Var>,
+        /// The domain.
+        domain: Box<IExpr>,
+        /// The filter, if any.
+        cond: Option<Box<IExpr>>,
+    },
+    /// `closure(seed, var => next)`: the least set holding `seed` and closed under `next`.
+    Closure {
+        /// The starting elements.
+        seed: Box<IExpr>,
+        /// The name bound to each element reached.
+        var: Var,
+        /// The elements one step from `var`.
+        next: Box<IExpr>,
+    },
+    /// `list[lo..hi]`, either bound optional.
+    Slice {
+        /// The list.
+        list: Box<IExpr>,
+        /// The first index kept.
+        lo: Option<Box<IExpr>>,
+        /// The first index dropped.
+        hi: Option<Box<IExpr>>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// `list with [index] = value`.
+    With {
+        /// The list.
+        list: Box<IExpr>,
+        /// The index replaced.
+        index: Box<IExpr>,
+        /// The new element.
+        value: Box<IExpr>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// A call of helper function `func`.
+    Call {
+        /// Index into [`Program::fns`].
+        func: usize,
+        /// The arguments.
+        args: Vec<IExpr>,
+    },
+    /// A call of a built-in function.
+    Builtin {
+        /// Which one.
+        func: Builtin,
+        /// The arguments.
+        args: Vec<IExpr>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// A position of a game with field values.
+    Pos {
+        /// Index into [`Program::games`].
+        game: usize,
+        /// The fields' values.
+        args: Vec<IExpr>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// `end`: the position with no moves that ends the game at once.
     End,
-    Compound(Compound, Vec<IExpr>),
+    /// A compound of position expressions.
+    Compound {
+        /// How the parts combine.
+        kind: Compound,
+        /// The parts.
+        parts: Vec<IExpr>,
+    },
     /// A value of a tagged union: the variant, and its payload.
-    Variant(Rc<VariantRef>, Vec<IExpr>, Span),
-    /// `match e { ... }` over tagged union `ty`: an arm per variant index (binding the
-    /// payload to slots), and the `_` arm for the variants without one.
-    Match(Box<IExpr>, usize, Vec<IArm>, Option<Box<IExpr>>),
+    Variant {
+        /// The variant.
+        variant: Rc<VariantRef>,
+        /// Its payload.
+        args: Vec<IExpr>,
+        /// Where it stands, for run-time errors.
+        span: Span,
+    },
+    /// `match scrutinee { ... }` over a tagged union: an arm per variant (binding its
+    /// payload), and the `_` arm for the variants without one.
+    Match {
+        /// The value matched.
+        scrutinee: Box<IExpr>,
+        /// Index into [`Program::types`].
+        ty: usize,
+        /// The arms naming variants.
+        arms: Vec<IArm>,
+        /// The `_` arm.
+        default: Option<Box<IExpr>>,
+    },
+}
+
+impl IExpr {
+    /// Calls `f` on every name this expression binds or reads, outermost first.
+    pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
+        let all = |es: &[IExpr], f: &mut dyn FnMut(&Var)| {
+            for e in es {
+                e.for_each_var(f);
+            }
+        };
+        match self {
+            IExpr::Lit(_) | IExpr::End => {}
+            IExpr::Var(v) => f(v),
+            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => {
+                x.for_each_var(f)
+            }
+            IExpr::Bin { lhs, rhs, .. } => {
+                lhs.for_each_var(f);
+                rhs.for_each_var(f);
+            }
+            IExpr::Index { list, index, .. } => {
+                list.for_each_var(f);
+                index.for_each_var(f);
+            }
+            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => all(es, f),
+            IExpr::Call { args, .. }
+            | IExpr::Builtin { args, .. }
+            | IExpr::Pos { args, .. }
+            | IExpr::Variant { args, .. } => all(args, f),
+            IExpr::Compound { parts, .. } => all(parts, f),
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                cond.for_each_var(f);
+                then.for_each_var(f);
+                otherwise.for_each_var(f);
+            }
+            IExpr::Let { var, value, body } => {
+                f(var);
+                value.for_each_var(f);
+                body.for_each_var(f);
+            }
+            IExpr::Quant {
+                vars, domain, body, ..
+            } => {
+                vars.iter().for_each(&mut *f);
+                domain.for_each_var(f);
+                body.for_each_var(f);
+            }
+            IExpr::Compr {
+                elem,
+                vars,
+                domain,
+                cond,
+            } => {
+                vars.iter().for_each(&mut *f);
+                domain.for_each_var(f);
+                if let Some(c) = cond {
+                    c.for_each_var(f);
+                }
+                elem.for_each_var(f);
+            }
+            IExpr::Closure { seed, var, next } => {
+                f(var);
+                seed.for_each_var(f);
+                next.for_each_var(f);
+            }
+            IExpr::Slice { list, lo, hi, .. } => {
+                list.for_each_var(f);
+                for b in [lo, hi].into_iter().flatten() {
+                    b.for_each_var(f);
+                }
+            }
+            IExpr::With {
+                list, index, value, ..
+            } => {
+                list.for_each_var(f);
+                index.for_each_var(f);
+                value.for_each_var(f);
+            }
+            IExpr::Match {
+                scrutinee,
+                arms,
+                default,
+                ..
+            } => {
+                scrutinee.for_each_var(f);
+                for arm in arms {
+                    arm.vars.iter().for_each(&mut *f);
+                    arm.body.for_each_var(f);
+                }
+                if let Some(d) = default {
+                    d.for_each_var(f);
+                }
+            }
+        }
+    }
+
+    /// `lhs op rhs`.
+    pub fn bin(op: Op, lhs: IExpr, rhs: IExpr, span: Span) -> IExpr {
+        IExpr::Bin {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+            span,
+        }
+    }
 }
 
 /// A variant as an expression builds it: enough to check and build a value without the
@@ -412,11 +679,9 @@ impl VariantRef {
     pub fn build(&self, payload: Vec<Val>) -> Result<Val, String> {
         for (i, (t, v)) in self.fields.iter().zip(&payload).enumerate() {
             if !t.admits(v) {
-                return Err(format!(
-                    "value {} of {} would be {v}, outside its type {t}",
-                    i + 1,
-                    self.name
-                ));
+                let shown = v.to_string();
+                let message = payload_message(i + 1, &self.name, &t.to_string(), &shown);
+                return Err(message);
             }
         }
         Ok(Val::Tag(Rc::new(Tagged {
@@ -433,8 +698,8 @@ impl VariantRef {
 pub struct IArm {
     /// The variant it matches.
     pub variant: usize,
-    /// The slots its payload binds.
-    pub slots: Vec<usize>,
+    /// The names its payload binds.
+    pub vars: Vec<Var>,
     /// Its value.
     pub body: IExpr,
 }
@@ -444,10 +709,8 @@ pub struct IArm {
 pub struct Function {
     /// Its name.
     pub name: String,
-    /// Number of parameters (slots 0..arity).
-    pub arity: usize,
-    /// Declared parameter types.
-    pub params: Vec<FieldTy>,
+    /// Its parameters' names (in slots 0..) and declared types.
+    pub params: Vec<(Rc<str>, FieldTy)>,
     /// Declared result type.
     pub ret: FieldTy,
     /// Slots its body needs.
@@ -468,12 +731,39 @@ pub struct Field {
 /// One clause of a move.
 #[derive(Clone, Debug)]
 pub enum IClause {
-    /// Bind the slots (one, or a tuple's) to each element of the domain.
-    Bind(Vec<usize>, IExpr),
+    /// Bind the names (one, or a tuple's) to each element of the domain.
+    Bind(Vec<Var>, IExpr),
     /// Keep going only when true.
     Cond(IExpr),
-    /// Bind the slot to the value.
-    Let(usize, IExpr),
+    /// Bind the name to the value.
+    Let(Var, IExpr),
+}
+
+impl IClause {
+    /// Calls `f` on every name this clause binds or reads.
+    pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
+        match self {
+            IClause::Bind(vars, dom) => {
+                vars.iter().for_each(&mut *f);
+                dom.for_each_var(f);
+            }
+            IClause::Cond(c) => c.for_each_var(f),
+            IClause::Let(var, value) => {
+                f(var);
+                value.for_each_var(f);
+            }
+        }
+    }
+}
+
+impl Move {
+    /// Calls `f` on every name this move binds or reads.
+    pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
+        for c in &self.clauses {
+            c.for_each_var(f);
+        }
+        self.result.for_each_var(f);
+    }
 }
 
 /// A move rule.
@@ -522,12 +812,26 @@ pub struct IQuery {
     pub target: IExpr,
     /// The query as written, for output.
     pub text: String,
-    /// For tables and periods: each binder's name and domain.
-    pub binders: Vec<(String, IExpr)>,
+    /// For tables and periods: each binder and its domain.
+    pub binders: Vec<(Var, IExpr)>,
     /// Slots needed.
     pub frame: usize,
     /// Where the query stands.
     pub span: Span,
+}
+
+impl IQuery {
+    /// The largest number of tokens a move removes when the target is `G(n)` of a
+    /// take-and-break or subtraction game `G` with `n` the query's variable (for the
+    /// Guy–Smith period proof).
+    pub fn max_removal(&self, program: &Program) -> Option<usize> {
+        match &self.target {
+            IExpr::Pos { game, args, .. } if matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == 0) => {
+                program.max_removal(*game)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A checked program.

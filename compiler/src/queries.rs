@@ -2,7 +2,7 @@
 
 use crate::ast::QueryKind;
 use crate::interp::{EvalError, Interpreter};
-use crate::ir::{IExpr, IQuery, Val};
+use crate::ir::{IQuery, Val};
 use cgdl_runtime::report::{Ask, Plan};
 use cgdl_runtime::{Expr, ValueKind};
 
@@ -66,16 +66,6 @@ fn stream<'a, T: 'a>(
     Ok(Stream::new(rows))
 }
 
-/// The largest removal of a take-and-break target `G(n)`, for the Guy–Smith proof.
-fn max_removal(interp: &Interpreter, target: &IExpr) -> Option<usize> {
-    match target {
-        IExpr::Pos(gid, args, _) if matches!(args.as_slice(), [IExpr::Slot(0)]) => {
-            interp.program().max_removal(*gid)
-        }
-        _ => None,
-    }
-}
-
 /// Builds the plan of one query.
 pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u32>, EvalError> {
     let asks: Vec<Ask> = q.values.iter().filter_map(|v| Ask::parse(v)).collect();
@@ -93,7 +83,7 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
             let rows = stream(interp, q, dom, QueryShape::Rows, Val::to_string)?;
             Ok(Plan::Table {
                 query,
-                var: var.clone(),
+                var: var.name.to_string(),
                 rows,
                 asks,
             })
@@ -123,7 +113,7 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
             }
             Ok(Plan::Grid {
                 query,
-                vars: (rv.clone(), cv.clone()),
+                vars: (rv.name.to_string(), cv.name.to_string()),
                 row_labels: rows.iter().map(Val::to_string).collect(),
                 col_labels: cols.iter().map(Val::to_string).collect(),
                 cells,
@@ -147,7 +137,7 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
                 query,
                 kind,
                 terms,
-                max_removal: max_removal(interp, &q.target),
+                max_removal: q.max_removal(interp.program()),
             })
         }
     }

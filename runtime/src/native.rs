@@ -21,39 +21,140 @@ pub fn error(message: impl Into<String>, at: &str) -> RuleError {
     }
 }
 
-/// `a + b`, failing on overflow.
-#[inline]
-pub fn add(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
-    a.checked_add(b)
-        .ok_or_else(|| error("integer overflow", at))
+/// Why checked integer arithmetic failed. Its text is the message both back ends give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithError {
+    /// The result does not fit in 64 bits.
+    Overflow,
+    /// `a - b` on naturals with `b > a`.
+    Underflow(i64, i64),
+    /// `a / 0` or `a % 0` (the operator).
+    DivisionByZero(i64, char),
 }
 
-/// `a - b` on integers, failing on overflow.
-#[inline]
-pub fn sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
-    a.checked_sub(b)
-        .ok_or_else(|| error("integer overflow", at))
-}
-
-/// `a - b` on naturals, failing when negative.
-#[inline]
-pub fn nat_sub(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
-    if b > a {
-        return Err(underflow(a, b, at));
+impl std::fmt::Display for ArithError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArithError::Overflow => f.write_str("integer overflow"),
+            ArithError::Underflow(a, b) => {
+                write!(f, "natural underflow: {a} - {b} is negative")
+            }
+            ArithError::DivisionByZero(a, op) => write!(f, "division by zero: {a} {op} 0"),
+        }
     }
-    Ok(a - b)
+}
+
+/// The language's integer arithmetic, checked: what both back ends compute.
+pub mod checked {
+    use super::ArithError;
+
+    /// `a + b`.
+    #[inline]
+    pub fn add(a: i64, b: i64) -> Result<i64, ArithError> {
+        a.checked_add(b).ok_or(ArithError::Overflow)
+    }
+
+    /// `a - b` on integers.
+    #[inline]
+    pub fn sub(a: i64, b: i64) -> Result<i64, ArithError> {
+        a.checked_sub(b).ok_or(ArithError::Overflow)
+    }
+
+    /// `a - b` on naturals: negative is an error.
+    #[inline]
+    pub fn nat_sub(a: i64, b: i64) -> Result<i64, ArithError> {
+        if b > a {
+            return Err(ArithError::Underflow(a, b));
+        }
+        Ok(a - b)
+    }
+
+    /// `a * b`.
+    #[inline]
+    pub fn mul(a: i64, b: i64) -> Result<i64, ArithError> {
+        a.checked_mul(b).ok_or(ArithError::Overflow)
+    }
+
+    /// Floor division (the quotient of the non-negative remainder).
+    #[inline]
+    pub fn div(a: i64, b: i64) -> Result<i64, ArithError> {
+        if b == 0 {
+            return Err(ArithError::DivisionByZero(a, '/'));
+        }
+        // `i64::MIN / -1` is the one quotient that does not fit.
+        a.checked_div_euclid(b).ok_or(ArithError::Overflow)
+    }
+
+    /// The non-negative remainder.
+    #[inline]
+    pub fn rem(a: i64, b: i64) -> Result<i64, ArithError> {
+        if b == 0 {
+            return Err(ArithError::DivisionByZero(a, '%'));
+        }
+        // `i64::MIN % -1` overflows in the machine, but the remainder is 0.
+        Ok(a.checked_rem_euclid(b).unwrap_or(0))
+    }
+
+    /// `-a`.
+    #[inline]
+    pub fn neg(a: i64) -> Result<i64, ArithError> {
+        a.checked_neg().ok_or(ArithError::Overflow)
+    }
+
+    /// `abs(a)`.
+    #[inline]
+    pub fn abs(a: i64) -> Result<i64, ArithError> {
+        a.checked_abs().ok_or(ArithError::Overflow)
+    }
 }
 
 #[cold]
 #[inline(never)]
-fn underflow(a: i64, b: i64, at: &str) -> RuleError {
-    error(format!("natural underflow: {a} - {b} is negative"), at)
+fn arith_error(e: ArithError, at: &str) -> RuleError {
+    error(e.to_string(), at)
 }
 
-#[cold]
-#[inline(never)]
-fn division_by_zero(a: i64, op: char, at: &str) -> RuleError {
-    error(format!("division by zero: {a} {op} 0"), at)
+/// Generated code's arithmetic: [`checked`] with the error placed at `at`.
+macro_rules! located {
+    ($($(#[$doc:meta])* $name:ident($($arg:ident),*);)*) => {$(
+        $(#[$doc])*
+        #[inline]
+        pub fn $name($($arg: i64,)* at: &str) -> Result<i64, RuleError> {
+            match checked::$name($($arg),*) {
+                Ok(v) => Ok(v),
+                Err(e) => Err(arith_error(e, at)),
+            }
+        }
+    )*};
+}
+
+located! {
+    /// `a + b`, failing on overflow.
+    add(a, b);
+    /// `a - b` on integers, failing on overflow.
+    sub(a, b);
+    /// `a - b` on naturals, failing when negative.
+    nat_sub(a, b);
+    /// `a * b`, failing on overflow.
+    mul(a, b);
+    /// Floor division, failing on zero and on overflow.
+    div(a, b);
+    /// Non-negative remainder, failing on zero.
+    rem(a, b);
+    /// `-a`, failing on overflow.
+    neg(a);
+    /// `abs(a)`, failing on overflow.
+    abs(a);
+}
+
+/// The message for a field value outside its declared type.
+pub fn field_message(field: &str, game: &str, ty: &str, value: &str) -> String {
+    format!("field `{field}` of {game} would be {value}, outside its type {ty}")
+}
+
+/// The message for a variant's payload value (number `index`, from 1) outside its type.
+pub fn payload_message(index: usize, tag: &str, ty: &str, value: &str) -> String {
+    format!("value {index} of {tag} would be {value}, outside its type {ty}")
 }
 
 /// The error for a field value outside its declared type (kept out of line, so that the
@@ -67,53 +168,20 @@ pub fn field_error<T: Show + ?Sized>(
     value: &T,
     at: &str,
 ) -> RuleError {
-    error(
-        format!(
-            "field `{field}` of {game} would be {}, outside its type {ty}",
-            value.shown()
-        ),
-        at,
-    )
+    error(field_message(field, game, ty, &value.shown()), at)
 }
 
-/// `a * b`, failing on overflow.
-#[inline]
-pub fn mul(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
-    a.checked_mul(b)
-        .ok_or_else(|| error("integer overflow", at))
-}
-
-/// Floor division, failing on zero and on overflow.
-#[inline]
-pub fn div(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
-    if b == 0 {
-        return Err(division_by_zero(a, '/', at));
-    }
-    // `i64::MIN / -1` is the one quotient that does not fit.
-    a.checked_div_euclid(b)
-        .ok_or_else(|| error("integer overflow", at))
-}
-
-/// Non-negative remainder, failing on zero.
-#[inline]
-pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, RuleError> {
-    if b == 0 {
-        return Err(division_by_zero(a, '%', at));
-    }
-    // `i64::MIN % -1` overflows in the machine, but the remainder is 0.
-    Ok(a.checked_rem_euclid(b).unwrap_or(0))
-}
-
-/// `-a`, failing on overflow.
-#[inline]
-pub fn neg(a: i64, at: &str) -> Result<i64, RuleError> {
-    a.checked_neg().ok_or_else(|| error("integer overflow", at))
-}
-
-/// `abs(a)`, failing on overflow.
-#[inline]
-pub fn abs(a: i64, at: &str) -> Result<i64, RuleError> {
-    a.checked_abs().ok_or_else(|| error("integer overflow", at))
+/// The error for a variant's payload value outside its type.
+#[cold]
+#[inline(never)]
+pub fn payload_error<T: Show + ?Sized>(
+    index: usize,
+    tag: &str,
+    ty: &str,
+    value: &T,
+    at: &str,
+) -> RuleError {
+    error(payload_message(index, tag, ty, &value.shown()), at)
 }
 
 /// An integer range `lo..=hi`, empty when `hi < lo` (what `..` and `..=` produce). Both

@@ -88,6 +88,14 @@ impl RuleError {
     }
 }
 
+/// The error of move `name` from the position written `from`: how both back ends report
+/// an error inside a move.
+#[cold]
+#[inline(never)]
+pub fn move_error(name: &str, from: &str, e: RuleError) -> RuleError {
+    RuleError::new(format!("move `{name}` from {from}: {}", e.message))
+}
+
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

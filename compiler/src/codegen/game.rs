@@ -1,0 +1,420 @@
+//! Games: the `Pos` enum, a checked maker per game, its options (one function per move),
+//! how a position is written, and the typed API (`Kayles::new(7)`).
+
+use super::layout::{is_copy, Packed};
+use super::Gen;
+use crate::ir::*;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+impl Gen<'_> {
+    /// The Rust names of a game's fields.
+    pub(super) fn field_names(&self, game: &Game) -> Vec<Ident> {
+        game.fields
+            .iter()
+            .map(|f| self.names.local(&f.name))
+            .collect()
+    }
+
+    /// `Pos::Game(parts...)`, or `Pos::Game` for a game without fields: a position built
+    /// from stored values, or a pattern binding them.
+    pub(super) fn pos_pattern(&self, gid: usize, parts: &[impl quote::ToTokens]) -> TokenStream {
+        let v = &self.names.games[gid].variant;
+        if parts.is_empty() {
+            quote!(Pos::#v)
+        } else {
+            quote!(Pos::#v(#(#parts),*))
+        }
+    }
+
+    /// A pattern matching every position of a game.
+    pub(super) fn any_pos(&self, gid: usize, game: &Game) -> TokenStream {
+        let v = &self.names.games[gid].variant;
+        if game.fields.is_empty() {
+            quote!(Pos::#v)
+        } else {
+            quote!(Pos::#v(..))
+        }
+    }
+
+    /// The variant of `Pos` for a game.
+    pub(super) fn pos_variant(&self, gid: usize, game: &Game) -> TokenStream {
+        let v = &self.names.games[gid].variant;
+        let tys = (game.fields.iter().zip(&self.layout.games[gid].fields))
+            .map(|(f, packing)| self.stored_ty(&f.ty, packing));
+        let doc = format!(" A position of `{}`.", game.name);
+        if game.fields.is_empty() {
+            quote!(#[doc = #doc] #v)
+        } else {
+            quote!(#[doc = #doc] #v(#(#tys),*))
+        }
+    }
+
+    /// The `static` interners of a game's list fields.
+    pub(super) fn interners(&self, gid: usize, game: &Game) -> TokenStream {
+        let rt = &self.rt;
+        let statics = (game.fields.iter().enumerate())
+            .filter(|&(i, _)| matches!(self.layout.games[gid].fields[i], Packed::List))
+            .map(|(i, f)| {
+                let lists = &self.names.games[gid].lists[i];
+                let elem = match &f.ty {
+                    FieldTy::List(inner) => self.value_ty(inner),
+                    other => self.value_ty(other),
+                };
+                let doc = format!(" The lists of field `{}` of `{}`.", f.name, game.name);
+                quote! {
+                    #[doc = #doc]
+                    static #lists: #rt::native::ListInterner<#elem> = #rt::native::ListInterner::new();
+                }
+            });
+        quote!(#(#statics)*)
+    }
+
+    /// The arm of `Rules::options` for a game.
+    pub(super) fn options_arm(&self, gid: usize, game: &Game) -> TokenStream {
+        let rt = &self.rt;
+        let fields = self.field_names(game);
+        let pattern = self.pos_pattern(gid, &fields);
+        let v = &self.names.games[gid].variant;
+        match &game.kind {
+            GameKind::Subtraction(set) => {
+                let set = set.iter().map(|&s| super::int(s));
+                let n = &fields[0];
+                quote!(#pattern => {
+                    #rt::rules::subtraction_options(#n, &[#(#set),*], Pos::#v, out);
+                    ::std::result::Result::Ok(())
+                })
+            }
+            GameKind::Octal(digits) => {
+                let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
+                let n = &fields[0];
+                quote!(#pattern => #rt::rules::octal_options(#n, &[#(#digits),*], Pos::#v, out),)
+            }
+            GameKind::Rules(_) => {
+                let options = &self.names.games[gid].options;
+                quote!(#pattern => #options(#(#fields,)* out),)
+            }
+        }
+    }
+
+    /// The arm of `Rules::write_pos` for a game.
+    pub(super) fn write_arm(&self, gid: usize, game: &Game) -> TokenStream {
+        let rt = &self.rt;
+        let fields = self.field_names(game);
+        let pattern = self.pos_pattern(gid, &fields);
+        let name = Literal::string(&game.name);
+        if game.fields.is_empty() {
+            return quote!(#pattern => out.write_str(#name),);
+        }
+        let shows = fields.iter().enumerate().map(|(i, s)| {
+            let value = self.unpack(gid, i, s);
+            let sep = (i > 0).then(|| quote!(out.write_str(", ")?;));
+            quote!(#sep out.write_str(&#rt::native::Show::shown(&(#value)))?;)
+        });
+        quote!(#pattern => {
+            out.write_str(#name)?;
+            out.write_str("(")?;
+            #(#shows)*
+            out.write_str(")")
+        })
+    }
+
+    /// `make_<game>(fields..., at)`: builds a position, checking every field's type.
+    pub(super) fn maker(&self, gid: usize, game: &Game) -> TokenStream {
+        let rt = &self.rt;
+        let make = &self.names.games[gid].make;
+        let fields = self.field_names(game);
+        let mut params = Vec::new();
+        let mut checks = Vec::new();
+        let mut stored = Vec::new();
+        for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
+            let ty = self.value_ty(&f.ty);
+            params.push(quote!(#x: #ty));
+            if let Some(bad) = self.rejects(&f.ty, quote!(#x)) {
+                let (field, name, ty) = (
+                    Literal::string(&f.name),
+                    Literal::string(&game.name),
+                    Literal::string(&f.ty.to_string()),
+                );
+                checks.push(quote! {
+                    if #bad {
+                        return ::std::result::Result::Err(
+                            #rt::native::field_error(#field, #name, #ty, &#x, at));
+                    }
+                });
+            }
+            stored.push(self.pack(gid, i, quote!(#x)));
+        }
+        let lists = (self.layout.games[gid].fields.iter()).any(|p| matches!(p, Packed::List));
+        let at = if checks.is_empty() && !lists {
+            quote!(_at)
+        } else {
+            quote!(at)
+        };
+        let build = self.pos_pattern(gid, &stored);
+        let doc = format!(
+            " A position of `{}`, or why a field is outside its type.",
+            game.name
+        );
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            fn #make(#(#params,)* #at: &str) -> ::std::result::Result<Pos, #rt::RuleError> {
+                #(#checks)*
+                ::std::result::Result::Ok(#build)
+            }
+        }
+    }
+
+    /// The fields a move reads, in field order.
+    fn fields_used(&self, game: &Game, m: &Move) -> Vec<usize> {
+        let mut used: HashSet<Rc<str>> = HashSet::new();
+        m.for_each_var(&mut |v| {
+            used.insert(v.name.clone());
+        });
+        (0..game.fields.len())
+            .filter(|&i| used.contains(game.fields[i].name.as_str()))
+            .collect()
+    }
+
+    /// `<game>_options` and one function per move, for a game of move rules.
+    pub(super) fn options_fns(
+        &self,
+        gid: usize,
+        game: &Game,
+    ) -> Result<TokenStream, super::CodegenError> {
+        let rt = &self.rt;
+        let GameKind::Rules(moves) = &game.kind else {
+            return Ok(quote!());
+        };
+        let names = &self.names.games[gid];
+        let fields = self.field_names(game);
+        let uses: Vec<Vec<usize>> = moves.iter().map(|m| self.fields_used(game, m)).collect();
+        let mut move_fns = Vec::new();
+        let mut calls = Vec::new();
+        for ((m, used), fname) in moves.iter().zip(&uses).zip(&names.moves) {
+            let mut params = Vec::new();
+            let mut args = Vec::new();
+            let mut borrowed = HashSet::new();
+            for &i in used {
+                let (f, x) = (&game.fields[i], &fields[i]);
+                let ty = self.value_ty(&f.ty);
+                if is_copy(self.program, &f.ty.ty()) {
+                    params.push(quote!(#x: #ty));
+                    args.push(quote!(#x));
+                } else {
+                    params.push(quote!(#x: &#ty));
+                    args.push(quote!(&#x));
+                    borrowed.insert(Rc::from(f.name.as_str()));
+                }
+            }
+            *self.borrowed.borrow_mut() = borrowed;
+            let body = self.clauses(&m.clauses, self.emit(&m.result)?);
+            self.borrowed.borrow_mut().clear();
+            let body = body?;
+            let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
+            let lints = super::user_code_lints();
+            move_fns.push(quote! {
+                #[doc = #doc]
+                #lints
+                fn #fname(#(#params,)* out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
+                    #body
+                    ::std::result::Result::Ok(())
+                }
+            });
+            let name = Literal::string(&m.name);
+            calls.push(quote! {
+                #fname(#(#args,)* out).map_err(|e| #rt::rules::move_error(#name, &show_pos(this), e))?;
+            });
+        }
+        // Packed fields that a move reads are unpacked once.
+        let mut params = Vec::new();
+        let mut unpacked = Vec::new();
+        for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
+            let packing = &self.layout.games[gid].fields[i];
+            params.push({
+                let ty = self.stored_ty(&f.ty, packing);
+                quote!(#x: #ty)
+            });
+            if !matches!(packing, Packed::Plain) && uses.iter().any(|u| u.contains(&i)) {
+                let value = self.unpack(gid, i, x);
+                unpacked.push(quote!(let #x = #value;));
+            }
+        }
+        let this = (!moves.is_empty()).then(|| {
+            let pos = self.pos_pattern(gid, &fields);
+            quote!(let this = #pos;)
+        });
+        let options = &names.options;
+        let doc = format!(" The options of a position of `{}`.", game.name);
+        Ok(quote! {
+            #[doc = #doc]
+            fn #options(#(#params,)* out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
+                #this
+                #(#unpacked)*
+                #(#calls)*
+                ::std::result::Result::Ok(())
+            }
+            #(#move_fns)*
+        })
+    }
+
+    /// A helper function; its non-`Copy` parameters are borrowed.
+    pub(super) fn function(
+        &self,
+        id: usize,
+        f: &Function,
+    ) -> Result<TokenStream, super::CodegenError> {
+        let rt = &self.rt;
+        let name = &self.names.fns[id];
+        let mut borrowed = HashSet::new();
+        let params: Vec<TokenStream> = (f.params.iter())
+            .map(|(p, t)| {
+                let x = self.names.local(p);
+                let ty = self.value_ty(t);
+                if is_copy(self.program, &t.ty()) {
+                    quote!(#x: #ty)
+                } else {
+                    borrowed.insert(p.clone());
+                    quote!(#x: &#ty)
+                }
+            })
+            .collect();
+        *self.borrowed.borrow_mut() = borrowed;
+        let body = self.value(&f.body);
+        self.borrowed.borrow_mut().clear();
+        let body = body?;
+        let ret = self.value_ty(&f.ret);
+        let doc = format!(" The function `{}`.", f.name);
+        let lints = super::user_code_lints();
+        Ok(quote! {
+            #[doc = #doc]
+            #[allow(unused_variables)]
+            #lints
+            fn #name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
+                ::std::result::Result::Ok(#body)
+            }
+        })
+    }
+
+    /// The typed API of one game: a struct named after it with `new`/`try_new`, one
+    /// accessor per field, `pos`/`from_pos`, `Display`, `+` and conversion to `Expr`.
+    pub(super) fn game_type(&self, gid: usize, game: &Game) -> TokenStream {
+        let rt = &self.rt;
+        let names = &self.names.games[gid];
+        let (ty, v, make) = (&names.ty, &names.variant, &names.make);
+        let any = self.any_pos(gid, game);
+        let fields = self.field_names(game);
+        // With one game, every position is one of its own.
+        let many = self.program.games.len() > 1;
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        let mut accessors = Vec::new();
+        let mut signature = Vec::new();
+        for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
+            let value_ty = self.value_ty(&f.ty);
+            match &f.ty {
+                FieldTy::Set(inner) => {
+                    let elem = self.value_ty(inner);
+                    params.push(quote!(#x: impl ::std::iter::IntoIterator<Item = #elem>));
+                    args.push(quote!(#x.into_iter().collect::<#rt::native::Set<_>>()));
+                }
+                _ => {
+                    params.push(quote!(#x: #value_ty));
+                    args.push(quote!(#x));
+                }
+            }
+            signature.push(format!("{}: {}", f.name, f.ty));
+            if let Some(method) = super::names::accessor_name(&f.name) {
+                let value = self.unpack(gid, i, x);
+                let doc = format!(" The field `{}: {}`.", f.name, f.ty);
+                let binds =
+                    (0..game.fields.len()).map(|j| if j == i { quote!(#x) } else { quote!(_) });
+                let other = many.then(
+                    || quote!(_ => ::std::unreachable!("a typed position holds its own game"),),
+                );
+                accessors.push(quote! {
+                    #[doc = #doc]
+                    #[allow(non_snake_case)]
+                    pub fn #method(self) -> #value_ty {
+                        match self.pos {
+                            Pos::#v(#(#binds),*) => #value,
+                            #other
+                        }
+                    }
+                });
+            }
+        }
+        let doc = format!(
+            " A position of the game `{}({})`.",
+            game.name,
+            signature.join(", ")
+        );
+        let other = many.then(|| quote!(_ => ::std::option::Option::None,));
+        let new_doc = format!(
+            " `{}(...)`. Panics if a field is outside its declared type; [`{}::try_new`] \
+             returns the error instead.",
+            game.name, ty
+        );
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+            pub struct #ty {
+                pos: Pos,
+            }
+
+            #[allow(dead_code, clippy::new_without_default)]
+            impl #ty {
+                #[doc = #new_doc]
+                #[track_caller]
+                pub fn new(#(#params),*) -> #ty {
+                    match #make(#(#args,)* "") {
+                        ::std::result::Result::Ok(pos) => #ty { pos },
+                        ::std::result::Result::Err(e) => ::std::panic!("{}", e),
+                    }
+                }
+
+                /// The position, or an error naming the field outside its declared type.
+                pub fn try_new(#(#params),*) -> ::std::result::Result<#ty, #rt::RuleError> {
+                    #make(#(#args,)* "").map(|pos| #ty { pos })
+                }
+
+                /// The untyped position.
+                pub fn pos(self) -> Pos {
+                    self.pos
+                }
+
+                /// This game's position, if `pos` is one.
+                pub fn from_pos(pos: Pos) -> ::std::option::Option<#ty> {
+                    match pos {
+                        #any => ::std::option::Option::Some(#ty { pos }),
+                        #other
+                    }
+                }
+
+                #(#accessors)*
+            }
+
+            impl ::std::convert::From<#ty> for #rt::Expr<Pos> {
+                fn from(game: #ty) -> #rt::Expr<Pos> {
+                    #rt::Expr::Pos(game.pos)
+                }
+            }
+
+            impl<T: #rt::IntoExpr<Pos>> ::std::ops::Add<T> for #ty {
+                type Output = #rt::Expr<Pos>;
+                fn add(self, rhs: T) -> #rt::Expr<Pos> {
+                    #rt::Expr::Pos(self.pos) + rhs
+                }
+            }
+
+            impl ::std::fmt::Display for #ty {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    #rt::Rules::write_pos(&Universe, self.pos, f)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! The bottom-up Grundy kernel of a game whose positions index densely (a heap game, or a
+//! bounded game in mixed radix): a table of values filled in index order.
+
+use super::layout::Shape;
+use super::{int, CodegenError, Gen};
+use crate::ir::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+impl Gen<'_> {
+    /// The arm of `Rules::grundy_kernel` and the kernel function of game `gid`, or `None`
+    /// when the game has no kernel. The kernel declines (the generic solver takes over) as
+    /// soon as an option is not an earlier position of the same game, a sum of two, or
+    /// `end`: so it applies exactly when index order is a topological order of the
+    /// positions it meets.
+    pub(super) fn kernel(
+        &self,
+        gid: usize,
+        game: &Game,
+    ) -> Result<Option<(TokenStream, TokenStream)>, CodegenError> {
+        let rt = &self.rt;
+        let shape = &self.layout.games[gid].shape;
+        if matches!(shape, Shape::Other) {
+            return Ok(None);
+        }
+        let fields = self.field_names(game);
+        let body = match (&game.kind, shape) {
+            (GameKind::Subtraction(set), Shape::Heap) => {
+                let set = set.iter().map(|&x| int(x));
+                let n = &fields[0];
+                quote! {
+                    for s in [#(#set),*] {
+                        if s <= #n {
+                            mark(g[(#n - s) as usize]);
+                        }
+                    }
+                }
+            }
+            (GameKind::Octal(digits), Shape::Heap) => {
+                let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
+                let n = &fields[0];
+                quote! {
+                    for (k, d) in [#(#digits),*].into_iter().enumerate() {
+                        let k = k as i64;
+                        if k > #n {
+                            break;
+                        }
+                        let rest = #n - k;
+                        if k == 0 {
+                            if d & 4 != 0 && rest > 0 {
+                                // Splitting without removing keeps the total: not smaller.
+                                return ::std::result::Result::Ok(false);
+                            }
+                            continue;
+                        }
+                        if d & 1 != 0 && rest == 0 {
+                            mark(0);
+                        }
+                        if d & 2 != 0 && rest > 0 {
+                            mark(g[rest as usize]);
+                        }
+                        if d & 4 != 0 && rest >= 2 {
+                            for a in 1..=rest / 2 {
+                                mark(g[a as usize] ^ g[(rest - a) as usize]);
+                            }
+                        }
+                    }
+                }
+            }
+            (GameKind::Rules(moves), _) => {
+                let mut parts = Vec::new();
+                for m in moves {
+                    let Some(emit) = self.kernel_emit(gid, shape, &m.result)? else {
+                        return Ok(None);
+                    };
+                    parts.push(self.clauses(&m.clauses, emit)?);
+                }
+                quote!(#(#parts)*)
+            }
+            _ => return Ok(None),
+        };
+        let stored: Vec<TokenStream> = (fields.iter().enumerate())
+            .map(|(i, x)| self.pack(gid, i, quote!(#x)))
+            .collect();
+        let this = self.pos_pattern(gid, &stored);
+        // The target's index, and each index's fields.
+        let (target, decode) = match shape {
+            Shape::Heap => {
+                let n = &fields[0];
+                (
+                    quote! {
+                        if !(0..1i64 << 27).contains(&#n) {
+                            return false;
+                        }
+                        let target = #n as usize;
+                    },
+                    quote!(let #n = cur as i64;),
+                )
+            }
+            Shape::Bounded(digits) => {
+                let values = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| self.unpack(gid, i, x));
+                let index = digits.index(values);
+                (quote!(let target: usize = #index;), digits.decode(&fields))
+            }
+            Shape::Other => return Ok(None),
+        };
+        let params = (game.fields.iter().zip(&fields).enumerate()).map(|(i, (f, x))| {
+            let ty = self.stored_ty(&f.ty, &self.layout.games[gid].fields[i]);
+            quote!(#x: #ty)
+        });
+        let name = &self.names.games[gid].kernel;
+        let pattern = self.pos_pattern(gid, &fields);
+        let arm = quote!(#pattern => #name(#(#fields,)* known, out, budget, tables),);
+        let table = Literal::usize_unsuffixed(gid);
+        let doc = format!(" The Grundy kernel of `{}`.", game.name);
+        let lints = super::user_code_lints();
+        let kernel = quote! {
+            #[doc = #doc]
+            #[allow(unused_variables, unused_mut)]
+            #lints
+            fn #name(
+                #(#params,)*
+                known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
+                out: &mut ::std::vec::Vec<(Pos, u32)>,
+                budget: u64,
+                tables: &mut #rt::KernelTables,
+            ) -> bool {
+                #target
+                // `g[i]` is the value of the position with index `i`; while position `cur` is
+                // solved, `g` holds exactly the earlier ones. It is kept between calls.
+                let g = tables.table(#table);
+                if let ::std::option::Option::Some(&value) = g.get(target) {
+                    out.push((#pattern, value));
+                    return true;
+                }
+                // Every position from `g.len()` to `target` may need a new value.
+                if (target + 1 - g.len()) as u64 > budget {
+                    return false;
+                }
+                g.reserve(target + 1 - g.len());
+                let mut seen: ::std::vec::Vec<bool> = ::std::vec::Vec::new();
+                for cur in g.len()..=target {
+                    #decode
+                    let pos = #this;
+                    if let ::std::option::Option::Some(value) = known(pos) {
+                        g.push(value);
+                        continue;
+                    }
+                    // Option values below 64 are marked in `low`, larger ones in `seen`.
+                    seen.clear();
+                    let mut low: u64 = 0;
+                    let step = (|| -> ::std::result::Result<bool, #rt::RuleError> {
+                        let mut mark = |x: u32| {
+                            if x < 64 {
+                                low |= 1u64 << x;
+                                return;
+                            }
+                            let x = x as usize;
+                            if x >= seen.len() {
+                                seen.resize(x + 1, false);
+                            }
+                            seen[x] = true;
+                        };
+                        #body
+                        ::std::result::Result::Ok(true)
+                    })();
+                    if !matches!(step, ::std::result::Result::Ok(true)) {
+                        out.clear();
+                        return false;
+                    }
+                    let value = if low != u64::MAX {
+                        low.trailing_ones()
+                    } else {
+                        (64..).find(|&x| !seen.get(x).copied().unwrap_or(false)).unwrap_or(64) as u32
+                    };
+                    g.push(value);
+                    out.push((pos, value));
+                }
+                true
+            }
+        };
+        Ok(Some((arm, kernel)))
+    }
+
+    /// The value of an earlier position of game `gid` from a position expression, read
+    /// from the kernel's table; the kernel declines for any other position.
+    fn kernel_lookup(
+        &self,
+        gid: usize,
+        shape: &Shape,
+        e: &IExpr,
+    ) -> Result<Option<TokenStream>, CodegenError> {
+        let IExpr::Pos { game, args, .. } = e else {
+            return Ok(None);
+        };
+        if *game != gid {
+            return Ok(None);
+        }
+        // A field outside its type, or a position not earlier than `cur`, makes the kernel
+        // decline; the generic solver then reports or handles it exactly as the interpreter.
+        let decline = quote!(return ::std::result::Result::Ok(false));
+        let lookup = |index: TokenStream| {
+            quote!(match g.get(#index) {
+                ::std::option::Option::Some(&value) => value,
+                ::std::option::Option::None => #decline,
+            })
+        };
+        Ok(Some(match shape {
+            Shape::Heap => {
+                // A negative heap has no index: the lookup fails and the kernel declines.
+                let heap = self.value(&args[0])?;
+                lookup(quote!(usize::try_from(#heap).unwrap_or(usize::MAX)))
+            }
+            Shape::Bounded(digits) => {
+                let names: Vec<_> = (1..=args.len()).map(|i| format_ident!("x{}", i)).collect();
+                let values = args
+                    .iter()
+                    .map(|a| self.value(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let checks = digits.in_range(&names);
+                let found = lookup(digits.index(names.iter().map(|a| quote!(#a))));
+                quote!({
+                    let (#(#names,)*) = (#(#values,)*);
+                    if !(#checks) {
+                        #decline;
+                    }
+                    #found
+                })
+            }
+            Shape::Other => return Ok(None),
+        }))
+    }
+
+    /// What a move result marks in the kernel, or `None` when the kernel does not apply.
+    fn kernel_emit(
+        &self,
+        gid: usize,
+        shape: &Shape,
+        e: &IExpr,
+    ) -> Result<Option<TokenStream>, CodegenError> {
+        Ok(match e {
+            IExpr::End => Some(quote!(mark(0);)),
+            IExpr::Pos { .. } => self
+                .kernel_lookup(gid, shape, e)?
+                .map(|h| quote!(mark(#h);)),
+            IExpr::Bin {
+                op: Op::GameSum,
+                lhs,
+                rhs,
+                ..
+            } => match (
+                self.kernel_lookup(gid, shape, lhs)?,
+                self.kernel_lookup(gid, shape, rhs)?,
+            ) {
+                (Some(x), Some(y)) => Some(quote!({
+                    let (lhs, rhs) = (#x, #y);
+                    mark(lhs ^ rhs);
+                })),
+                _ => None,
+            },
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => match (
+                self.kernel_emit(gid, shape, then)?,
+                self.kernel_emit(gid, shape, otherwise)?,
+            ) {
+                (Some(a), Some(b)) => {
+                    let c = self.value(cond)?;
+                    Some(quote!(if #c { #a } else { #b }))
+                }
+                _ => None,
+            },
+            IExpr::Let { var, value, body } => match self.kernel_emit(gid, shape, body)? {
+                Some(body) => {
+                    let (x, v) = (self.var(var), self.value(value)?);
+                    Some(quote!({ let #x = #v; #body }))
+                }
+                None => None,
+            },
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,486 @@
+//! How positions are stored, decided once per file: each field's packing in `Pos`, the
+//! mixed-radix digits of bounded games, and the dense index and memo key built on them.
+
+use super::{int, unsupported, CodegenError, Gen};
+use crate::ir::*;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// Bounded games whose positions number at most this get a dense index (and all of the
+/// file's bounded games together stay under it).
+pub(super) const BOUNDED_LIMIT: u128 = 1 << 28;
+
+/// How a field is stored in `Pos`.
+#[derive(Clone, Debug)]
+pub(super) enum Packed {
+    /// As its value type.
+    Plain,
+    /// A `set<lo..hi>` packed into `Bits64` (at most 64 values) or `Bits` (at most 128),
+    /// with `lo`, and whether it needs 128 bits.
+    Bits(i64, bool),
+    /// A range stored in a narrower integer type (`u8` for `0..=200`), widened to `i64`
+    /// when read.
+    Narrow(Ident),
+    /// A `set<T>` of a tagged union of at most 128 values, packed into `Bits64` or `Bits`
+    /// by the values' ordinals: the union's id, and whether it needs 128 bits.
+    Ordinals(usize, bool),
+    /// A `list<T>` interned: stored as a `ListId` into the field's `ListInterner`.
+    List,
+}
+
+/// The storage of one game.
+pub(super) struct GameLayout {
+    /// Each field's packing.
+    pub fields: Vec<Packed>,
+    /// The game's shape for dense indexing and the Grundy kernel.
+    pub shape: Shape,
+}
+
+/// Which positions of a game index densely.
+pub(super) enum Shape {
+    /// One `nat` field: heap `n` has index `n`.
+    Heap,
+    /// Every field a range or `bool`, at most [`BOUNDED_LIMIT`] positions: the mixed-radix
+    /// index of [`Digits`].
+    Bounded(Digits),
+    /// Anything else.
+    Other,
+}
+
+/// The storage of every game of a file.
+pub(super) struct Layout {
+    /// Games by id.
+    pub games: Vec<GameLayout>,
+}
+
+impl Layout {
+    /// Decides the storage of `program`'s games, or names the field native code cannot
+    /// store.
+    pub fn new(program: &Program) -> Result<Layout, CodegenError> {
+        let games = (program.games.iter())
+            .map(|game| {
+                let fields = (game.fields.iter())
+                    .map(|f| packing(program, game, &f.ty))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let shape = if matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
+                    Shape::Heap
+                } else {
+                    match bounded_digits(game) {
+                        Some(d) if d.size < BOUNDED_LIMIT && !game.fields.is_empty() => {
+                            Shape::Bounded(d)
+                        }
+                        _ => Shape::Other,
+                    }
+                };
+                Ok(GameLayout { fields, shape })
+            })
+            .collect::<Result<Vec<_>, CodegenError>>()?;
+        Ok(Layout { games })
+    }
+}
+
+/// Whether a tagged union's payloads are plain values (numbers, bools, tuples and such
+/// unions): then its Rust enum is `Copy` and may be a field of a position.
+pub(super) fn union_plain(program: &Program, id: usize) -> bool {
+    fn plain(program: &Program, t: &FieldTy, depth: usize) -> bool {
+        match t {
+            FieldTy::Set(_) | FieldTy::List(_) => false,
+            FieldTy::Tuple(ts) => ts.iter().all(|t| plain(program, t, depth)),
+            FieldTy::Union(u) => {
+                depth < 64
+                    && (program.types[u.id].variants.iter())
+                        .all(|v| v.fields.iter().all(|t| plain(program, t, depth + 1)))
+            }
+            _ => true,
+        }
+    }
+    (program.types[id].variants.iter()).all(|v| v.fields.iter().all(|t| plain(program, t, 0)))
+}
+
+/// Whether values of type `t` are `Copy` in generated code.
+pub(super) fn is_copy(program: &Program, t: &Ty) -> bool {
+    match t {
+        Ty::Nat | Ty::Int | Ty::Bool => true,
+        Ty::Tuple(ts) => ts.iter().all(|t| is_copy(program, t)),
+        Ty::Union(u) => union_plain(program, u.id),
+        Ty::Set(_) | Ty::List(_) | Ty::Game | Ty::Any => false,
+    }
+}
+
+fn packing(program: &Program, game: &Game, t: &FieldTy) -> Result<Packed, CodegenError> {
+    match t {
+        FieldTy::Set(inner) => match &**inner {
+            FieldTy::Range(lo, hi) if hi - lo < 128 => Ok(Packed::Bits(*lo, hi - lo >= 64)),
+            FieldTy::Union(u) if union_plain(program, u.id) => match count_values(program, inner) {
+                Some(n) if n <= 128 => Ok(Packed::Ordinals(u.id, n > 64)),
+                _ => Err(set_field(game)),
+            },
+            _ => Err(set_field(game)),
+        },
+        FieldTy::Union(u) if !union_plain(program, u.id) => Err(unsupported(format!(
+            "sets or lists inside the variants of `{}` (a field of `{}`)",
+            u.name, game.name
+        ))),
+        FieldTy::List(inner) => match packing(program, game, inner)? {
+            Packed::Plain | Packed::Narrow(_) => Ok(Packed::List),
+            _ => Err(unsupported(format!(
+                "sets or lists inside list fields (in `{}`)",
+                game.name
+            ))),
+        },
+        FieldTy::Tuple(ts) => {
+            for t in ts {
+                if !matches!(
+                    packing(program, game, t)?,
+                    Packed::Plain | Packed::Narrow(_)
+                ) {
+                    return Err(unsupported(format!(
+                        "sets or lists inside tuple fields (in `{}`)",
+                        game.name
+                    )));
+                }
+            }
+            Ok(Packed::Plain)
+        }
+        FieldTy::Range(lo, hi) => Ok(narrow_int(*lo, *hi).map_or(Packed::Plain, Packed::Narrow)),
+        _ => Ok(Packed::Plain),
+    }
+}
+
+fn set_field(game: &Game) -> CodegenError {
+    unsupported(format!(
+        "the set field of `{}` (a set field is packed when its elements are a range or a type \
+         of at most 128 values)",
+        game.name
+    ))
+}
+
+/// The narrowest integer type holding every value of `lo..=hi`, when narrower than `i64`.
+fn narrow_int(lo: i64, hi: i64) -> Option<Ident> {
+    const TYPES: [(&str, i64, i64); 6] = [
+        ("u8", 0, u8::MAX as i64),
+        ("i8", i8::MIN as i64, i8::MAX as i64),
+        ("u16", 0, u16::MAX as i64),
+        ("i16", i16::MIN as i64, i16::MAX as i64),
+        ("u32", 0, u32::MAX as i64),
+        ("i32", i32::MIN as i64, i32::MAX as i64),
+    ];
+    TYPES
+        .iter()
+        .find(|&&(_, min, max)| min <= lo && hi <= max)
+        .map(|&(name, _, _)| format_ident!("{}", name))
+}
+
+/// The runtime's packed-set type: `Bits` (128 values) when `wide`, else `Bits64`.
+fn bits_type(wide: bool) -> Ident {
+    format_ident!("{}", if wide { "Bits" } else { "Bits64" })
+}
+
+/// How many values a finite type has (`None` for an infinite or unpackable one).
+pub(super) fn count_values(program: &Program, t: &FieldTy) -> Option<u128> {
+    match t {
+        FieldTy::Range(lo, hi) => Some((hi - lo) as u128 + 1),
+        FieldTy::Bool => Some(2),
+        FieldTy::Tuple(ts) => ts
+            .iter()
+            .try_fold(1u128, |n, t| n.checked_mul(count_values(program, t)?)),
+        FieldTy::Union(u) => program.types[u.id].variants.iter().try_fold(0u128, |n, v| {
+            let size = v
+                .fields
+                .iter()
+                .try_fold(1u128, |m, t| m.checked_mul(count_values(program, t)?))?;
+            n.checked_add(size)
+        }),
+        _ => None,
+    }
+}
+
+/// The mixed-radix index of a bounded game: field `i` is a digit `value - lo` of radix
+/// `hi - lo + 1` (a `bool` is a digit of radix 2), the first field least significant.
+pub(super) struct Digits {
+    /// Each field's `(lo, hi)`, or `None` for a `bool`.
+    fields: Vec<Option<(i64, i64)>>,
+    /// The number of positions (the product of the radices).
+    pub size: u128,
+}
+
+/// The digits of a game whose fields are all ranges or `bool`s, or `None`.
+fn bounded_digits(game: &Game) -> Option<Digits> {
+    let fields = (game.fields.iter())
+        .map(|f| match f.ty {
+            FieldTy::Range(lo, hi) => Some(Some((lo, hi))),
+            FieldTy::Bool => Some(None),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let size = fields.iter().fold(1u128, |n, f| n.saturating_mul(radix(f)));
+    Some(Digits { fields, size })
+}
+
+/// The radix of a field's digit: its number of values.
+fn radix(field: &Option<(i64, i64)>) -> u128 {
+    match field {
+        Some((lo, hi)) => (hi - lo) as u128 + 1,
+        None => 2,
+    }
+}
+
+impl Digits {
+    /// Each field with its place value (saturated at `usize::MAX`).
+    fn places(&self) -> impl Iterator<Item = (&Option<(i64, i64)>, u128)> + '_ {
+        self.fields.iter().scan(1u128, |scale, f| {
+            let this = *scale;
+            *scale = scale.saturating_mul(radix(f));
+            Some((f, this.min(usize::MAX as u128)))
+        })
+    }
+
+    /// The index (a `usize` expression) of the fields' values `values` (`i64` or `bool`
+    /// expressions), which must be in range.
+    pub fn index(&self, values: impl Iterator<Item = TokenStream>) -> TokenStream {
+        let terms: Vec<TokenStream> = (self.places().zip(values))
+            .map(|((f, scale), v)| {
+                let digit = match f {
+                    Some((0, _)) | None => quote!(#v as usize),
+                    Some((lo, _)) => {
+                        let lo = int(*lo);
+                        quote!((#v - #lo) as usize)
+                    }
+                };
+                if scale == 1 {
+                    digit
+                } else {
+                    let scale = Literal::usize_unsuffixed(scale as usize);
+                    quote!((#digit) * #scale)
+                }
+            })
+            .collect();
+        if terms.is_empty() {
+            quote!(0usize)
+        } else {
+            quote!(#(#terms)+*)
+        }
+    }
+
+    /// Whether the named values are in their fields' ranges.
+    pub fn in_range(&self, names: &[Ident]) -> TokenStream {
+        let checks: Vec<TokenStream> = (self.fields.iter().zip(names))
+            .filter_map(|(f, a)| {
+                let (lo, hi) = (*f)?;
+                let (lo, hi) = (int(lo), int(hi));
+                Some(quote!((#lo..=#hi).contains(&#a)))
+            })
+            .collect();
+        if checks.is_empty() {
+            quote!(true)
+        } else {
+            quote!(#(#checks)&&*)
+        }
+    }
+
+    /// Statements binding `fields` to the values of the position with index `cur`.
+    pub fn decode(&self, fields: &[Ident]) -> TokenStream {
+        let lets = self.places().zip(fields).map(|((f, scale), s)| {
+            let digit = if scale == 1 {
+                quote!(cur)
+            } else {
+                let scale = Literal::usize_unsuffixed(scale as usize);
+                quote!(cur / #scale)
+            };
+            match f {
+                Some((lo, _)) => {
+                    let radix = Literal::usize_unsuffixed(radix(f) as usize);
+                    let value = quote!((#digit % #radix) as i64);
+                    if *lo == 0 {
+                        quote!(let #s: i64 = #value;)
+                    } else {
+                        let lo = int(*lo);
+                        quote!(let #s: i64 = #lo + #value;)
+                    }
+                }
+                None => quote!(let #s: bool = #digit % 2 == 1;),
+            }
+        });
+        quote!(#(#lets)*)
+    }
+}
+
+impl Gen<'_> {
+    /// The Rust type a field is stored as in `Pos`.
+    pub(super) fn stored_ty(&self, t: &FieldTy, packing: &Packed) -> TokenStream {
+        let rt = &self.rt;
+        match packing {
+            Packed::Bits(_, wide) | Packed::Ordinals(_, wide) => {
+                let bits = bits_type(*wide);
+                quote!(#rt::native::#bits)
+            }
+            Packed::Narrow(ty) => quote!(#ty),
+            Packed::List => quote!(#rt::native::ListId),
+            Packed::Plain => self.value_ty(t),
+        }
+    }
+
+    /// The value of field `field` of game `gid`, stored in `stored`.
+    pub(super) fn unpack(&self, gid: usize, field: usize, stored: &Ident) -> TokenStream {
+        match &self.layout.games[gid].fields[field] {
+            Packed::Bits(lo, _) => {
+                let lo = int(*lo);
+                quote!(#stored.unpack(#lo))
+            }
+            Packed::Narrow(_) => quote!(#stored as i64),
+            Packed::Ordinals(id, _) => {
+                let ty = &self.names.unions[*id].ty;
+                quote!(#stored.unpack_by(#ty::from_ordinal))
+            }
+            Packed::List => {
+                let lists = &self.names.games[gid].lists[field];
+                quote!(#lists.get(#stored))
+            }
+            Packed::Plain => quote!(#stored),
+        }
+    }
+
+    /// The stored form of `value`, a value of field `field` of game `gid` (the inverse of
+    /// `unpack`). A list is interned, which needs `at` in scope and may fail.
+    pub(super) fn pack(&self, gid: usize, field: usize, value: TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        match &self.layout.games[gid].fields[field] {
+            Packed::Bits(lo, wide) => {
+                let (lo, bits) = (int(*lo), bits_type(*wide));
+                quote!(#rt::native::#bits::pack(&#value, #lo))
+            }
+            Packed::Narrow(ty) => quote!(#value as #ty),
+            Packed::Ordinals(_, wide) => {
+                let bits = bits_type(*wide);
+                quote!(#rt::native::#bits::pack_by(&#value, |x| x.ordinal()))
+            }
+            Packed::List => {
+                let lists = &self.names.games[gid].lists[field];
+                quote!(#lists.intern(&#value, at)?)
+            }
+            Packed::Plain => value,
+        }
+    }
+
+    /// `dense_index`: bounded games (every field a range or `bool`) get a mixed-radix index
+    /// in `0..B`; games with one `nat` field (heaps) interleave above it, `B + n * K + j`
+    /// for the `j`-th of `K` such games; other games use the hash map.
+    pub(super) fn dense_index(&self) -> Option<TokenStream> {
+        let heap_games: Vec<usize> = (0..self.program.games.len())
+            .filter(|&g| matches!(self.layout.games[g].shape, Shape::Heap))
+            .collect();
+        let mut arms = Vec::new();
+        let mut offset: u128 = 0;
+        let mut others = Vec::new();
+        let mut heaps = Vec::new();
+        for (gid, game) in self.program.games.iter().enumerate() {
+            let any = self.any_pos(gid, game);
+            let fields = self.field_names(game);
+            let pattern = self.pos_pattern(gid, &fields);
+            match &self.layout.games[gid].shape {
+                Shape::Bounded(digits) if offset + digits.size < BOUNDED_LIMIT => {
+                    let values = fields
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| self.unpack(gid, i, f));
+                    let index = digits.index(values);
+                    let index = if offset == 0 {
+                        index
+                    } else {
+                        let off = Literal::usize_unsuffixed(offset as usize);
+                        quote!(#off + #index)
+                    };
+                    arms.push(quote!(#pattern => ::std::option::Option::Some(#index),));
+                    offset += digits.size;
+                }
+                Shape::Heap => {
+                    let k = Literal::usize_unsuffixed(heap_games.len());
+                    let j = heap_games.iter().position(|&g| g == gid).unwrap_or(0);
+                    let n = &fields[0];
+                    heaps.push((pattern, k, j, n.clone()));
+                }
+                _ => others.push(quote!(#any => ::std::option::Option::None,)),
+            }
+        }
+        // Heaps start past every bounded game's index.
+        for (pattern, k, j, n) in heaps {
+            let base = Literal::usize_unsuffixed(offset as usize + j);
+            arms.push(quote!(#pattern => usize::try_from(#n)
+                .ok()
+                .and_then(|n| n.checked_mul(#k))
+                .and_then(|n| n.checked_add(#base)),));
+        }
+        (!arms.is_empty()).then(|| quote!(match pos { #(#arms)* #(#others)* }))
+    }
+
+    /// `key`: a game whose fields all have finitely many values (ranges, `bool`s, finite
+    /// tuples and unions, sets of at most 64 values) packs into a mixed-radix number, offset
+    /// past the earlier such games, while all of them together stay below `u64::MAX` (the
+    /// runtime's key table keeps that value for empty entries). Other games have no key.
+    pub(super) fn key_fn(&self) -> Option<TokenStream> {
+        let mut offset: u128 = 0;
+        let mut keyed_games = 0;
+        let mut arms = Vec::new();
+        for (gid, game) in self.program.games.iter().enumerate() {
+            let any = self.any_pos(gid, game);
+            let keyed = self
+                .key_digits(gid, game)
+                .filter(|(_, size)| offset + size <= u64::MAX as u128);
+            match keyed {
+                Some((terms, size)) => {
+                    let pattern = self.pos_pattern(gid, &self.field_names(game));
+                    let mut parts = terms;
+                    if offset > 0 || parts.is_empty() {
+                        parts.insert(0, Literal::u64_suffixed(offset as u64).into_token_stream());
+                    }
+                    arms.push(quote!(#pattern => ::std::option::Option::Some(#(#parts)+*),));
+                    offset += size;
+                    keyed_games += 1;
+                }
+                None => arms.push(quote!(#any => ::std::option::Option::None,)),
+            }
+        }
+        (keyed_games > 0).then(|| quote!(match pos { #(#arms)* }))
+    }
+
+    /// The terms (`u64` expressions: each field's digit times its place value) and the
+    /// number of positions of a game that has a key, or `None`.
+    fn key_digits(&self, gid: usize, game: &Game) -> Option<(Vec<TokenStream>, u128)> {
+        let mut terms = Vec::new();
+        let mut scale: u128 = 1;
+        let fields = self.field_names(game);
+        for (i, f) in game.fields.iter().enumerate() {
+            let s = &fields[i];
+            let (digit, radix) = match (&self.layout.games[gid].fields[i], &f.ty) {
+                (Packed::Bits(..) | Packed::Ordinals(..), FieldTy::Set(inner)) => {
+                    match count_values(self.program, inner) {
+                        // A `Bits64` holds its set as the bits of a `u64`.
+                        Some(n) if n <= 64 => (quote!(#s.0), 1u128 << n),
+                        _ => return None,
+                    }
+                }
+                (Packed::Plain | Packed::Narrow(_), t) => match count_values(self.program, t) {
+                    Some(n) if n <= u32::MAX as u128 => {
+                        let rank = self.rank(t, self.unpack(gid, i, s));
+                        (quote!((#rank) as u64), n)
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            terms.push(if scale == 1 {
+                digit
+            } else {
+                let place = Literal::u64_suffixed(scale as u64);
+                quote!((#digit) * #place)
+            });
+            scale = match scale.checked_mul(radix) {
+                Some(next) if next <= u64::MAX as u128 => next,
+                _ => return None,
+            };
+        }
+        Some((terms, scale))
+    }
+}
+
+use quote::ToTokens as _;

@@ -1,0 +1,204 @@
+//! Queries: each query of the file as a runtime query plan, its rows made lazily.
+
+use super::layout::is_copy;
+use super::{CodegenError, Gen};
+use crate::ast::QueryKind;
+use crate::ir::*;
+use cgdl_runtime::ValueKind;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+
+impl Gen<'_> {
+    /// A query's stream: for each element `x` of `dom`, `label` and the position `target`,
+    /// made lazily as the driver asks for them; the domain's size is limited as `shape` says.
+    fn stream(
+        &self,
+        x: &Ident,
+        dom: &TokenStream,
+        label: TokenStream,
+        target: &TokenStream,
+        shape: TokenStream,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        quote!({
+            let dom = #dom;
+            #rt::native::QueryShape::#shape
+                .check(#rt::native::Domain::count(&dom) as u64)
+                .map_err(#rt::RuleError::new)?;
+            #rt::report::Stream::new(#rt::native::Domain::into_elements(dom).map(move |#x| {
+                let item = (|| ::std::result::Result::<_, #rt::RuleError>::Ok((#label, #target)))();
+                item.map_err(|e| e.to_string())
+            }))
+        })
+    }
+
+    /// One query as a plan.
+    fn plan(&self, q: &IQuery) -> Result<TokenStream, CodegenError> {
+        let rt = &self.rt;
+        let text = Literal::string(&q.text);
+        let asks = q.values.iter().map(|v| ask(rt, v));
+        let asks = quote!(::std::vec![#(#asks),*]);
+        // A grid's names are borrowed from its rows and columns.
+        if q.kind == QueryKind::Table && q.binders.len() == 2 {
+            let mut borrowed = self.borrowed.borrow_mut();
+            for (var, _) in &q.binders {
+                if !is_copy(self.program, &var.ty) {
+                    borrowed.insert(var.name.clone());
+                }
+            }
+        }
+        let target = self.value(&q.target);
+        self.borrowed.borrow_mut().clear();
+        let target = target?;
+        Ok(match q.kind {
+            QueryKind::Value => quote! {
+                #rt::report::Plan::Value { query: #text.to_string(), target: #target, asks: #asks }
+            },
+            QueryKind::Table if q.binders.len() == 1 => {
+                let (var, dom) = &q.binders[0];
+                let x = self.var(var);
+                let dom = self.domain(dom)?;
+                let name = Literal::string(&var.name);
+                let rows = self.stream(
+                    &x,
+                    &dom,
+                    quote!(#rt::native::Show::shown(&#x)),
+                    &target,
+                    quote!(Rows),
+                );
+                quote!(#rt::report::Plan::Table {
+                    query: #text.to_string(), var: #name.to_string(), rows: #rows, asks: #asks
+                })
+            }
+            QueryKind::Table => {
+                let (rv, rdom) = &q.binders[0];
+                let (cv, cdom_ir) = &q.binders[1];
+                let (r, c) = (self.var(rv), self.var(cv));
+                let (rdom, cdom) = (self.domain(rdom)?, self.domain(cdom_ir)?);
+                let (rname, cname) = (Literal::string(&rv.name), Literal::string(&cv.name));
+                let each = |x: &Ident, var: &Var, all: TokenStream| {
+                    if is_copy(self.program, &var.ty) {
+                        quote!(&#x in &#all)
+                    } else {
+                        quote!(#x in &#all)
+                    }
+                };
+                let (each_row, each_col) = (each(&r, rv, quote!(rows)), each(&c, cv, quote!(cols)));
+                // The columns are evaluated with the first row bound.
+                let mut uses_row = false;
+                cdom_ir.for_each_var(&mut |v| uses_row |= v.name == rv.name);
+                let (first, bind_row) = if uses_row {
+                    (quote!(first), quote!(let #r = first.clone();))
+                } else {
+                    (quote!(_), quote!())
+                };
+                quote!({
+                    let rows = #rt::native::query_elements(&#rdom, #rt::native::QueryShape::GridSide)?;
+                    let cols = match rows.first() {
+                        ::std::option::Option::Some(#first) => {
+                            #bind_row
+                            #rt::native::query_elements(&#cdom, #rt::native::QueryShape::GridSide)?
+                        }
+                        ::std::option::Option::None => ::std::vec::Vec::new(),
+                    };
+                    #rt::native::check_grid(rows.len(), cols.len()).map_err(#rt::RuleError::new)?;
+                    let mut cells = ::std::vec::Vec::new();
+                    for #each_row {
+                        let mut row = ::std::vec::Vec::new();
+                        for #each_col {
+                            row.push(#target);
+                        }
+                        cells.push(row);
+                    }
+                    #rt::report::Plan::Grid {
+                        query: #text.to_string(),
+                        vars: (#rname.to_string(), #cname.to_string()),
+                        row_labels: rows.iter().map(#rt::native::Show::shown).collect(),
+                        col_labels: cols.iter().map(#rt::native::Show::shown).collect(),
+                        cells,
+                        asks: #asks,
+                    }
+                })
+            }
+            QueryKind::Period => {
+                let (var, dom) = &q.binders[0];
+                let x = self.var(var);
+                let dom = self.domain(dom)?;
+                let kind = value_kind(
+                    rt,
+                    q.values
+                        .first()
+                        .and_then(|v| ValueKind::from_name(v))
+                        .unwrap_or(ValueKind::Grundy),
+                );
+                let removal = match q.max_removal(self.program) {
+                    Some(t) => {
+                        let t = Literal::usize_unsuffixed(t);
+                        quote!(::std::option::Option::Some(#t))
+                    }
+                    None => quote!(::std::option::Option::None),
+                };
+                let terms = self.stream(&x, &dom, quote!(#x), &target, quote!(Terms));
+                quote!(#rt::report::Plan::Period {
+                    query: #text.to_string(), kind: #kind, terms: #terms, max_removal: #removal
+                })
+            }
+        })
+    }
+
+    /// `QUERIES`, `plan(i)` and `plans()`.
+    pub(super) fn plans(&self) -> Result<TokenStream, CodegenError> {
+        let rt = &self.rt;
+        let plans = (self.program.queries.iter())
+            .map(|q| self.plan(q))
+            .collect::<Result<Vec<_>, _>>()?;
+        let infos = self.program.queries.iter().map(|q| {
+            let text = Literal::string(&q.text);
+            let loc = Literal::string(&self.program.locate(self.source, q.span.start));
+            quote!((#text, #loc))
+        });
+        let indices = (0..plans.len()).map(Literal::usize_unsuffixed);
+        let lints = super::user_code_lints();
+        Ok(quote! {
+            /// Each query's text and `line:col`.
+            pub const QUERIES: &[(&str, &str)] = &[#(#infos),*];
+
+            /// Query `i` as a plan for the runtime's query driver.
+            #lints
+            pub fn plan(i: usize) -> ::std::result::Result<#rt::report::Plan<'static, Pos>, #rt::RuleError> {
+                match i {
+                    #(#indices => ::std::result::Result::Ok(#plans),)*
+                    _ => ::std::result::Result::Err(#rt::RuleError::new("no such query")),
+                }
+            }
+
+            /// Every query as a plan.
+            #[allow(dead_code)]
+            pub fn plans() -> ::std::result::Result<::std::vec::Vec<#rt::report::Plan<'static, Pos>>, #rt::RuleError> {
+                (0..QUERIES.len()).map(plan).collect()
+            }
+        })
+    }
+}
+
+fn value_kind(rt: &TokenStream, k: ValueKind) -> TokenStream {
+    match k {
+        ValueKind::Outcome => quote!(#rt::ValueKind::Outcome),
+        ValueKind::MisereOutcome => quote!(#rt::ValueKind::MisereOutcome),
+        ValueKind::Grundy => quote!(#rt::ValueKind::Grundy),
+        ValueKind::WNumber => quote!(#rt::ValueKind::WNumber),
+        ValueKind::MisereWNumber => quote!(#rt::ValueKind::MisereWNumber),
+        ValueKind::Remoteness => quote!(#rt::ValueKind::Remoteness),
+        ValueKind::Suspense => quote!(#rt::ValueKind::Suspense),
+    }
+}
+
+fn ask(rt: &TokenStream, name: &str) -> TokenStream {
+    match ValueKind::from_name(name) {
+        Some(k) => {
+            let k = value_kind(rt, k);
+            quote!(#rt::report::Ask::Value(#k))
+        }
+        None => quote!(#rt::report::Ask::Moves),
+    }
+}
