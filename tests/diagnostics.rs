@@ -205,7 +205,7 @@ fn invalid_programs_have_clear_diagnostics() {
             Ok(_) => panic!("{name}: expected errors"),
             Err(d) => d,
         };
-        let got: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        let got: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(&got, codes, "{name}");
         let rendered = render_all(&diags, &format!("{name}.cgdl"), source);
         insta::assert_snapshot!(*name, rendered);

@@ -2,13 +2,14 @@
 //! with ariadne as `file:line:col` with the source line and a caret.
 
 use crate::ast::Span;
+use crate::codes::ErrorCode;
 use ariadne::{Config, Label, Report, ReportKind, Source};
 
 /// One error found in a source file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// A stable code such as `E0101`.
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// The headline.
     pub message: String,
     /// The culprit.
@@ -21,7 +22,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic with a code, headline and culprit; the label repeats the headline.
-    pub fn new(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+    pub fn new(code: ErrorCode, message: impl Into<String>, span: Span) -> Diagnostic {
         let message = message.into();
         Diagnostic {
             code,
@@ -68,7 +69,7 @@ impl Diagnostic {
         }
         let mut report = Report::build(ReportKind::Error, (file, start..end))
             .with_config(Config::default().with_color(false))
-            .with_code(self.code)
+            .with_code(self.code.as_str())
             .with_message(format!("{} ({file}:{line}:{col})", self.message))
             .with_label(Label::new((file, start..end)).with_message(&self.label));
         if let Some(help) = &self.help {

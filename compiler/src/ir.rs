@@ -552,26 +552,40 @@ pub enum IExpr {
 }
 
 impl IExpr {
+    /// Calls `f` on every name this expression reads (not the names it binds).
+    pub fn for_each_read(&self, f: &mut dyn FnMut(&Var)) {
+        self.walk_vars(&mut |v, read| {
+            if read {
+                f(v)
+            }
+        });
+    }
+
     /// Calls `f` on every name this expression binds or reads, outermost first.
     pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
-        let all = |es: &[IExpr], f: &mut dyn FnMut(&Var)| {
+        self.walk_vars(&mut |v, _| f(v));
+    }
+
+    /// Calls `f` on every name this expression binds (`false`) or reads (`true`).
+    fn walk_vars(&self, f: &mut dyn FnMut(&Var, bool)) {
+        let all = |es: &[IExpr], f: &mut dyn FnMut(&Var, bool)| {
             for e in es {
-                e.for_each_var(f);
+                e.walk_vars(f);
             }
         };
         match self {
             IExpr::Lit(_) | IExpr::End => {}
-            IExpr::Var(v) => f(v),
+            IExpr::Var(v) => f(v, true),
             IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => {
-                x.for_each_var(f)
+                x.walk_vars(f)
             }
             IExpr::Bin { lhs, rhs, .. } => {
-                lhs.for_each_var(f);
-                rhs.for_each_var(f);
+                lhs.walk_vars(f);
+                rhs.walk_vars(f);
             }
             IExpr::Index { list, index, .. } => {
-                list.for_each_var(f);
-                index.for_each_var(f);
+                list.walk_vars(f);
+                index.walk_vars(f);
             }
             IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => all(es, f),
             IExpr::Call { args, .. }
@@ -584,21 +598,21 @@ impl IExpr {
                 then,
                 otherwise,
             } => {
-                cond.for_each_var(f);
-                then.for_each_var(f);
-                otherwise.for_each_var(f);
+                cond.walk_vars(f);
+                then.walk_vars(f);
+                otherwise.walk_vars(f);
             }
             IExpr::Let { var, value, body } => {
-                f(var);
-                value.for_each_var(f);
-                body.for_each_var(f);
+                f(var, false);
+                value.walk_vars(f);
+                body.walk_vars(f);
             }
             IExpr::Quant {
                 vars, domain, body, ..
             } => {
-                vars.iter().for_each(&mut *f);
-                domain.for_each_var(f);
-                body.for_each_var(f);
+                vars.iter().for_each(|v| f(v, false));
+                domain.walk_vars(f);
+                body.walk_vars(f);
             }
             IExpr::Compr {
                 elem,
@@ -606,30 +620,30 @@ impl IExpr {
                 domain,
                 cond,
             } => {
-                vars.iter().for_each(&mut *f);
-                domain.for_each_var(f);
+                vars.iter().for_each(|v| f(v, false));
+                domain.walk_vars(f);
                 if let Some(c) = cond {
-                    c.for_each_var(f);
+                    c.walk_vars(f);
                 }
-                elem.for_each_var(f);
+                elem.walk_vars(f);
             }
             IExpr::Closure { seed, var, next } => {
-                f(var);
-                seed.for_each_var(f);
-                next.for_each_var(f);
+                f(var, false);
+                seed.walk_vars(f);
+                next.walk_vars(f);
             }
             IExpr::Slice { list, lo, hi, .. } => {
-                list.for_each_var(f);
+                list.walk_vars(f);
                 for b in [lo, hi].into_iter().flatten() {
-                    b.for_each_var(f);
+                    b.walk_vars(f);
                 }
             }
             IExpr::With {
                 list, index, value, ..
             } => {
-                list.for_each_var(f);
-                index.for_each_var(f);
-                value.for_each_var(f);
+                list.walk_vars(f);
+                index.walk_vars(f);
+                value.walk_vars(f);
             }
             IExpr::Match {
                 scrutinee,
@@ -637,13 +651,13 @@ impl IExpr {
                 default,
                 ..
             } => {
-                scrutinee.for_each_var(f);
+                scrutinee.walk_vars(f);
                 for arm in arms {
-                    arm.vars.iter().for_each(&mut *f);
-                    arm.body.for_each_var(f);
+                    arm.vars.iter().for_each(|v| f(v, false));
+                    arm.body.walk_vars(f);
                 }
                 if let Some(d) = default {
-                    d.for_each_var(f);
+                    d.walk_vars(f);
                 }
             }
         }
@@ -740,6 +754,13 @@ pub enum IClause {
 }
 
 impl IClause {
+    /// Calls `f` on every name this clause reads.
+    pub fn for_each_read(&self, f: &mut dyn FnMut(&Var)) {
+        match self {
+            IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => e.for_each_read(f),
+        }
+    }
+
     /// Calls `f` on every name this clause binds or reads.
     pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
         match self {

@@ -5,9 +5,11 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod codes;
 pub mod diagnostics;
 pub mod parser;
 
+pub use codes::ErrorCode;
 pub use diagnostics::Diagnostic;
 pub mod check;
 pub mod interp;

@@ -1,6 +1,7 @@
 //! Source text → AST, with pest and a Pratt parser for operators.
 
 use crate::ast::*;
+use crate::codes::ErrorCode;
 use crate::diagnostics::Diagnostic;
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
@@ -157,7 +158,7 @@ fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> Diagnostic {
     } else {
         start + token.len()
     };
-    Diagnostic::new("E0001", message, Span::new(start, end))
+    Diagnostic::new(ErrorCode::Syntax, message, Span::new(start, end))
         .label("unexpected here")
         .help("see docs/LANGUAGE.md for the grammar of declarations, moves and queries")
 }
@@ -242,7 +243,7 @@ fn check_nesting(source: &str) -> Result<(), Diagnostic> {
         if depth > MAX_NESTING {
             let end = start + source[start..].chars().next().map_or(1, char::len_utf8);
             return Err(Diagnostic::new(
-                "E0002",
+                ErrorCode::TooDeep,
                 format!("expression nested too deeply (more than {MAX_NESTING} levels)"),
                 Span::new(start, end),
             )

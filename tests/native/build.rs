@@ -28,6 +28,8 @@ fn main() {
     }
     // Games whose memo keys tests/memo_keys.rs checks.
     build.file("memo_keys.cgdl");
+    // Names that native code renames (tests/names.rs).
+    build.file("names.cgdl");
     build.compile();
     std::fs::write(
         out.join("examples.rs"),

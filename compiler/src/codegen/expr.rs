@@ -14,6 +14,17 @@ impl Gen<'_> {
         self.names.local(&v.name)
     }
 
+    /// A binder's pattern: its name, or `_` when the function being generated never reads
+    /// it.
+    pub(super) fn binder(&self, v: &Var) -> TokenStream {
+        if self.reads.borrow().contains(&v.name) {
+            let x = self.var(v);
+            quote!(#x)
+        } else {
+            quote!(_)
+        }
+    }
+
     /// Whether the function being generated holds `v` by reference.
     fn is_borrowed(&self, v: &Var) -> bool {
         self.borrowed.borrow().contains(&v.name)
@@ -37,7 +48,7 @@ impl Gen<'_> {
             }
             IClause::Bind(vars, dom) => self.for_each(vars, dom, inner)?,
             IClause::Let(var, value) => {
-                let (x, value) = (self.var(var), self.value(value)?);
+                let (x, value) = (self.binder(var), self.value(value)?);
                 quote!({ let #x = #value; #inner })
             }
         })
@@ -52,12 +63,9 @@ impl Gen<'_> {
     ) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let pattern = match vars {
-            [v] => {
-                let x = self.var(v);
-                quote!(#x)
-            }
+            [v] => self.binder(v),
             _ => {
-                let xs = vars.iter().map(|v| self.var(v));
+                let xs = vars.iter().map(|v| self.binder(v));
                 quote!((#(#xs),*))
             }
         };
@@ -115,7 +123,7 @@ impl Gen<'_> {
                 quote!(if #c { #a } else { #b })
             }
             IExpr::Let { var, value, body } => {
-                let x = self.var(var);
+                let x = self.binder(var);
                 let v = self.value(value)?;
                 let body = self.emit(body)?;
                 quote!({ let #x = #v; #body })
@@ -326,7 +334,7 @@ impl Gen<'_> {
                 quote!((if #c { #a } else { #b }))
             }
             IExpr::Let { var, value, body } => {
-                let (x, v, body) = (self.var(var), n(value)?, n(body)?);
+                let (x, v, body) = (self.binder(var), n(value)?, n(body)?);
                 quote!({ let #x = #v; #body })
             }
             IExpr::Quant {
@@ -362,7 +370,7 @@ impl Gen<'_> {
                 quote!({ let mut set = #rt::native::SetBuilder::new(); #looped set.build() })
             }
             IExpr::Closure { seed, var, next } => {
-                let (seed, next, x) = (n(seed)?, n(next)?, self.var(var));
+                let (seed, next, x) = (n(seed)?, n(next)?, self.binder(var));
                 let item = if is_copy(self.program, &var.ty) {
                     quote!(item)
                 } else {
@@ -420,7 +428,7 @@ impl Gen<'_> {
                     if arm.vars.is_empty() {
                         out.push(quote!(#name::#tag => #body,));
                     } else {
-                        let binds = arm.vars.iter().map(|v| self.var(v));
+                        let binds = arm.vars.iter().map(|v| self.binder(v));
                         out.push(quote!(#name::#tag(#(#binds),*) => #body,));
                     }
                 }

@@ -211,11 +211,14 @@ impl Gen<'_> {
                 }
             }
             *self.borrowed.borrow_mut() = borrowed;
-            let body = self.clauses(&m.clauses, self.emit(&m.result)?);
+            self.reading(m.clauses.iter().map(clause_expr).chain([&m.result]));
+            let body = self
+                .emit(&m.result)
+                .and_then(|inner| self.clauses(&m.clauses, inner));
             self.borrowed.borrow_mut().clear();
             let body = body?;
             let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
-            let lints = super::user_code_lints();
+            let lints = super::user_code_lints(&["ptr_arg"]);
             move_fns.push(quote! {
                 #[doc = #doc]
                 #lints
@@ -229,13 +232,18 @@ impl Gen<'_> {
                 #fname(#(#args,)* out).map_err(|e| #rt::rules::move_error(#name, &show_pos(this), e))?;
             });
         }
-        // Packed fields that a move reads are unpacked once.
+        // Packed fields that a move reads are unpacked once; without moves, no field is read.
         let mut params = Vec::new();
         let mut unpacked = Vec::new();
         for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
             let packing = &self.layout.games[gid].fields[i];
             params.push({
                 let ty = self.stored_ty(&f.ty, packing);
+                let x = if moves.is_empty() {
+                    quote!(_)
+                } else {
+                    quote!(#x)
+                };
                 quote!(#x: #ty)
             });
             if !matches!(packing, Packed::Plain) && uses.iter().any(|u| u.contains(&i)) {
@@ -283,15 +291,22 @@ impl Gen<'_> {
             })
             .collect();
         *self.borrowed.borrow_mut() = borrowed;
+        self.reading([&f.body]);
         let body = self.value(&f.body);
         self.borrowed.borrow_mut().clear();
         let body = body?;
         let ret = self.value_ty(&f.ret);
         let doc = format!(" The function `{}`.", f.name);
-        let lints = super::user_code_lints();
+        let lints = super::user_code_lints(&["ptr_arg"]);
+        let mut used = HashSet::new();
+        f.body.for_each_var(&mut |v| {
+            used.insert(v.name.clone());
+        });
+        let unused = (f.params.iter().any(|(p, _)| !used.contains(p)))
+            .then(|| quote!(#[allow(unused_variables)]));
         Ok(quote! {
             #[doc = #doc]
-            #[allow(unused_variables)]
+            #unused
             #lints
             fn #name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
                 ::std::result::Result::Ok(#body)
@@ -358,9 +373,11 @@ impl Gen<'_> {
              returns the error instead.",
             game.name, ty
         );
+        let camel = super::names::camel_case_allowance([ty]);
         quote! {
             #[doc = #doc]
             #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+            #camel
             pub struct #ty {
                 pos: Pos,
             }
@@ -416,5 +433,12 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+}
+
+/// The expression of a clause.
+pub(super) fn clause_expr(c: &IClause) -> &IExpr {
+    match c {
+        IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => e,
     }
 }

@@ -68,6 +68,9 @@ impl Gen<'_> {
                 }
             }
             (GameKind::Rules(moves), _) => {
+                self.reading(moves.iter().flat_map(|m| {
+                    (m.clauses.iter().map(super::game::clause_expr)).chain([&m.result])
+                }));
                 let mut parts = Vec::new();
                 for m in moves {
                     let Some(emit) = self.kernel_emit(gid, shape, &m.result)? else {
@@ -116,10 +119,10 @@ impl Gen<'_> {
         let arm = quote!(#pattern => #name(#(#fields,)* known, out, budget, tables),);
         let table = Literal::usize_unsuffixed(gid);
         let doc = format!(" The Grundy kernel of `{}`.", game.name);
-        let lints = super::user_code_lints();
+        let lints = super::user_code_lints(&["redundant_closure_call"]);
         let kernel = quote! {
             #[doc = #doc]
-            #[allow(unused_variables, unused_mut)]
+            #[allow(unused_mut)]
             #lints
             fn #name(
                 #(#params,)*
@@ -277,7 +280,7 @@ impl Gen<'_> {
             },
             IExpr::Let { var, value, body } => match self.kernel_emit(gid, shape, body)? {
                 Some(body) => {
-                    let (x, v) = (self.var(var), self.value(value)?);
+                    let (x, v) = (self.binder(var), self.value(value)?);
                     Some(quote!({ let #x = #v; #body }))
                 }
                 None => None,

@@ -83,6 +83,7 @@ pub fn generate_file(
         names: Names::new(program),
         layout: Layout::new(program)?,
         borrowed: RefCell::new(HashSet::new()),
+        reads: RefCell::new(HashSet::new()),
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -129,6 +130,8 @@ struct Gen<'a> {
     layout: Layout,
     /// The locals that the function being generated holds by reference.
     borrowed: RefCell<HashSet<Rc<str>>>,
+    /// The locals that the function being generated reads (a binder of another is `_`).
+    reads: RefCell<HashSet<Rc<str>>>,
 }
 
 fn unsupported(what: impl Into<String>) -> CodegenError {
@@ -140,20 +143,25 @@ fn unsupported(what: impl Into<String>) -> CodegenError {
     }
 }
 
-/// The lints allowed on functions that hold a user's expressions: Clippy's style lints
-/// that fire on the shape of the user's own rules (consecutive clauses nest their
-/// conditions, a quantifier may stand in a condition, `not (a == b)` is the user's), and
-/// the immediately called closure that gives `?` a scope.
-fn user_code_lints() -> TokenStream {
-    quote!(#[allow(
-        clippy::collapsible_if,
-        clippy::nonminimal_bool,
-        clippy::blocks_in_conditions,
-        clippy::match_like_matches_macro,
-        clippy::needless_question_mark,
-        clippy::ptr_arg,
-        clippy::redundant_closure_call
-    )])
+/// Clippy's style lints that fire on the shape of a user's own rules, allowed on the
+/// functions that hold them: consecutive clauses nest their conditions (`collapsible_if`),
+/// `not (a == b)` is the user's (`nonminimal_bool`), a quantifier may stand in a condition
+/// (`blocks_in_conditions`), and a `match` may have one arm and `_`
+/// (`match_like_matches_macro`).
+const USER_CODE_LINTS: [&str; 4] = [
+    "collapsible_if",
+    "nonminimal_bool",
+    "blocks_in_conditions",
+    "match_like_matches_macro",
+];
+
+/// `#[allow(...)]` of [`USER_CODE_LINTS`] and `more` (Clippy lints of the construct).
+fn user_code_lints(more: &[&str]) -> TokenStream {
+    let lints = USER_CODE_LINTS.iter().chain(more).map(|l| {
+        let l = quote::format_ident!("{}", l);
+        quote!(clippy::#l)
+    });
+    quote!(#[allow(#(#lints),*)])
 }
 
 fn int(n: i64) -> Literal {
@@ -172,6 +180,18 @@ fn compound(rt: &TokenStream, c: Compound) -> TokenStream {
 }
 
 impl Gen<'_> {
+    /// Records the names that the expressions `reads` read, for the function about to be
+    /// generated.
+    fn reading<'e>(&self, exprs: impl IntoIterator<Item = &'e IExpr>) {
+        let mut reads = self.reads.borrow_mut();
+        reads.clear();
+        for e in exprs {
+            e.for_each_read(&mut |v| {
+                reads.insert(v.name.clone());
+            });
+        }
+    }
+
     /// `line:col` of a span, for run-time errors.
     fn at(&self, span: crate::ast::Span) -> Literal {
         Literal::string(&self.program.locate(self.source, span.start))
@@ -241,10 +261,12 @@ impl Gen<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         let unions = (0..self.program.types.len()).map(|id| self.union_type(id));
         let plans = self.plans()?;
+        let camel = names::camel_case_allowance(self.names.games.iter().map(|g| &g.variant));
         Ok(quote! {
             /// A position of any game of the file.
             #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
             #[allow(dead_code)]
+            #camel
             pub enum Pos { #(#variants),* }
 
             /// The file's games, for the runtime's solvers.

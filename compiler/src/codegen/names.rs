@@ -82,10 +82,37 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
 /// module besides the ones [`Names`] registers.
 pub(super) const GENERATED_NAMES: &[&str] = &[
     // Parameters and locals of generated functions.
-    "at", "out", "pos", "this", "known", "budget", "tables", "g", "cur", "target", "seen", "low",
-    "mark", "step", "value", "result", "found", "count", "set", "best", "work", "next", "dom",
-    "rows", "cols", "row", "cells", "first", "item", // Items.
-    "solver", "plan", "plans", "show_pos",
+    "at",
+    "out",
+    "pos",
+    "this",
+    "known",
+    "budget",
+    "tables",
+    "g",
+    "cur",
+    "target",
+    "seen",
+    "low",
+    "mark",
+    "step",
+    "value",
+    "found",
+    "set",
+    "best",
+    "work",
+    "list",
+    "dom",
+    "grid_rows",
+    "grid_cols",
+    "grid_row",
+    "grid_cells",
+    "first_row",
+    // Items.
+    "solver",
+    "plan",
+    "plans",
+    "show_pos",
 ];
 
 /// Rust's keywords, strict and reserved (none may name a local or a function).
@@ -383,4 +410,17 @@ fn collect_locals(program: &Program, out: &mut Vec<Rc<str>>) {
         }
         q.target.for_each_var(&mut |v| out.push(v.name.clone()));
     }
+}
+
+/// `#[allow(non_camel_case_types)]` when a type or variant name is not in upper camel case
+/// (a game named `g`, a type `Self_`): the user's names stand.
+pub(super) fn camel_case_allowance<'i>(
+    idents: impl IntoIterator<Item = &'i Ident>,
+) -> Option<proc_macro2::TokenStream> {
+    let camel = |i: &Ident| {
+        let s = i.to_string();
+        s.starts_with(|c: char| c.is_ascii_uppercase()) && !s.contains('_')
+    };
+    let all = idents.into_iter().all(camel);
+    (!all).then(|| quote::quote!(#[allow(non_camel_case_types)]))
 }

@@ -47,6 +47,7 @@ impl Gen<'_> {
                 }
             }
         }
+        self.reading(q.binders.iter().map(|(_, d)| d).chain([&q.target]));
         let target = self.value(&q.target);
         self.borrowed.borrow_mut().clear();
         let target = target?;
@@ -76,46 +77,50 @@ impl Gen<'_> {
                 let (r, c) = (self.var(rv), self.var(cv));
                 let (rdom, cdom) = (self.domain(rdom)?, self.domain(cdom_ir)?);
                 let (rname, cname) = (Literal::string(&rv.name), Literal::string(&cv.name));
-                let each = |x: &Ident, var: &Var, all: TokenStream| {
+                let each = |_: &Ident, var: &Var, all: TokenStream| {
+                    let x = self.binder(var);
                     if is_copy(self.program, &var.ty) {
                         quote!(&#x in &#all)
                     } else {
                         quote!(#x in &#all)
                     }
                 };
-                let (each_row, each_col) = (each(&r, rv, quote!(rows)), each(&c, cv, quote!(cols)));
+                let (each_row, each_col) = (
+                    each(&r, rv, quote!(grid_rows)),
+                    each(&c, cv, quote!(grid_cols)),
+                );
                 // The columns are evaluated with the first row bound.
                 let mut uses_row = false;
                 cdom_ir.for_each_var(&mut |v| uses_row |= v.name == rv.name);
                 let (first, bind_row) = if uses_row {
-                    (quote!(first), quote!(let #r = first.clone();))
+                    (quote!(first_row), quote!(let #r = first_row.clone();))
                 } else {
                     (quote!(_), quote!())
                 };
                 quote!({
-                    let rows = #rt::native::query_elements(&#rdom, #rt::native::QueryShape::GridSide)?;
-                    let cols = match rows.first() {
+                    let grid_rows = #rt::native::query_elements(&#rdom, #rt::native::QueryShape::GridSide)?;
+                    let grid_cols = match grid_rows.first() {
                         ::std::option::Option::Some(#first) => {
                             #bind_row
                             #rt::native::query_elements(&#cdom, #rt::native::QueryShape::GridSide)?
                         }
                         ::std::option::Option::None => ::std::vec::Vec::new(),
                     };
-                    #rt::native::check_grid(rows.len(), cols.len()).map_err(#rt::RuleError::new)?;
-                    let mut cells = ::std::vec::Vec::new();
+                    #rt::native::check_grid(grid_rows.len(), grid_cols.len()).map_err(#rt::RuleError::new)?;
+                    let mut grid_cells = ::std::vec::Vec::new();
                     for #each_row {
-                        let mut row = ::std::vec::Vec::new();
+                        let mut grid_row = ::std::vec::Vec::new();
                         for #each_col {
-                            row.push(#target);
+                            grid_row.push(#target);
                         }
-                        cells.push(row);
+                        grid_cells.push(grid_row);
                     }
                     #rt::report::Plan::Grid {
                         query: #text.to_string(),
                         vars: (#rname.to_string(), #cname.to_string()),
-                        row_labels: rows.iter().map(#rt::native::Show::shown).collect(),
-                        col_labels: cols.iter().map(#rt::native::Show::shown).collect(),
-                        cells,
+                        row_labels: grid_rows.iter().map(#rt::native::Show::shown).collect(),
+                        col_labels: grid_cols.iter().map(#rt::native::Show::shown).collect(),
+                        cells: grid_cells,
                         asks: #asks,
                     }
                 })
@@ -158,7 +163,7 @@ impl Gen<'_> {
             quote!((#text, #loc))
         });
         let indices = (0..plans.len()).map(Literal::usize_unsuffixed);
-        let lints = super::user_code_lints();
+        let lints = super::user_code_lints(&["redundant_closure_call"]);
         Ok(quote! {
             /// Each query's text and `line:col`.
             pub const QUERIES: &[(&str, &str)] = &[#(#infos),*];

@@ -1,9 +1,11 @@
-//! A pass over generated code that drops the parentheses emission added for safety where
-//! Rust does not need them (around a name, a call, a function argument, a condition...),
-//! so the code reads as written by hand and compiles without `unused_parens`.
+//! A pass over generated code that reads it as a reviewer would: it drops the parentheses
+//! emission added for safety where Rust does not need them (around a name, a call, a
+//! function argument, a condition...), merges a block that ends a block into it, and turns
+//! a function body `Ok(f(x)?)` into `f(x)`. The code then reads as written by hand and
+//! compiles without `unused_parens`.
 
 use syn::visit_mut::{self, VisitMut};
-use syn::{Expr, Local, Stmt};
+use syn::{Block, Expr, ItemFn, Local, Stmt};
 
 /// Drops needless parentheses throughout `file`.
 pub(super) fn tidy(file: &mut syn::File) {
@@ -90,7 +92,21 @@ impl VisitMut for Tidy {
             Expr::MethodCall(m) => m.args.iter_mut().for_each(unwrap_alone),
             Expr::Array(a) => a.elems.iter_mut().for_each(unwrap_alone),
             Expr::Tuple(t) => t.elems.iter_mut().for_each(unwrap_alone),
-            Expr::If(i) => unwrap_alone(&mut i.cond),
+            Expr::If(i) => {
+                unwrap_alone(&mut i.cond);
+                // `else { if c { a } else { b } }` is `else if c { a } else { b }`.
+                if let Some((_, other)) = &mut i.else_branch {
+                    if let Expr::Block(b) = &mut **other {
+                        if let [Stmt::Expr(Expr::If(_), None)] = b.block.stmts.as_slice() {
+                            if b.label.is_none() && b.attrs.is_empty() {
+                                if let Some(Stmt::Expr(inner, None)) = b.block.stmts.pop() {
+                                    **other = inner;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             Expr::Match(m) => {
                 unwrap_alone(&mut m.expr);
                 for arm in &mut m.arms {
@@ -113,6 +129,35 @@ impl VisitMut for Tidy {
             Expr::Unary(u) => unwrap_if(&mut u.expr, atomic),
             Expr::ForLoop(f) => unwrap_if(&mut f.expr, |x| !matches!(x, Expr::Struct(_))),
             _ => {}
+        }
+    }
+
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        visit_mut::visit_block_mut(self, block);
+        // `{ a; { b; c } }` is `{ a; b; c }`: the inner block's names are visible only to
+        // its own statements, which are the last ones either way.
+        while let Some(Stmt::Expr(Expr::Block(inner), None)) = block.stmts.last() {
+            if inner.label.is_some() || !inner.attrs.is_empty() {
+                break;
+            }
+            let Some(Stmt::Expr(Expr::Block(inner), None)) = block.stmts.pop() else {
+                break;
+            };
+            block.stmts.extend(inner.block.stmts);
+        }
+    }
+
+    fn visit_item_fn_mut(&mut self, item: &mut ItemFn) {
+        visit_mut::visit_item_fn_mut(self, item);
+        // A body `Ok(e?)` is `e`, which has the function's own result type.
+        if let [Stmt::Expr(Expr::Call(call), None)] = item.block.stmts.as_mut_slice() {
+            let is_ok = matches!(&*call.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Ok"));
+            if is_ok && call.args.len() == 1 {
+                if let Some(Expr::Try(t)) = call.args.first() {
+                    let inner = (*t.expr).clone();
+                    item.block.stmts = vec![Stmt::Expr(inner, None)];
+                }
+            }
         }
     }
 

@@ -172,10 +172,13 @@ impl Gen<'_> {
             Some(n) if n <= u32::MAX as u128 => self.ordinals(id),
             _ => quote!(),
         };
+        let camel =
+            super::names::camel_case_allowance(std::iter::once(name).chain(&names.variants));
         quote! {
             #[doc = #doc]
             #derive
             #[allow(dead_code)]
+            #camel
             pub enum #name { #(#variants),* }
 
             impl #rt::native::Elem for #name {

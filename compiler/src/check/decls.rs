@@ -1,0 +1,337 @@
+//! Declarations: names taken once, tagged unions and their values, constants, field types.
+
+use super::*;
+
+impl Checker<'_> {
+    /// Whether a name is taken by a game, a function, a constant, a type or a variant.
+    pub(super) fn taken(&self, name: &str) -> bool {
+        self.consts.contains_key(name)
+            || self.declared.contains(name)
+            || self.type_ids.contains_key(name)
+            || self.variants.contains_key(name)
+    }
+
+    /// E0104: `name` is defined again.
+    pub(super) fn duplicate(&mut self, name: &ast::Ident, help: impl Into<String>) {
+        self.error(
+            Diagnostic::new(
+                ErrorCode::Duplicate,
+                format!("`{}` is defined more than once", name.name),
+                name.span,
+            )
+            .label("defined again here")
+            .help(help),
+        );
+    }
+
+    /// `type Name = Tag(T, ...) | ...`: payload types may use earlier constants and types.
+    pub(super) fn type_decl(&mut self, t: &ast::TypeDecl) {
+        const SHARED: &str =
+            "games, functions, constants, types and variants share one namespace; rename one";
+        if self.taken(&t.name.name) {
+            self.duplicate(&t.name, SHARED);
+            return;
+        }
+        let id = self.program.types.len();
+        let uref = UnionRef {
+            id,
+            name: t.name.name.as_str().into(),
+        };
+        let mut variants = Vec::new();
+        for (index, v) in t.variants.iter().enumerate() {
+            let fields: Vec<FieldTy> = v.fields.iter().map(|f| self.field_ty(f)).collect();
+            let name: Rc<str> = v.name.name.as_str().into();
+            if self.taken(&v.name.name)
+                || v.name.name == t.name.name
+                || variants.iter().any(|w: &Variant| *w.name == *name)
+            {
+                self.duplicate(&v.name, SHARED);
+                continue;
+            }
+            self.variants.insert(
+                v.name.name.clone(),
+                Rc::new(VariantRef {
+                    ty: uref.clone(),
+                    variant: index,
+                    name: name.clone(),
+                    fields: fields.clone(),
+                }),
+            );
+            variants.push(Variant { name, fields });
+        }
+        self.type_ids.insert(t.name.name.clone(), id);
+        self.program.types.push(UnionType {
+            name: t.name.name.clone(),
+            variants,
+        });
+    }
+
+    /// Every value of a field type, in order, when it is finite and has at most
+    /// `MAX_TYPE_VALUES` values.
+    pub(super) fn all_values(&self, t: &FieldTy) -> Option<Vec<Val>> {
+        Some(match t {
+            FieldTy::Bool => vec![Val::Bool(false), Val::Bool(true)],
+            FieldTy::Range(lo, hi) => {
+                if (hi - lo) as u128 >= MAX_TYPE_VALUES as u128 {
+                    return None;
+                }
+                (*lo..=*hi).map(Val::Int).collect()
+            }
+            FieldTy::Tuple(ts) => {
+                let parts = ts
+                    .iter()
+                    .map(|t| self.all_values(t))
+                    .collect::<Option<Vec<_>>>()?;
+                product(&parts)?
+                    .into_iter()
+                    .map(|vs| Val::Tuple(vs.into()))
+                    .collect()
+            }
+            FieldTy::Union(u) => {
+                let ty = &self.program.types[u.id];
+                let mut out = Vec::new();
+                for (index, v) in ty.variants.iter().enumerate() {
+                    let parts = v
+                        .fields
+                        .iter()
+                        .map(|t| self.all_values(t))
+                        .collect::<Option<Vec<_>>>()?;
+                    for payload in product(&parts)? {
+                        out.push(Val::Tag(Rc::new(Tagged {
+                            ty: u.id,
+                            variant: index,
+                            fields: payload,
+                            name: v.name.clone(),
+                        })));
+                        if out.len() > MAX_TYPE_VALUES {
+                            return None;
+                        }
+                    }
+                }
+                out
+            }
+            _ => return None,
+        })
+    }
+
+    /// A tagged union's name as a value: the set of all its values.
+    pub(super) fn type_as_set(&mut self, name: &str, id: usize, span: Span) -> (IExpr, Ty) {
+        let uref = UnionRef {
+            id,
+            name: name.into(),
+        };
+        match self.all_values(&FieldTy::Union(uref.clone())) {
+            Some(vals) => (
+                IExpr::Lit(Val::Set(Rc::new(vals.into_iter().collect()))),
+                Ty::Set(Box::new(Ty::Union(uref))),
+            ),
+            None => {
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::InfiniteDomain,
+                        format!(
+                            "type `{name}` is infinite or too large (over {MAX_TYPE_VALUES} values) to be a domain"
+                        ),
+                        span,
+                    )
+                    .label("not a finite domain")
+                    .help("a type is a domain when every payload is a range, a bool, a tuple of those or such a type"),
+                );
+                (IExpr::Lit(Val::EMPTY_RANGE), Ty::Any)
+            }
+        }
+    }
+
+    pub(super) fn constant(&mut self, name: &ast::Ident, e: &ast::Expr) {
+        if self.consts.contains_key(&name.name)
+            || self.type_ids.contains_key(&name.name)
+            || self.variants.contains_key(&name.name)
+        {
+            self.duplicate(name, "rename one of the constants");
+            return;
+        }
+        self.in_const = true;
+        let mut scope = Scope::new();
+        let errors_before = self.diags.len();
+        let (ir, ty) = self.expr(e, &mut scope);
+        self.in_const = false;
+        if self.diags.len() > errors_before {
+            self.consts
+                .insert(name.name.clone(), (Val::Int(0), Ty::Any, name.span));
+            return;
+        }
+        match eval_const(&ir) {
+            Ok(v) => {
+                self.consts.insert(name.name.clone(), (v, ty, name.span));
+            }
+            Err(err) => {
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::ConstEval,
+                        format!("cannot evaluate constant `{}`: {}", name.name, err.message),
+                        err.span.unwrap_or(e.span),
+                    )
+                    .help("a constant must evaluate without errors when the file is checked"),
+                );
+                self.consts
+                    .insert(name.name.clone(), (Val::Int(0), Ty::Any, name.span));
+            }
+        }
+    }
+
+    /// Evaluates a constant integer expression (type bounds, subtraction sets).
+    pub(super) fn const_int(&mut self, e: &ast::Expr) -> Option<i64> {
+        self.in_const = true;
+        let mut scope = Scope::new();
+        let errors_before = self.diags.len();
+        let (ir, ty) = self.expr(e, &mut scope);
+        self.in_const = false;
+        if self.diags.len() > errors_before {
+            return None;
+        }
+        if !ty.is_int() {
+            self.error(
+                Diagnostic::new(
+                    ErrorCode::TypeMismatch,
+                    format!("expected a number, found {ty}"),
+                    e.span,
+                )
+                .help("bounds and subtraction sets are constant numbers"),
+            );
+            return None;
+        }
+        match eval_const(&ir) {
+            Ok(Val::Int(n)) => Some(n),
+            Ok(_) => None,
+            Err(err) => {
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::ConstEval,
+                        format!("cannot evaluate constant: {}", err.message),
+                        err.span.unwrap_or(e.span),
+                    )
+                    .help("bounds must evaluate without errors when the file is checked"),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn field_ty(&mut self, t: &ast::TypeExpr) -> FieldTy {
+        match t {
+            ast::TypeExpr::Named(id) => match id.name.as_str() {
+                "nat" => FieldTy::Nat,
+                "int" => FieldTy::Int,
+                "bool" => FieldTy::Bool,
+                other if self.type_ids.contains_key(other) => FieldTy::Union(UnionRef {
+                    id: self.type_ids[other],
+                    name: other.into(),
+                }),
+                other => {
+                    let help =
+                        suggest(other, ["nat", "int", "bool"].into_iter()).unwrap_or_else(|| {
+                            "types are nat, int, bool, ranges lo..hi, tuples, set<T> and list<T>"
+                                .to_string()
+                        });
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::UnknownType,
+                            format!("unknown type `{other}`"),
+                            id.span,
+                        )
+                        .label("not a type")
+                        .help(help),
+                    );
+                    FieldTy::Int
+                }
+            },
+            ast::TypeExpr::Range {
+                lo,
+                hi,
+                inclusive,
+                span,
+            } => {
+                let lo_v = self.const_int(lo);
+                let hi_v = self.const_int(hi);
+                match (lo_v, hi_v) {
+                    (Some(l), Some(h)) => {
+                        let h = if *inclusive { h } else { h - 1 };
+                        if h < l {
+                            self.error(
+                                Diagnostic::new(
+                                    ErrorCode::EmptyRangeType,
+                                    "this range type is empty",
+                                    *span,
+                                )
+                                .help("write the lower bound first: lo..hi or lo..=hi"),
+                            );
+                        }
+                        FieldTy::Range(l, h.max(l))
+                    }
+                    _ => FieldTy::Int,
+                }
+            }
+            ast::TypeExpr::Tuple(ts, _) => {
+                FieldTy::Tuple(ts.iter().map(|t| self.field_ty(t)).collect())
+            }
+            ast::TypeExpr::Set(t, _) => FieldTy::Set(Box::new(self.field_ty(t))),
+            ast::TypeExpr::List(t, _) => FieldTy::List(Box::new(self.field_ty(t))),
+        }
+    }
+
+    pub(super) fn game_fields(&mut self, g: &ast::GameDecl) -> Vec<Field> {
+        match &g.body {
+            ast::GameBody::Rules { params, .. } => {
+                let mut names: Vec<&str> = Vec::new();
+                let mut fields = Vec::new();
+                for p in params {
+                    if names.contains(&p.name.name.as_str()) {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::Shadowing,
+                                format!("field `{}` is declared twice", p.name.name),
+                                p.name.span,
+                            )
+                            .help("give each field its own name"),
+                        );
+                    }
+                    names.push(&p.name.name);
+                    fields.push(Field {
+                        name: p.name.name.clone(),
+                        ty: self.field_ty(&p.ty),
+                    });
+                }
+                fields
+            }
+            _ => vec![Field {
+                name: "n".to_string(),
+                ty: FieldTy::Nat,
+            }],
+        }
+    }
+}
+
+/// Every combination of one value from each list, in lexicographic order, unless there are
+/// more than `MAX_TYPE_VALUES`.
+pub(super) fn product(parts: &[Vec<Val>]) -> Option<Vec<Vec<Val>>> {
+    let count = parts
+        .iter()
+        .try_fold(1usize, |n, p| n.checked_mul(p.len()))?;
+    if count > MAX_TYPE_VALUES {
+        return None;
+    }
+    let mut out: Vec<Vec<Val>> = vec![Vec::new()];
+    for part in parts {
+        out = out
+            .into_iter()
+            .flat_map(|prefix| {
+                part.iter().map(move |v| {
+                    let mut next = prefix.clone();
+                    next.push(v.clone());
+                    next
+                })
+            })
+            .collect();
+    }
+    Some(out)
+}

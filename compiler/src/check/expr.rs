@@ -1,0 +1,565 @@
+//! Expressions: names, literals, tuples, sets and lists, `if`, `let`, quantifiers,
+//! comprehensions and `match`.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> (IExpr, Ty) {
+        let any = (IExpr::Lit(Val::Int(0)), Ty::Any);
+        match &e.kind {
+            ExprKind::Int(n) => {
+                if *n == i64::MAX {
+                    self.error(
+                        Diagnostic::new(ErrorCode::OutOfRange, "this number is too large", e.span)
+                            .help("numbers must fit in 63 bits"),
+                    );
+                    return any;
+                }
+                (
+                    IExpr::Lit(Val::Int(*n)),
+                    if *n >= 0 { Ty::Nat } else { Ty::Int },
+                )
+            }
+            ExprKind::Bool(b) => (IExpr::Lit(Val::Bool(*b)), Ty::Bool),
+            ExprKind::End => (IExpr::End, Ty::Game),
+            ExprKind::Name(n) => {
+                if let Some(var) = scope.lookup(n) {
+                    let ty = var.ty.clone();
+                    return (IExpr::Var(var), ty);
+                }
+                if let Some((v, ty, _)) = self.consts.get(n) {
+                    return (IExpr::Lit(v.clone()), ty.clone());
+                }
+                if let Some(variant) = self.variants.get(n).cloned() {
+                    if variant.fields.is_empty() {
+                        let ty = Ty::Union(variant.ty.clone());
+                        return (
+                            IExpr::Variant {
+                                variant,
+                                args: Vec::new(),
+                                span: e.span,
+                            },
+                            ty,
+                        );
+                    }
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::Arity,
+                            format!("`{n}` needs {} value(s)", variant.fields.len()),
+                            e.span,
+                        )
+                        .help(format!("write a value of this variant as `{n}(...)`")),
+                    );
+                    return any;
+                }
+                if let Some(&tid) = self.type_ids.get(n) {
+                    return self.type_as_set(n, tid, e.span);
+                }
+                if let Some(&gid) = self.game_ids.get(n) {
+                    if self.program.games[gid].fields.is_empty() {
+                        return (
+                            IExpr::Pos {
+                                game: gid,
+                                args: Vec::new(),
+                                span: e.span,
+                            },
+                            Ty::Game,
+                        );
+                    }
+                    let arity = self.program.games[gid].fields.len();
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::Arity,
+                            format!("game `{n}` needs {arity} field value(s)"),
+                            e.span,
+                        )
+                        .help(format!("write a position as `{n}(...)`")),
+                    );
+                    return any;
+                }
+                let names: Vec<String> = scope
+                    .names
+                    .iter()
+                    .map(|(n, _, _)| n.clone())
+                    .chain(self.consts.keys().cloned())
+                    .collect();
+                let help = suggest(n, names.iter().map(|s| s.as_str())).unwrap_or_else(|| {
+                    "names come from fields, binders, `let` and `const`".to_string()
+                });
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::UnknownName,
+                        format!("unknown name `{n}`"),
+                        e.span,
+                    )
+                    .label("not found in this scope")
+                    .help(help),
+                );
+                any
+            }
+            ExprKind::Unary(op, inner) => {
+                let (ir, ty) = self.expr(inner, scope);
+                match op {
+                    UnOp::Neg => {
+                        if !ty.is_int() {
+                            self.mismatch(inner.span, "`-`", "a number", &ty);
+                        }
+                        (
+                            IExpr::Neg {
+                                arg: Box::new(ir),
+                                span: e.span,
+                            },
+                            Ty::Int,
+                        )
+                    }
+                    UnOp::Not => {
+                        if !ty.fits(&Ty::Bool) {
+                            self.mismatch(inner.span, "`not`", "bool", &ty);
+                        }
+                        (IExpr::Not(Box::new(ir)), Ty::Bool)
+                    }
+                }
+            }
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, e.span, scope),
+            ExprKind::Call(name, args) => self.call(name, args, e.span, scope),
+            ExprKind::Field(inner, idx) => {
+                let (ir, ty) = self.expr(inner, scope);
+                match ty {
+                    Ty::Tuple(ts) if *idx < ts.len() => (
+                        IExpr::Field {
+                            tuple: Box::new(ir),
+                            index: *idx,
+                        },
+                        ts[*idx].clone(),
+                    ),
+                    Ty::Any => (
+                        IExpr::Field {
+                            tuple: Box::new(ir),
+                            index: *idx,
+                        },
+                        Ty::Any,
+                    ),
+                    other => {
+                        // The parser marks an index too large for `usize` with usize::MAX.
+                        let message = match idx.checked_add(1) {
+                            Some(n) => format!(
+                                "`.{idx}` needs a tuple with at least {n} elements, found {other}"
+                            ),
+                            None => {
+                                let text = self.source.get(e.span.start..e.span.end).unwrap_or("");
+                                let index = text.rsplit('.').next().unwrap_or("").trim();
+                                format!("`.{index}` is too large to be a tuple field")
+                            }
+                        };
+                        self.error(
+                            Diagnostic::new(ErrorCode::TypeMismatch, message, e.span)
+                                .help("tuple fields count from 0"),
+                        );
+                        any
+                    }
+                }
+            }
+            ExprKind::Index(list, idx) => {
+                let (l, lt) = self.expr(list, scope);
+                if let ExprKind::Binary(op @ (BinOp::RangeExcl | BinOp::RangeIncl), lo, hi) =
+                    &idx.kind
+                {
+                    // `xs[a..b]` is a slice.
+                    let lo_ir = self.expect(lo, &Ty::Int, scope, "a slice bound");
+                    let mut hi_ir = self.expect(hi, &Ty::Int, scope, "a slice bound");
+                    if *op == BinOp::RangeIncl {
+                        hi_ir = IExpr::Bin {
+                            op: Op::Add,
+                            lhs: Box::new(hi_ir),
+                            rhs: Box::new(IExpr::Lit(Val::Int(1))),
+                            span: idx.span,
+                        };
+                    }
+                    if !matches!(lt, Ty::List(_) | Ty::Any) {
+                        self.mismatch(list.span, "a slice", "a list", &lt);
+                    }
+                    return (
+                        IExpr::Slice {
+                            list: Box::new(l),
+                            lo: Some(Box::new(lo_ir)),
+                            hi: Some(Box::new(hi_ir)),
+                            span: e.span,
+                        },
+                        lt,
+                    );
+                }
+                let i = self.expect(idx, &Ty::Int, scope, "an index");
+                let elem = match lt {
+                    Ty::List(t) => *t,
+                    Ty::Any => Ty::Any,
+                    other => {
+                        self.mismatch(list.span, "indexing", "a list", &other);
+                        Ty::Any
+                    }
+                };
+                (
+                    IExpr::Index {
+                        list: Box::new(l),
+                        index: Box::new(i),
+                        span: e.span,
+                    },
+                    elem,
+                )
+            }
+            ExprKind::Closure(seed, var, next) => {
+                let (seed_ir, seed_ty) = self.expr(seed, scope);
+                let elem = match seed_ty {
+                    Ty::Set(t) => *t,
+                    Ty::Any => Ty::Any,
+                    other => {
+                        self.mismatch(seed.span, "`closure`", "a set as its seed", &other);
+                        Ty::Any
+                    }
+                };
+                let mark = scope.mark();
+                let var = self.bind(scope, var, elem.clone());
+                let want = Ty::Set(Box::new(elem));
+                let next_ir = self.expect(next, &want, scope, "`closure`'s step");
+                scope.reset(mark);
+                (
+                    IExpr::Closure {
+                        seed: Box::new(seed_ir),
+                        var,
+                        next: Box::new(next_ir),
+                    },
+                    want,
+                )
+            }
+            ExprKind::Slice(list, lo, hi) => {
+                let (l, lt) = self.expr(list, scope);
+                if !matches!(lt, Ty::List(_) | Ty::Any) {
+                    self.mismatch(list.span, "a slice", "a list", &lt);
+                }
+                let lo = lo
+                    .as_ref()
+                    .map(|b| Box::new(self.expect(b, &Ty::Int, scope, "a slice bound")));
+                let hi = hi
+                    .as_ref()
+                    .map(|b| Box::new(self.expect(b, &Ty::Int, scope, "a slice bound")));
+                (
+                    IExpr::Slice {
+                        list: Box::new(l),
+                        lo,
+                        hi,
+                        span: e.span,
+                    },
+                    lt,
+                )
+            }
+            ExprKind::With(list, idx, value) => {
+                let (l, lt) = self.expr(list, scope);
+                let i = self.expect(idx, &Ty::Int, scope, "an index");
+                let elem = match &lt {
+                    Ty::List(t) => (**t).clone(),
+                    Ty::Any => Ty::Any,
+                    other => {
+                        self.mismatch(list.span, "`with`", "a list", other);
+                        Ty::Any
+                    }
+                };
+                let v = self.expect(value, &elem, scope, "the new element");
+                (
+                    IExpr::With {
+                        list: Box::new(l),
+                        index: Box::new(i),
+                        value: Box::new(v),
+                        span: e.span,
+                    },
+                    lt,
+                )
+            }
+            ExprKind::Tuple(items) => {
+                let (irs, tys): (Vec<_>, Vec<_>) =
+                    items.iter().map(|i| self.expr(i, scope)).unzip();
+                (IExpr::Tuple(irs), Ty::Tuple(tys))
+            }
+            ExprKind::Set(items) | ExprKind::List(items) => {
+                let mut elem = Ty::Any;
+                let mut irs = Vec::new();
+                for i in items {
+                    let (ir, ty) = self.expr(i, scope);
+                    match elem.join(&ty) {
+                        Some(j) => elem = j,
+                        None => self.error(
+                            Diagnostic::new(
+                                ErrorCode::TypeMismatch,
+                                format!("elements differ in type: {elem} and {ty}"),
+                                i.span,
+                            )
+                            .help("every element of a set or list has the same type"),
+                        ),
+                    }
+                    irs.push(ir);
+                }
+                if matches!(e.kind, ExprKind::Set(_)) {
+                    (IExpr::Set(irs), Ty::Set(Box::new(elem)))
+                } else {
+                    (IExpr::List(irs), Ty::List(Box::new(elem)))
+                }
+            }
+            ExprKind::If(c, a, b) => {
+                let c = self.expect(c, &Ty::Bool, scope, "an `if` condition");
+                let (a_ir, at) = self.expr(a, scope);
+                let (b_ir, bt) = self.expr(b, scope);
+                let ty = match at.join(&bt) {
+                    Some(t) => t,
+                    None => {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::TypeMismatch,
+                                format!("`if` branches differ in type: {at} and {bt}"),
+                                b.span,
+                            )
+                            .help("both branches must have the same type"),
+                        );
+                        Ty::Any
+                    }
+                };
+                (
+                    IExpr::If {
+                        cond: Box::new(c),
+                        then: Box::new(a_ir),
+                        otherwise: Box::new(b_ir),
+                    },
+                    ty,
+                )
+            }
+            ExprKind::Let(name, value, body) => {
+                let (v, vt) = self.expr(value, scope);
+                let mark = scope.mark();
+                let var = self.bind(scope, name, vt);
+                let (b, bt) = self.expr(body, scope);
+                scope.reset(mark);
+                (
+                    IExpr::Let {
+                        var,
+                        value: Box::new(v),
+                        body: Box::new(b),
+                    },
+                    bt,
+                )
+            }
+            ExprKind::Quant(kind, pat, dom, body) => {
+                let mark = scope.mark();
+                let (vars, d) = self.binder(pat, dom, scope);
+                let b = self.expect(body, &Ty::Bool, scope, "a quantifier's condition");
+                scope.reset(mark);
+                let ty = if *kind == QuantKind::Count {
+                    Ty::Nat
+                } else {
+                    Ty::Bool
+                };
+                (
+                    IExpr::Quant {
+                        kind: *kind,
+                        vars,
+                        domain: Box::new(d),
+                        body: Box::new(b),
+                    },
+                    ty,
+                )
+            }
+            ExprKind::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, e.span, scope),
+            ExprKind::Compr(elem, pat, dom, cond) => {
+                let mark = scope.mark();
+                let (vars, d) = self.binder(pat, dom, scope);
+                let c = cond
+                    .as_ref()
+                    .map(|c| Box::new(self.expect(c, &Ty::Bool, scope, "a `where` condition")));
+                let (el, et) = self.expr(elem, scope);
+                scope.reset(mark);
+                (
+                    IExpr::Compr {
+                        elem: Box::new(el),
+                        vars,
+                        domain: Box::new(d),
+                        cond: c,
+                    },
+                    Ty::Set(Box::new(et)),
+                )
+            }
+        }
+    }
+
+    /// `match e { Tag(x, ...) => a, ..., _ => b }`: every variant of `e`'s type has an arm
+    /// (or `_` covers the rest), each at most once; payload names are new binders.
+    pub(super) fn match_expr(
+        &mut self,
+        scrutinee: &ast::Expr,
+        arms: &[ast::MatchArm],
+        span: Span,
+        scope: &mut Scope,
+    ) -> (IExpr, Ty) {
+        let (sir, sty) = self.expr(scrutinee, scope);
+        let uref = match &sty {
+            Ty::Union(u) => Some(u.clone()),
+            Ty::Any => None,
+            other => {
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::TypeMismatch,
+                        format!("type mismatch: `match` needs a value of a declared type, found {other}"),
+                        scrutinee.span,
+                    )
+                    .label(format!("this is {other}"))
+                    .help("match on a value of a `type Name = Tag(...) | ...`"),
+                );
+                None
+            }
+        };
+        let mut iarms: Vec<IArm> = Vec::new();
+        let mut default = None;
+        // An arm naming no variant of the type was reported: do not also report a gap.
+        let mut bad_arm = false;
+        let mut result: Option<Ty> = None;
+        for arm in arms {
+            let mark = scope.mark();
+            let mut variant_index = None;
+            if let Some((tag, names)) = &arm.pattern {
+                match self.variants.get(&tag.name).cloned() {
+                    Some(v) if uref.as_ref().is_none_or(|u| u.id == v.ty.id) => {
+                        if names.len() != v.fields.len() {
+                            self.arity(tag, tag.span, v.fields.len(), names.len(), "name");
+                        }
+                        if iarms.iter().any(|a| a.variant == v.variant) {
+                            self.error(
+                                Diagnostic::new(
+                                    ErrorCode::DuplicateArm,
+                                    format!("`{}` has two arms", tag.name),
+                                    tag.span,
+                                )
+                                .label("matched again here")
+                                .help("give each variant one arm"),
+                            );
+                        }
+                        let vars = names
+                            .iter()
+                            .zip(&v.fields)
+                            .map(|(name, t)| self.bind(scope, name, t.ty()))
+                            .collect();
+                        variant_index = Some((v.variant, vars));
+                    }
+                    Some(v) => {
+                        bad_arm = true;
+                        let of = uref
+                            .as_ref()
+                            .map(|u| u.name.to_string())
+                            .unwrap_or_default();
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::TypeMismatch,
+                                format!(
+                                    "type mismatch: `{}` is a variant of {}, not of {of}",
+                                    tag.name, v.ty.name
+                                ),
+                                tag.span,
+                            )
+                            .label("another type's variant")
+                            .help(format!("match arms name variants of {of}")),
+                        );
+                    }
+                    None => {
+                        bad_arm = true;
+                        let help = suggest(&tag.name, self.variants.keys().map(|s| s.as_str()))
+                            .unwrap_or_else(|| {
+                                "declare variants with `type Name = Tag(...) | ...`".to_string()
+                            });
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::UnknownName,
+                                format!("unknown variant `{}`", tag.name),
+                                tag.span,
+                            )
+                            .label("not a variant")
+                            .help(help),
+                        );
+                    }
+                }
+            } else if default.is_some() {
+                self.error(
+                    Diagnostic::new(ErrorCode::DuplicateArm, "a second `_` arm", arm.span)
+                        .label("never reached")
+                        .help("keep one `_` arm, last"),
+                );
+            }
+            let (body, bty) = self.expr(&arm.body, scope);
+            scope.reset(mark);
+            result = match result {
+                None => Some(bty),
+                Some(t) => match t.join(&bty) {
+                    Some(j) => Some(j),
+                    None => {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::TypeMismatch,
+                                format!("type mismatch: this arm is {bty}, an earlier arm is {t}"),
+                                arm.body.span,
+                            )
+                            .label(format!("this is {bty}"))
+                            .help("every arm of a `match` has the same type"),
+                        );
+                        Some(t)
+                    }
+                },
+            };
+            match (variant_index, &arm.pattern) {
+                (Some((variant, vars)), _) => iarms.push(IArm {
+                    variant,
+                    vars,
+                    body,
+                }),
+                (None, None) => default = Some(Box::new(body)),
+                _ => {}
+            }
+        }
+        if let (Some(u), None, false) = (&uref, &default, bad_arm) {
+            let missing: Vec<String> = self.program.types[u.id]
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !iarms.iter().any(|a| a.variant == *i))
+                .map(|(_, v)| format!("`{}`", v.name))
+                .collect();
+            if !missing.is_empty() {
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::MissingArm,
+                        format!("this `match` has no arm for {}", missing.join(", ")),
+                        span,
+                    )
+                    .label("not every variant is covered")
+                    .help("add an arm for each missing variant, or a last arm `_ => ...`"),
+                );
+            }
+        }
+        (
+            IExpr::Match {
+                scrutinee: Box::new(sir),
+                ty: uref.map_or(0, |u| u.id),
+                arms: iarms,
+                default,
+            },
+            result.unwrap_or(Ty::Any),
+        )
+    }
+
+    pub(super) fn mismatch(&mut self, span: Span, what: &str, want: &str, found: &Ty) {
+        if *found == Ty::Any {
+            return;
+        }
+        self.error(
+            Diagnostic::new(
+                ErrorCode::TypeMismatch,
+                format!("type mismatch: {what} needs {want}, found {found}"),
+                span,
+            )
+            .label(format!("this is {found}"))
+            .help(format!("write {want} here")),
+        );
+    }
+}

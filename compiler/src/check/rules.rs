@@ -1,0 +1,331 @@
+//! Games, moves and functions: binders and scopes, domains, and the call graph.
+
+use super::*;
+
+impl Checker<'_> {
+    /// Binds a new name, reporting shadowing.
+    pub(super) fn bind(&mut self, scope: &mut Scope, id: &ast::Ident, ty: Ty) -> Var {
+        let shadows = scope.lookup(&id.name).is_some() || self.consts.contains_key(&id.name);
+        if shadows {
+            self.error(
+                Diagnostic::new(
+                    ErrorCode::Shadowing,
+                    format!("`{}` is already bound here", id.name),
+                    id.span,
+                )
+                .label("this binder would shadow an earlier name")
+                .help(format!(
+                    "pick a new name; to test membership of the existing `{0}`, write `({0} in ...)`",
+                    id.name
+                )),
+            );
+        }
+        scope.push(&id.name, ty)
+    }
+
+    pub(super) fn fn_body(&mut self, id: usize, f: &ast::FnDecl) {
+        let mut scope = Scope::new();
+        for (p, ty) in f.params.iter().zip(self.fn_sigs[id].params.clone()) {
+            self.bind(&mut scope, &p.name, ty);
+        }
+        self.current_fn = Some(id);
+        let (body, ty) = self.expr(&f.body, &mut scope);
+        self.current_fn = None;
+        let ret = self.fn_sigs[id].ret.clone();
+        if !ty.fits(&ret) {
+            self.error(
+                Diagnostic::new(
+                    ErrorCode::TypeMismatch,
+                    format!("`{}` returns {ty}, but its type says {ret}", f.name.name),
+                    f.body.span,
+                )
+                .help("change the declared result type or the body"),
+            );
+        }
+        let func = &mut self.program.fns[id];
+        func.body = body;
+        func.frame = scope.max;
+    }
+
+    pub(super) fn check_recursion(&mut self) {
+        // Depth-first search for a cycle in the call graph.
+        let n = self.calls.len();
+        let mut state = vec![0u8; n];
+        let mut reported = false;
+        for start in 0..n {
+            if state[start] != 0 || reported {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            state[start] = 1;
+            while let Some(&mut (f, ref mut i)) = stack.last_mut() {
+                if *i < self.calls[f].len() {
+                    let (g, span) = self.calls[f][*i];
+                    *i += 1;
+                    if state[g] == 1 {
+                        let name = self.program.fns[g].name.clone();
+                        let caller = self.program.fns[f].name.clone();
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::Recursion,
+                                format!("`{caller}` calls `{name}` recursively"),
+                                span,
+                            )
+                            .label("this call closes a cycle")
+                            .help("fn helpers may not be recursive; express repetition with a comprehension, a quantifier or closure"),
+                        );
+                        reported = true;
+                        break;
+                    }
+                    if state[g] == 0 {
+                        state[g] = 1;
+                        stack.push((g, 0));
+                    }
+                } else {
+                    state[f] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    pub(super) fn game_body(&mut self, id: usize, g: &ast::GameDecl) {
+        let kind = match &g.body {
+            ast::GameBody::Octal(code, span) => match parse_octal(code) {
+                Ok(d) => GameKind::Octal(d),
+                Err(why) => {
+                    self.error(
+                        Diagnostic::new(ErrorCode::BadOctal, format!("invalid octal code \"{code}\": {why}"), *span)
+                            .help("write a code such as \"0.77\" (Kayles) or \"0.137\" (Dawson's chess): digits 0-7 after `0.`"),
+                    );
+                    GameKind::Octal(vec![0])
+                }
+            },
+            ast::GameBody::Subtraction(elems, span) => {
+                let mut set = BTreeSet::new();
+                for e in elems {
+                    if let Some(v) = self.const_int(e) {
+                        if v <= 0 {
+                            self.error(
+                                Diagnostic::new(
+                                    ErrorCode::OutOfRange,
+                                    format!("subtraction set element {v} is not positive"),
+                                    e.span,
+                                )
+                                .help("every move must remove at least one token"),
+                            );
+                        }
+                        set.insert(v);
+                    }
+                }
+                if elems.is_empty() {
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::OutOfRange,
+                            "the subtraction set is empty",
+                            *span,
+                        )
+                        .help("list the numbers of tokens a move may remove, e.g. {1, 3, 4}"),
+                    );
+                }
+                GameKind::Subtraction(set.into_iter().collect())
+            }
+            ast::GameBody::Rules { moves, .. } => {
+                let fields = self.program.games[id].fields.clone();
+                let mut scope = Scope::new();
+                for f in &fields {
+                    scope.push(&f.name, f.ty.ty());
+                }
+                let mut out = Vec::new();
+                for m in moves {
+                    out.push(self.move_decl(m, &mut scope));
+                }
+                self.program.games[id].frame = scope.max;
+                GameKind::Rules(out)
+            }
+        };
+        self.program.games[id].kind = kind;
+    }
+
+    pub(super) fn move_decl(&mut self, m: &ast::MoveDecl, scope: &mut Scope) -> Move {
+        let mark = scope.mark();
+        let mut clauses = Vec::new();
+        for c in &m.clauses {
+            match c {
+                ast::Clause::Bind(pat, dom) => {
+                    let (vars, ir) = self.binder(pat, dom, scope);
+                    clauses.push(IClause::Bind(vars, ir));
+                }
+                ast::Clause::Cond(e) => {
+                    let ir = self.expect(e, &Ty::Bool, scope, "a move condition");
+                    clauses.push(IClause::Cond(ir));
+                }
+                ast::Clause::Let(name, value) => {
+                    let (ir, ty) = self.expr(value, scope);
+                    let var = self.bind(scope, name, ty);
+                    clauses.push(IClause::Let(var, ir));
+                }
+            }
+        }
+        if let Some(g) = &m.guard {
+            let ir = self.expect(g, &Ty::Bool, scope, "a `where` condition");
+            clauses.push(IClause::Cond(ir));
+        }
+        let result = self.expect(&m.result, &Ty::Game, scope, "a move's result");
+        scope.reset(mark);
+        Move {
+            name: m.name.name.clone(),
+            clauses,
+            result,
+        }
+    }
+
+    /// Checks `pattern in domain`, binding the pattern's names.
+    pub(super) fn binder(
+        &mut self,
+        pat: &ast::Pattern,
+        dom: &ast::Expr,
+        scope: &mut Scope,
+    ) -> (Vec<Var>, IExpr) {
+        let (ir, elem) = self.domain(dom, scope);
+        let tys: Vec<Ty> = if pat.tuple {
+            match &elem {
+                Ty::Tuple(ts) if ts.len() == pat.names.len() => ts.clone(),
+                Ty::Any => vec![Ty::Any; pat.names.len()],
+                other => {
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::TypeMismatch,
+                            format!(
+                                "a pattern of {} names needs a domain of {}-tuples, found elements of type {other}",
+                                pat.names.len(),
+                                pat.names.len()
+                            ),
+                            pat.span,
+                        )
+                        .help("match the pattern to the domain's elements"),
+                    );
+                    vec![Ty::Any; pat.names.len()]
+                }
+            }
+        } else {
+            vec![elem]
+        };
+        let vars = pat
+            .names
+            .iter()
+            .zip(tys)
+            .map(|(id, ty)| self.bind(scope, id, ty))
+            .collect();
+        (vars, ir)
+    }
+
+    /// Checks a domain: a finite set, range or list. Returns its element type.
+    pub(super) fn domain(&mut self, dom: &ast::Expr, scope: &mut Scope) -> (IExpr, Ty) {
+        if let ExprKind::Name(n) = &dom.kind {
+            if scope.lookup(n).is_none() && !self.consts.contains_key(n) {
+                match n.as_str() {
+                    "nat" | "int" => {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::InfiniteDomain,
+                                format!("`{n}` is infinite and cannot be a domain"),
+                                dom.span,
+                            )
+                            .label("infinite domain")
+                            .help("bind over a finite range instead, e.g. `k in 1..=n`"),
+                        );
+                        return (IExpr::Lit(Val::EMPTY_RANGE), Ty::Any);
+                    }
+                    "bool" => {
+                        let set = [Val::Bool(false), Val::Bool(true)].into_iter().collect();
+                        return (IExpr::Lit(Val::Set(Rc::new(set))), Ty::Bool);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let (ir, ty) = self.expr(dom, scope);
+        match ty {
+            Ty::Set(t) | Ty::List(t) => (ir, *t),
+            Ty::Any => (ir, Ty::Any),
+            other => {
+                let (code, msg) = if other.is_int() {
+                    (
+                        ErrorCode::InfiniteDomain,
+                        format!("a number is not a domain (found {other})"),
+                    )
+                } else {
+                    (
+                        ErrorCode::TypeMismatch,
+                        format!("expected a set, range or list, found {other}"),
+                    )
+                };
+                self.error(
+                    Diagnostic::new(code, msg, dom.span)
+                        .help("a domain is a range `1..=n`, a set `{1, 3}` or a list"),
+                );
+                (ir, Ty::Any)
+            }
+        }
+    }
+
+    pub(super) fn expect(
+        &mut self,
+        e: &ast::Expr,
+        want: &Ty,
+        scope: &mut Scope,
+        what: &str,
+    ) -> IExpr {
+        let (ir, ty) = self.expr(e, scope);
+        if !ty.fits(want) {
+            self.error(
+                Diagnostic::new(
+                    ErrorCode::TypeMismatch,
+                    format!("type mismatch: {what} must be {want}, found {ty}"),
+                    e.span,
+                )
+                .label(format!("this is {ty}"))
+                .help(match want {
+                    Ty::Game => "a position is written like a call, `Game(args)`, or `end`; combine positions with `+` or a compound".to_string(),
+                    Ty::Bool => "use a comparison such as `k <= n`".to_string(),
+                    _ => format!("write an expression of type {want}"),
+                }),
+            );
+        }
+        ir
+    }
+
+    pub(super) fn not_const(&mut self, span: Span, what: &str) {
+        self.error(
+            Diagnostic::new(
+                ErrorCode::NotConstant,
+                format!("{what} cannot appear in a constant"),
+                span,
+            )
+            .help("constants use literals, operators and earlier constants"),
+        );
+    }
+}
+
+/// Parses an octal code such as "0.77" into digits d0, d1, ...
+fn parse_octal(code: &str) -> Result<Vec<u8>, String> {
+    let rest = code
+        .strip_prefix("0.")
+        .or_else(|| code.strip_prefix('.'))
+        .ok_or_else(|| "it must start with `0.`".to_string())?;
+    if rest.is_empty() {
+        return Err("no digits after `0.`".to_string());
+    }
+    let mut digits = vec![0u8];
+    for ch in rest.chars() {
+        match ch.to_digit(8) {
+            Some(d) => digits.push(d as u8),
+            None => return Err(format!("`{ch}` is not an octal digit (0-7)")),
+        }
+    }
+    while digits.len() > 1 && digits.last() == Some(&0) {
+        digits.pop();
+    }
+    Ok(digits)
+}
