@@ -171,7 +171,7 @@ fn nim_and_misere_nim() {
         column(&answers[3], 1),
         strings(&[0, 1, 2, 3, 4, 5, 6, 7, 8])
     );
-    // THEORY.md §7 on each misère position.
+    // Misère Nim's rule (Bouton 1901) on each misère position.
     let misere = ["P", "N", "P", "N"];
     for (i, want) in misere.iter().enumerate() {
         assert_eq!(value(&answers[4 + i], "misere_outcome"), *want);

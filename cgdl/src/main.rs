@@ -442,15 +442,25 @@ fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
     Ok(())
 }
 
+/// The checked `program` of `file` as Rust source, or the error printed.
+fn native_source(
+    file: &Path,
+    source: &str,
+    program: &Program,
+    options: &compiler::codegen::CodegenOptions,
+) -> Result<String, Reported> {
+    compiler::codegen::generate_source(program, source, options).map_err(|e| {
+        eprintln!("error: {}: {e}", file.display());
+        Reported
+    })
+}
+
 fn cmd_compile(file: &Path, output: Option<&Path>, runtime_path: &str) -> Result<(), Reported> {
     let (source, program) = load(file)?;
     let options = compiler::codegen::CodegenOptions {
         runtime_path: runtime_path.to_string(),
     };
-    let code = compiler::codegen::generate_source(&program, &source, &options).map_err(|e| {
-        eprintln!("error: {}: {e}", file.display());
-        Reported
-    })?;
+    let code = native_source(file, &source, &program, &options)?;
     match output {
         Some(path) => std::fs::write(path, code).map_err(|e| {
             eprintln!("error: cannot write {}: {e}", path.display());
@@ -487,15 +497,7 @@ fn cmd_build(file: &Path, output: &Path) -> Result<(), Reported> {
         return Err(Reported);
     }
     let (source, program) = load(file)?;
-    let code = compiler::codegen::generate_source(
-        &program,
-        &source,
-        &compiler::codegen::CodegenOptions::default(),
-    )
-    .map_err(|e| {
-        eprintln!("error: {}: {e}", file.display());
-        Reported
-    })?;
+    let code = native_source(file, &source, &program, &Default::default())?;
     let name = file.display().to_string();
     let binary = native::solver_binary(&code, &name, Some(&name)).map_err(|e| {
         eprintln!("error: {e}");

@@ -7,8 +7,9 @@
 //! and in the crate: `pub mod kayles { include!(concat!(env!("OUT_DIR"), "/kayles.rs")); }`.
 //! Cargo reruns the build script when a listed file changes.
 
-use crate::codegen::{generate_source, CodegenOptions};
+use crate::codegen::CodegenOptions;
 use crate::diagnostics::render_all;
+use crate::CompileError;
 use std::path::{Path, PathBuf};
 
 /// A set of `.cgdl` files to compile from a build script.
@@ -65,16 +66,13 @@ impl Build {
                     continue;
                 }
             };
-            let program = match crate::compile_str(&source) {
-                Ok(p) => p,
-                Err(diags) => {
+            let code = match crate::compile_to_rust(&source, &self.options) {
+                Ok(compiled) => compiled.source(),
+                Err(CompileError::Invalid(diags)) => {
                     errors.push_str(&render_all(&diags, &name, &source));
                     continue;
                 }
-            };
-            let code = match generate_source(&program, &source, &self.options) {
-                Ok(code) => code,
-                Err(e) => {
+                Err(CompileError::Unsupported(e)) => {
                     errors.push_str(&format!("error: {name}: {e}\n"));
                     continue;
                 }

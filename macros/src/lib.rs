@@ -8,7 +8,8 @@
 
 mod source;
 
-use cgdl_compiler::codegen::{generate, CodegenOptions};
+use cgdl_compiler::codegen::CodegenOptions;
+use cgdl_compiler::CompileError;
 use proc_macro::TokenStream;
 use proc_macro2::Span;
 use quote::{quote, quote_spanned};
@@ -26,9 +27,10 @@ const RUNTIME: &str = "::cgdl::runtime";
 #[proc_macro]
 pub fn game(input: TokenStream) -> TokenStream {
     let rebuilt = source::rebuild(input);
-    match cgdl_compiler::compile_str(&rebuilt.text) {
-        Ok(program) => expand(&program, &rebuilt.text, quote!()),
-        Err(diags) => diags
+    match cgdl_compiler::compile_to_rust(&rebuilt.text, &options()) {
+        Ok(compiled) => compiled.tokens().into(),
+        Err(CompileError::Unsupported(e)) => unsupported(&e, quote!()),
+        Err(CompileError::Invalid(diags)) => diags
             .iter()
             .map(|d| rebuilt.error_at(d))
             .collect::<proc_macro2::TokenStream>()
@@ -73,9 +75,13 @@ pub fn include_game(input: TokenStream) -> TokenStream {
     let track = quote!(
         const _: &[u8] = ::std::include_bytes!(#absolute);
     );
-    match cgdl_compiler::compile_str(&text) {
-        Ok(program) => expand(&program, &text, track),
-        Err(diags) => {
+    match cgdl_compiler::compile_to_rust(&text, &options()) {
+        Ok(compiled) => {
+            let module = compiled.tokens();
+            quote!(#track #module).into()
+        }
+        Err(CompileError::Unsupported(e)) => unsupported(&e, track),
+        Err(CompileError::Invalid(diags)) => {
             let errors = diags.iter().map(|d| {
                 let msg = d.render(&relative, &text);
                 syn::Error::new(lit.span(), msg).to_compile_error()
@@ -85,20 +91,18 @@ pub fn include_game(input: TokenStream) -> TokenStream {
     }
 }
 
-/// Generates the module, or a compile error when native code does not support the file.
-fn expand(
-    program: &cgdl_compiler::ir::Program,
-    text: &str,
+/// The generated code names the runtime through the `cgdl` facade.
+fn options() -> CodegenOptions {
+    CodegenOptions {
+        runtime_path: RUNTIME.to_string(),
+    }
+}
+
+/// A compile error for a file that native code does not support yet.
+fn unsupported(
+    e: &cgdl_compiler::codegen::CodegenError,
     extra: proc_macro2::TokenStream,
 ) -> TokenStream {
-    let options = CodegenOptions {
-        runtime_path: RUNTIME.to_string(),
-    };
-    match generate(program, text, &options) {
-        Ok(tokens) => quote!(#extra #tokens).into(),
-        Err(e) => {
-            let msg = e.to_string();
-            quote_spanned!(Span::call_site()=> #extra ::std::compile_error!(#msg);).into()
-        }
-    }
+    let msg = e.to_string();
+    quote_spanned!(Span::call_site()=> #extra ::std::compile_error!(#msg);).into()
 }

@@ -38,7 +38,7 @@ pub(crate) fn w_combine(vals: &[u32]) -> u32 {
 }
 
 /// Applies the fast rule for `kind` of `compound` to the children's values (of the kind
-/// [`fast_rule`] names). Sources: THEORY.md §3.
+/// [`fast_rule`] names). Sources: R. Lenhardt, "Composite mathematical games" (2007), §3 and §5.
 pub(crate) fn combine(kind: ValueKind, compound: Compound, vals: &[u32]) -> u32 {
     use Compound::*;
     use ValueKind::*;
@@ -70,7 +70,7 @@ pub(crate) fn combine(kind: ValueKind, compound: Compound, vals: &[u32]) -> u32 
 }
 
 /// The options of `compound(children)`, given each child's options; canonical when `sort`,
-/// else with components in the children's order. Move rules: THEORY.md §3.
+/// else with components in the children's order. Move rules: Lenhardt (2007), §3.
 pub(crate) fn compound_options<P: Clone + Ord>(
     compound: Compound,
     children: &[Expr<P>],

@@ -2,7 +2,9 @@
 //! chains (length >= 3) and loops (even length >= 4). The player to move must open a
 //! component; the other player (the controller) then takes all of it, or keeps control by
 //! declining the last 2 boxes of a chain (4 of a loop). Values are the controller's net
-//! score under optimal play. Formulas: THEORY.md §6.
+//! score under optimal play. Formulas: K. Buzzard and M. Ciere, "Playing simple loony dots and
+//! boxes endgames optimally" (2014), and D. Allcock, "Best play in Dots and Boxes endgames"
+//! (2019).
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -211,7 +213,7 @@ impl Endgame {
         self.fully_controlled_value() + self.terminal_bonus()
     }
 
-    /// The value by the closed form (Buzzard & Ciere; Allcock), THEORY.md §6.
+    /// The value by the closed form (Buzzard & Ciere; Allcock).
     pub fn value(&self) -> i64 {
         if self.is_empty() {
             return 0;
@@ -239,7 +241,7 @@ impl Endgame {
         }
     }
 
-    /// The component to open (Allcock, Theorem 1.1; THEORY.md §6). `None` when empty.
+    /// The component to open (Allcock, Theorem 1.1). `None` when empty.
     pub fn opening(&self) -> Option<Component> {
         let shortest_loop = self
             .groups

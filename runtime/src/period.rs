@@ -19,7 +19,7 @@ pub struct Period {
 ///
 /// With `max_removal = Some(t)` (the largest number of tokens any move removes, for a
 /// take-and-break game), only periods proven by the Guy–Smith condition are accepted:
-/// `g(n + p) == g(n)` for all `n0 <= n < 2*n0 + p + t` (THEORY.md §4). Without it, a
+/// `g(n + p) == g(n)` for all `n0 <= n < 2*n0 + p + t` (the Guy–Smith periodicity theorem: Guy & Smith 1956; Winning Ways, ch. 4). Without it, a
 /// period is accepted as apparent (`proven: false`) once the periodic part covers at least
 /// three periods and half the prefix. `None` when no period qualifies.
 pub fn find_period(seq: &[u32], max_removal: Option<usize>) -> Option<Period> {

@@ -179,7 +179,7 @@ fn bouton_nim_sums() {
 
 #[test]
 fn misere_nim_every_small_position() {
-    // THEORY.md §7: P iff (some heap > 1 and xor = 0) or (all heaps <= 1 and xor = 1).
+    // Misère Nim (Bouton 1901; Winning Ways, ch. 13): P iff (some heap > 1 and xor = 0) or (all heaps <= 1 and xor = 1).
     let mut solver = Solver::new(&Nim);
     let mut checked = 0;
     for count in 1..=4usize {

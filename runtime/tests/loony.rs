@@ -46,7 +46,7 @@ fn closed_form_equals_definition_on_every_multiset_up_to_10() {
         if g.value() != v && mismatches.len() < 10 {
             mismatches.push(format!("{g}: closed {} exact {v}", g.value()));
         }
-        // Facts of THEORY.md §6: cv <= v <= size, v ≡ size (mod 2), cv >= 2 => v = cv.
+        // Facts of Buzzard & Ciere (2014): cv <= v <= size, v ≡ size (mod 2), cv >= 2 => v = cv.
         let cv = g.controlled_value();
         assert!(cv <= v && v <= g.size(), "{g}: cv {cv} v {v}");
         assert_eq!((v - g.size()).rem_euclid(2), 0, "{g}");
