@@ -1,5 +1,5 @@
 //! `cgdl-compiler`: the CGDL language. Source text is parsed with a pest grammar
-//! ([`parser`]) into a spanned AST ([`ast`]), checked into an IR ([`ir`], [`check`]), and
+//! ([`parser`]) into a spanned AST ([`ast`]), checked into an IR ([`ir`], [`check`](mod@check)), and
 //! run by the reference interpreter ([`interp`]), which implements the runtime's `Rules`.
 
 #![warn(missing_docs)]

@@ -3,9 +3,9 @@
 //! validates queries. Every error in a file is reported, not only the first.
 //!
 //! By job: this module holds the checker's state and its pass over the file's items;
-//! [`decls`] checks declarations (types, constants, fields), [`rules`] games, moves and
-//! functions, [`expr`] expressions, [`operators`] operators, calls and built-ins, and
-//! [`queries`] queries.
+//! `decls` checks declarations (types, constants, fields), `rules` games, moves and
+//! functions, `expr` expressions, `operators` operators, calls and built-ins, and
+//! `queries` queries.
 
 mod decls;
 mod expr;

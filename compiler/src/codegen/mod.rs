@@ -7,10 +7,10 @@
 //! queries as runtime query plans. It behaves exactly like the reference interpreter,
 //! including the run-time error messages; a differential test holds them together.
 //!
-//! The module is split by construct: [`names`] chooses every Rust name once (the user's
-//! own wherever Rust allows), [`layout`] decides how positions are stored, [`types`] emits
-//! declared types, [`game`] the games and their moves, [`expr`] expressions, [`kernel`]
-//! the bottom-up Grundy kernels, [`plans`] the queries, and [`tidy`] drops needless
+//! The module is split by construct: `names` chooses every Rust name once (the user's
+//! own wherever Rust allows), `layout` decides how positions are stored, `types` emits
+//! declared types, `game` the games and their moves, `expr` expressions, `kernel`
+//! the bottom-up Grundy kernels, `plans` the queries, and `tidy` drops needless
 //! parentheses from the result.
 //!
 //! Not supported yet (a clear error names the construct): `set` fields whose elements are

@@ -1,0 +1,317 @@
+//! Types and values: the checker's static types, the declared types of fields and tagged
+//! unions, and the interpreter's run-time values.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::rc::Rc;
+
+/// A static type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// A natural number (non-negative integer).
+    Nat,
+    /// An integer.
+    Int,
+    /// `true` / `false`.
+    Bool,
+    /// A tuple.
+    Tuple(Vec<Ty>),
+    /// A finite set.
+    Set(Box<Ty>),
+    /// A list.
+    List(Box<Ty>),
+    /// A position expression (a game position, a sum, a compound, `end`).
+    Game,
+    /// A declared tagged union.
+    Union(UnionRef),
+    /// Unknown (after an error, or the element type of `{}`): matches anything.
+    Any,
+}
+
+impl Ty {
+    /// Whether a value of type `self` may stand where `want` is expected.
+    pub fn fits(&self, want: &Ty) -> bool {
+        match (self, want) {
+            (Ty::Any, _) | (_, Ty::Any) => true,
+            (Ty::Nat, Ty::Int) => true,
+            (Ty::Tuple(a), Ty::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.fits(y))
+            }
+            (Ty::Set(a), Ty::Set(b)) | (Ty::List(a), Ty::List(b)) => a.fits(b),
+            (a, b) => a == b,
+        }
+    }
+
+    /// Whether this is `nat` or `int`.
+    pub fn is_int(&self) -> bool {
+        matches!(self, Ty::Nat | Ty::Int | Ty::Any)
+    }
+
+    /// The least type both fit (for `if` branches and literals).
+    pub fn join(&self, other: &Ty) -> Option<Ty> {
+        match (self, other) {
+            (Ty::Any, t) | (t, Ty::Any) => Some(t.clone()),
+            (Ty::Nat, Ty::Int) | (Ty::Int, Ty::Nat) => Some(Ty::Int),
+            (Ty::Set(a), Ty::Set(b)) => a.join(b).map(|t| Ty::Set(Box::new(t))),
+            (Ty::List(a), Ty::List(b)) => a.join(b).map(|t| Ty::List(Box::new(t))),
+            (Ty::Tuple(a), Ty::Tuple(b)) if a.len() == b.len() => a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| x.join(y))
+                .collect::<Option<Vec<_>>>()
+                .map(Ty::Tuple),
+            (a, b) if a == b => Some(a.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Nat => f.write_str("nat"),
+            Ty::Int => f.write_str("int"),
+            Ty::Bool => f.write_str("bool"),
+            Ty::Game => f.write_str("position"),
+            Ty::Union(u) => f.write_str(&u.name),
+            Ty::Any => f.write_str("_"),
+            Ty::Set(t) => write!(f, "set<{t}>"),
+            Ty::List(t) => write!(f, "list<{t}>"),
+            Ty::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// A declared field type: what values a position may hold (checked on construction).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldTy {
+    /// `nat`
+    Nat,
+    /// `int`
+    Int,
+    /// `bool`
+    Bool,
+    /// `lo..=hi` (inclusive bounds after normalisation).
+    Range(i64, i64),
+    /// A tuple of field types.
+    Tuple(Vec<FieldTy>),
+    /// `set<T>`
+    Set(Box<FieldTy>),
+    /// `list<T>`
+    List(Box<FieldTy>),
+    /// A declared tagged union (its payloads are checked when a value is built).
+    Union(UnionRef),
+}
+
+/// A declared tagged union, by id into [`Program::types`](super::Program::types), with its name for messages.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnionRef {
+    /// Index into [`Program::types`](super::Program::types).
+    pub id: usize,
+    /// The type's name.
+    pub name: Rc<str>,
+}
+
+/// A tagged union: `type Line = H(0..=R, 0..C) | V(0..R, 0..=C)`.
+#[derive(Clone, Debug)]
+pub struct UnionType {
+    /// Its name.
+    pub name: String,
+    /// Its variants, in declaration order (the order values sort in).
+    pub variants: Vec<Variant>,
+}
+
+/// One variant of a tagged union.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The tag.
+    pub name: Rc<str>,
+    /// The payload's types.
+    pub fields: Vec<FieldTy>,
+}
+
+/// A value of a tagged union: its type and variant (which order it), the payload, and the
+/// tag's name for display.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Tagged {
+    /// The type's id.
+    pub ty: usize,
+    /// The variant's index.
+    pub variant: usize,
+    /// The payload.
+    pub fields: Vec<Val>,
+    /// The tag, as written.
+    pub name: Rc<str>,
+}
+
+impl FieldTy {
+    /// The static type of values of this field type.
+    pub fn ty(&self) -> Ty {
+        match self {
+            FieldTy::Nat => Ty::Nat,
+            FieldTy::Int => Ty::Int,
+            FieldTy::Bool => Ty::Bool,
+            FieldTy::Range(lo, _) => {
+                if *lo >= 0 {
+                    Ty::Nat
+                } else {
+                    Ty::Int
+                }
+            }
+            FieldTy::Tuple(ts) => Ty::Tuple(ts.iter().map(FieldTy::ty).collect()),
+            FieldTy::Set(t) => Ty::Set(Box::new(t.ty())),
+            FieldTy::List(t) => Ty::List(Box::new(t.ty())),
+            FieldTy::Union(u) => Ty::Union(u.clone()),
+        }
+    }
+
+    /// Whether `v` is a value of this type.
+    pub fn admits(&self, v: &Val) -> bool {
+        match (self, v) {
+            (FieldTy::Nat, Val::Int(n)) => *n >= 0,
+            (FieldTy::Int, Val::Int(_)) => true,
+            (FieldTy::Bool, Val::Bool(_)) => true,
+            (FieldTy::Range(lo, hi), Val::Int(n)) => lo <= n && n <= hi,
+            (FieldTy::Tuple(ts), Val::Tuple(vs)) => {
+                ts.len() == vs.len() && ts.iter().zip(vs.iter()).all(|(t, v)| t.admits(v))
+            }
+            (FieldTy::Set(t), Val::Set(vs)) => vs.iter().all(|v| t.admits(v)),
+            (FieldTy::List(t), Val::List(vs)) => vs.iter().all(|v| t.admits(v)),
+            (FieldTy::Union(u), Val::Tag(t)) => t.ty == u.id,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for FieldTy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldTy::Nat => f.write_str("nat"),
+            FieldTy::Int => f.write_str("int"),
+            FieldTy::Bool => f.write_str("bool"),
+            FieldTy::Range(lo, hi) => write!(f, "{lo}..={hi}"),
+            FieldTy::Set(t) => write!(f, "set<{t}>"),
+            FieldTy::List(t) => write!(f, "list<{t}>"),
+            FieldTy::Union(u) => f.write_str(&u.name),
+            FieldTy::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// A run-time value of the interpreter.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Val {
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A tuple.
+    Tuple(Rc<[Val]>),
+    /// A finite set.
+    Set(Rc<BTreeSet<Val>>),
+    /// A list.
+    List(Rc<Vec<Val>>),
+    /// An integer range `lo..=hi` (empty when `hi < lo`), as produced by `..` and `..=`;
+    /// both ends are included so that a range may reach `i64::MAX`.
+    Range(i64, i64),
+    /// A position expression over interned positions.
+    Game(Rc<cgdl_runtime::Expr<u32>>),
+    /// A value of a tagged union.
+    Tag(Rc<Tagged>),
+}
+
+impl Val {
+    /// The empty range.
+    pub const EMPTY_RANGE: Val = Val::Range(0, -1);
+
+    /// The value with ranges turned into sets (how it is stored and compared).
+    pub fn normalize(self) -> Val {
+        match self {
+            Val::Range(lo, hi) => Val::Set(Rc::new((lo..=hi).map(Val::Int).collect())),
+            Val::Tuple(vs) => Val::Tuple(vs.iter().cloned().map(Val::normalize).collect()),
+            Val::Tag(t)
+                if t.fields
+                    .iter()
+                    .any(|v| matches!(v, Val::Range(..) | Val::Tuple(_))) =>
+            {
+                let mut t = (*t).clone();
+                t.fields = t.fields.into_iter().map(Val::normalize).collect();
+                Val::Tag(Rc::new(t))
+            }
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Val {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::Bool(b) => write!(f, "{b}"),
+            Val::Int(n) => write!(f, "{n}"),
+            Val::Range(lo, hi) => write!(f, "{lo}..={hi}"),
+            Val::Tuple(vs) => {
+                f.write_str("(")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str(")")
+            }
+            Val::Set(vs) => {
+                f.write_str("{")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("}")
+            }
+            Val::List(vs) => {
+                f.write_str("[")?;
+                for (i, v) in vs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+            Val::Game(_) => f.write_str("<position>"),
+            Val::Tag(t) => {
+                f.write_str(&t.name)?;
+                if !t.fields.is_empty() {
+                    f.write_str("(")?;
+                    for (i, v) in t.fields.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{v}")?;
+                    }
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
