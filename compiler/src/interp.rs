@@ -745,13 +745,6 @@ impl Rules for Interpreter<'_> {
         if fields.is_empty() {
             return Ok(());
         }
-        out.write_str("(")?;
-        for (i, v) in fields.iter().enumerate() {
-            if i > 0 {
-                out.write_str(", ")?;
-            }
-            write!(out, "{v}")?;
-        }
-        out.write_str(")")
+        write_list(out, "(", fields.iter(), ")")
     }
 }

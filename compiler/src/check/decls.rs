@@ -150,16 +150,11 @@ impl Checker<'_> {
             self.duplicate(name, "rename one of the constants");
             return;
         }
-        self.in_const = true;
-        let mut scope = Scope::new();
-        let errors_before = self.diags.len();
-        let (ir, ty) = self.expr(e, &mut scope);
-        self.in_const = false;
-        if self.diags.len() > errors_before {
+        let Some((ir, ty)) = self.const_expr(e) else {
             self.consts
                 .insert(name.name.clone(), (Val::Int(0), Ty::Any, name.span));
             return;
-        }
+        };
         match eval_const(&ir) {
             Ok(v) => {
                 self.consts.insert(name.name.clone(), (v, ty, name.span));
@@ -179,16 +174,19 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks `e` as a constant expression (no names but constants, no positions or
+    /// calls), or `None` when it has errors (reported).
+    fn const_expr(&mut self, e: &ast::Expr) -> Option<(IExpr, Ty)> {
+        self.in_const = true;
+        let errors_before = self.diags.len();
+        let checked = self.expr(e, &mut Scope::new());
+        self.in_const = false;
+        (self.diags.len() == errors_before).then_some(checked)
+    }
+
     /// Evaluates a constant integer expression (type bounds, subtraction sets).
     pub(super) fn const_int(&mut self, e: &ast::Expr) -> Option<i64> {
-        self.in_const = true;
-        let mut scope = Scope::new();
-        let errors_before = self.diags.len();
-        let (ir, ty) = self.expr(e, &mut scope);
-        self.in_const = false;
-        if self.diags.len() > errors_before {
-            return None;
-        }
+        let (ir, ty) = self.const_expr(e)?;
         if !ty.is_int() {
             self.error(
                 Diagnostic::new(

@@ -25,9 +25,15 @@ impl Gen<'_> {
         }
     }
 
-    /// Whether the function being generated holds `v` by reference.
-    fn is_borrowed(&self, v: &Var) -> bool {
-        self.borrowed.borrow().contains(&v.name)
+    /// A reference to a local: the local itself where the function being generated holds
+    /// it by reference, else `&local`.
+    fn var_ref(&self, v: &Var) -> TokenStream {
+        let x = self.var(v);
+        if self.borrowed.borrow().contains(&v.name) {
+            quote!(#x)
+        } else {
+            quote!(&#x)
+        }
     }
 
     /// `inner` (what a move does with one choice of its bindings) inside the loops, `let`s
@@ -178,14 +184,7 @@ impl Gen<'_> {
     /// a name): a name without a copy.
     pub(super) fn domain_ref(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
         match e {
-            IExpr::Var(v) => {
-                let x = self.var(v);
-                Ok(if self.is_borrowed(v) {
-                    quote!(#x)
-                } else {
-                    quote!(&#x)
-                })
-            }
+            IExpr::Var(v) => Ok(self.var_ref(v)),
             other => {
                 let d = self.domain(other)?;
                 Ok(quote!(&#d))
@@ -200,14 +199,7 @@ impl Gen<'_> {
             return self.value(e);
         }
         match e {
-            IExpr::Var(v) => {
-                let x = self.var(v);
-                Ok(if self.is_borrowed(v) {
-                    quote!(#x)
-                } else {
-                    quote!(&#x)
-                })
-            }
+            IExpr::Var(v) => Ok(self.var_ref(v)),
             other => {
                 let v = self.value(other)?;
                 Ok(quote!(&#v))

@@ -171,7 +171,7 @@ impl Gen<'_> {
     /// The fields a move reads, in field order.
     fn fields_used(&self, game: &Game, m: &Move) -> Vec<usize> {
         let mut used: HashSet<Rc<str>> = HashSet::new();
-        m.for_each_var(&mut |v| {
+        m.for_each_read(&mut |v| {
             used.insert(v.name.clone());
         });
         (0..game.fields.len())
@@ -211,7 +211,7 @@ impl Gen<'_> {
                 }
             }
             *self.borrowed.borrow_mut() = borrowed;
-            self.reading(m.clauses.iter().map(clause_expr).chain([&m.result]));
+            self.reading(|f| m.for_each_read(f));
             let body = self
                 .emit(&m.result)
                 .and_then(|inner| self.clauses(&m.clauses, inner));
@@ -291,18 +291,15 @@ impl Gen<'_> {
             })
             .collect();
         *self.borrowed.borrow_mut() = borrowed;
-        self.reading([&f.body]);
+        self.reading(|visit| f.body.for_each_read(visit));
         let body = self.value(&f.body);
         self.borrowed.borrow_mut().clear();
         let body = body?;
         let ret = self.value_ty(&f.ret);
         let doc = format!(" The function `{}`.", f.name);
         let lints = super::user_code_lints(&["ptr_arg"]);
-        let mut used = HashSet::new();
-        f.body.for_each_var(&mut |v| {
-            used.insert(v.name.clone());
-        });
-        let unused = (f.params.iter().any(|(p, _)| !used.contains(p)))
+        let reads = self.reads.borrow();
+        let unused = (f.params.iter().any(|(p, _)| !reads.contains(p)))
             .then(|| quote!(#[allow(unused_variables)]));
         Ok(quote! {
             #[doc = #doc]
@@ -433,12 +430,5 @@ impl Gen<'_> {
                 }
             }
         }
-    }
-}
-
-/// The expression of a clause.
-pub(super) fn clause_expr(c: &IClause) -> &IExpr {
-    match c {
-        IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => e,
     }
 }

@@ -67,10 +67,10 @@ impl Gen<'_> {
                     }
                 }
             }
+            // Without moves every position is 0 at once: no table is worth filling.
+            (GameKind::Rules(moves), _) if moves.is_empty() => return Ok(None),
             (GameKind::Rules(moves), _) => {
-                self.reading(moves.iter().flat_map(|m| {
-                    (m.clauses.iter().map(super::game::clause_expr)).chain([&m.result])
-                }));
+                self.reading(|f| moves.iter().for_each(|m| m.for_each_read(f)));
                 let mut parts = Vec::new();
                 for m in moves {
                     let Some(emit) = self.kernel_emit(gid, shape, &m.result)? else {
@@ -122,7 +122,6 @@ impl Gen<'_> {
         let lints = super::user_code_lints(&["redundant_closure_call"]);
         let kernel = quote! {
             #[doc = #doc]
-            #[allow(unused_mut)]
             #lints
             fn #name(
                 #(#params,)*

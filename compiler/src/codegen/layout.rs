@@ -4,7 +4,7 @@
 use super::{int, unsupported, CodegenError, Gen};
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens as _};
 
 /// Bounded games whose positions number at most this get a dense index (and all of the
 /// file's bounded games together stay under it).
@@ -482,5 +482,3 @@ impl Gen<'_> {
         Some((terms, scale))
     }
 }
-
-use quote::ToTokens as _;

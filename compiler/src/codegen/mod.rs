@@ -95,17 +95,6 @@ pub fn generate_file(
     Ok(file)
 }
 
-/// Generates the module's tokens.
-pub fn generate(
-    program: &Program,
-    source: &str,
-    options: &CodegenOptions,
-) -> Result<TokenStream, CodegenError> {
-    Ok(quote::ToTokens::into_token_stream(generate_file(
-        program, source, options,
-    )?))
-}
-
 /// Formats a generated module as Rust source, with the header `cgdl compile` writes.
 pub fn format_file(file: &syn::File) -> String {
     format!(
@@ -184,16 +173,14 @@ fn compound(rt: &TokenStream, c: Compound) -> TokenStream {
 }
 
 impl Gen<'_> {
-    /// Records the names that the expressions `reads` read, for the function about to be
-    /// generated.
-    fn reading<'e>(&self, exprs: impl IntoIterator<Item = &'e IExpr>) {
+    /// Records the names that the function about to be generated reads: `visit` calls its
+    /// argument on each.
+    fn reading(&self, visit: impl FnOnce(&mut dyn FnMut(&Var))) {
         let mut reads = self.reads.borrow_mut();
         reads.clear();
-        for e in exprs {
-            e.for_each_read(&mut |v| {
-                reads.insert(v.name.clone());
-            });
-        }
+        visit(&mut |v| {
+            reads.insert(v.name.clone());
+        });
     }
 
     /// `line:col` of a span, for run-time errors.

@@ -349,7 +349,7 @@ impl Names {
                     },
                     kernel: taken.claim(&format!("{s}_grundy_kernel")),
                     lists: (0..g.fields.len())
-                        .map(|i| format_ident!("LISTS_{}_{}", s.to_ascii_uppercase(), i))
+                        .map(|i| taken.claim(&format!("LISTS_{}_{i}", s.to_ascii_uppercase())))
                         .collect(),
                 }
             })

@@ -47,7 +47,10 @@ impl Gen<'_> {
                 }
             }
         }
-        self.reading(q.binders.iter().map(|(_, d)| d).chain([&q.target]));
+        self.reading(|f| {
+            q.binders.iter().for_each(|(_, dom)| dom.for_each_read(f));
+            q.target.for_each_read(f);
+        });
         let target = self.value(&q.target);
         self.borrowed.borrow_mut().clear();
         let target = target?;
@@ -74,10 +77,10 @@ impl Gen<'_> {
             QueryKind::Table => {
                 let (rv, rdom) = &q.binders[0];
                 let (cv, cdom_ir) = &q.binders[1];
-                let (r, c) = (self.var(rv), self.var(cv));
+                let r = self.var(rv);
                 let (rdom, cdom) = (self.domain(rdom)?, self.domain(cdom_ir)?);
                 let (rname, cname) = (Literal::string(&rv.name), Literal::string(&cv.name));
-                let each = |_: &Ident, var: &Var, all: TokenStream| {
+                let each = |var: &Var, all: TokenStream| {
                     let x = self.binder(var);
                     if is_copy(self.program, &var.ty) {
                         quote!(&#x in &#all)
@@ -85,13 +88,11 @@ impl Gen<'_> {
                         quote!(#x in &#all)
                     }
                 };
-                let (each_row, each_col) = (
-                    each(&r, rv, quote!(grid_rows)),
-                    each(&c, cv, quote!(grid_cols)),
-                );
+                let (each_row, each_col) =
+                    (each(rv, quote!(grid_rows)), each(cv, quote!(grid_cols)));
                 // The columns are evaluated with the first row bound.
                 let mut uses_row = false;
-                cdom_ir.for_each_var(&mut |v| uses_row |= v.name == rv.name);
+                cdom_ir.for_each_read(&mut |v| uses_row |= v.name == rv.name);
                 let (first, bind_row) = if uses_row {
                     (quote!(first_row), quote!(let #r = first_row.clone();))
                 } else {

@@ -467,6 +467,14 @@ impl IClause {
 }
 
 impl Move {
+    /// Calls `f` on every name this move reads.
+    pub fn for_each_read(&self, f: &mut dyn FnMut(&Var)) {
+        for c in &self.clauses {
+            c.for_each_read(f);
+        }
+        self.result.for_each_read(f);
+    }
+
     /// Calls `f` on every name this move binds or reads.
     pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
         for c in &self.clauses {

@@ -5,6 +5,23 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::rc::Rc;
 
+/// Writes `items` between `open` and `close`, separated by `, `.
+pub fn write_list<T: fmt::Display>(
+    out: &mut dyn fmt::Write,
+    open: &str,
+    items: impl Iterator<Item = T>,
+    close: &str,
+) -> fmt::Result {
+    out.write_str(open)?;
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.write_str(", ")?;
+        }
+        write!(out, "{item}")?;
+    }
+    out.write_str(close)
+}
+
 /// A static type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -77,16 +94,7 @@ impl fmt::Display for Ty {
             Ty::Any => f.write_str("_"),
             Ty::Set(t) => write!(f, "set<{t}>"),
             Ty::List(t) => write!(f, "list<{t}>"),
-            Ty::Tuple(ts) => {
-                f.write_str("(")?;
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                f.write_str(")")
-            }
+            Ty::Tuple(ts) => write_list(f, "(", ts.iter(), ")"),
         }
     }
 }
@@ -202,16 +210,7 @@ impl fmt::Display for FieldTy {
             FieldTy::Set(t) => write!(f, "set<{t}>"),
             FieldTy::List(t) => write!(f, "list<{t}>"),
             FieldTy::Union(u) => f.write_str(&u.name),
-            FieldTy::Tuple(ts) => {
-                f.write_str("(")?;
-                for (i, t) in ts.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{t}")?;
-                }
-                f.write_str(")")
-            }
+            FieldTy::Tuple(ts) => write_list(f, "(", ts.iter(), ")"),
         }
     }
 }
@@ -267,50 +266,16 @@ impl fmt::Display for Val {
             Val::Bool(b) => write!(f, "{b}"),
             Val::Int(n) => write!(f, "{n}"),
             Val::Range(lo, hi) => write!(f, "{lo}..={hi}"),
-            Val::Tuple(vs) => {
-                f.write_str("(")?;
-                for (i, v) in vs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str(")")
-            }
-            Val::Set(vs) => {
-                f.write_str("{")?;
-                for (i, v) in vs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str("}")
-            }
-            Val::List(vs) => {
-                f.write_str("[")?;
-                for (i, v) in vs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v}")?;
-                }
-                f.write_str("]")
-            }
+            Val::Tuple(vs) => write_list(f, "(", vs.iter(), ")"),
+            Val::Set(vs) => write_list(f, "{", vs.iter(), "}"),
+            Val::List(vs) => write_list(f, "[", vs.iter(), "]"),
             Val::Game(_) => f.write_str("<position>"),
             Val::Tag(t) => {
                 f.write_str(&t.name)?;
-                if !t.fields.is_empty() {
-                    f.write_str("(")?;
-                    for (i, v) in t.fields.iter().enumerate() {
-                        if i > 0 {
-                            f.write_str(", ")?;
-                        }
-                        write!(f, "{v}")?;
-                    }
-                    f.write_str(")")?;
+                if t.fields.is_empty() {
+                    return Ok(());
                 }
-                Ok(())
+                write_list(f, "(", t.fields.iter(), ")")
             }
         }
     }

@@ -35,15 +35,8 @@ pub mod names {
     include!(concat!(env!("OUT_DIR"), "/names.rs"));
 }
 
-/// Runs every query of a module natively.
-pub fn run_module<R: cgdl_runtime::Rules>(
-    rules: &R,
-    plans: Result<Vec<cgdl_runtime::report::Plan<'static, R::Pos>>, cgdl_runtime::RuleError>,
-) -> Result<Vec<cgdl_runtime::report::Answer>, String> {
-    run(rules, plans)
-}
-
-fn run<R: cgdl_runtime::Rules>(
+/// Runs every query of a generated module natively.
+pub fn run<R: cgdl_runtime::Rules>(
     rules: &R,
     plans: Result<Vec<cgdl_runtime::report::Plan<'static, R::Pos>>, cgdl_runtime::RuleError>,
 ) -> Result<Vec<cgdl_runtime::report::Answer>, String> {
