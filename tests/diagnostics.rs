@@ -36,6 +36,16 @@ const CASES: &[(&str, &[&str], &str)] = &[
         "type Pile = Heap(nat) | Empty\ngame G(n: nat) {\n    move take(p in Pile, n > 0) => G(n - 1)\n}\n",
     ),
     (
+        "alias_unknown_type",
+        &["E0301", "E0103", "E0101"],
+        "type Cell = (0..3, 0..3)\ntype Row = 0..3\ngame G(c: Cel) {\n    move m(x in Nat) => G(c)\n}\ntype Heap = nat\nconst ALL = len(Heap)\n",
+    ),
+    (
+        "alias_defined_twice",
+        &["E0104"],
+        "type Cell = (0..3, 0..3)\ntype Cell = At(0..3)\n",
+    ),
+    (
         "syntax_missing_arrow",
         &["E0001"],
         "game G(n: nat) {\n    move take(k in 1..=n) G(n - k)\n}\n",

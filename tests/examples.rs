@@ -237,6 +237,35 @@ fn dots_with_a_line_type() {
     assert_eq!(value(&answers[3], "grundy"), "0");
 }
 
+#[test]
+fn cram_over_tuple_cells() {
+    // Cram on boards from 1x1 to 4x4 (the board is the file's constants): even x even is P
+    // by central symmetry, even x odd is N (Winning Ways ch. 23).
+    let source = example("cram.cgdl");
+    for r in 1..=4u32 {
+        for c in 1..=4u32 {
+            let board = source
+                .replace("const R = 3", &format!("const R = {r}"))
+                .replace("const C = 4", &format!("const C = {c}"))
+                .replace("\ntable", "\n// table");
+            let answers = run_source(&board, Mode::Fast);
+            let outcome = value(&answers[0], "outcome");
+            if r.is_multiple_of(2) && c.is_multiple_of(2) {
+                assert_eq!(outcome, "P", "{r}x{c}");
+            } else if (r * c).is_multiple_of(2) {
+                assert_eq!(outcome, "N", "{r}x{c}");
+            }
+        }
+    }
+    let answers = run_example("cram.cgdl");
+    // A 1 x n strip is a heap of Dawson's Kayles (0.07); 2 x n boards are P for even n and
+    // N for odd n.
+    assert_eq!(column(&answers[1], 1), strings(&DAWSON[..5]));
+    for (n, g) in column(&answers[2], 1).iter().enumerate() {
+        assert_eq!(g == "0", n % 2 == 0, "2x{n}: {g}");
+    }
+}
+
 /// OEIS A002186 (Kayles), A002187 (Dawson's Kayles, 0.07), A002188 (Grundy's game).
 const KAYLES: [u32; 40] = [
     0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2,

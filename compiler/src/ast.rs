@@ -47,13 +47,17 @@ pub enum Item {
     Query(Query),
 }
 
-/// A finite tagged union: `type Name = Variant(T, ...) | Variant | ...`.
+/// A finite tagged union, `type Name = Variant(T, ...) | Variant | ...`, or another name for a
+/// type, `type Cell = (0..R, 0..C)`.
 #[derive(Clone, Debug)]
 pub struct TypeDecl {
     /// The type's name.
     pub name: Ident,
-    /// Its variants, in order.
+    /// Its variants, in order (none for an alias written as a set, list, tuple or range).
     pub variants: Vec<VariantDecl>,
+    /// The aliased type, when written as a set, list, tuple or range type. (`type A = B`
+    /// parses as a union of one tag; the checker makes it an alias when `B` names a type.)
+    pub alias: Option<TypeExpr>,
 }
 
 /// One variant of a tagged union: a tag and its payload types (none for a plain tag).

@@ -186,13 +186,19 @@ impl<'p> Interpreter<'p> {
         for m in moves {
             self.clauses(&m.clauses, &m.result, &mut env, out)
                 .map_err(|e| {
-                    let mut from = String::new();
-                    let _ = self.write_pos(pos, &mut from);
+                    if out.stopped_at_end() {
+                        return RuleError::stopped();
+                    }
+                    let from = || {
+                        let mut from = String::new();
+                        let _ = self.write_pos(pos, &mut from);
+                        from
+                    };
                     let at = e
                         .span
                         .map(|s| format!(" (at {})", self.locate(s)))
                         .unwrap_or_default();
-                    move_error(&m.name, &from, RuleError::new(format!("{}{at}", e.message)))
+                    move_error(&m.name, from, RuleError::new(format!("{}{at}", e.message)))
                 })?;
         }
         Ok(())
@@ -327,7 +333,7 @@ fn contains(dom: &Val, x: &Val) -> Result<bool, EvalError> {
 
 fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, EvalError> {
     Ok(match e {
-        IExpr::Lit(v) => v.clone(),
+        IExpr::Lit(v) | IExpr::AllOf { values: v, .. } => v.clone(),
         IExpr::Var(var) => env[var.slot].clone(),
         IExpr::Neg { arg, span } => {
             let n = int(&eval(arg, env, cx)?)?;

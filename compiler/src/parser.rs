@@ -90,7 +90,7 @@ fn describe(rule: &Rule) -> &'static str {
             "a match arm `Tag(x, ...) => e`"
         }
         Rule::move_decl => "`move`",
-        Rule::ty => "a type",
+        Rule::ty | Rule::type_alias => "a type",
         Rule::EOI => "the end of the file",
         Rule::string => "a quoted string",
         Rule::pattern => "a name or a tuple of names",
@@ -274,6 +274,16 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
             Rule::type_decl => {
                 let mut it = item.into_inner();
                 let name = ident(it.next().expect("type name"));
+                if it.peek().map(|p| p.as_rule()) == Some(Rule::type_alias) {
+                    let alias = it.next().expect("alias");
+                    let alias = ty_inner(alias.into_inner().next().expect("type"));
+                    items.push(Item::Type(TypeDecl {
+                        name,
+                        variants: Vec::new(),
+                        alias: Some(alias),
+                    }));
+                    continue;
+                }
                 let variants = it
                     .map(|v| {
                         let mut parts = v.into_inner();
@@ -284,7 +294,11 @@ pub fn parse_file(source: &str) -> Result<File, Diagnostic> {
                         }
                     })
                     .collect();
-                items.push(Item::Type(TypeDecl { name, variants }));
+                items.push(Item::Type(TypeDecl {
+                    name,
+                    variants,
+                    alias: None,
+                }));
             }
             Rule::fn_decl => items.push(Item::Fn(fn_decl(item))),
             Rule::game_decl => items.push(Item::Game(game_decl(item))),
@@ -349,8 +363,12 @@ fn fn_decl(p: Pair<Rule>) -> FnDecl {
 }
 
 fn ty(p: Pair<Rule>) -> TypeExpr {
-    let sp = span(&p);
-    let inner = p.into_inner().next().expect("type");
+    ty_inner(p.into_inner().next().expect("type"))
+}
+
+/// A type from one of `ty`'s alternatives.
+fn ty_inner(inner: Pair<Rule>) -> TypeExpr {
+    let sp = span(&inner);
     match inner.as_rule() {
         Rule::ty_name => TypeExpr::Named(ident(inner.into_inner().next().expect("name"))),
         Rule::ty_set => TypeExpr::Set(Box::new(ty(inner.into_inner().next().expect("ty"))), sp),

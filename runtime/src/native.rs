@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 
 mod set;
 pub use set::{
-    BitIter, Elem, IntBuilder, IntIntoIter, IntIter, IntStore, Set, SetBuilder, Store, VecStore,
+    tuple_codes, BitIter, BitStore, CodeBits, CodeBuilder, CodeIntoIter, CodeIter, CodeStore, Elem,
+    IntBuilder, IntIntoIter, IntIter, IntStore, Set, SetBuilder, Store, VecStore, CODE_WORDS,
+    INT_CODES, MAX_CODES,
 };
 
 /// An error while evaluating generated code: a message and, where known, `line:col`.
@@ -486,6 +488,61 @@ macro_rules! bits {
                 set::BitIter::of(u128::from(self.0))
                     .map(|i| from_ordinal(i as u32))
                     .collect()
+            }
+
+            #[doc = concat!("Packs a set of a finite type's values, whose codes are their ranks (below ", $width, ").")]
+            #[inline(always)]
+            pub fn pack_codes<T, const W: usize>(set: &Set<T>) -> $name
+            where
+                T: Elem<Store = BitStore<T, W>>,
+            {
+                let w = set.words();
+                let high = if W > 1 { u128::from(w[1]) << 64 } else { 0 };
+                $name((high | u128::from(w[0])) as $word)
+            }
+
+            /// The inverse of `pack_codes`.
+            #[inline(always)]
+            pub fn unpack_codes<T, const W: usize>(self) -> Set<T>
+            where
+                T: Elem<Store = BitStore<T, W>>,
+            {
+                let bits = u128::from(self.0);
+                Set::from_words(std::array::from_fn(|i| if i < 2 { (bits >> (64 * i)) as u64 } else { 0 }))
+            }
+
+            #[doc = concat!("Packs a set of cells `(r, c)`, `r` in `r0..r0 + rows`, `c` in `c0..c0 + cols` (all below 16), by their ranks `(r - r0) cols + c - c0` (below ", $width, ").")]
+            #[inline]
+            pub fn pack_cells(set: &Set<(i64, i64)>, r0: u32, rows: u32, c0: u32, cols: u32) -> $name {
+                match set.code_words() {
+                    Some(w) => {
+                        let mut bits: u128 = 0;
+                        let mask = (1u64 << cols) - 1;
+                        for r in 0..rows {
+                            let code = (r0 + r) * INT_CODES + c0;
+                            let row = w[(code / 64) as usize] >> (code % 64) & mask;
+                            bits |= u128::from(row) << (r * cols);
+                        }
+                        $name(bits as $word)
+                    }
+                    None => Self::pack_by(set, |&(r, c)| {
+                        (r as u32 - r0) * cols + (c as u32 - c0)
+                    }),
+                }
+            }
+
+            /// The inverse of `pack_cells`.
+            #[inline]
+            pub fn unpack_cells(self, r0: u32, rows: u32, c0: u32, cols: u32) -> Set<(i64, i64)> {
+                let bits = u128::from(self.0);
+                let mut w = [0u64; CODE_WORDS];
+                let mask = (1u128 << cols) - 1;
+                for r in 0..rows {
+                    let row = (bits >> (r * cols) & mask) as u64;
+                    let code = (r0 + r) * INT_CODES + c0;
+                    w[(code / 64) as usize] |= row << (code % 64);
+                }
+                Set::from_code_words(w)
             }
         }
     };

@@ -77,6 +77,8 @@ impl KernelTables {
 pub struct RuleError {
     /// A complete, human-readable message.
     pub message: String,
+    /// Not an error: the enumeration stopped at an `end` option, as the solver asked.
+    stopped: bool,
 }
 
 impl RuleError {
@@ -84,16 +86,34 @@ impl RuleError {
     pub fn new(message: impl Into<String>) -> Self {
         RuleError {
             message: message.into(),
+            stopped: false,
         }
+    }
+
+    /// The enumeration stopped at an `end` option (see [`Options::check`]); allocates
+    /// nothing.
+    pub fn stopped() -> Self {
+        RuleError {
+            message: String::new(),
+            stopped: true,
+        }
+    }
+
+    /// Whether this is [`RuleError::stopped`] rather than an error.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
     }
 }
 
-/// The error of move `name` from the position written `from`: how both back ends report
-/// an error inside a move.
+/// The error of move `name` from the position written `from()`: how both back ends report
+/// an error inside a move. (A stop at `end` passes through, and `from` is not written.)
 #[cold]
 #[inline(never)]
-pub fn move_error(name: &str, from: &str, e: RuleError) -> RuleError {
-    RuleError::new(format!("move `{name}` from {from}: {}", e.message))
+pub fn move_error(name: &str, from: impl FnOnce() -> String, e: RuleError) -> RuleError {
+    if e.stopped {
+        return e;
+    }
+    RuleError::new(format!("move `{name}` from {}: {}", from(), e.message))
 }
 
 impl fmt::Display for RuleError {
@@ -103,6 +123,13 @@ impl fmt::Display for RuleError {
 }
 
 impl std::error::Error for RuleError {}
+
+#[cold]
+fn too_many_options() -> RuleError {
+    RuleError::new(format!(
+        "a position has more than {MAX_OPTIONS} options; solving it would exhaust memory"
+    ))
+}
 
 /// One option as stored in [`Options`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +151,10 @@ pub struct Options<P> {
     pub(crate) refs: Vec<OptRef>,
     pub(crate) leaves: Vec<P>,
     pub(crate) exprs: Vec<Expr<P>>,
+    /// Stop enumerating (`check` fails) once an option is `end`: the solver sets it where
+    /// such an option decides the position (a normal-play outcome), so that the rest of the
+    /// moves are never evaluated.
+    pub(crate) stop_at_end: bool,
 }
 
 impl<P> Default for Options<P> {
@@ -132,6 +163,7 @@ impl<P> Default for Options<P> {
             refs: Vec::new(),
             leaves: Vec::new(),
             exprs: Vec::new(),
+            stop_at_end: false,
         }
     }
 }
@@ -144,14 +176,24 @@ impl<P: Copy + Ord> Options<P> {
     /// `Err` once more than [`MAX_OPTIONS`] options were added; generated rules and the
     /// interpreter call it after each option, so that a move domain is never enumerated
     /// past the limit.
+    ///
+    /// It also fails right after an `end` option when the solver asked to stop there (see
+    /// [`Options::stopped_at_end`]).
     #[inline]
     pub fn check(&self) -> Result<(), RuleError> {
         if self.refs.len() > MAX_OPTIONS {
-            return Err(RuleError::new(format!(
-                "a position has more than {MAX_OPTIONS} options; solving it would exhaust memory"
-            )));
+            return Err(too_many_options());
+        }
+        if self.stop_at_end && self.refs.last() == Some(&OptRef::End) {
+            return Err(RuleError::stopped());
         }
         Ok(())
+    }
+
+    /// Whether an enumeration that asked to stop at `end` did so (its last option is `end`;
+    /// `check` fails right after such an option is added).
+    pub fn stopped_at_end(&self) -> bool {
+        self.stop_at_end && self.refs.last() == Some(&OptRef::End)
     }
 
     /// An empty buffer.

@@ -593,7 +593,20 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         let mut bufs = self.pool.pop().unwrap_or_default();
-        if let Err(fail) = self.enumerate(task.node, &mut bufs.opts) {
+        // A normal-play outcome is N as soon as one move ends the game: the enumeration
+        // stops there, and the position is decided without a frame. (Both back ends stop at
+        // the same move: the first `end` in the order of the rules.)
+        let decided_by_end = task.kind == ValueKind::Outcome && matches!(task.node, Node::Leaf(_));
+        bufs.opts.stop_at_end = decided_by_end;
+        let enumerated = self.enumerate(task.node, &mut bufs.opts);
+        let ended = bufs.opts.stopped_at_end();
+        bufs.opts.stop_at_end = false;
+        if ended {
+            self.store(task, OUTCOME_N);
+            self.recycle(bufs);
+            return Ok(());
+        }
+        if let Err(fail) = enumerated {
             self.recycle(bufs);
             return Err(fail);
         }

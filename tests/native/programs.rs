@@ -1,12 +1,14 @@
 //! Random small CGDL programs for the native == interpreter property test.
 //!
-//! Each program has a heap game `A(n: nat)`, a bounded game `B(a, b)` and a set game
-//! `C(s: set<0..8>)` whose moves are drawn from templates (take, split, finish, shrink
+//! Each program has a heap game `A(n: nat)`, a bounded game `B(a, b)`, a set game
+//! `C(s: set<0..8>)` and a board game `D(cells: set<Cell>, tags: set<T>)` over a tuple type
+//! `Cell` and a tagged type `T` (sets kept as bits natively, functions over finite types
+//! computed into tables while building), whose moves are drawn from templates (take, split, finish, shrink
 //! through a helper, compounds in results, conditional results, moves from `B` into `A`, set
 //! algebra on sets with negative and large elements), with random constants, and a random
 //! set of queries (tables of every value kind, grids, compound values, periods). Every move
 //! lowers a measure (`A` by `n`; `B` by `(b, a)` in lexicographic order, and `B` may move
-//! into `A` but not back; `C` by its size), so the games are acyclic; some programs deliberately build a field value
+//! into `A` but not back; `C` by its size; `D` by its cells, then its tags), so the games are acyclic; some programs deliberately build a field value
 //! outside its type, so that run-time errors are compared too.
 //!
 //! Sampling uses proptest's strategies with a fixed seed, so build.rs and the test see the
@@ -199,6 +201,52 @@ fn set_move(s: &mut Sample, i: usize) -> String {
     }
 }
 
+/// `D`, a game on a board of `Cell`s that collects tags of a tagged type `T`: `near` and
+/// `tag` take finite types (native code tabulates them; `near` reaches cells off the board,
+/// and with `errors` `tag` builds a payload outside its type for some cells), and its
+/// queries take `Cell` and `T` as sets.
+fn board_game(s: &mut Sample, errors: bool) -> String {
+    let (rows, cols) = (s.int(1, 2), s.int(2, 3));
+    let (a, b) = (s.int(1, 2), s.int(1, 2));
+    let mut out = format!("type Cell = (0..{rows}, 0..{cols})\n");
+    out += &format!("type T = P(0..{a}, bool) | Q | S(0..={b})\n");
+    out += &format!(
+        "fn near(x: Cell) -> set<Cell> = {{(x.0, x.1 + 1), (x.0 + {}, x.1)}}\n",
+        s.int(0, 1)
+    );
+    let payload = if errors {
+        "x.0 + x.1".to_string()
+    } else {
+        format!("(x.0 + x.1) % {}", b + 1)
+    };
+    out += &format!(
+        "fn tag(x: Cell) -> T = if x.0 == x.1 then Q else if x.0 < x.1 then P(x.1 % {a}, x.0 > 0) \
+         else S({payload})\n"
+    );
+    out += "game D(cells: set<Cell>, tags: set<T>) {\n";
+    out += &format!(
+        "    move take(x in cells, len(near(x) & cells) <= {}) => D(cells - near(x) - {{x}}, tags | {{tag(x)}})\n",
+        s.int(0, 2)
+    );
+    out += &format!(
+        "    move drop(t in tags, t != Q, len(tags) >= {}) => D(cells, tags - {{t}})\n",
+        s.int(1, 3)
+    );
+    if s.chance(0.5) {
+        out += &format!(
+            "    move finish((r, c) in cells, (r, c + 1) in cells, r >= {}) => end\n",
+            s.int(0, 1)
+        );
+    }
+    out += "}\n";
+    out += &format!("value {} of D(Cell, {{}})\n", s.subset(VALUES).join(", "));
+    out += &format!(
+        "table {} of D({{x}}, T - {{tag(x)}}) for x in Cell\n",
+        s.subset(VALUES).join(", ")
+    );
+    out
+}
+
 /// The text of program number `seed`.
 pub fn program(seed: u64) -> String {
     let s = &mut Sample::new(seed);
@@ -244,6 +292,7 @@ pub fn program(seed: u64) -> String {
         out += "\n";
     }
     out += "}\n";
+    out += &board_game(s, errors);
     out += &format!(
         "value {} of C({{0, 1, 3, 6}}) + C({{2, 7}})\n",
         s.subset(VALUES).join(", ")

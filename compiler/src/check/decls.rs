@@ -8,6 +8,7 @@ impl Checker<'_> {
         self.consts.contains_key(name)
             || self.declared.contains(name)
             || self.type_ids.contains_key(name)
+            || self.aliases.contains_key(name)
             || self.variants.contains_key(name)
     }
 
@@ -30,6 +31,19 @@ impl Checker<'_> {
             "games, functions, constants, types and variants share one namespace; rename one";
         if self.taken(&t.name.name) {
             self.duplicate(&t.name, SHARED);
+            return;
+        }
+        // Another name for a type: `type Cell = (0..R, 0..C)`, or `type Heap = nat` (a lone
+        // tag that names a type).
+        let named = match t.variants.as_slice() {
+            [v] if v.fields.is_empty() && self.names_type(&v.name.name) => {
+                Some(ast::TypeExpr::Named(v.name.clone()))
+            }
+            _ => None,
+        };
+        if let Some(alias) = t.alias.as_ref().or(named.as_ref()) {
+            let ty = self.field_ty(alias);
+            self.aliases.insert(t.name.name.clone(), ty);
             return;
         }
         let id = self.program.types.len();
@@ -66,65 +80,32 @@ impl Checker<'_> {
         });
     }
 
+    /// Whether `name` names a type: a built-in one or one declared so far.
+    fn names_type(&self, name: &str) -> bool {
+        matches!(name, "nat" | "int" | "bool")
+            || self.type_ids.contains_key(name)
+            || self.aliases.contains_key(name)
+    }
+
     /// Every value of a field type, in order, when it is finite and has at most
     /// `MAX_TYPE_VALUES` values.
     pub(super) fn all_values(&self, t: &FieldTy) -> Option<Vec<Val>> {
-        Some(match t {
-            FieldTy::Bool => vec![Val::Bool(false), Val::Bool(true)],
-            FieldTy::Range(lo, hi) => {
-                if (hi - lo) as u128 >= MAX_TYPE_VALUES as u128 {
-                    return None;
-                }
-                (*lo..=*hi).map(Val::Int).collect()
-            }
-            FieldTy::Tuple(ts) => {
-                let parts = ts
-                    .iter()
-                    .map(|t| self.all_values(t))
-                    .collect::<Option<Vec<_>>>()?;
-                product(&parts)?
-                    .into_iter()
-                    .map(|vs| Val::Tuple(vs.into()))
-                    .collect()
-            }
-            FieldTy::Union(u) => {
-                let ty = &self.program.types[u.id];
-                let mut out = Vec::new();
-                for (index, v) in ty.variants.iter().enumerate() {
-                    let parts = v
-                        .fields
-                        .iter()
-                        .map(|t| self.all_values(t))
-                        .collect::<Option<Vec<_>>>()?;
-                    for payload in product(&parts)? {
-                        out.push(Val::Tag(Rc::new(Tagged {
-                            ty: u.id,
-                            variant: index,
-                            fields: payload,
-                            name: v.name.clone(),
-                        })));
-                        if out.len() > MAX_TYPE_VALUES {
-                            return None;
-                        }
-                    }
-                }
-                out
-            }
-            _ => return None,
-        })
+        t.values(&self.program.types, MAX_TYPE_VALUES)
     }
 
-    /// A tagged union's name as a value: the set of all its values.
-    pub(super) fn type_as_set(&mut self, name: &str, id: usize, span: Span) -> (IExpr, Ty) {
-        let uref = UnionRef {
-            id,
-            name: name.into(),
-        };
-        match self.all_values(&FieldTy::Union(uref.clone())) {
-            Some(vals) => (
-                IExpr::Lit(Val::Set(Rc::new(vals.into_iter().collect()))),
-                Ty::Set(Box::new(Ty::Union(uref))),
-            ),
+    /// A type's name as a value: the set of all its values.
+    pub(super) fn type_as_set(&mut self, name: &str, ty: FieldTy, span: Span) -> (IExpr, Ty) {
+        match self.all_values(&ty) {
+            Some(vals) => {
+                let elem = ty.ty();
+                (
+                    IExpr::AllOf {
+                        ty,
+                        values: Val::Set(Rc::new(vals.into_iter().collect())),
+                    },
+                    Ty::Set(Box::new(elem)),
+                )
+            }
             None => {
                 self.error(
                     Diagnostic::new(
@@ -135,7 +116,7 @@ impl Checker<'_> {
                         span,
                     )
                     .label("not a finite domain")
-                    .help("a type is a domain when every payload is a range, a bool, a tuple of those or such a type"),
+                    .help("a type is a domain when it is finite: a range, bool, a tuple of such types, or a tagged type whose payloads are such types"),
                 );
                 (IExpr::Lit(Val::EMPTY_RANGE), Ty::Any)
             }
@@ -145,6 +126,7 @@ impl Checker<'_> {
     pub(super) fn constant(&mut self, name: &ast::Ident, e: &ast::Expr) {
         if self.consts.contains_key(&name.name)
             || self.type_ids.contains_key(&name.name)
+            || self.aliases.contains_key(&name.name)
             || self.variants.contains_key(&name.name)
         {
             self.duplicate(name, "rename one of the constants");
@@ -225,10 +207,14 @@ impl Checker<'_> {
                     id: self.type_ids[other],
                     name: other.into(),
                 }),
+                other if self.aliases.contains_key(other) => self.aliases[other].clone(),
                 other => {
-                    let help =
-                        suggest(other, ["nat", "int", "bool"].into_iter()).unwrap_or_else(|| {
-                            "types are nat, int, bool, ranges lo..hi, tuples, set<T> and list<T>"
+                    let known = ["nat", "int", "bool"].into_iter();
+                    let declared = self.type_ids.keys().chain(self.aliases.keys());
+                    let help = suggest(other, known.chain(declared.map(String::as_str)))
+                        .unwrap_or_else(|| {
+                            "types are nat, int, bool, ranges lo..hi, tuples, set<T>, list<T> \
+                             and declared types"
                                 .to_string()
                         });
                     self.error(
@@ -307,29 +293,4 @@ impl Checker<'_> {
             }],
         }
     }
-}
-
-/// Every combination of one value from each list, in lexicographic order, unless there are
-/// more than `MAX_TYPE_VALUES`.
-pub(super) fn product(parts: &[Vec<Val>]) -> Option<Vec<Vec<Val>>> {
-    let count = parts
-        .iter()
-        .try_fold(1usize, |n, p| n.checked_mul(p.len()))?;
-    if count > MAX_TYPE_VALUES {
-        return None;
-    }
-    let mut out: Vec<Vec<Val>> = vec![Vec::new()];
-    for part in parts {
-        out = out
-            .into_iter()
-            .flat_map(|prefix| {
-                part.iter().map(move |v| {
-                    let mut next = prefix.clone();
-                    next.push(v.clone());
-                    next
-                })
-            })
-            .collect();
-    }
-    Some(out)
 }

@@ -52,8 +52,15 @@ impl Checker<'_> {
                     );
                     return any;
                 }
-                if let Some(&tid) = self.type_ids.get(n) {
-                    return self.type_as_set(n, tid, e.span);
+                if let Some(&id) = self.type_ids.get(n) {
+                    let union = FieldTy::Union(UnionRef {
+                        id,
+                        name: n.as_str().into(),
+                    });
+                    return self.type_as_set(n, union, e.span);
+                }
+                if let Some(ty) = self.aliases.get(n).cloned() {
+                    return self.type_as_set(n, ty, e.span);
                 }
                 if let Some(&gid) = self.game_ids.get(n) {
                     if self.program.games[gid].fields.is_empty() {

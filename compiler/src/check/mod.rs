@@ -37,6 +37,7 @@ pub fn check(file: &ast::File, source: &str) -> Result<Program, Vec<Diagnostic>>
         in_const: false,
         declared: std::collections::HashSet::new(),
         type_ids: HashMap::new(),
+        aliases: HashMap::new(),
         variants: HashMap::new(),
     };
     c.run(file);
@@ -123,6 +124,8 @@ struct Checker<'a> {
     declared: std::collections::HashSet<String>,
     /// Tagged unions by name.
     type_ids: HashMap<String, usize>,
+    /// Other names for types (`type Cell = (0..R, 0..C)`), by name.
+    aliases: HashMap<String, FieldTy>,
     /// Every variant of every tagged union, by tag.
     variants: HashMap<String, Rc<VariantRef>>,
 }

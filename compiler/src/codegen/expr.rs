@@ -1,7 +1,7 @@
 //! Expressions: each checked expression as a Rust expression over the user's names, with
 //! the runtime's checked arithmetic, and a move's clauses as loops, `let`s and `if`s.
 
-use super::layout::is_copy;
+use super::layout::{count_values, is_copy};
 use super::{int, unsupported, CodegenError, Gen};
 use crate::ast::QuantKind;
 use crate::ir::*;
@@ -92,6 +92,14 @@ impl Gen<'_> {
                 quote!(#rt::native::Range::exclusive(#lo, #hi).iter())
             };
             return Ok(quote!(for #pattern in #range { #body }));
+        }
+        // A type's values: its ranks in order, each made into its value.
+        if let IExpr::AllOf { ty, .. } = dom {
+            if let Some(count) = count_values(self.program, ty).filter(|&n| n <= u32::MAX as u128) {
+                let count = proc_macro2::Literal::u32_suffixed(count as u32);
+                let value = self.unrank(ty, quote!(rank));
+                return Ok(quote!(for rank in 0..#count { let #pattern = #value; #body }));
+            }
         }
         // A name is borrowed (its elements are copied once); a computed domain is consumed.
         if let IExpr::Var(_) = dom {
@@ -207,7 +215,7 @@ impl Gen<'_> {
         }
     }
 
-    fn literal(&self, v: &Val) -> Result<TokenStream, CodegenError> {
+    pub(super) fn literal(&self, v: &Val) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let all = |vs: &mut dyn Iterator<Item = &Val>| {
             vs.map(|v| self.literal(v))
@@ -255,7 +263,7 @@ impl Gen<'_> {
         let n = |x: &IExpr| self.value(x);
         let all = |xs: &[IExpr]| xs.iter().map(n).collect::<Result<Vec<_>, _>>();
         Ok(match e {
-            IExpr::Lit(v) => self.literal(v)?,
+            IExpr::Lit(v) | IExpr::AllOf { values: v, .. } => self.literal(v)?,
             IExpr::Var(v) => {
                 let x = self.var(v);
                 if is_copy(self.program, &v.ty) {

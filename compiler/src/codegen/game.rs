@@ -1,13 +1,43 @@
 //! Games: the `Pos` enum, a checked maker per game, its options (one function per move),
 //! how a position is written, and the typed API (`Kayles::new(7)`).
 
-use super::layout::{is_copy, Packed};
-use super::Gen;
+use super::layout::{count_values, is_copy, union_plain, Packed};
+use super::{CodegenError, Gen};
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 use std::collections::HashSet;
 use std::rc::Rc;
+
+/// The most argument combinations a function's table holds.
+const TABLE_LIMIT: usize = 1024;
+
+/// The most time spent tabulating one function while building.
+const TABLE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Whether values of type `t` copy without allocating in generated code (numbers, tuples,
+/// plain unions, and sets kept as bits), so that a table lookup is cheaper than most bodies.
+fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
+    match t {
+        FieldTy::Nat | FieldTy::Int | FieldTy::Bool | FieldTy::Range(..) => true,
+        FieldTy::Tuple(ts) => ts.iter().all(|t| cheap_copy(program, t)),
+        FieldTy::Union(u) => union_plain(program, u.id),
+        FieldTy::Set(inner) => match &**inner {
+            FieldTy::Range(lo, hi) => 0 <= *lo && *hi < 128,
+            FieldTy::Union(u) => {
+                union_plain(program, u.id)
+                    && count_values(program, inner).is_some_and(|n| n <= super::types::MAX_CODES)
+            }
+            FieldTy::Tuple(ts) => {
+                ts.iter()
+                    .all(|t| matches!(*t, FieldTy::Range(lo, hi) if 0 <= lo && hi < 16))
+                    && ts.len() == 2
+            }
+            _ => false,
+        },
+        FieldTy::List(_) => false,
+    }
+}
 
 impl Gen<'_> {
     /// The Rust names of a game's fields.
@@ -229,7 +259,7 @@ impl Gen<'_> {
             });
             let name = Literal::string(&m.name);
             calls.push(quote! {
-                #fname(#(#args,)* out).map_err(|e| #rt::rules::move_error(#name, &show_pos(this), e))?;
+                #fname(#(#args,)* out).map_err(|e| #rt::rules::move_error(#name, || show_pos(this), e))?;
             });
         }
         // Packed fields that a move reads are unpacked once; without moves, no field is read.
@@ -270,11 +300,7 @@ impl Gen<'_> {
     }
 
     /// A helper function; its non-`Copy` parameters are borrowed.
-    pub(super) fn function(
-        &self,
-        id: usize,
-        f: &Function,
-    ) -> Result<TokenStream, super::CodegenError> {
+    pub(super) fn function(&self, id: usize, f: &Function) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let name = &self.names.fns[id];
         let mut borrowed = HashSet::new();
@@ -296,6 +322,7 @@ impl Gen<'_> {
         self.borrowed.borrow_mut().clear();
         let body = body?;
         let ret = self.value_ty(&f.ret);
+        let table = self.function_table(id, f)?;
         let doc = format!(" The function `{}`.", f.name);
         let lints = super::user_code_lints(&["ptr_arg"]);
         let reads = self.reads.borrow();
@@ -306,7 +333,74 @@ impl Gen<'_> {
             #unused
             #lints
             fn #name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
+                #table
                 ::std::result::Result::Ok(#body)
+            }
+        })
+    }
+
+    /// The table of a function whose parameters range over finite types of at most
+    /// [`TABLE_LIMIT`] combinations and whose values are cheap to copy: every value,
+    /// computed now by the interpreter, and a lookup that answers from it whenever the
+    /// arguments lie in their types. (Arguments outside them, and arguments whose value is
+    /// an error, take the function's body.) Empty when the function has no table.
+    fn function_table(&self, id: usize, f: &Function) -> Result<TokenStream, CodegenError> {
+        let types: Vec<&FieldTy> = f.params.iter().map(|(_, t)| t).collect();
+        let whole = FieldTy::Tuple(types.iter().map(|t| (*t).clone()).collect());
+        let Some(args) = whole.values(&self.program.types, TABLE_LIMIT) else {
+            return Ok(quote!());
+        };
+        if f.params.is_empty() || !cheap_copy(self.program, &f.ret) {
+            return Ok(quote!());
+        }
+        let interp = crate::interp::Interpreter::new(self.program, self.source);
+        let started = std::time::Instant::now();
+        let mut entries = Vec::with_capacity(args.len());
+        for arg in &args {
+            let Val::Tuple(vals) = arg else {
+                return Ok(quote!());
+            };
+            let call = IExpr::Call {
+                func: id,
+                args: vals.iter().cloned().map(IExpr::Lit).collect(),
+            };
+            entries.push(match interp.eval(&call, &mut Vec::new()) {
+                Ok(v) if f.ret.admits(&v.clone().normalize()) => {
+                    let v = self.literal(&v.normalize())?;
+                    quote!(::std::option::Option::Some(#v))
+                }
+                _ => quote!(::std::option::Option::None),
+            });
+            // A function too slow to tabulate while building keeps its body alone.
+            if started.elapsed() > TABLE_TIME {
+                return Ok(quote!());
+            }
+        }
+        let ret = self.value_ty(&f.ret);
+        let names: Vec<Ident> = f.params.iter().map(|(p, _)| self.names.local(p)).collect();
+        let fits: Vec<TokenStream> = (types.iter().zip(&names))
+            .filter_map(|(t, x)| self.admits(t, quote!(#x)))
+            .collect();
+        let fits = if fits.is_empty() {
+            quote!(true)
+        } else {
+            quote!(#((#fits))&&*)
+        };
+        let rank = self.rank(&whole, quote!((#(#names,)*)));
+        let len = entries.len();
+        let copied = if is_copy(self.program, &f.ret.ty()) {
+            quote!(*v)
+        } else {
+            quote!(v.clone())
+        };
+        Ok(quote! {
+            type Entry = ::std::option::Option<#ret>;
+            static TABLE: ::std::sync::LazyLock<[Entry; #len]> =
+                ::std::sync::LazyLock::new(|| [#(#entries),*]);
+            if #fits {
+                if let ::std::option::Option::Some(v) = &TABLE[(#rank) as usize] {
+                    return ::std::result::Result::Ok(#copied);
+                }
             }
         })
     }

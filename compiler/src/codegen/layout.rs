@@ -21,9 +21,10 @@ pub(super) enum Packed {
     /// A range stored in a narrower integer type (`u8` for `0..=200`), widened to `i64`
     /// when read.
     Narrow(Ident),
-    /// A `set<T>` of a tagged union of at most 128 values, packed into `Bits64` or `Bits`
-    /// by the values' ordinals: the union's id, and whether it needs 128 bits.
-    Ordinals(usize, bool),
+    /// A `set<T>` of a finite type of at most 128 values (a tagged union, a tuple such as a
+    /// board cell), packed into `Bits64` or `Bits` by the values' ranks: the element type,
+    /// and whether it needs 128 bits.
+    Ranks(FieldTy, bool),
     /// A `list<T>` interned: stored as a `ListId` into the field's `ListInterner`.
     List,
 }
@@ -111,8 +112,8 @@ fn packing(program: &Program, game: &Game, t: &FieldTy) -> Result<Packed, Codege
     match t {
         FieldTy::Set(inner) => match &**inner {
             FieldTy::Range(lo, hi) if hi - lo < 128 => Ok(Packed::Bits(*lo, hi - lo >= 64)),
-            FieldTy::Union(u) if union_plain(program, u.id) => match count_values(program, inner) {
-                Some(n) if n <= 128 => Ok(Packed::Ordinals(u.id, n > 64)),
+            t if finite_plain(program, t) => match count_values(program, t) {
+                Some(n) if n <= 128 => Ok(Packed::Ranks(t.clone(), n > 64)),
                 _ => Err(set_field(game)),
             },
             _ => Err(set_field(game)),
@@ -147,10 +148,36 @@ fn packing(program: &Program, game: &Game, t: &FieldTy) -> Result<Packed, Codege
     }
 }
 
+/// Whether `t` is a range, `bool`, a plain tagged union or a tuple of those.
+fn finite_plain(program: &Program, t: &FieldTy) -> bool {
+    match t {
+        FieldTy::Range(..) | FieldTy::Bool => true,
+        FieldTy::Union(u) => union_plain(program, u.id),
+        FieldTy::Tuple(ts) => ts.iter().all(|t| finite_plain(program, t)),
+        _ => false,
+    }
+}
+
+/// A pair of ranges within `0..16` (a board cell), as `(r0, rows, c0, cols)`: its sets keep
+/// the cells' codes `16 r + c`.
+fn cells(t: &FieldTy) -> Option<(u32, u32, u32, u32)> {
+    let small = |t: &FieldTy| match *t {
+        FieldTy::Range(lo, hi) if 0 <= lo && hi < 16 => Some((lo as u32, (hi - lo + 1) as u32)),
+        _ => None,
+    };
+    match t {
+        FieldTy::Tuple(ts) if ts.len() == 2 => {
+            let ((r0, rows), (c0, cols)) = (small(&ts[0])?, small(&ts[1])?);
+            Some((r0, rows, c0, cols))
+        }
+        _ => None,
+    }
+}
+
 fn set_field(game: &Game) -> CodegenError {
     unsupported(format!(
-        "the set field of `{}` (a set field is packed when its elements are a range or a type \
-         of at most 128 values)",
+        "the set field of `{}` (a set field is packed when its elements are a range or a \
+         finite type of at most 128 values)",
         game.name
     ))
 }
@@ -310,7 +337,7 @@ impl Gen<'_> {
     pub(super) fn stored_ty(&self, t: &FieldTy, packing: &Packed) -> TokenStream {
         let rt = &self.rt;
         match packing {
-            Packed::Bits(_, wide) | Packed::Ordinals(_, wide) => {
+            Packed::Bits(_, wide) | Packed::Ranks(_, wide) => {
                 let bits = bits_type(*wide);
                 quote!(#rt::native::#bits)
             }
@@ -328,10 +355,21 @@ impl Gen<'_> {
                 quote!(#stored.unpack(#lo))
             }
             Packed::Narrow(_) => quote!(#stored as i64),
-            Packed::Ordinals(id, _) => {
-                let ty = &self.names.unions[*id].ty;
-                quote!(#stored.unpack_by(#ty::from_ordinal))
-            }
+            Packed::Ranks(t, _) => match (t, cells(t)) {
+                (FieldTy::Union(u), _) => {
+                    let ty = &self.names.unions[u.id].ty;
+                    let words = count_values(self.program, t).unwrap_or(1).div_ceil(64) as usize;
+                    let words = Literal::usize_unsuffixed(words.max(1));
+                    quote!(#stored.unpack_codes::<#ty, #words>())
+                }
+                (_, Some((r0, rows, c0, cols))) => {
+                    quote!(#stored.unpack_cells(#r0, #rows, #c0, #cols))
+                }
+                _ => {
+                    let value = self.unrank(t, quote!(r));
+                    quote!(#stored.unpack_by(|r| #value))
+                }
+            },
             Packed::List => {
                 let lists = &self.names.games[gid].lists[field];
                 quote!(#lists.get(#stored))
@@ -350,9 +388,18 @@ impl Gen<'_> {
                 quote!(#rt::native::#bits::pack(&#value, #lo))
             }
             Packed::Narrow(ty) => quote!(#value as #ty),
-            Packed::Ordinals(_, wide) => {
+            Packed::Ranks(t, wide) => {
                 let bits = bits_type(*wide);
-                quote!(#rt::native::#bits::pack_by(&#value, |x| x.ordinal()))
+                match (t, cells(t)) {
+                    (FieldTy::Union(_), _) => quote!(#rt::native::#bits::pack_codes(&#value)),
+                    (_, Some((r0, rows, c0, cols))) => {
+                        quote!(#rt::native::#bits::pack_cells(&#value, #r0, #rows, #c0, #cols))
+                    }
+                    _ => {
+                        let rank = self.rank(t, quote!(x));
+                        quote!(#rt::native::#bits::pack_by(&#value, |&x| #rank))
+                    }
+                }
             }
             Packed::List => {
                 let lists = &self.names.games[gid].lists[field];
@@ -452,7 +499,7 @@ impl Gen<'_> {
         for (i, f) in game.fields.iter().enumerate() {
             let s = &fields[i];
             let (digit, radix) = match (&self.layout.games[gid].fields[i], &f.ty) {
-                (Packed::Bits(..) | Packed::Ordinals(..), FieldTy::Set(inner)) => {
+                (Packed::Bits(..) | Packed::Ranks(..), FieldTy::Set(inner)) => {
                     match count_values(self.program, inner) {
                         // A `Bits64` holds its set as the bits of a `u64`.
                         Some(n) if n <= 64 => (quote!(#s.0), 1u128 << n),

@@ -2,6 +2,10 @@
 //! declared type, and each tagged union as a Rust enum with its makers and ordinals.
 
 use super::layout::{count_values, union_plain};
+
+/// The most values a tagged type may have for its sets to be bits of their ranks (the
+/// runtime's `MAX_CODES`).
+pub(super) const MAX_CODES: u128 = 256;
 use super::{int, Gen};
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -99,7 +103,11 @@ impl Gen<'_> {
             let maker = &names.makers[vi];
             if v.fields.is_empty() {
                 variants.push(quote!(#tag));
-                shows.push(quote!(#name::#tag => out.push_str(#text),));
+                let push = match v.name.chars().collect::<Vec<_>>().as_slice() {
+                    [c] => quote!(out.push(#c)),
+                    _ => quote!(out.push_str(#text)),
+                };
+                shows.push(quote!(#name::#tag => #push,));
                 makers.push(quote! {
                     #[allow(dead_code)]
                     fn #maker(_at: &str) -> ::std::result::Result<#name, #rt::RuleError> {
@@ -168,9 +176,36 @@ impl Gen<'_> {
             id,
             name: ty.name.as_str().into(),
         });
-        let ordinals = match count_values(self.program, &whole) {
-            Some(n) if n <= u32::MAX as u128 => self.ordinals(id),
-            _ => quote!(),
+        let count = count_values(self.program, &whole).filter(|&n| n <= u32::MAX as u128);
+        let ordinals = match count {
+            Some(_) => self.ordinals(id),
+            None => quote!(),
+        };
+        // A type of at most `MAX_CODES` values keeps its sets as bits of its ranks.
+        let elem = match count {
+            Some(n) if n <= MAX_CODES && union_plain(self.program, id) => {
+                let words = Literal::usize_unsuffixed(n.div_ceil(64).max(1) as usize);
+                let n = Literal::u32_suffixed(n as u32);
+                quote! {
+                    impl #rt::native::Elem for #name {
+                        type Store = #rt::native::BitStore<#name, #words>;
+                        const CODES: u32 = #n;
+                        #[inline(always)]
+                        fn code(&self) -> ::std::option::Option<u32> {
+                            ::std::option::Option::Some(self.ordinal())
+                        }
+                        #[inline(always)]
+                        fn decode(code: u32) -> #name {
+                            #name::from_ordinal(code)
+                        }
+                    }
+                }
+            }
+            _ => quote! {
+                impl #rt::native::Elem for #name {
+                    type Store = #rt::native::VecStore<#name>;
+                }
+            },
         };
         let camel =
             super::names::camel_case_allowance(std::iter::once(name).chain(&names.variants));
@@ -181,9 +216,7 @@ impl Gen<'_> {
             #camel
             pub enum #name { #(#variants),* }
 
-            impl #rt::native::Elem for #name {
-                type Store = #rt::native::VecStore<#name>;
-            }
+            #elem
 
             impl #rt::native::Show for #name {
                 fn show(&self, out: &mut ::std::string::String) {
@@ -281,18 +314,21 @@ impl Gen<'_> {
             let part = self.rank(t, v);
             acc = Some(match acc {
                 None => part,
-                Some(acc) => {
-                    let size = count_values(self.program, t).unwrap_or(1) as u32;
-                    let size = Literal::u32_suffixed(size);
-                    quote!((#acc) * #size + (#part))
-                }
+                // A part of one value adds nothing to the rank.
+                Some(acc) => match count_values(self.program, t).unwrap_or(1) as u32 {
+                    1 => acc,
+                    size => {
+                        let size = Literal::u32_suffixed(size);
+                        quote!((#acc) * #size + (#part))
+                    }
+                },
             });
         }
         acc.unwrap_or_else(|| quote!(0u32))
     }
 
     /// The value of type `t` whose rank is `r` (a `u32` expression).
-    fn unrank(&self, t: &FieldTy, r: TokenStream) -> TokenStream {
+    pub(super) fn unrank(&self, t: &FieldTy, r: TokenStream) -> TokenStream {
         match t {
             FieldTy::Range(0, _) => quote!((#r) as i64),
             FieldTy::Range(lo, _) => {
@@ -319,6 +355,10 @@ impl Gen<'_> {
                     };
                     if *t == FieldTy::Bool {
                         return quote!(!#shifted.is_multiple_of(2));
+                    }
+                    // A part of one value is that value, whatever the rank.
+                    if sizes[i] == 1 {
+                        return self.unrank(t, quote!(0u32));
                     }
                     self.unrank(t, quote!(#shifted % #size))
                 });

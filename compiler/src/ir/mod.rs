@@ -68,6 +68,13 @@ pub struct Var {
 pub enum IExpr {
     /// A constant value.
     Lit(Val),
+    /// A finite type's name used as a value: the set of all its values (`Line`, `Cell`).
+    AllOf {
+        /// The type.
+        ty: FieldTy,
+        /// Its values, in order (a set).
+        values: Val,
+    },
     /// A local name.
     Var(Var),
     /// `-arg` (checked for overflow).
@@ -263,7 +270,7 @@ impl IExpr {
             }
         };
         match self {
-            IExpr::Lit(_) | IExpr::End => {}
+            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End => {}
             IExpr::Var(v) => f(v, true),
             IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => {
                 x.walk_vars(f)

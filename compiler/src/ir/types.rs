@@ -182,6 +182,49 @@ impl FieldTy {
         }
     }
 
+    /// Every value of this type, in order (the order of ranks), when it is finite and has
+    /// at most `limit` values. `types` are the program's tagged unions.
+    pub fn values(&self, types: &[UnionType], limit: usize) -> Option<Vec<Val>> {
+        Some(match self {
+            FieldTy::Bool => vec![Val::Bool(false), Val::Bool(true)],
+            FieldTy::Range(lo, hi) => {
+                if (hi - lo) as u128 >= limit as u128 {
+                    return None;
+                }
+                (*lo..=*hi).map(Val::Int).collect()
+            }
+            FieldTy::Tuple(ts) => {
+                let parts = (ts.iter())
+                    .map(|t| t.values(types, limit))
+                    .collect::<Option<Vec<_>>>()?;
+                (product(&parts, limit)?.into_iter())
+                    .map(|vs| Val::Tuple(vs.into()))
+                    .collect()
+            }
+            FieldTy::Union(u) => {
+                let mut out = Vec::new();
+                for (index, v) in types[u.id].variants.iter().enumerate() {
+                    let parts = (v.fields.iter())
+                        .map(|t| t.values(types, limit))
+                        .collect::<Option<Vec<_>>>()?;
+                    for payload in product(&parts, limit)? {
+                        out.push(Val::Tag(Rc::new(Tagged {
+                            ty: u.id,
+                            variant: index,
+                            fields: payload,
+                            name: v.name.clone(),
+                        })));
+                        if out.len() > limit {
+                            return None;
+                        }
+                    }
+                }
+                out
+            }
+            _ => return None,
+        })
+    }
+
     /// Whether `v` is a value of this type.
     pub fn admits(&self, v: &Val) -> bool {
         match (self, v) {
@@ -213,6 +256,28 @@ impl fmt::Display for FieldTy {
             FieldTy::Tuple(ts) => write_list(f, "(", ts.iter(), ")"),
         }
     }
+}
+
+/// Every combination of one value from each list, in lexicographic order, unless there are
+/// more than `limit`.
+fn product(parts: &[Vec<Val>], limit: usize) -> Option<Vec<Vec<Val>>> {
+    let count = (parts.iter()).try_fold(1usize, |n, p| n.checked_mul(p.len()))?;
+    if count > limit {
+        return None;
+    }
+    let mut out: Vec<Vec<Val>> = vec![Vec::new()];
+    for part in parts {
+        out = (out.into_iter())
+            .flat_map(|prefix| {
+                part.iter().map(move |v| {
+                    let mut next = prefix.clone();
+                    next.push(v.clone());
+                    next
+                })
+            })
+            .collect();
+    }
+    Some(out)
 }
 
 /// A run-time value of the interpreter.

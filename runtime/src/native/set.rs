@@ -1,8 +1,9 @@
 //! Finite sets for generated code. The element type chooses the storage: a set of integers
 //! whose elements all lie in `0..128` (board lines, cells, small heaps) is one 128-bit word
-//! and never touches the allocator; every other set is a sorted vector. Either way a set
-//! iterates in increasing order and compares like its sorted list of elements, as the
-//! interpreter's sets do.
+//! and never touches the allocator; a set of values with small codes (a finite tagged type,
+//! pairs of small numbers such as board cells) is a bit set of their codes; every other set
+//! is a sorted vector. Either way a set iterates in increasing order and compares like its
+//! sorted list of elements, as the interpreter's sets do.
 
 use super::Domain;
 use std::cmp::Ordering;
@@ -10,10 +11,36 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 /// A type that can be an element of a [`Set`]; `Store` is how such sets are kept.
+///
+/// Values may also have *codes*: numbers in `0..CODES` that increase with the value, so that
+/// a set of values that all have codes is a bit set of them ([`CodeStore`]). A tuple's code
+/// combines its parts' codes (the first part most significant) when it has at most
+/// [`MAX_CODES`] of them.
 pub trait Elem: Ord + Clone + Hash + Debug {
     /// The storage of a set of this element type.
     type Store: Store<Self>;
+    /// How many codes values of this type use (0: none has a code).
+    const CODES: u32 = 0;
+    /// This value's code, below `CODES`, when it has one.
+    #[inline(always)]
+    fn code(&self) -> Option<u32> {
+        None
+    }
+    /// The value whose code is `code` (a code some value has).
+    fn decode(code: u32) -> Self {
+        unreachable!("no value has the code {code}")
+    }
 }
+
+/// The most codes a tuple's values use: a set of them is then [`CODE_WORDS`] words.
+pub const MAX_CODES: u32 = 256;
+
+/// The words of a set of tuples that have codes.
+pub const CODE_WORDS: usize = (MAX_CODES / 64) as usize;
+
+/// The codes an integer has as a part of a tuple: `0..16`, so that a pair of them (a board
+/// cell of up to 16 × 16) has a code below [`MAX_CODES`].
+pub const INT_CODES: u32 = 16;
 
 /// The storage behind a [`Set`]: sorted, without duplicates, in one canonical form per set
 /// (so that derived equality and hashing are set equality and hashing).
@@ -430,28 +457,493 @@ impl Store<i64> for IntStore {
 
 impl Elem for i64 {
     type Store = IntStore;
+    const CODES: u32 = INT_CODES;
+    #[inline(always)]
+    fn code(&self) -> Option<u32> {
+        u32::try_from(*self).ok().filter(|&c| c < INT_CODES)
+    }
+    #[inline(always)]
+    fn decode(code: u32) -> i64 {
+        i64::from(code)
+    }
 }
 
-macro_rules! vec_elem {
-    ($($t:ty),*) => { $(impl Elem for $t { type Store = VecStore<$t>; })* };
+impl Elem for bool {
+    type Store = VecStore<bool>;
+    const CODES: u32 = 2;
+    #[inline(always)]
+    fn code(&self) -> Option<u32> {
+        Some(u32::from(*self))
+    }
+    #[inline(always)]
+    fn decode(code: u32) -> bool {
+        code != 0
+    }
 }
-vec_elem!(bool, ());
+
+impl Elem for () {
+    type Store = VecStore<()>;
+}
+
+/// The number of codes of a tuple whose parts have `parts` codes each: their product, or 0
+/// when a part has none or the product is over [`MAX_CODES`].
+pub const fn tuple_codes(parts: &[u32]) -> u32 {
+    let mut product: u64 = 1;
+    let mut i = 0;
+    while i < parts.len() {
+        product *= parts[i] as u64;
+        if product > MAX_CODES as u64 {
+            return 0;
+        }
+        i += 1;
+    }
+    product as u32
+}
 
 macro_rules! tuple_elem {
-    ($($name:ident),+) => {
+    ($($name:ident $idx:tt),+) => {
         impl<$($name: Elem),+> Elem for ($($name,)+) {
-            type Store = VecStore<($($name,)+)>;
+            type Store = CodeStore<($($name,)+), CODE_WORDS>;
+            const CODES: u32 = tuple_codes(&[$($name::CODES),+]);
+            #[inline(always)]
+            fn code(&self) -> Option<u32> {
+                if Self::CODES == 0 {
+                    return None;
+                }
+                let mut code = 0;
+                $(code = code * $name::CODES + self.$idx.code()?;)+
+                Some(code)
+            }
+            #[inline(always)]
+            #[allow(unused_assignments)]
+            fn decode(code: u32) -> Self {
+                let mut below = Self::CODES;
+                ($({
+                    below /= $name::CODES;
+                    $name::decode(code / below % $name::CODES)
+                },)+)
+            }
         }
     };
 }
-tuple_elem!(A);
-tuple_elem!(A, B);
-tuple_elem!(A, B, C);
-tuple_elem!(A, B, C, D);
-tuple_elem!(A, B, C, D, E);
-tuple_elem!(A, B, C, D, E, F);
-tuple_elem!(A, B, C, D, E, F, G);
-tuple_elem!(A, B, C, D, E, F, G, H);
+tuple_elem!(A 0);
+tuple_elem!(A 0, B 1);
+tuple_elem!(A 0, B 1, C 2);
+tuple_elem!(A 0, B 1, C 2, D 3);
+tuple_elem!(A 0, B 1, C 2, D 3, E 4);
+tuple_elem!(A 0, B 1, C 2, D 3, E 4, F 5);
+tuple_elem!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+tuple_elem!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+
+/// The storage of sets of values with codes: the bits of `W` words (bit `c` set: the value
+/// of code `c` is an element) while every element has a code below `64 W`, else a sorted
+/// vector. (A finite tagged type, whose values all have codes, has [`BitStore`].)
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CodeStore<T, const W: usize> {
+    /// The elements' codes.
+    Bits([u64; W]),
+    /// Some element has no code in `0..64 W`.
+    List(Vec<T>),
+}
+
+/// Collects values: those with codes as bits, the others in a vector.
+pub struct CodeBuilder<T, const W: usize> {
+    bits: [u64; W],
+    list: Vec<T>,
+}
+
+impl<T, const W: usize> Default for CodeBuilder<T, W> {
+    fn default() -> Self {
+        CodeBuilder {
+            bits: [0; W],
+            list: Vec::new(),
+        }
+    }
+}
+
+/// The code of `x` as a bit of `W` words: `(word, mask)`.
+#[inline(always)]
+fn code_bit<T: Elem, const W: usize>(x: &T) -> Option<(usize, u64)> {
+    let c = x.code()? as usize;
+    (c < 64 * W).then(|| (c / 64, 1u64 << (c % 64)))
+}
+
+/// The elements of code words, in increasing order.
+#[derive(Clone, Debug)]
+pub struct CodeBits<T, const W: usize> {
+    words: [u64; W],
+    at: usize,
+    _elem: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Elem, const W: usize> CodeBits<T, W> {
+    fn new(words: [u64; W]) -> Self {
+        CodeBits {
+            words,
+            at: 0,
+            _elem: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: Elem, const W: usize> Iterator for CodeBits<T, W> {
+    type Item = T;
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        while self.at < W {
+            let w = &mut self.words[self.at];
+            if *w != 0 {
+                let i = w.trailing_zeros();
+                *w &= *w - 1;
+                return Some(T::decode(self.at as u32 * 64 + i));
+            }
+            self.at += 1;
+        }
+        None
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.words[self.at.min(W)..]
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum();
+        (n, Some(n))
+    }
+}
+
+/// Iterates a [`CodeStore`].
+#[derive(Clone, Debug)]
+pub enum CodeIter<'a, T, const W: usize> {
+    /// Elements from their codes.
+    Bits(CodeBits<T, W>),
+    /// A vector's elements.
+    Slice(std::slice::Iter<'a, T>),
+}
+
+impl<T: Elem, const W: usize> Iterator for CodeIter<'_, T, W> {
+    type Item = T;
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        match self {
+            CodeIter::Bits(b) => b.next(),
+            CodeIter::Slice(s) => s.next().cloned(),
+        }
+    }
+}
+
+/// Iterates a [`CodeStore`] by value.
+#[derive(Clone, Debug)]
+pub enum CodeIntoIter<T, const W: usize> {
+    /// Elements from their codes.
+    Bits(CodeBits<T, W>),
+    /// A vector's elements.
+    Vec(std::vec::IntoIter<T>),
+}
+
+impl<T: Elem, const W: usize> Iterator for CodeIntoIter<T, W> {
+    type Item = T;
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        match self {
+            CodeIntoIter::Bits(b) => b.next(),
+            CodeIntoIter::Vec(v) => v.next(),
+        }
+    }
+}
+
+/// A set operation with a vector operand (kept out of line, so that the bits case inlines).
+#[cold]
+#[inline(never)]
+fn code_list_op<T: Elem, const W: usize>(
+    a: &CodeStore<T, W>,
+    b: &CodeStore<T, W>,
+    op: SetOp,
+) -> CodeStore<T, W> {
+    let items: Vec<T> = match op {
+        SetOp::Union => a.iter().chain(b.iter()).collect(),
+        SetOp::Inter => a.iter().filter(|x| b.contains(x)).collect(),
+        SetOp::Diff => a.iter().filter(|x| !b.contains(x)).collect(),
+    };
+    let mut builder = CodeBuilder::default();
+    for x in items {
+        <CodeStore<T, W> as Store<T>>::push(&mut builder, x);
+    }
+    <CodeStore<T, W> as Store<T>>::build(builder)
+}
+
+#[cold]
+#[inline(never)]
+fn build_code_list<T: Elem, const W: usize>(builder: CodeBuilder<T, W>) -> CodeStore<T, W> {
+    let mut all = builder.list;
+    all.extend(CodeBits::<T, W>::new(builder.bits));
+    all.sort_unstable();
+    all.dedup();
+    CodeStore::List(all)
+}
+
+impl<T: Elem, const W: usize> CodeStore<T, W> {
+    #[inline(always)]
+    fn words_op(&self, other: &Self, op: SetOp) -> Self {
+        match (self, other) {
+            (CodeStore::Bits(a), CodeStore::Bits(b)) => {
+                let mut out = [0u64; W];
+                for i in 0..W {
+                    out[i] = match op {
+                        SetOp::Union => a[i] | b[i],
+                        SetOp::Inter => a[i] & b[i],
+                        SetOp::Diff => a[i] & !b[i],
+                    };
+                }
+                CodeStore::Bits(out)
+            }
+            _ => code_list_op(self, other, op),
+        }
+    }
+}
+
+impl<T: Elem, const W: usize> Store<T> for CodeStore<T, W> {
+    type Iter<'a>
+        = CodeIter<'a, T, W>
+    where
+        T: 'a;
+    type IntoIter = CodeIntoIter<T, W>;
+    type Builder = CodeBuilder<T, W>;
+
+    #[inline(always)]
+    fn push(builder: &mut CodeBuilder<T, W>, x: T) {
+        match code_bit::<T, W>(&x) {
+            Some((i, bit)) => builder.bits[i] |= bit,
+            None => builder.list.push(x),
+        }
+    }
+    #[inline(always)]
+    fn build(builder: CodeBuilder<T, W>) -> Self {
+        if builder.list.is_empty() {
+            CodeStore::Bits(builder.bits)
+        } else {
+            build_code_list(builder)
+        }
+    }
+    #[inline]
+    fn contains(&self, x: &T) -> bool {
+        match self {
+            CodeStore::Bits(w) => code_bit::<T, W>(x).is_some_and(|(i, bit)| w[i] & bit != 0),
+            CodeStore::List(v) => v.binary_search(x).is_ok(),
+        }
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            CodeStore::Bits(w) => w.iter().map(|x| x.count_ones() as usize).sum(),
+            CodeStore::List(v) => v.len(),
+        }
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        match self {
+            CodeStore::Bits(w) => w.iter().all(|&x| x == 0),
+            CodeStore::List(v) => v.is_empty(),
+        }
+    }
+    #[inline]
+    fn iter(&self) -> CodeIter<'_, T, W> {
+        match self {
+            CodeStore::Bits(w) => CodeIter::Bits(CodeBits::new(*w)),
+            CodeStore::List(v) => CodeIter::Slice(v.iter()),
+        }
+    }
+    #[inline]
+    fn into_iter(self) -> CodeIntoIter<T, W> {
+        match self {
+            CodeStore::Bits(w) => CodeIntoIter::Bits(CodeBits::new(w)),
+            CodeStore::List(v) => CodeIntoIter::Vec(v.into_iter()),
+        }
+    }
+    #[inline]
+    fn union(&self, other: &Self) -> Self {
+        self.words_op(other, SetOp::Union)
+    }
+    #[inline]
+    fn inter(&self, other: &Self) -> Self {
+        self.words_op(other, SetOp::Inter)
+    }
+    #[inline]
+    fn diff(&self, other: &Self) -> Self {
+        self.words_op(other, SetOp::Diff)
+    }
+    fn extreme(&self, largest: bool) -> Option<T> {
+        match self {
+            CodeStore::Bits(w) => extreme_code(w, largest).map(T::decode),
+            CodeStore::List(v) if largest => v.last().cloned(),
+            CodeStore::List(v) => v.first().cloned(),
+        }
+    }
+}
+
+/// The storage of sets of a type whose every value has a code below `64 W` (a finite tagged
+/// type, whose codes are its values' ranks): just the bits, so such a set is `W` words, is
+/// `Copy` and never allocates.
+pub struct BitStore<T, const W: usize> {
+    words: [u64; W],
+    _elem: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T, const W: usize> BitStore<T, W> {
+    #[inline(always)]
+    fn of(words: [u64; W]) -> Self {
+        BitStore {
+            words,
+            _elem: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T, const W: usize> Clone for BitStore<T, W> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, const W: usize> Copy for BitStore<T, W> {}
+impl<T, const W: usize> PartialEq for BitStore<T, W> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.words == other.words
+    }
+}
+impl<T, const W: usize> Eq for BitStore<T, W> {}
+impl<T, const W: usize> Hash for BitStore<T, W> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.words.hash(state);
+    }
+}
+impl<T, const W: usize> Debug for BitStore<T, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.words.iter()).finish()
+    }
+}
+
+/// The code of `x`, which has one below `64 W`, as a bit of `W` words: `(word, mask)`.
+#[inline(always)]
+fn own_bit<T: Elem, const W: usize>(x: &T) -> (usize, u64) {
+    let c = x.code().unwrap_or(0) as usize;
+    (c / 64 % W, 1u64 << (c % 64))
+}
+
+impl<T: Elem, const W: usize> Store<T> for BitStore<T, W> {
+    type Iter<'a>
+        = CodeBits<T, W>
+    where
+        T: 'a;
+    type IntoIter = CodeBits<T, W>;
+    type Builder = BitStore<T, W>;
+
+    #[inline(always)]
+    fn push(builder: &mut BitStore<T, W>, x: T) {
+        let (i, bit) = own_bit::<T, W>(&x);
+        builder.words[i] |= bit;
+    }
+    #[inline(always)]
+    fn build(builder: BitStore<T, W>) -> Self {
+        builder
+    }
+    #[inline]
+    fn contains(&self, x: &T) -> bool {
+        let (i, bit) = own_bit::<T, W>(x);
+        self.words[i] & bit != 0
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.words.iter().map(|x| x.count_ones() as usize).sum()
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.words.iter().all(|&x| x == 0)
+    }
+    #[inline]
+    fn iter(&self) -> CodeBits<T, W> {
+        CodeBits::new(self.words)
+    }
+    #[inline]
+    fn into_iter(self) -> CodeBits<T, W> {
+        CodeBits::new(self.words)
+    }
+    #[inline]
+    fn union(&self, other: &Self) -> Self {
+        Self::of(std::array::from_fn(|i| self.words[i] | other.words[i]))
+    }
+    #[inline]
+    fn inter(&self, other: &Self) -> Self {
+        Self::of(std::array::from_fn(|i| self.words[i] & other.words[i]))
+    }
+    #[inline]
+    fn diff(&self, other: &Self) -> Self {
+        Self::of(std::array::from_fn(|i| self.words[i] & !other.words[i]))
+    }
+    fn extreme(&self, largest: bool) -> Option<T> {
+        extreme_code(&self.words, largest).map(T::decode)
+    }
+}
+
+impl<T, const W: usize> Default for BitStore<T, W> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::of([0; W])
+    }
+}
+
+/// The smallest or largest code of a bit set.
+fn extreme_code<const W: usize>(w: &[u64; W], largest: bool) -> Option<u32> {
+    let mut words = (0..W).filter(|&i| w[i] != 0);
+    let i = if largest {
+        words.next_back()?
+    } else {
+        words.next()?
+    };
+    let bit = if largest {
+        63 - w[i].leading_zeros()
+    } else {
+        w[i].trailing_zeros()
+    };
+    Some(i as u32 * 64 + bit)
+}
+
+impl<T: Elem, const W: usize> Set<T>
+where
+    T: Elem<Store = BitStore<T, W>>,
+{
+    /// The set's bits (bit `c`: the value of code `c` is an element).
+    #[inline(always)]
+    pub fn words(&self) -> [u64; W] {
+        self.0.words
+    }
+
+    /// The set of the values whose codes are the bits of `words` (each a value's code).
+    #[inline(always)]
+    pub fn from_words(words: [u64; W]) -> Self {
+        Set(BitStore::of(words))
+    }
+}
+
+impl<T: Elem, const W: usize> Set<T>
+where
+    T: Elem<Store = CodeStore<T, W>>,
+{
+    /// The set's code words, when every element has a code (always for a finite tagged
+    /// type; for tuples of small parts, such as the cells of a board up to 16 × 16).
+    #[inline]
+    pub fn code_words(&self) -> Option<&[u64; W]> {
+        match &self.0 {
+            CodeStore::Bits(w) => Some(w),
+            CodeStore::List(_) => None,
+        }
+    }
+
+    /// The set of the values whose codes are the bits of `words` (each a value's code).
+    #[inline]
+    pub fn from_code_words(words: [u64; W]) -> Self {
+        Set(CodeStore::Bits(words))
+    }
+}
 
 impl<T: Elem> Elem for Set<T> {
     type Store = VecStore<Set<T>>;
@@ -697,6 +1189,56 @@ mod tests {
         assert_eq!(Set::from_bits(0b11, -1).to_vec(), vec![-1, 0]);
     }
 
+    /// A type of 100 values whose codes are their ranks, as generated code declares a tagged
+    /// type (two words of bits).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    struct Ranked(u32);
+
+    impl Elem for Ranked {
+        type Store = BitStore<Ranked, 2>;
+        const CODES: u32 = 100;
+        fn code(&self) -> Option<u32> {
+            Some(self.0)
+        }
+        fn decode(code: u32) -> Ranked {
+            Ranked(code)
+        }
+    }
+
+    /// Union, intersection, difference, order, `len`, `contains`, `min`/`max` and iteration
+    /// of the sets of `a` and `b` are those of their sorted, deduplicated lists.
+    fn check_like_lists<T: Elem + Copy>(
+        a: &[T],
+        b: &[T],
+        probes: &[T],
+    ) -> Result<(), TestCaseError> {
+        let list = |v: &[T]| {
+            let mut v = v.to_vec();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (la, lb) = (list(a), list(b));
+        let (sa, sb): (Set<T>, Set<T>) = (a.iter().copied().collect(), b.iter().copied().collect());
+        prop_assert_eq!(sa.to_vec(), la.clone());
+        prop_assert_eq!(sa.len(), la.len());
+        prop_assert_eq!(sa.is_empty(), la.is_empty());
+        prop_assert_eq!(sa.union(&sb).to_vec(), list(&[a, b].concat()));
+        let inter: Vec<T> = la.iter().copied().filter(|x| lb.contains(x)).collect();
+        prop_assert_eq!(sa.inter(&sb), inter.into_iter().collect::<Set<T>>());
+        let diff: Vec<T> = la.iter().copied().filter(|x| !lb.contains(x)).collect();
+        prop_assert_eq!(sa.diff(&sb), diff.into_iter().collect::<Set<T>>());
+        prop_assert_eq!(sa.cmp(&sb), la.cmp(&lb));
+        prop_assert_eq!(sa == sb, la == lb);
+        prop_assert_eq!(Domain::extreme(&sa, false), la.first().copied());
+        prop_assert_eq!(Domain::extreme(&sa, true), la.last().copied());
+        for x in la.iter().chain(&lb).chain(probes) {
+            prop_assert_eq!(sa.contains(x), la.contains(x));
+        }
+        prop_assert_eq!(sa.into_iter().collect::<Vec<_>>(), la);
+        Ok(())
+    }
+
     proptest! {
         /// Integer sets (bits or vector) behave as sorted, deduplicated lists.
         #[test]
@@ -729,6 +1271,52 @@ mod tests {
                 prop_assert_eq!(sa.contains(&x), la.contains(&x));
             }
             prop_assert_eq!(sa.clone().into_iter().collect::<Vec<_>>(), la);
+        }
+
+        /// Sets of pairs (bits of codes while every part is in `0..16`, else a vector) and
+        /// sets of a type whose values all have codes (bits) behave as sorted lists.
+        #[test]
+        fn code_sets_match_sorted_lists(
+            a in proptest::collection::vec((-1i64..18, 0i64..17), 0..12),
+            b in proptest::collection::vec((-1i64..18, 0i64..17), 0..12),
+            x in proptest::collection::vec(0u32..100, 0..12),
+            y in proptest::collection::vec(0u32..100, 0..12),
+        ) {
+            check_like_lists(&a, &b, &[(-1, 3), (5, 5), (15, 15), (16, 0), (3, 16)])?;
+            let ranked = |v: &[u32]| v.iter().map(|&r| Ranked(r)).collect::<Vec<_>>();
+            check_like_lists(&ranked(&x), &ranked(&y), &[Ranked(0), Ranked(64), Ranked(99)])?;
+        }
+        /// A set of board cells packs into a position's field by the cells' ranks, and back.
+        #[test]
+        fn cells_pack_by_rank(
+            cells in proptest::collection::vec((0u32..4, 0u32..5), 0..20),
+            r0 in 0u32..12,
+            c0 in 0u32..11,
+            wide in any::<bool>(),
+        ) {
+            let set: Set<(i64, i64)> = (cells.iter())
+                .map(|&(r, c)| (i64::from(r + r0), i64::from(c + c0)))
+                .collect();
+            let want = cells.iter().fold(0u128, |b, &(r, c)| b | 1 << (r * 5 + c));
+            if wide {
+                let packed = crate::native::Bits::pack_cells(&set, r0, 4, c0, 5);
+                prop_assert_eq!(packed.0, want);
+                prop_assert_eq!(packed.unpack_cells(r0, 4, c0, 5), set);
+            } else {
+                let packed = crate::native::Bits64::pack_cells(&set, r0, 4, c0, 5);
+                prop_assert_eq!(u128::from(packed.0), want);
+                prop_assert_eq!(packed.unpack_cells(r0, 4, c0, 5), set);
+            }
+        }
+
+        /// A set of a type with codes packs into a position's field by its codes, and back.
+        #[test]
+        fn codes_pack(ranks in proptest::collection::vec(0u32..100, 0..20)) {
+            let set: Set<Ranked> = ranks.iter().map(|&r| Ranked(r)).collect();
+            let want = ranks.iter().fold(0u128, |b, &r| b | 1 << r);
+            let packed = crate::native::Bits::pack_codes(&set);
+            prop_assert_eq!(packed.0, want);
+            prop_assert_eq!(packed.unpack_codes::<Ranked, 2>(), set);
         }
 
         /// A word shifted by `lo` is the set of `lo + i` for its bits `i`.

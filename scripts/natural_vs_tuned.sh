@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Prints docs/PERFORMANCE.md's "natural vs tuned" table: games written the obvious way
+# (lines as a tagged union, boxes and cells as tuple types) against the same games written
+# by hand for speed (numbered lines and cells), natively, best of three runs each.
+#   scripts/natural_vs_tuned.sh            4×4, 4×5 dots; 4×5, 5×5 Cram (about a minute)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q -p cgdl
+export CGDL_CACHE_DIR="${CGDL_CACHE_DIR:-$PWD/target/cgdl-bench-cache}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cgdl=target/release/cgdl
+runs=${RUNS:-3}
+
+# Best time (seconds) of $runs runs of `cgdl run FILE`, after one run that builds it.
+best() {
+    $cgdl run "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; $cgdl run "$1" >&2; exit 1; }
+    local best=
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f "%e" -o "$tmp/t" $cgdl run "$1" > /dev/null
+        best=$(awk -v a="$(cat "$tmp/t")" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
+    done
+    echo "$best"
+}
+
+# The natural dots of examples/dots_lines.cgdl on an R × C board, its empty board only.
+natural_dots() {
+    sed -e "s/^const R = .*/const R = $1/" -e "s/^const C = .*/const C = $2/" \
+        -e '/^value\|^table/d' examples/dots_lines.cgdl > "$tmp/natural.cgdl"
+    echo 'value outcome of Dots({})' >> "$tmp/natural.cgdl"
+}
+tuned_dots() {
+    sed -e '/^value\|^table/d' examples/degenerate_dots.cgdl > "$tmp/tuned.cgdl"
+    echo "value outcome of Dots($1, $2, {})" >> "$tmp/tuned.cgdl"
+}
+natural_cram() {
+    sed -e "s/^const R = .*/const R = $1/" -e "s/^const C = .*/const C = $2/" \
+        -e '/^value\|^table/d' examples/cram.cgdl > "$tmp/natural.cgdl"
+    echo 'value outcome of Cram(Cell)' >> "$tmp/natural.cgdl"
+}
+# Cram with cells numbered by hand: cell (r, c) is r * C + c.
+tuned_cram() {
+    cat > "$tmp/tuned.cgdl" <<CGDL
+const R = $1
+const C = $2
+game Cram(empty: set<0..(R * C)>) {
+    move across(i in empty, i % C + 1 < C, i + 1 in empty) => Cram(empty - {i, i + 1})
+    move down(i in empty, i + C in empty) => Cram(empty - {i, i + C})
+}
+value outcome of Cram(0..(R * C))
+CGDL
+}
+
+echo "| game | board | natural | tuned | natural / tuned |"
+echo "|---|---|---|---|---|"
+row() {
+    local game=$1 r=$2 c=$3
+    "natural_$game" "$r" "$c"
+    "tuned_$game" "$r" "$c"
+    local n t
+    n=$(best "$tmp/natural.cgdl")
+    t=$(best "$tmp/tuned.cgdl")
+    echo "| $game | $r × $c | $n s | $t s | $(awk -v n="$n" -v t="$t" 'BEGIN { printf "%.2f", n / t }') |"
+}
+row dots 4 4
+row dots 4 5
+row cram 4 5
+row cram 5 5
