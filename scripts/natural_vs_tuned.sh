@@ -2,7 +2,7 @@
 # Prints docs/PERFORMANCE.md's "natural vs tuned" table: games written the obvious way
 # (lines as a tagged union, boxes and cells as tuple types) against the same games written
 # by hand for speed (numbered lines and cells), natively, best of three runs each.
-#   scripts/natural_vs_tuned.sh            4×4, 4×5 dots; 4×5, 5×5 Cram (about a minute)
+#   scripts/natural_vs_tuned.sh            4×4, 4×5 dots; 4×5, 5×5, 5×6 Cram (about two minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p cgdl
@@ -66,3 +66,4 @@ row dots 4 4
 row dots 4 5
 row cram 4 5
 row cram 5 5
+row cram 5 6

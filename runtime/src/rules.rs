@@ -75,10 +75,8 @@ impl KernelTables {
 /// constructs a field value outside its declared type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleError {
-    /// A complete, human-readable message.
+    /// A complete, human-readable message (empty only for [`RuleError::stopped`]).
     pub message: String,
-    /// Not an error: the enumeration stopped at an `end` option, as the solver asked.
-    stopped: bool,
 }
 
 impl RuleError {
@@ -86,22 +84,20 @@ impl RuleError {
     pub fn new(message: impl Into<String>) -> Self {
         RuleError {
             message: message.into(),
-            stopped: false,
         }
     }
 
-    /// The enumeration stopped at an `end` option (see [`Options::check`]); allocates
-    /// nothing.
+    /// Not an error: the enumeration stopped at an `end` option, as the solver asked (see
+    /// [`Options::check`]). Its message is empty, which no error's is; it allocates nothing.
     pub fn stopped() -> Self {
         RuleError {
             message: String::new(),
-            stopped: true,
         }
     }
 
     /// Whether this is [`RuleError::stopped`] rather than an error.
     pub fn is_stopped(&self) -> bool {
-        self.stopped
+        self.message.is_empty()
     }
 }
 
@@ -110,7 +106,7 @@ impl RuleError {
 #[cold]
 #[inline(never)]
 pub fn move_error(name: &str, from: impl FnOnce() -> String, e: RuleError) -> RuleError {
-    if e.stopped {
+    if e.is_stopped() {
         return e;
     }
     RuleError::new(format!("move `{name}` from {}: {}", from(), e.message))
@@ -154,7 +150,11 @@ pub struct Options<P> {
     /// Stop enumerating (`check` fails) once an option is `end`: the solver sets it where
     /// such an option decides the position (a normal-play outcome), so that the rest of the
     /// moves are never evaluated.
-    pub(crate) stop_at_end: bool,
+    stop_at_end: bool,
+    /// An `end` option was added while `stop_at_end` was set.
+    stopped: bool,
+    /// `check` fails past this many options: [`MAX_OPTIONS`], or 0 once stopped.
+    limit: usize,
 }
 
 impl<P> Default for Options<P> {
@@ -164,6 +164,8 @@ impl<P> Default for Options<P> {
             leaves: Vec::new(),
             exprs: Vec::new(),
             stop_at_end: false,
+            stopped: false,
+            limit: MAX_OPTIONS,
         }
     }
 }
@@ -181,19 +183,41 @@ impl<P: Copy + Ord> Options<P> {
     /// [`Options::stopped_at_end`]).
     #[inline]
     pub fn check(&self) -> Result<(), RuleError> {
-        if self.refs.len() > MAX_OPTIONS {
-            return Err(too_many_options());
-        }
-        if self.stop_at_end && self.refs.last() == Some(&OptRef::End) {
-            return Err(RuleError::stopped());
+        if self.refs.len() > self.limit {
+            return Err(self.over_limit());
         }
         Ok(())
+    }
+
+    #[cold]
+    fn over_limit(&self) -> RuleError {
+        if self.stopped {
+            RuleError::stopped()
+        } else {
+            too_many_options()
+        }
+    }
+
+    /// Asks that enumeration stop at the first `end` option (or no longer).
+    pub(crate) fn set_stop_at_end(&mut self, on: bool) {
+        self.stop_at_end = on;
+        self.stopped = false;
+        self.limit = MAX_OPTIONS;
+    }
+
+    /// Adds `end`; when asked to stop there, `check` fails from now on.
+    fn push_end(&mut self) {
+        self.refs.push(OptRef::End);
+        if self.stop_at_end {
+            self.stopped = true;
+            self.limit = 0;
+        }
     }
 
     /// Whether an enumeration that asked to stop at `end` did so (its last option is `end`;
     /// `check` fails right after such an option is added).
     pub fn stopped_at_end(&self) -> bool {
-        self.stop_at_end && self.refs.last() == Some(&OptRef::End)
+        self.stopped
     }
 
     /// An empty buffer.
@@ -203,7 +227,7 @@ impl<P: Copy + Ord> Options<P> {
 
     /// Adds the option `end` (the game is over after this move).
     pub fn end(&mut self) {
-        self.refs.push(OptRef::End);
+        self.push_end();
     }
 
     /// Adds one position.
@@ -222,7 +246,7 @@ impl<P: Copy + Ord> Options<P> {
         self.leaves.extend(positions);
         let len = self.leaves.len() - start;
         if len == 0 {
-            self.refs.push(OptRef::End);
+            self.push_end();
         } else {
             self.refs.push(OptRef::Leaves {
                 start: start as u32,
@@ -259,6 +283,7 @@ impl<P: Copy + Ord> Options<P> {
         self.refs.clear();
         self.leaves.clear();
         self.exprs.clear();
+        self.set_stop_at_end(false);
     }
 
     pub(crate) fn leaf_slice(&self, start: u32, len: u32) -> &[P] {

@@ -593,22 +593,16 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         let mut bufs = self.pool.pop().unwrap_or_default();
-        // A normal-play outcome is N as soon as one move ends the game: the enumeration
-        // stops there, and the position is decided without a frame. (Both back ends stop at
-        // the same move: the first `end` in the order of the rules.)
-        let decided_by_end = task.kind == ValueKind::Outcome && matches!(task.node, Node::Leaf(_));
-        bufs.opts.stop_at_end = decided_by_end;
-        let enumerated = self.enumerate(task.node, &mut bufs.opts);
-        let ended = bufs.opts.stopped_at_end();
-        bufs.opts.stop_at_end = false;
-        if ended {
-            self.store(task, OUTCOME_N);
-            self.recycle(bufs);
-            return Ok(());
-        }
-        if let Err(fail) = enumerated {
-            self.recycle(bufs);
-            return Err(fail);
+        match self.expand(task, &mut bufs.opts) {
+            Ok(false) => {}
+            Ok(true) => {
+                self.recycle(bufs);
+                return Ok(());
+            }
+            Err(fail) => {
+                self.recycle(bufs);
+                return Err(fail);
+            }
         }
         self.descent_options += bufs.opts.len() as u64;
         if self.descent_options > self.max_positions.saturating_mul(DESCENT_WORK)
@@ -627,6 +621,28 @@ impl<'r, R: Rules> Solver<'r, R> {
             cursor: 0,
         });
         Ok(())
+    }
+
+    /// Writes the options of `task`'s node into `opts`, or decides the task on the way
+    /// (`Ok(true)`: its value is stored). A normal-play outcome is N as soon as one move
+    /// ends the game: the enumeration stops there, and the position needs no frame. (Both
+    /// back ends stop at the same move: the first `end` in the order of the rules.)
+    #[inline(never)]
+    fn expand(
+        &mut self,
+        task: Task<Pos<R>>,
+        opts: &mut Options<Pos<R>>,
+    ) -> Result<bool, Fail<Pos<R>>> {
+        let decided_by_end = task.kind == ValueKind::Outcome && matches!(task.node, Node::Leaf(_));
+        opts.set_stop_at_end(decided_by_end);
+        let enumerated = self.enumerate(task.node, opts);
+        let ended = opts.stopped_at_end();
+        opts.set_stop_at_end(false);
+        if ended {
+            self.store(task, OUTCOME_N);
+            return Ok(true);
+        }
+        enumerated.map(|()| false)
     }
 
     /// Writes the options of `node` into `opts`.

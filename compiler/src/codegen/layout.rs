@@ -160,7 +160,7 @@ fn finite_plain(program: &Program, t: &FieldTy) -> bool {
 
 /// A pair of ranges within `0..16` (a board cell), as `(r0, rows, c0, cols)`: its sets keep
 /// the cells' codes `16 r + c`.
-fn cells(t: &FieldTy) -> Option<(u32, u32, u32, u32)> {
+pub(super) fn cells(t: &FieldTy) -> Option<(u32, u32, u32, u32)> {
     let small = |t: &FieldTy| match *t {
         FieldTy::Range(lo, hi) if 0 <= lo && hi < 16 => Some((lo as u32, (hi - lo + 1) as u32)),
         _ => None,

@@ -62,6 +62,10 @@ impl Gen<'_> {
                     Some(quote!(#v.within(#lo, #hi)))
                 }
                 FieldTy::Nat => Some(quote!(#v.within(0, i64::MAX))),
+                t if super::layout::cells(t).is_some() => {
+                    let (r0, rows, c0, cols) = super::layout::cells(t)?;
+                    Some(quote!(#v.cells_within(#r0, #rows, #c0, #cols)))
+                }
                 _ => {
                     let each = self.admits(inner, quote!(e))?;
                     Some(quote!(#v.iter().all(|e| #each)))

@@ -924,6 +924,30 @@ where
     }
 }
 
+impl Set<(i64, i64)> {
+    /// Whether every element is a cell `(r, c)` with `r` in `r0..r0 + rows` and `c` in
+    /// `c0..c0 + cols` (all below 16): a field type's check, on the bits when the set is
+    /// bits.
+    #[inline]
+    pub fn cells_within(&self, r0: u32, rows: u32, c0: u32, cols: u32) -> bool {
+        match self.code_words() {
+            Some(w) => {
+                let mut allowed = [0u64; CODE_WORDS];
+                let row = ((1u64 << cols) - 1) << c0;
+                for r in r0..r0 + rows {
+                    let code = r * INT_CODES;
+                    allowed[(code / 64) as usize] |= row << (code % 64);
+                }
+                (0..CODE_WORDS).all(|i| w[i] & !allowed[i] == 0)
+            }
+            None => self.iter().all(|(r, c)| {
+                (i64::from(r0)..i64::from(r0 + rows)).contains(&r)
+                    && (i64::from(c0)..i64::from(c0 + cols)).contains(&c)
+            }),
+        }
+    }
+}
+
 impl<T: Elem, const W: usize> Set<T>
 where
     T: Elem<Store = CodeStore<T, W>>,
@@ -1298,6 +1322,11 @@ mod tests {
                 .map(|&(r, c)| (i64::from(r + r0), i64::from(c + c0)))
                 .collect();
             let want = cells.iter().fold(0u128, |b, &(r, c)| b | 1 << (r * 5 + c));
+            prop_assert!(set.cells_within(r0, 4, c0, 5));
+            let outside = set.union(&Set::from_array([(i64::from(r0 + 4), i64::from(c0))]));
+            prop_assert!(!outside.cells_within(r0, 4, c0, 5));
+            let left = set.union(&Set::from_array([(i64::from(r0), i64::from(c0) - 1)]));
+            prop_assert!(!left.cells_within(r0, 4, c0, 5));
             if wide {
                 let packed = crate::native::Bits::pack_cells(&set, r0, 4, c0, 5);
                 prop_assert_eq!(packed.0, want);
