@@ -214,10 +214,7 @@ fn dots_with_a_line_type() {
     let source = example("dots_lines.cgdl");
     for r in 2..=3u32 {
         for c in 2..=4u32 {
-            let board = source
-                .replace("const R = 3", &format!("const R = {r}"))
-                .replace("const C = 3", &format!("const C = {c}"));
-            let answers = run_source(&board, Mode::Fast);
+            let answers = run_source(&resized(&source, r, c), Mode::Fast);
             let want = if (r + c).is_multiple_of(2) { "P" } else { "N" };
             assert_eq!(value(&answers[0], "outcome"), want, "{r}x{c}");
         }
@@ -244,11 +241,7 @@ fn cram_over_tuple_cells() {
     let source = example("cram.cgdl");
     for r in 1..=4u32 {
         for c in 1..=4u32 {
-            let board = source
-                .replace("const R = 3", &format!("const R = {r}"))
-                .replace("const C = 4", &format!("const C = {c}"))
-                .replace("\ntable", "\n// table");
-            let answers = run_source(&board, Mode::Fast);
+            let answers = run_source(&resized(&source, r, c), Mode::Fast);
             let outcome = value(&answers[0], "outcome");
             if r.is_multiple_of(2) && c.is_multiple_of(2) {
                 assert_eq!(outcome, "P", "{r}x{c}");

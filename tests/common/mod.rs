@@ -18,6 +18,25 @@ pub fn example(name: &str) -> String {
     std::fs::read_to_string(root().join("examples").join(name)).expect("example exists")
 }
 
+/// An example whose board is its constants `R` and `C` (written `const R = ...` on their
+/// own lines), resized to `r` × `c`, with its `table` queries left out.
+pub fn resized(source: &str, r: u32, c: u32) -> String {
+    (source.lines())
+        .map(|line| {
+            if line.starts_with("const R = ") {
+                format!("const R = {r}")
+            } else if line.starts_with("const C = ") {
+                format!("const C = {c}")
+            } else if line.starts_with("table ") {
+                format!("// {line}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Runs every query of a source text with the interpreter.
 pub fn run_source(source: &str, mode: Mode) -> Vec<Answer> {
     let program = compiler::compile_str(source)
