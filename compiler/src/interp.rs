@@ -4,7 +4,7 @@
 
 use crate::ast::{QuantKind, Span};
 use crate::ir::*;
-use cgdl_runtime::native::{checked, field_message};
+use cgdl_runtime::native::{checked, field_message, list_index, slice_range};
 use cgdl_runtime::rules::move_error;
 use cgdl_runtime::{Expr, Options, RuleError, Rules};
 use rustc_hash::FxHashMap;
@@ -89,11 +89,19 @@ fn normalized(v: Val) -> Result<Val, EvalError> {
 /// Evaluates a constant expression (no positions, no function calls) within
 /// [`CONST_BUDGET`] steps.
 pub fn eval_const(e: &IExpr) -> Result<Val, EvalError> {
-    let mut env = Vec::new();
-    let outer = BUDGET.with(|b| b.replace(Some(CONST_BUDGET)));
-    let result = eval(e, &mut env, None).and_then(normalized);
-    BUDGET.with(|b| b.set(outer));
-    result
+    within_budget(CONST_BUDGET, || {
+        eval(e, &mut Vec::new(), None).and_then(normalized)
+    })
+    .0
+}
+
+/// Runs `work` (evaluations at build time: constants, a function's table) within `steps`
+/// steps in all; also says whether they ran out (then an evaluation failed for that reason).
+pub fn within_budget<T>(steps: u64, work: impl FnOnce() -> T) -> (T, bool) {
+    let outer = BUDGET.with(|b| b.replace(Some(steps)));
+    let result = work();
+    let spent = BUDGET.with(|b| b.replace(outer)) == Some(0);
+    (result, spent)
 }
 
 #[derive(Default)]
@@ -366,18 +374,10 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let list = eval(list, env, cx)?;
             let i = int(&eval(index, env, cx)?)?;
             match list {
-                Val::List(vs) => usize::try_from(i)
-                    .ok()
-                    .and_then(|i| vs.get(i).cloned())
-                    .ok_or_else(|| {
-                        EvalError::at(
-                            format!(
-                                "index {i} is out of range for a list of length {}",
-                                vs.len()
-                            ),
-                            *span,
-                        )
-                    })?,
+                Val::List(vs) => match list_index(i, vs.len()) {
+                    Ok(j) => vs[j].clone(),
+                    Err(message) => return Err(EvalError::at(message, *span)),
+                },
                 other => return Err(EvalError::at(format!("{other} is not a list"), *span)),
             }
         }
@@ -495,24 +495,12 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let Val::List(items) = eval(list, env, cx)? else {
                 return Err(EvalError::at("only lists can be sliced", *span));
             };
-            let lo = match lo {
-                Some(b) => int(&eval(b, env, cx)?)?,
-                None => 0,
-            };
-            let hi = match hi {
-                Some(b) => int(&eval(b, env, cx)?)?,
-                None => items.len() as i64,
-            };
-            if lo < 0 || hi < lo || hi > items.len() as i64 {
-                return Err(EvalError::at(
-                    format!(
-                        "slice {lo}..{hi} is out of range for a list of length {}",
-                        items.len()
-                    ),
-                    *span,
-                ));
+            let lo = lo.as_ref().map(|b| int(&eval(b, env, cx)?)).transpose()?;
+            let hi = hi.as_ref().map(|b| int(&eval(b, env, cx)?)).transpose()?;
+            match slice_range(lo, hi, items.len()) {
+                Ok(range) => Val::List(Rc::new(items[range].to_vec())),
+                Err(message) => return Err(EvalError::at(message, *span)),
             }
-            Val::List(Rc::new(items[lo as usize..hi as usize].to_vec()))
         }
         IExpr::With {
             list,
@@ -525,19 +513,9 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             };
             let i = int(&eval(index, env, cx)?)?;
             let v = normalized(eval(value, env, cx)?)?;
+            let j = list_index(i, items.len()).map_err(|m| EvalError::at(m, *span))?;
             let mut items = (*items).clone();
-            match usize::try_from(i).ok().and_then(|i| items.get_mut(i)) {
-                Some(slot) => *slot = v,
-                None => {
-                    return Err(EvalError::at(
-                        format!(
-                            "index {i} is out of range for a list of length {}",
-                            items.len()
-                        ),
-                        *span,
-                    ))
-                }
-            }
+            items[j] = v;
             Val::List(Rc::new(items))
         }
         IExpr::Call { func, args } => {

@@ -26,3 +26,27 @@ fn generated_code_of_every_example() {
         insta::assert_snapshot!(name, code);
     }
 }
+
+/// A function over finite types is tabulated while building, unless its table would take
+/// more steps than a constant may: then it keeps its body alone (deterministically, not by
+/// the clock).
+#[test]
+fn functions_are_tabulated_within_the_constant_budget() {
+    let source = "fn light(x: 0..4) -> nat = x * 2\n\
+                  fn heavy(x: 0..4) -> nat = count y in 0..2000000: y % 2 == x % 2\n\
+                  game G(n: 0..4) { move m(n > 0) => G(n - 1) }\n\
+                  value grundy of G(light(1) + heavy(0) % 1)\n";
+    let program = cgdl_compiler::compile_str(source).expect("checks");
+    let code = generate_source(&program, source, &CodegenOptions::default()).expect("compiles");
+    let body = |name: &str| {
+        let start = code
+            .find(&format!("fn {name}("))
+            .expect("the function is generated");
+        let end = code[start..]
+            .find("\n}\n")
+            .map_or(code.len(), |e| start + e);
+        code[start..end].to_string()
+    };
+    assert!(body("light").contains("static TABLE"), "{}", body("light"));
+    assert!(!body("heavy").contains("static TABLE"), "{}", body("heavy"));
+}

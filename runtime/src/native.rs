@@ -563,20 +563,41 @@ bits!(
     64
 );
 
+/// Where `xs[i]` is in a list of `len` elements, or the message when `i` is outside it (both
+/// back ends index, slice and update lists through these).
+#[inline]
+pub fn list_index(i: i64, len: usize) -> Result<usize, String> {
+    match usize::try_from(i) {
+        Ok(j) if j < len => Ok(j),
+        _ => Err(format!(
+            "index {i} is out of range for a list of length {len}"
+        )),
+    }
+}
+
+/// The elements `xs[lo..hi]` of a list of `len` elements (bounds default to the ends), or
+/// the message when the slice is outside it.
+pub fn slice_range(
+    lo: Option<i64>,
+    hi: Option<i64>,
+    len: usize,
+) -> Result<std::ops::Range<usize>, String> {
+    let lo = lo.unwrap_or(0);
+    let hi = hi.unwrap_or(len as i64);
+    if lo < 0 || hi < lo || hi > len as i64 {
+        return Err(format!(
+            "slice {lo}..{hi} is out of range for a list of length {len}"
+        ));
+    }
+    Ok(lo as usize..hi as usize)
+}
+
 /// `xs[i]`, failing outside the list.
 pub fn index<T: Clone>(xs: &[T], i: i64, at: &str) -> Result<T, RuleError> {
-    usize::try_from(i)
-        .ok()
-        .and_then(|i| xs.get(i).cloned())
-        .ok_or_else(|| {
-            error(
-                format!(
-                    "index {i} is out of range for a list of length {}",
-                    xs.len()
-                ),
-                at,
-            )
-        })
+    match list_index(i, xs.len()) {
+        Ok(j) => Ok(xs[j].clone()),
+        Err(message) => Err(error(message, at)),
+    }
 }
 
 /// `xs[lo..hi]` (bounds default to the ends), failing outside the list.
@@ -586,32 +607,20 @@ pub fn slice<T: Clone>(
     hi: Option<i64>,
     at: &str,
 ) -> Result<Vec<T>, RuleError> {
-    let lo = lo.unwrap_or(0);
-    let hi = hi.unwrap_or(xs.len() as i64);
-    if lo < 0 || hi < lo || hi > xs.len() as i64 {
-        return Err(error(
-            format!(
-                "slice {lo}..{hi} is out of range for a list of length {}",
-                xs.len()
-            ),
-            at,
-        ));
+    match slice_range(lo, hi, xs.len()) {
+        Ok(range) => Ok(xs[range].to_vec()),
+        Err(message) => Err(error(message, at)),
     }
-    Ok(xs[lo as usize..hi as usize].to_vec())
 }
 
 /// `xs with [i] = v`, failing outside the list.
 pub fn with<T>(mut xs: Vec<T>, i: i64, v: T, at: &str) -> Result<Vec<T>, RuleError> {
-    let len = xs.len();
-    match usize::try_from(i).ok().and_then(|i| xs.get_mut(i)) {
-        Some(slot) => {
-            *slot = v;
+    match list_index(i, xs.len()) {
+        Ok(j) => {
+            xs[j] = v;
             Ok(xs)
         }
-        None => Err(error(
-            format!("index {i} is out of range for a list of length {len}"),
-            at,
-        )),
+        Err(message) => Err(error(message, at)),
     }
 }
 

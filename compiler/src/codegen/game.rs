@@ -1,7 +1,7 @@
 //! Games: the `Pos` enum, a checked maker per game, its options (one function per move),
 //! how a position is written, and the typed API (`Kayles::new(7)`).
 
-use super::layout::{count_values, is_copy, union_plain, Packed};
+use super::layout::{bit_words, cells, is_copy, union_plain, Packed};
 use super::{CodegenError, Gen};
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -12,9 +12,6 @@ use std::rc::Rc;
 /// The most argument combinations a function's table holds.
 const TABLE_LIMIT: usize = 1024;
 
-/// The most time spent tabulating one function while building.
-const TABLE_TIME: std::time::Duration = std::time::Duration::from_secs(2);
-
 /// Whether values of type `t` copy without allocating in generated code (numbers, tuples,
 /// plain unions, and sets kept as bits), so that a table lookup is cheaper than most bodies.
 fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
@@ -24,16 +21,8 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
         FieldTy::Union(u) => union_plain(program, u.id),
         FieldTy::Set(inner) => match &**inner {
             FieldTy::Range(lo, hi) => 0 <= *lo && *hi < 128,
-            FieldTy::Union(u) => {
-                union_plain(program, u.id)
-                    && count_values(program, inner).is_some_and(|n| n <= super::types::MAX_CODES)
-            }
-            FieldTy::Tuple(ts) => {
-                ts.iter()
-                    .all(|t| matches!(*t, FieldTy::Range(lo, hi) if 0 <= lo && hi < 16))
-                    && ts.len() == 2
-            }
-            _ => false,
+            FieldTy::Union(u) => bit_words(program, u.id).is_some(),
+            t => cells(t).is_some(),
         },
         FieldTy::List(_) => false,
     }
@@ -345,37 +334,43 @@ impl Gen<'_> {
     /// arguments lie in their types. (Arguments outside them, and arguments whose value is
     /// an error, take the function's body.) Empty when the function has no table.
     fn function_table(&self, id: usize, f: &Function) -> Result<TokenStream, CodegenError> {
+        if f.params.is_empty() || !cheap_copy(self.program, &f.ret) {
+            return Ok(quote!());
+        }
         let types: Vec<&FieldTy> = f.params.iter().map(|(_, t)| t).collect();
         let whole = FieldTy::Tuple(types.iter().map(|t| (*t).clone()).collect());
         let Some(args) = whole.values(&self.program.types, TABLE_LIMIT) else {
             return Ok(quote!());
         };
-        if f.params.is_empty() || !cheap_copy(self.program, &f.ret) {
+        // Every value, within the budget a constant has: a function too costly to
+        // tabulate while building keeps its body alone.
+        let interp = crate::interp::Interpreter::new(self.program, self.source);
+        let (values, spent) = crate::interp::within_budget(crate::interp::CONST_BUDGET, || {
+            (args.iter())
+                .map(|arg| {
+                    let Val::Tuple(vals) = arg else {
+                        unreachable!("the values of a tuple type are tuples")
+                    };
+                    let call = IExpr::Call {
+                        func: id,
+                        args: vals.iter().cloned().map(IExpr::Lit).collect(),
+                    };
+                    interp.eval(&call, &mut Vec::new()).ok().map(Val::normalize)
+                })
+                .collect::<Vec<_>>()
+        });
+        if spent {
             return Ok(quote!());
         }
-        let interp = crate::interp::Interpreter::new(self.program, self.source);
-        let started = std::time::Instant::now();
-        let mut entries = Vec::with_capacity(args.len());
-        for arg in &args {
-            let Val::Tuple(vals) = arg else {
-                return Ok(quote!());
-            };
-            let call = IExpr::Call {
-                func: id,
-                args: vals.iter().cloned().map(IExpr::Lit).collect(),
-            };
-            entries.push(match interp.eval(&call, &mut Vec::new()) {
-                Ok(v) if f.ret.admits(&v.clone().normalize()) => {
-                    let v = self.literal(&v.normalize())?;
-                    quote!(::std::option::Option::Some(#v))
+        let entries = (values.iter())
+            .map(|v| match v {
+                Some(v) if f.ret.admits(v) => {
+                    let v = self.literal(v)?;
+                    Ok(quote!(::std::option::Option::Some(#v)))
                 }
-                _ => quote!(::std::option::Option::None),
-            });
-            // A function too slow to tabulate while building keeps its body alone.
-            if started.elapsed() > TABLE_TIME {
-                return Ok(quote!());
-            }
-        }
+                _ => Ok(quote!(::std::option::Option::None)),
+            })
+            .collect::<Result<Vec<_>, CodegenError>>()?;
         let ret = self.value_ty(&f.ret);
         let names: Vec<Ident> = f.params.iter().map(|(p, _)| self.names.local(p)).collect();
         let fits: Vec<TokenStream> = (types.iter().zip(&names))

@@ -98,6 +98,19 @@ pub(super) fn union_plain(program: &Program, id: usize) -> bool {
     (program.types[id].variants.iter()).all(|v| v.fields.iter().all(|t| plain(program, t, 0)))
 }
 
+/// The number of 64-bit words of a set of the tagged union `id` when its sets are bits of
+/// its values' ranks (the runtime's `BitStore`: a plain union of at most `MAX_CODES`
+/// values), else `None` (its sets are sorted vectors).
+pub(super) fn bit_words(program: &Program, id: usize) -> Option<usize> {
+    let whole = FieldTy::Union(UnionRef {
+        id,
+        name: program.types[id].name.as_str().into(),
+    });
+    let n = count_values(program, &whole)?;
+    (n <= u128::from(cgdl_runtime::native::MAX_CODES) && union_plain(program, id))
+        .then(|| n.div_ceil(64).max(1) as usize)
+}
+
 /// Whether values of type `t` are `Copy` in generated code.
 pub(super) fn is_copy(program: &Program, t: &Ty) -> bool {
     match t {
@@ -358,8 +371,8 @@ impl Gen<'_> {
             Packed::Ranks(t, _) => match (t, cells(t)) {
                 (FieldTy::Union(u), _) => {
                     let ty = &self.names.unions[u.id].ty;
-                    let words = count_values(self.program, t).unwrap_or(1).div_ceil(64) as usize;
-                    let words = Literal::usize_unsuffixed(words.max(1));
+                    let words = bit_words(self.program, u.id).unwrap_or(1);
+                    let words = Literal::usize_unsuffixed(words);
                     quote!(#stored.unpack_codes::<#ty, #words>())
                 }
                 (_, Some((r0, rows, c0, cols))) => {

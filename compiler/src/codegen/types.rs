@@ -1,11 +1,7 @@
 //! Values' Rust types: the type of each declared type, the check that a value fits its
 //! declared type, and each tagged union as a Rust enum with its makers and ordinals.
 
-use super::layout::{count_values, union_plain};
-
-/// The most values a tagged type may have for its sets to be bits of their ranks (the
-/// runtime's `MAX_CODES`).
-pub(super) const MAX_CODES: u128 = 256;
+use super::layout::{bit_words, count_values, union_plain};
 use super::{int, Gen};
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -185,10 +181,10 @@ impl Gen<'_> {
             Some(_) => self.ordinals(id),
             None => quote!(),
         };
-        // A type of at most `MAX_CODES` values keeps its sets as bits of its ranks.
-        let elem = match count {
-            Some(n) if n <= MAX_CODES && union_plain(self.program, id) => {
-                let words = Literal::usize_unsuffixed(n.div_ceil(64).max(1) as usize);
+        // A small plain type keeps its sets as bits of its ranks.
+        let elem = match (count, bit_words(self.program, id)) {
+            (Some(n), Some(words)) => {
+                let words = Literal::usize_unsuffixed(words);
                 let n = Literal::u32_suffixed(n as u32);
                 quote! {
                     impl #rt::native::Elem for #name {
