@@ -191,15 +191,22 @@ pub enum Clause {
     Let(Ident, Expr),
 }
 
-/// A binder: a name or a tuple of names.
+/// A binder: a name, or a tuple of patterns (`((r1, c1), (r2, c2))`).
 #[derive(Clone, Debug)]
 pub struct Pattern {
-    /// The bound names (one for a plain name).
-    pub names: Vec<Ident>,
-    /// Whether it was written as a tuple.
-    pub tuple: bool,
+    /// A name or a tuple.
+    pub kind: PatternKind,
     /// The whole pattern.
     pub span: Span,
+}
+
+/// The two shapes of a pattern.
+#[derive(Clone, Debug)]
+pub enum PatternKind {
+    /// One name, bound to the whole element.
+    Name(Ident),
+    /// A tuple's parts, each bound by its own pattern.
+    Tuple(Vec<Pattern>),
 }
 
 /// A query.
@@ -340,8 +347,9 @@ pub enum ExprKind {
     Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
     /// `xs with [i] = v`
     With(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// `{ e for p in D where c }`
-    Compr(Box<Expr>, Pattern, Box<Expr>, Option<Box<Expr>>),
+    /// `{ e for p in D, q in E, c where c2 }`: the clauses of a move (a `where` is the last
+    /// condition), then the element.
+    Compr(Box<Expr>, Vec<Clause>),
     /// `match e { Tag(x, y) => a, Other => b, _ => c }`
     Match(Box<Expr>, Vec<MatchArm>),
 }

@@ -219,8 +219,11 @@ impl<'p> Interpreter<'p> {
         env: &mut Vec<Val>,
         out: &mut Options<u32>,
     ) -> Result<(), EvalError> {
-        let Some((first, rest)) = clauses.split_first() else {
-            return match self.eval(result, env)? {
+        choices(
+            clauses,
+            env,
+            Some(self),
+            &mut |env| match self.eval(result, env)? {
                 Val::Game(e) => {
                     out.expr((*e).clone());
                     out.check().map_err(|e| EvalError::plain(e.message))
@@ -228,30 +231,47 @@ impl<'p> Interpreter<'p> {
                 other => Err(EvalError::plain(format!(
                     "a move produced {other}, not a position"
                 ))),
-            };
-        };
-        match first {
-            IClause::Cond(c) => {
-                if truth(&self.eval(c, env)?)? {
-                    self.clauses(rest, result, env, out)?;
-                }
-            }
-            IClause::Let(var, value) => {
-                let value = self.eval(value, env)?;
-                bind(std::slice::from_ref(var), value, env)?;
-                self.clauses(rest, result, env, out)?;
-            }
-            IClause::Bind(vars, dom) => {
-                let dom = self.eval(dom, env)?;
-                for_each(&dom, |v| {
-                    bind(vars, v, env)?;
-                    self.clauses(rest, result, env, out)?;
-                    Ok(true)
-                })?;
+            },
+        )
+    }
+}
+
+/// Calls `each` once for every choice that `clauses` (a move's or a comprehension's)
+/// allow, with their names bound in `env`.
+fn choices(
+    clauses: &[IClause],
+    env: &mut Vec<Val>,
+    cx: Option<&Interpreter>,
+    each: &mut dyn FnMut(&mut Vec<Val>) -> Result<(), EvalError>,
+) -> Result<(), EvalError> {
+    let Some((first, rest)) = clauses.split_first() else {
+        return each(env);
+    };
+    match first {
+        IClause::Cond(c) => {
+            if truth(&eval(c, env, cx)?)? {
+                choices(rest, env, cx, each)?;
             }
         }
-        Ok(())
+        IClause::Let(var, value) => {
+            let value = eval(value, env, cx)?;
+            ensure(env, var.slot);
+            bind(std::slice::from_ref(var), value, env)?;
+            choices(rest, env, cx, each)?;
+        }
+        IClause::Bind(vars, dom) => {
+            let dom = eval(dom, env, cx)?;
+            for var in vars {
+                ensure(env, var.slot);
+            }
+            for_each(&dom, |v| {
+                bind(vars, v, env)?;
+                choices(rest, env, cx, each)?;
+                Ok(true)
+            })?;
+        }
     }
+    Ok(())
 }
 
 fn truth(v: &Val) -> Result<bool, EvalError> {
@@ -452,27 +472,11 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Val::Bool(result)
             }
         }
-        IExpr::Compr {
-            elem,
-            vars,
-            domain,
-            cond,
-        } => {
-            let dom = eval(domain, env, cx)?;
-            for var in vars {
-                ensure(env, var.slot);
-            }
+        IExpr::Compr { elem, clauses } => {
             let mut out = BTreeSet::new();
-            for_each(&dom, |v| {
-                bind(vars, v, env)?;
-                let keep = match cond {
-                    Some(c) => truth(&eval(c, env, cx)?)?,
-                    None => true,
-                };
-                if keep {
-                    out.insert(normalized(eval(elem, env, cx)?)?);
-                }
-                Ok(true)
+            choices(clauses, env, cx, &mut |env| {
+                out.insert(normalized(eval(elem, env, cx)?)?);
+                Ok(())
             })?;
             Val::Set(Rc::new(out))
         }

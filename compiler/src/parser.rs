@@ -510,12 +510,12 @@ fn binder(p: Pair<Rule>) -> (Pattern, Expr) {
 
 fn pattern(p: Pair<Rule>) -> Pattern {
     let sp = span(&p);
-    let tuple = p.as_str().trim_start().starts_with('(');
-    Pattern {
-        names: p.into_inner().map(ident).collect(),
-        tuple,
-        span: sp,
-    }
+    let mut parts = p.into_inner().peekable();
+    let kind = match parts.peek().map(|q| q.as_rule()) {
+        Some(Rule::ident) => PatternKind::Name(ident(parts.next().expect("name"))),
+        _ => PatternKind::Tuple(parts.map(pattern).collect()),
+    };
+    Pattern { kind, span: sp }
 }
 
 fn query(p: Pair<Rule>) -> Query {
@@ -721,10 +721,13 @@ fn primary(p: Pair<Rule>) -> Expr {
         Rule::comprehension => {
             let mut it = p.into_inner();
             let elem = expr(it.next().expect("element"));
-            let pat = pattern(it.next().expect("pattern"));
-            let dom = expr(it.next().expect("domain"));
-            let cond = it.next().map(|c| Box::new(expr(c)));
-            ExprKind::Compr(Box::new(elem), pat, Box::new(dom), cond)
+            let mut clauses: Vec<Clause> = (it.next().expect("clauses").into_inner())
+                .map(clause)
+                .collect();
+            if let Some(guard) = it.next() {
+                clauses.push(Clause::Cond(expr(guard.into_inner().next().expect("cond"))));
+            }
+            ExprKind::Compr(Box::new(elem), clauses)
         }
         other => unreachable!("primary {other:?}"),
     };

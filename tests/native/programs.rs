@@ -205,7 +205,8 @@ fn set_move(s: &mut Sample, i: usize) -> String {
 /// `tag` take finite types (native code tabulates them; `near` reaches cells off the board,
 /// and with `errors` `tag` builds a payload outside its type for some cells), and its
 /// queries take `Cell` and `T` as sets.
-fn board_game(s: &mut Sample, errors: bool) -> String {
+/// (`more` draws the parts added later, so that `s` draws what it drew before.)
+fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
     let (rows, cols) = (s.int(1, 2), s.int(2, 3));
     let (a, b) = (s.int(1, 2), s.int(1, 2));
     let mut out = format!("type Cell = (0..{rows}, 0..{cols})\n");
@@ -231,6 +232,14 @@ fn board_game(s: &mut Sample, errors: bool) -> String {
     out += &format!(
         "    move drop(t in tags, t != Q, len(tags) >= {}) => D(cells, tags - {{t}})\n",
         s.int(1, 3)
+    );
+    // Nested tuple patterns, over a comprehension of two generators and a `let`.
+    out += &format!(
+        "    move pair(((r1, c1), (r2, c2)) in {{ (x, y) for x in cells, y in near(x) & cells, \
+         let d = x.0 + y.1 where x != y and d >= {} }}, r1 + c2 <= {}) => \
+         D(cells - {{(r1, c1), (r2, c2)}}, tags)\n",
+        more.int(0, 1),
+        more.int(1, 3)
     );
     if s.chance(0.5) {
         out += &format!(
@@ -292,7 +301,15 @@ pub fn program(seed: u64) -> String {
         out += "\n";
     }
     out += "}\n";
-    out += &board_game(s, errors);
+    let more = &mut Sample::new(seed ^ 0x5eed);
+    out += &board_game(s, more, errors);
+    // `0..5 - {k}` is `(0..5) - {k}`. (Four elements at most: `C`'s moves may leave
+    // sums, whose exact values are costly.)
+    out += &format!(
+        "value {} of C(0..5 - {{{}}} & {{ e for e in 0..8, f in 0..2 where e % 2 == f }})\n",
+        more.subset(VALUES).join(", "),
+        more.int(0, 4)
+    );
     out += &format!(
         "value {} of C({{0, 1, 3, 6}}) + C({{2, 7}})\n",
         s.subset(VALUES).join(", ")

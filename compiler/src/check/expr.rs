@@ -353,8 +353,13 @@ impl Checker<'_> {
             }
             ExprKind::Quant(kind, pat, dom, body) => {
                 let mark = scope.mark();
-                let (vars, d) = self.binder(pat, dom, scope);
+                let bound = self.binder(pat, dom, scope);
                 let b = self.expect(body, &Ty::Bool, scope, "a quantifier's condition");
+                let b = (bound.lets.into_iter().rev()).fold(b, |body, (var, value)| IExpr::Let {
+                    var,
+                    value: Box::new(value),
+                    body: Box::new(body),
+                });
                 scope.reset(mark);
                 let ty = if *kind == QuantKind::Count {
                     Ty::Nat
@@ -364,28 +369,23 @@ impl Checker<'_> {
                 (
                     IExpr::Quant {
                         kind: *kind,
-                        vars,
-                        domain: Box::new(d),
+                        vars: bound.vars,
+                        domain: Box::new(bound.domain),
                         body: Box::new(b),
                     },
                     ty,
                 )
             }
             ExprKind::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, e.span, scope),
-            ExprKind::Compr(elem, pat, dom, cond) => {
+            ExprKind::Compr(elem, clauses) => {
                 let mark = scope.mark();
-                let (vars, d) = self.binder(pat, dom, scope);
-                let c = cond
-                    .as_ref()
-                    .map(|c| Box::new(self.expect(c, &Ty::Bool, scope, "a `where` condition")));
+                let clauses = self.clauses(clauses, scope, "a comprehension's condition");
                 let (el, et) = self.expr(elem, scope);
                 scope.reset(mark);
                 (
                     IExpr::Compr {
                         elem: Box::new(el),
-                        vars,
-                        domain: Box::new(d),
-                        cond: c,
+                        clauses,
                     },
                     Ty::Set(Box::new(et)),
                 )

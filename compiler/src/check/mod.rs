@@ -54,6 +54,14 @@ pub fn compile_str(source: &str) -> Result<Program, Vec<Diagnostic>> {
     check(&file, source)
 }
 
+/// A checked `pattern in domain`: the names bound to each element (one, or a tuple's
+/// parts), the domain, and the `let`s that take nested tuples apart.
+struct Bound {
+    vars: Vec<Var>,
+    domain: IExpr,
+    lets: Vec<(Var, IExpr)>,
+}
+
 struct FnSig {
     params: Vec<Ty>,
     ret: Ty,

@@ -4,6 +4,76 @@
 use super::*;
 
 impl Checker<'_> {
+    /// `1..N - {3}` parses as `1..(N - {3})`, which has no meaning (a number minus a
+    /// set); it is read as `(1..N) - {3}`, as written. Likewise for `|` and `&`, and for
+    /// a set operator on a range's left (`{0} | 1..N`).
+    fn range_then_set_op(
+        &mut self,
+        op: BinOp,
+        l: &ast::Expr,
+        r: &ast::Expr,
+        span: Span,
+        scope: &mut Scope,
+    ) -> Option<ast::Expr> {
+        if !matches!(op, BinOp::RangeIncl | BinOp::RangeExcl) {
+            return None;
+        }
+        let set_op = |e: &ast::Expr| match &e.kind {
+            ExprKind::Binary(o @ (BinOp::Sub | BinOp::Union | BinOp::Inter), x, y) => {
+                Some((*o, x.clone(), y.clone()))
+            }
+            _ => None,
+        };
+        let node = |kind, a: &ast::Expr, b: &ast::Expr| ast::Expr {
+            kind,
+            span: Span::new(a.span.start, b.span.end),
+        };
+        if let Some((o, x, y)) = set_op(r) {
+            if self.is_set(&y, scope) {
+                let range = node(ExprKind::Binary(op, Box::new(l.clone()), x.clone()), l, &x);
+                return Some(ast::Expr {
+                    kind: ExprKind::Binary(o, Box::new(range), y),
+                    span,
+                });
+            }
+        }
+        if let Some((o, x, y)) = set_op(l) {
+            if self.is_set(&x, scope) {
+                let range = node(ExprKind::Binary(op, y.clone(), Box::new(r.clone())), &y, r);
+                return Some(ast::Expr {
+                    kind: ExprKind::Binary(o, x, Box::new(range)),
+                    span,
+                });
+            }
+        }
+        None
+    }
+
+    /// Whether `e` is plainly a set, from its form and the names it uses (it is checked
+    /// once, later, in its place).
+    fn is_set(&self, e: &ast::Expr, scope: &Scope) -> bool {
+        let set = |ty: &Ty| matches!(ty, Ty::Set(_));
+        match &e.kind {
+            ExprKind::Set(_) | ExprKind::Compr(..) => true,
+            ExprKind::Name(n) => match scope.lookup(n) {
+                Some(var) => set(&var.ty),
+                None => {
+                    (self.consts.get(n)).is_some_and(|(_, ty, _)| set(ty))
+                        || self.aliases.contains_key(n)
+                        || self.type_ids.contains_key(n)
+                }
+            },
+            ExprKind::Call(f, _) => (self.fn_ids.get(&f.name))
+                .and_then(|&id| self.fn_sigs.get(id))
+                .is_some_and(|sig| set(&sig.ret)),
+            ExprKind::Binary(BinOp::RangeIncl | BinOp::RangeExcl, ..) => true,
+            ExprKind::Binary(BinOp::Sub | BinOp::Union | BinOp::Inter, x, _) => {
+                self.is_set(x, scope)
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn binary(
         &mut self,
         op: BinOp,
@@ -12,6 +82,9 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> (IExpr, Ty) {
+        if let Some(e) = self.range_then_set_op(op, l, r, span, scope) {
+            return self.expr(&e, scope);
+        }
         let (li, lt) = self.expr(l, scope);
         let (ri, rt) = self.expr(r, scope);
         let sym = format!("`{}`", op.symbol());

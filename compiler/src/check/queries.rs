@@ -29,7 +29,7 @@ impl Checker<'_> {
         let mut scope = Scope::new();
         let mut binders = Vec::new();
         for (pat, dom) in &q.binders {
-            if pat.tuple {
+            if let ast::PatternKind::Tuple(_) = pat.kind {
                 self.error(
                     Diagnostic::new(
                         ErrorCode::BadQuery,
@@ -39,8 +39,8 @@ impl Checker<'_> {
                     .help("write `for r in 0..8, c in 0..8`"),
                 );
             }
-            let (mut vars, ir) = self.binder(pat, dom, &mut scope);
-            binders.push((vars.swap_remove(0), ir));
+            let mut bound = self.binder(pat, dom, &mut scope);
+            binders.push((bound.vars.swap_remove(0), bound.domain));
         }
         match q.kind {
             QueryKind::Table if !(1..=2).contains(&q.binders.len()) => self.error(

@@ -149,24 +149,7 @@ impl Checker<'_> {
 
     pub(super) fn move_decl(&mut self, m: &ast::MoveDecl, scope: &mut Scope) -> Move {
         let mark = scope.mark();
-        let mut clauses = Vec::new();
-        for c in &m.clauses {
-            match c {
-                ast::Clause::Bind(pat, dom) => {
-                    let (vars, ir) = self.binder(pat, dom, scope);
-                    clauses.push(IClause::Bind(vars, ir));
-                }
-                ast::Clause::Cond(e) => {
-                    let ir = self.expect(e, &Ty::Bool, scope, "a move condition");
-                    clauses.push(IClause::Cond(ir));
-                }
-                ast::Clause::Let(name, value) => {
-                    let (ir, ty) = self.expr(value, scope);
-                    let var = self.bind(scope, name, ty);
-                    clauses.push(IClause::Let(var, ir));
-                }
-            }
-        }
+        let mut clauses = self.clauses(&m.clauses, scope, "a move condition");
         if let Some(g) = &m.guard {
             let ir = self.expect(g, &Ty::Bool, scope, "a `where` condition");
             clauses.push(IClause::Cond(ir));
@@ -180,44 +163,106 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks the clauses of a move or a comprehension, binding their names in `scope`
+    /// (the caller resets it). A nested pattern adds a `let` for each inner name.
+    pub(super) fn clauses(
+        &mut self,
+        clauses: &[ast::Clause],
+        scope: &mut Scope,
+        what: &str,
+    ) -> Vec<IClause> {
+        let mut out = Vec::new();
+        for c in clauses {
+            match c {
+                ast::Clause::Bind(pat, dom) => {
+                    let bound = self.binder(pat, dom, scope);
+                    out.push(IClause::Bind(bound.vars, bound.domain));
+                    out.extend(bound.lets.into_iter().map(|(v, e)| IClause::Let(v, e)));
+                }
+                ast::Clause::Cond(e) => {
+                    let ir = self.expect(e, &Ty::Bool, scope, what);
+                    out.push(IClause::Cond(ir));
+                }
+                ast::Clause::Let(name, value) => {
+                    let (ir, ty) = self.expr(value, scope);
+                    let var = self.bind(scope, name, ty);
+                    out.push(IClause::Let(var, ir));
+                }
+            }
+        }
+        out
+    }
+
     /// Checks `pattern in domain`, binding the pattern's names.
     pub(super) fn binder(
         &mut self,
         pat: &ast::Pattern,
         dom: &ast::Expr,
         scope: &mut Scope,
-    ) -> (Vec<Var>, IExpr) {
-        let (ir, elem) = self.domain(dom, scope);
-        let tys: Vec<Ty> = if pat.tuple {
-            match &elem {
-                Ty::Tuple(ts) if ts.len() == pat.names.len() => ts.clone(),
-                Ty::Any => vec![Ty::Any; pat.names.len()],
-                other => {
-                    self.error(
-                        Diagnostic::new(
-                            ErrorCode::TypeMismatch,
-                            format!(
-                                "a pattern of {} names needs a domain of {}-tuples, found elements of type {other}",
-                                pat.names.len(),
-                                pat.names.len()
-                            ),
-                            pat.span,
-                        )
-                        .help("match the pattern to the domain's elements"),
-                    );
-                    vec![Ty::Any; pat.names.len()]
-                }
+    ) -> Bound {
+        let (domain, elem) = self.domain(dom, scope);
+        let mut lets = Vec::new();
+        let vars = match &pat.kind {
+            ast::PatternKind::Name(id) => vec![self.bind(scope, id, elem)],
+            ast::PatternKind::Tuple(parts) => {
+                let tys = self.pattern_parts(pat, parts.len(), &elem);
+                (parts.iter().zip(tys))
+                    .map(|(p, ty)| self.bind_pattern(p, ty, scope, &mut lets))
+                    .collect()
             }
-        } else {
-            vec![elem]
         };
-        let vars = pat
-            .names
-            .iter()
-            .zip(tys)
-            .map(|(id, ty)| self.bind(scope, id, ty))
-            .collect();
-        (vars, ir)
+        Bound { vars, domain, lets }
+    }
+
+    /// The types of a tuple pattern's parts, for elements of type `elem`.
+    fn pattern_parts(&mut self, pat: &ast::Pattern, n: usize, elem: &Ty) -> Vec<Ty> {
+        match elem {
+            Ty::Tuple(ts) if ts.len() == n => ts.clone(),
+            Ty::Any => vec![Ty::Any; n],
+            other => {
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::TypeMismatch,
+                        format!(
+                            "a pattern of {n} parts needs {n}-tuples, found elements of type {other}"
+                        ),
+                        pat.span,
+                    )
+                    .help("match the pattern to the domain's elements"),
+                );
+                vec![Ty::Any; n]
+            }
+        }
+    }
+
+    /// Binds one part of a tuple pattern to a value of type `ty`. A name is bound as it
+    /// stands; a nested tuple is bound to a name no one can write (its text), followed by
+    /// a `let` for each of its parts.
+    fn bind_pattern(
+        &mut self,
+        pat: &ast::Pattern,
+        ty: Ty,
+        scope: &mut Scope,
+        lets: &mut Vec<(Var, IExpr)>,
+    ) -> Var {
+        match &pat.kind {
+            ast::PatternKind::Name(id) => self.bind(scope, id, ty),
+            ast::PatternKind::Tuple(parts) => {
+                let tys = self.pattern_parts(pat, parts.len(), &ty);
+                let text = &self.source[pat.span.start..pat.span.end];
+                let whole = scope.push(&text.split_whitespace().collect::<String>(), ty);
+                for (index, (p, ty)) in parts.iter().zip(tys).enumerate() {
+                    let part = IExpr::Field {
+                        tuple: Box::new(IExpr::Var(whole.clone())),
+                        index,
+                    };
+                    let mark = lets.len();
+                    let var = self.bind_pattern(p, ty, scope, lets);
+                    lets.insert(mark, (var, part));
+                }
+                whole
+            }
+        }
     }
 
     /// Checks a domain: a finite set, range or list. Returns its element type.

@@ -352,21 +352,9 @@ impl Gen<'_> {
                 let looped = self.for_each(vars, domain, step)?;
                 quote!({ let mut found = #init; #looped found })
             }
-            IExpr::Compr {
-                elem,
-                vars,
-                domain,
-                cond,
-            } => {
+            IExpr::Compr { elem, clauses } => {
                 let elem = n(elem)?;
-                let push = match cond {
-                    Some(c) => {
-                        let c = n(c)?;
-                        quote!(if #c { set.push(#elem); })
-                    }
-                    None => quote!(set.push(#elem);),
-                };
-                let looped = self.for_each(vars, domain, push)?;
+                let looped = self.clauses(clauses, quote!(set.push(#elem);))?;
                 quote!({ let mut set = #rt::native::SetBuilder::new(); #looped set.build() })
             }
             IExpr::Closure { seed, var, next } => {
@@ -525,25 +513,12 @@ impl Gen<'_> {
             }
             Builtin::Min | Builtin::Max => {
                 let largest = func == Builtin::Max;
-                if let [IExpr::Compr {
-                    elem,
-                    vars,
-                    domain,
-                    cond,
-                }] = args
-                {
+                if let [IExpr::Compr { elem, clauses }] = args {
                     // The extreme of a comprehension's elements is that of its set: fold
                     // them instead of building the set.
                     let elem = self.value(elem)?;
                     let keep = quote!(best = #rt::native::keep_extreme(best, #elem, #largest););
-                    let step = match cond {
-                        Some(c) => {
-                            let c = self.value(c)?;
-                            quote!(if #c { #keep })
-                        }
-                        None => keep,
-                    };
-                    let looped = self.for_each(vars, domain, step)?;
+                    let looped = self.clauses(clauses, keep)?;
                     quote!({
                         let mut best = ::std::option::Option::None;
                         #looped

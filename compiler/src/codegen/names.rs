@@ -232,6 +232,12 @@ fn snake(name: &str) -> String {
             prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
         }
     }
+    // A name no one can write (a nested pattern's text, `(r1,c1)`) keeps its letters.
+    let out: String = out
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
     let trimmed = out.trim_matches('_');
     if trimmed.is_empty() {
         "v".to_string()

@@ -148,16 +148,12 @@ pub enum IExpr {
         /// The condition tested for each element.
         body: Box<IExpr>,
     },
-    /// `{elem for vars in domain if cond}`.
+    /// `{elem for clauses}`: an element for each choice the clauses (a move's) allow.
     Compr {
         /// Each element of the result.
         elem: Box<IExpr>,
-        /// The names bound to each element of the domain.
-        vars: Vec<Var>,
-        /// The domain.
-        domain: Box<IExpr>,
-        /// The filter, if any.
-        cond: Option<Box<IExpr>>,
+        /// Binders, conditions and `let`s, in order.
+        clauses: Vec<IClause>,
     },
     /// `closure(seed, var => next)`: the least set holding `seed` and closed under `next`.
     Closure {
@@ -310,15 +306,8 @@ impl IExpr {
                 domain.walk_vars(f);
                 body.walk_vars(f);
             }
-            IExpr::Compr {
-                elem,
-                vars,
-                domain,
-                cond,
-            } => {
-                vars.iter().for_each(|v| f(v, false));
-                domain.walk_vars(f);
-                if let Some(c) = cond {
+            IExpr::Compr { elem, clauses } => {
+                for c in clauses {
                     c.walk_vars(f);
                 }
                 elem.walk_vars(f);
@@ -452,22 +441,29 @@ pub enum IClause {
 impl IClause {
     /// Calls `f` on every name this clause reads.
     pub fn for_each_read(&self, f: &mut dyn FnMut(&Var)) {
-        match self {
-            IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => e.for_each_read(f),
-        }
+        self.walk_vars(&mut |v, read| {
+            if read {
+                f(v)
+            }
+        });
     }
 
     /// Calls `f` on every name this clause binds or reads.
     pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
+        self.walk_vars(&mut |v, _| f(v));
+    }
+
+    /// Calls `f` on every name this clause binds (`false`) or reads (`true`).
+    fn walk_vars(&self, f: &mut dyn FnMut(&Var, bool)) {
         match self {
             IClause::Bind(vars, dom) => {
-                vars.iter().for_each(&mut *f);
-                dom.for_each_var(f);
+                vars.iter().for_each(|v| f(v, false));
+                dom.walk_vars(f);
             }
-            IClause::Cond(c) => c.for_each_var(f),
+            IClause::Cond(c) => c.walk_vars(f),
             IClause::Let(var, value) => {
-                f(var);
-                value.for_each_var(f);
+                f(var, false);
+                value.walk_vars(f);
             }
         }
     }
