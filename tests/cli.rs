@@ -923,6 +923,72 @@ fn let_clauses_name_values_in_moves() {
     assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
 }
 
+/// Issue 18: `eval` builds a file's native solver once; a second position (and `run` of the
+/// same file) uses it without building, with the interpreter's values and errors.
+#[test]
+fn eval_builds_once_per_file() {
+    // A constant no other test uses makes this file's solver new to the cache.
+    let salt = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_nanos()
+        % 1_000_000_007;
+    let path = temp_file(
+        "once.cgdl",
+        &format!(
+            "type Cell = (0..2, 0..3)\n\
+             type Mark = X(0..3) | O\n\
+             game Heap(n: nat, marks: set<Mark>) {{\n\
+             \x20   move take(k in 1..=n, n != {salt}) => Heap(n - k, marks)\n\
+             \x20   move mark(m in marks) => Heap(n, marks - {{m}})\n\
+             }}\n\
+             game Cram(free: set<Cell>) {{\n\
+             \x20   move across((r, c) in free, (r, c + 1) in free) => Cram(free - {{(r, c), (r, c + 1)}})\n\
+             \x20   move down((r, c) in free, (r + 1, c) in free) => Cram(free - {{(r, c), (r + 1, c)}})\n\
+             }}\n\
+             value grundy of Heap(3, {{}})\n"
+        ),
+    );
+    let file = path.to_str().expect("path");
+    let eval = |position: &str, back: &[&str]| {
+        let mut args = vec!["eval", file, position, "--value", "grundy,outcome"];
+        args.extend(back);
+        cgdl(&args)
+    };
+    let first = eval("Heap(5, {O, X(2)})", &[]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stderr(&first).contains("building"), "{}", stderr(&first));
+    // Nim's 5, and two marks taken one at a time (0).
+    assert_eq!(stdout(&first), "grundy 5\noutcome N\n");
+    for (position, expected) in [
+        ("Heap(5, {O}) + Cram(Cell)", "grundy 5\noutcome N\n"),
+        // Cram 2x3 less a corner is 0 (brute force), four marks are 0.
+        (
+            "Cram(Cell - {(0, 0)}) + Heap(2, Mark)",
+            "grundy 2\noutcome N\n",
+        ),
+        ("conjunctive(Heap(1, {}), end)", "grundy 0\noutcome P\n"),
+    ] {
+        let native = eval(position, &[]);
+        assert!(native.status.success(), "{}", stderr(&native));
+        assert_eq!(stderr(&native), "", "no build for {position}");
+        assert_eq!(stdout(&native), expected, "{position}");
+        assert_eq!(
+            stdout(&eval(position, &["--interp"])),
+            expected,
+            "{position}"
+        );
+    }
+    let bad = eval("Heap(5, {X(4)})", &[]);
+    let interpreted = eval("Heap(5, {X(4)})", &["--interp"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(stderr(&bad), stderr(&interpreted));
+    assert!(stderr(&bad).contains("X(4)"), "{}", stderr(&bad));
+    let run = cgdl(&["run", file]);
+    assert_eq!(stderr(&run), "", "`run` uses the solver `eval` built");
+    assert_eq!(stdout(&run), "value grundy of Heap(3, {})\n  grundy  3\n");
+}
+
 /// Issue 18: comprehensions take several clauses, patterns nest, and a set operator after
 /// a range applies to the range (`1..N - {3}`), in both back ends. A heap of Nim shows
 /// each count as its Grundy value.

@@ -2,11 +2,11 @@
 
 use cgdl::compiler::{self, interp::Interpreter, ir::Program, Diagnostic};
 use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo};
-use cgdl::runtime::report::Ask;
+use cgdl::runtime::report::{Ask, Plan};
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod native;
-use std::io::IsTerminal;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -229,13 +229,7 @@ fn interpret(source: &str, program: &Program, options: &DriverOptions) -> Result
     let mut plan = |i: usize| {
         compiler::queries::plan(&interp, &program.queries[i]).map_err(|e| interp.error_text(&e))
     };
-    let progress: Option<Box<dyn FnMut(u64) + '_>> = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        Box::new(move |n: u64| {
-            bar.set_message(format!("solving: {n} positions"));
-            bar.tick();
-        }) as Box<dyn FnMut(u64)>
-    });
+    let progress = cgdl::runtime::driver::terminal_progress();
     if run_queries(&interp, &infos, &mut plan, options, progress) {
         Ok(())
     } else {
@@ -255,6 +249,19 @@ fn execute(
     if args.interp {
         return interpret(source, program, options);
     }
+    match native_binary(label, source, program)? {
+        Some(binary) => run_solver(&binary, options, None),
+        None => interpret(source, program, options),
+    }
+}
+
+/// The built (or cached) native solver of a file, or `None` (with a note) when native
+/// code does not support what the file uses yet.
+fn native_binary(
+    label: &str,
+    source: &str,
+    program: &Program,
+) -> Result<Option<PathBuf>, Reported> {
     let code = match compiler::codegen::generate_source(
         program,
         source,
@@ -263,14 +270,25 @@ fn execute(
         Ok(code) => code,
         Err(e) => {
             cgdl::runtime::driver::note(&format!("note: {e}; using the interpreter"));
-            return interpret(source, program, options);
+            return Ok(None);
         }
     };
-    let binary = native::solver_binary(&code, label, None).map_err(|e| {
-        eprintln!("error: {e}");
-        Reported
-    })?;
-    let mut cmd = std::process::Command::new(&binary);
+    native::solver_binary(&code, label, None)
+        .map(Some)
+        .map_err(|e| {
+            eprintln!("error: {e}");
+            Reported
+        })
+}
+
+/// Runs a native solver with the options; `position` (JSON) goes to its standard input
+/// for `eval`.
+fn run_solver(
+    binary: &Path,
+    options: &DriverOptions,
+    position: Option<&str>,
+) -> Result<(), Reported> {
+    let mut cmd = std::process::Command::new(binary);
     cmd.arg("--file").arg(&options.file);
     cmd.arg("--max-positions")
         .arg(options.max_positions.to_string());
@@ -290,7 +308,20 @@ fn execute(
         let names: Vec<&str> = asks.iter().map(|a| a.name()).collect();
         cmd.arg("--eval").arg(names.join(","));
     }
-    match cmd.status() {
+    if position.is_some() {
+        cmd.args(["--position", "-"]);
+        cmd.stdin(std::process::Stdio::piped());
+    }
+    let status = cmd.spawn().and_then(|mut child| {
+        if let (Some(text), Some(mut stdin)) = (position, child.stdin.take()) {
+            use std::io::Write as _;
+            // A solver that stops early (a bad argument) closes its input: its own
+            // message and status tell why.
+            let _ = stdin.write_all(text.as_bytes());
+        }
+        child.wait()
+    });
+    match status {
         Ok(status) if status.success() => Ok(()),
         // The solver's own errors (it printed them) and bad arguments.
         Ok(status) if matches!(status.code(), Some(1 | 2)) => Err(Reported),
@@ -370,7 +401,7 @@ fn cmd_eval(
             }
         }
     }
-    let (source, _) = load(file)?;
+    let (source, program) = load(file)?;
     let checked = compiler::compile_position(&source, position).map_err(|diags| {
         report(&diags, "<position>", position);
         Reported
@@ -378,7 +409,36 @@ fn cmd_eval(
     let name = file.display().to_string();
     let mut options = driver_options(&name, output, args);
     options.eval = Some(asks);
-    execute(&name, &checked.source, &checked.program, &options, args)
+    if args.interp {
+        return interpret(&checked.source, &checked.program, &options);
+    }
+    // The file's own solver (one build serves every position): the interpreter computes
+    // the position, and the solver reads it.
+    let Some(binary) = native_binary(&name, &source, &program)? else {
+        return interpret(&checked.source, &checked.program, &options);
+    };
+    let interp = Interpreter::new(&checked.program, &checked.source);
+    let query = checked.program.queries.last().ok_or(Reported)?;
+    let target = match compiler::queries::plan(&interp, query) {
+        Ok(Plan::Value { target, .. }) => target,
+        Ok(_) => {
+            eprintln!("error: the position is not a position");
+            return Err(Reported);
+        }
+        Err(e) => {
+            eprintln!("error: in the position: {}", interp.error_text(&e));
+            return Err(Reported);
+        }
+    };
+    let datum = compiler::position::position_datum(&interp, &target).map_err(|e| {
+        eprintln!("error: {e}");
+        Reported
+    })?;
+    let json = serde_json::to_string(&datum).map_err(|e| {
+        eprintln!("error: cannot write the position: {e}");
+        Reported
+    })?;
+    run_solver(&binary, &options, Some(&json))
 }
 
 fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {

@@ -3,7 +3,10 @@
 //! reported inside the position's own text.
 
 use crate::diagnostics::Diagnostic;
-use crate::ir::Program;
+use crate::interp::Interpreter;
+use crate::ir::{Program, Val};
+use cgdl_runtime::native::{Datum, PositionDatum};
+use cgdl_runtime::Expr;
 
 /// A file checked together with a position expression given on its own.
 pub struct WithPosition {
@@ -38,6 +41,48 @@ pub fn compile_position(file: &str, position: &str) -> Result<WithPosition, Vec<
             })
             .collect()),
     }
+}
+
+/// The most elements a range in a field may have to be passed to a native solver.
+const MAX_RANGE: i64 = 1 << 20;
+
+/// The position expression `target` (of interned positions of `interp`) as the data a
+/// native solver of the same file reads (`SOLVER --eval VALUES --position -`).
+pub fn position_datum(interp: &Interpreter, target: &Expr<u32>) -> Result<PositionDatum, String> {
+    Ok(match target {
+        Expr::End => PositionDatum::End,
+        Expr::Pos(id) => {
+            let (game, fields) = interp.position(*id);
+            let fields = fields.iter().map(datum).collect::<Result<_, _>>()?;
+            PositionDatum::Game(game, fields)
+        }
+        Expr::Compound(kind, parts) => PositionDatum::Compound(
+            *kind,
+            (parts.iter().map(|p| position_datum(interp, p))).collect::<Result<_, _>>()?,
+        ),
+    })
+}
+
+/// A field's value as a native solver reads it.
+fn datum(v: &Val) -> Result<Datum, String> {
+    let all = |vs: &mut dyn Iterator<Item = &Val>| vs.map(datum).collect::<Result<Vec<_>, _>>();
+    Ok(match v {
+        Val::Bool(b) => Datum::Bool(*b),
+        Val::Int(n) => Datum::Int(*n),
+        Val::Tuple(vs) => Datum::Tuple(all(&mut vs.iter())?),
+        Val::Set(vs) => Datum::Set(all(&mut vs.iter())?),
+        Val::List(vs) => Datum::List(all(&mut vs.iter())?),
+        Val::Range(lo, hi) => {
+            if hi.saturating_sub(*lo) >= MAX_RANGE {
+                return Err(format!(
+                    "the range {lo}..={hi} is too large to pass to a native solver (--interp runs the interpreter)"
+                ));
+            }
+            Datum::Set((*lo..=*hi).map(Datum::Int).collect())
+        }
+        Val::Tag(t) => Datum::Variant(t.variant, all(&mut t.fields.iter())?),
+        Val::Game(_) => return Err("a position cannot be a field's value".into()),
+    })
 }
 
 #[cfg(test)]

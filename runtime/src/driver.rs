@@ -2,18 +2,23 @@
 //! (text or JSON), and report the first failure with the query's location. The `cgdl`
 //! command uses it with the interpreter; generated native solvers use it from `main`.
 
+use crate::expr::Expr;
+use crate::native::{Datum, PositionDatum};
 use crate::report::{
     cell_text, json_text, run_plan, solve_plan, Answer, Ask, Document, JsonDoc, Plan, TextDoc,
 };
-use crate::rules::Rules;
-use crate::solver::{Mode, Solver, DEFAULT_MAX_POSITIONS};
+use crate::rules::{RuleError, Rules};
+use crate::solver::{Mode, ProgressReport, Solver, DEFAULT_MAX_POSITIONS};
 use std::io::Write;
 
 /// Writes `text` to standard output. When the reader has gone away (a closed pipe, as in
 /// `cgdl run f.cgdl | head`), exits quietly instead of panicking.
 pub fn print_out(text: &str) {
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    let written = around_progress(|| {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes()).and_then(|()| out.flush())
+    });
+    if let Err(e) = written {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
@@ -25,7 +30,26 @@ pub fn print_out(text: &str) {
 /// Writes an informational line to stderr; a stderr that cannot be written is no reason
 /// to stop, so a failure is ignored.
 pub fn note(text: &str) {
-    let _ = writeln!(std::io::stderr(), "{text}");
+    around_progress(|| {
+        let _ = writeln!(std::io::stderr(), "{text}");
+    })
+}
+
+/// Writes an error line to stderr, around the progress line.
+fn error_line(text: &str) {
+    around_progress(|| eprintln!("{text}"))
+}
+
+/// Runs `f`, which writes to the terminal, with the progress line (if shown) out of its way.
+fn around_progress<T>(f: impl FnOnce() -> T) -> T {
+    #[cfg(feature = "progress")]
+    {
+        crate::progress::suspend(f)
+    }
+    #[cfg(not(feature = "progress"))]
+    {
+        f()
+    }
 }
 
 /// Whether a panic's payload is the standard library's failure to write to stderr.
@@ -106,30 +130,18 @@ pub fn run_queries<'r, R: Rules>(
     queries: &[QueryInfo],
     plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
     options: &DriverOptions,
-    progress: Option<Box<dyn FnMut(u64) + 'r>>,
+    progress: Option<ProgressReport<'r>>,
 ) -> bool {
-    let mode = if options.exact {
-        Mode::Exact
-    } else {
-        Mode::Fast
-    };
-    let mut solver = Solver::with_mode(rules, mode);
-    solver.set_max_positions(options.max_positions);
-    if let Some(bytes) = options.max_memory {
-        solver.set_max_memory(Some(bytes));
-    }
-    if let Some(p) = progress {
-        solver.set_progress(p);
-    }
+    let mut solver = new_solver(rules, options, progress);
     let fail = |i: usize, msg: String| {
         let q = &queries[i];
-        eprintln!(
+        error_line(&format!(
             "error: {}:{}: in `{}`: {msg}",
             options.file, q.location, q.text
-        );
+        ));
         false
     };
-    if let Some(asks) = &options.eval {
+    if options.eval.is_some() {
         let Some(last) = queries.len().checked_sub(1) else {
             eprintln!("error: no position given");
             return false;
@@ -142,35 +154,7 @@ pub fn run_queries<'r, R: Rules>(
                 return false;
             }
         };
-        let value_plan = Plan::Value {
-            query: queries[last].text.clone(),
-            target,
-            asks: asks.clone(),
-        };
-        return match run_plan(&mut solver, value_plan) {
-            Ok(Answer::Value {
-                position, values, ..
-            }) if options.json => {
-                let doc = serde_json::json!({
-                    "file": options.file,
-                    "position": position,
-                    "values": values,
-                });
-                print_out(&format!("{}\n", json_text(&doc, options.pretty)));
-                true
-            }
-            Ok(Answer::Value { values, .. }) => {
-                for (name, v) in values {
-                    print_out(&format!("{name} {}\n", cell_text(&v)));
-                }
-                true
-            }
-            Ok(_) => false,
-            Err(e) => {
-                eprintln!("error: {e}");
-                false
-            }
-        };
+        return eval_position(&mut solver, &queries[last].text, target, options);
     }
     let mut out = Output::default();
     let mut doc: Box<dyn Document> = if options.json {
@@ -202,6 +186,80 @@ pub fn run_queries<'r, R: Rules>(
         note(&format!("{}: no queries to run", options.file));
     }
     true
+}
+
+/// The progress display of a solve on a terminal (with the feature `progress`).
+pub fn terminal_progress<'r>() -> Option<ProgressReport<'r>> {
+    #[cfg(feature = "progress")]
+    {
+        crate::progress::on_terminal()
+    }
+    #[cfg(not(feature = "progress"))]
+    {
+        None
+    }
+}
+
+/// A solver with the options' mode and limits.
+fn new_solver<'r, R: Rules>(
+    rules: &'r R,
+    options: &DriverOptions,
+    progress: Option<ProgressReport<'r>>,
+) -> Solver<'r, R> {
+    let mode = if options.exact {
+        Mode::Exact
+    } else {
+        Mode::Fast
+    };
+    let mut solver = Solver::with_mode(rules, mode);
+    solver.set_max_positions(options.max_positions);
+    if let Some(bytes) = options.max_memory {
+        solver.set_max_memory(Some(bytes));
+    }
+    if let Some(p) = progress {
+        solver.set_progress(p);
+    }
+    solver
+}
+
+/// `cgdl eval`: prints the values `options.eval` asks for of one position, as `NAME
+/// VALUE` lines (with `json`, one object of the file, the position and `[name, value]`
+/// pairs). `text` is the query the position came from.
+fn eval_position<R: Rules>(
+    solver: &mut Solver<'_, R>,
+    text: &str,
+    target: Expr<R::Pos>,
+    options: &DriverOptions,
+) -> bool {
+    let value_plan = Plan::Value {
+        query: text.to_string(),
+        target,
+        asks: options.eval.clone().unwrap_or_default(),
+    };
+    match run_plan(solver, value_plan) {
+        Ok(Answer::Value {
+            position, values, ..
+        }) if options.json => {
+            let doc = serde_json::json!({
+                "file": options.file,
+                "position": position,
+                "values": values,
+            });
+            print_out(&format!("{}\n", json_text(&doc, options.pretty)));
+            true
+        }
+        Ok(Answer::Value { values, .. }) => {
+            for (name, v) in values {
+                print_out(&format!("{name} {}\n", cell_text(&v)));
+            }
+            true
+        }
+        Ok(_) => false,
+        Err(e) => {
+            error_line(&format!("error: {e}"));
+            false
+        }
+    }
 }
 
 /// Standard output, buffered: written out past 64 KiB and at the end of each query.
@@ -240,28 +298,56 @@ Options:
   --max-memory <SIZE>    give up (with an error) past this much memory (e.g. 8G)
                          [default: three quarters of the machine's memory]
   --file <NAME>          the file name shown in errors and JSON
-  --eval <VALUES>        print NAME VALUE lines of the last query's position
+  --eval <VALUES>        print NAME VALUE lines of the last query's position, or of
+                         the --position given
+  --position <JSON|->    with --eval: the position (as `cgdl eval` writes it; `-`
+                         reads it from standard input)
   -h, --help             print this help
 ";
 
+/// Makes a game's position from its field values (a generated solver's
+/// `position_from_datum`).
+pub type PositionFromDatum<P> = fn(usize, &[Datum]) -> Result<P, RuleError>;
+
 /// `main` of a generated native solver: `SOLVER [--file NAME] [--format json] [--exact]
-/// [--max-positions N] [--eval VALUES]`. `file` names the source in errors and JSON unless
-/// `--file` says otherwise.
+/// [--max-positions N] [--eval VALUES [--position JSON]]`. `file` names the source in
+/// errors and JSON unless `--file` says otherwise.
 pub fn native_main<R: Rules>(
     rules: &R,
     queries: &[(&str, &str)],
-    plan: fn(usize) -> Result<Plan<'static, R::Pos>, crate::rules::RuleError>,
+    plan: fn(usize) -> Result<Plan<'static, R::Pos>, RuleError>,
+    position: PositionFromDatum<R::Pos>,
     file: &str,
 ) -> std::process::ExitCode {
-    exit_status_survives_stderr(|| solver_main(rules, queries, plan, file))
+    exit_status_survives_stderr(|| solver_main(rules, queries, plan, position, file))
+}
+
+/// The position `--position` gives: its JSON text, or `-` for standard input.
+fn read_position<P: Clone + Ord>(
+    arg: &str,
+    position: PositionFromDatum<P>,
+) -> Result<Expr<P>, String> {
+    let text = if arg == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("cannot read the position from standard input: {e}"))?
+    } else {
+        arg.to_string()
+    };
+    let datum: PositionDatum = serde_json::from_str(&text)
+        .map_err(|e| format!("--position is not a position as `cgdl eval` writes it: {e}"))?;
+    datum
+        .to_expr(&position)
+        .map_err(|e| format!("in the position: {e}"))
 }
 
 fn solver_main<R: Rules>(
     rules: &R,
     queries: &[(&str, &str)],
-    plan: fn(usize) -> Result<Plan<'static, R::Pos>, crate::rules::RuleError>,
+    plan: fn(usize) -> Result<Plan<'static, R::Pos>, RuleError>,
+    position: PositionFromDatum<R::Pos>,
     file: &str,
 ) -> std::process::ExitCode {
+    let mut given = None;
     let mut options = DriverOptions {
         file: file.to_string(),
         ..DriverOptions::default()
@@ -317,11 +403,31 @@ fn solver_main<R: Rules>(
                     }
                 }
             }
+            "--position" => given = Some(value("a position")),
             other => {
                 eprintln!("error: unknown argument `{other}`");
                 std::process::exit(2)
             }
         }
+    }
+    if let Some(arg) = given {
+        if options.eval.is_none() {
+            eprintln!("error: --position needs --eval VALUES");
+            return std::process::ExitCode::from(2);
+        }
+        let target = match read_position(&arg, position) {
+            Ok(target) => target,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        };
+        let mut solver = new_solver(rules, &options, terminal_progress());
+        return if eval_position(&mut solver, "eval", target, &options) {
+            std::process::ExitCode::SUCCESS
+        } else {
+            std::process::ExitCode::FAILURE
+        };
     }
     let infos: Vec<QueryInfo> = queries
         .iter()
@@ -331,7 +437,7 @@ fn solver_main<R: Rules>(
         })
         .collect();
     let mut plan_fn = |i: usize| plan(i).map_err(|e| e.to_string());
-    if run_queries(rules, &infos, &mut plan_fn, &options, None) {
+    if run_queries(rules, &infos, &mut plan_fn, &options, terminal_progress()) {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE

@@ -16,6 +16,8 @@ mod memo;
 pub mod memory;
 pub mod native;
 pub mod period;
+#[cfg(feature = "progress")]
+pub mod progress;
 pub mod report;
 pub mod rules;
 pub mod solver;
@@ -24,5 +26,7 @@ pub mod value;
 pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};
 pub use period::{find_period, Period};
 pub use rules::{KernelTables, Options, RuleError, Rules};
-pub use solver::{Mode, SolveError, Solver, DEFAULT_MAX_POSITIONS};
+pub use solver::{
+    Mode, Progress, ProgressReport, SolveError, Solver, DEFAULT_MAX_POSITIONS, PROGRESS_EVERY,
+};
 pub use value::{Outcome, Value, ValueKind, WNumber};

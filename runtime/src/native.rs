@@ -4,7 +4,9 @@
 use crate::rules::RuleError;
 use std::fmt::Write as _;
 
+mod datum;
 mod set;
+pub use datum::{datum_error, Datum, FromDatum, PositionDatum};
 pub use set::{
     tuple_codes, BitIter, BitStore, CodeBits, CodeBuilder, CodeIntoIter, CodeIter, CodeStore, Elem,
     IntBuilder, IntIntoIter, IntIter, IntStore, Set, SetBuilder, Store, VecStore, CODE_WORDS,

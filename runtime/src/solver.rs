@@ -219,13 +219,37 @@ pub struct Solver<'r, R: Rules> {
     /// Spare buffers; boxed, as frames hold them.
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Buffers<R::Pos>>>,
-    progress: Option<Box<dyn FnMut(u64) + 'r>>,
+    progress: Option<Reporter<'r>>,
     kernel_tables: KernelTables,
     /// Options enumerated since a position was last finished.
     descent_options: u64,
 }
 
 type Pos<R> = <R as Rules>::Pos;
+
+/// How often a solve reports its progress.
+pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// What a solve has done so far, for a progress display.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Positions solved (each value kind's solve of a position counts once).
+    pub solved: u64,
+    /// Memory the process holds, where the system says (the memo, mostly).
+    pub memory: Option<u64>,
+    /// Time since the progress display was set.
+    pub elapsed: std::time::Duration,
+}
+
+/// A progress display: called with what a solve has done, a few times a second.
+pub type ProgressReport<'r> = Box<dyn FnMut(&Progress) + 'r>;
+
+/// A progress callback and when it last ran.
+struct Reporter<'r> {
+    report: ProgressReport<'r>,
+    started: std::time::Instant,
+    last: std::time::Instant,
+}
 
 impl<'r, R: Rules> Solver<'r, R> {
     /// A solver using the fast compound rules.
@@ -284,9 +308,35 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.measure_memory();
     }
 
-    /// Calls `report(positions_solved)` about every million positions.
-    pub fn set_progress(&mut self, report: impl FnMut(u64) + 'r) {
-        self.progress = Some(Box::new(report));
+    /// Calls `report` with what the solve has done, a few times a second while it runs
+    /// (the first time once [`PROGRESS_EVERY`] has passed).
+    pub fn set_progress(&mut self, report: impl FnMut(&Progress) + 'r) {
+        let now = std::time::Instant::now();
+        self.progress = Some(Reporter {
+            report: Box::new(report),
+            started: now,
+            last: now,
+        });
+    }
+
+    /// Reports progress if it is time to.
+    #[cold]
+    #[inline(never)]
+    fn report_progress(&mut self) {
+        let solved = self.solved;
+        let Some(p) = self.progress.as_mut() else {
+            return;
+        };
+        let now = std::time::Instant::now();
+        if now.duration_since(p.last) < PROGRESS_EVERY {
+            return;
+        }
+        p.last = now;
+        (p.report)(&Progress {
+            solved,
+            memory: crate::memory::resident_bytes(),
+            elapsed: now.duration_since(p.started),
+        });
     }
 
     /// The evaluation mode.
@@ -586,11 +636,8 @@ impl<'r, R: Rules> Solver<'r, R> {
                 return Err(Fail::Error(SolveError::OutOfMemory { limit }));
             }
         }
-        if self.solved & 0xF_FFFF == 0 {
-            let solved = self.solved;
-            if let Some(report) = self.progress.as_mut() {
-                report(solved);
-            }
+        if self.solved & 0x3FF == 0 && self.progress.is_some() {
+            self.report_progress();
         }
         let mut bufs = self.pool.pop().unwrap_or_default();
         match self.expand(task, &mut bufs.opts) {

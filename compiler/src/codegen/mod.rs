@@ -10,13 +10,14 @@
 //! The module is split by construct: `names` chooses every Rust name once (the user's
 //! own wherever Rust allows), `layout` decides how positions are stored, `types` emits
 //! declared types, `game` the games and their moves, `expr` expressions, `kernel`
-//! the bottom-up Grundy kernels, `plans` the queries, and `tidy` drops needless
-//! parentheses from the result.
+//! the bottom-up Grundy kernels, `plans` the queries, `datum` positions given at run time,
+//! and `tidy` drops needless parentheses from the result.
 //!
 //! Not supported yet (a clear error names the construct): `set` fields whose elements are
 //! not a range or type of at most 128 values, and sets or lists nested inside tuple or list
 //! fields.
 
+mod datum;
 mod expr;
 mod game;
 mod kernel;
@@ -250,7 +251,13 @@ impl Gen<'_> {
         let fns = (self.program.fns.iter().enumerate())
             .map(|(i, f)| self.function(i, f))
             .collect::<Result<Vec<_>, _>>()?;
-        let unions = (0..self.program.types.len()).map(|id| self.union_type(id));
+        let unions = (0..self.program.types.len())
+            .map(|id| {
+                let (ty, from) = (self.union_type(id), self.union_from_datum(id));
+                quote!(#ty #from)
+            })
+            .collect::<Vec<_>>();
+        let from_datum = self.position_from_datum();
         let plans = self.plans()?;
         let camel = names::camel_case_allowance(self.names.games.iter().map(|g| &g.variant));
         Ok(quote! {
@@ -298,6 +305,7 @@ impl Gen<'_> {
             #(#interners)*
             #(#typed)*
             #(#makers)*
+            #from_datum
             #(#fns)*
             #(#option_fns)*
             #(#kernels)*

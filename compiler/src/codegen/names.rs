@@ -113,6 +113,9 @@ pub(super) const GENERATED_NAMES: &[&str] = &[
     "plan",
     "plans",
     "show_pos",
+    "position_from_datum",
+    "fields",
+    "payload",
 ];
 
 /// Rust's keywords, strict and reserved (none may name a local or a function).
