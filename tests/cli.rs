@@ -923,6 +923,35 @@ fn let_clauses_name_values_in_moves() {
     assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
 }
 
+/// Issue 18: two moves to one position are one winning move. In `conjunctive(Heap(9),
+/// Heap(5))` every move takes from both heaps, and a heap left empty ends the game (P);
+/// (9 → 0, 5 → 4) and (9 → 4, 5 → 0) reach the same position, so the winning moves are the
+/// nine positions with an empty heap and another of 0 to 8 tokens, each once.
+#[test]
+fn winning_moves_to_one_position_are_one() {
+    let outs = both_back_ends(&[
+        "eval",
+        "examples/nim.cgdl",
+        "conjunctive(Heap(9), Heap(5))",
+        "--value",
+        "moves",
+    ]);
+    for out in &outs {
+        assert!(out.status.success(), "{}", stderr(out));
+        let text = stdout(out);
+        let moves: Vec<&str> = (text.trim().strip_prefix("moves ").expect("moves line"))
+            .split("; ")
+            .collect();
+        let mut sorted = moves.clone();
+        sorted.sort_by_key(|m| m.len() * 100 + m.as_bytes()[m.len() - 3] as usize);
+        let expected: Vec<String> = (0..=8)
+            .map(|x| format!("conjunctive(Heap(0), Heap({x}))"))
+            .collect();
+        assert_eq!(sorted, expected, "{text}");
+    }
+    assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
+}
+
 /// Issue 18: `eval` builds a file's native solver once; a second position (and `run` of the
 /// same file) uses it without building, with the interpreter's values and errors.
 #[test]

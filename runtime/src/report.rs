@@ -187,10 +187,7 @@ fn answer_one<R: Rules>(
         Ask::Value(kind) => value_json(solver.value(kind, target)?),
         Ask::Moves => {
             let moves = solver.winning_moves(target)?;
-            json!(moves
-                .iter()
-                .map(|m| solver.display_sorted(m))
-                .collect::<Vec<_>>())
+            json!(moves.iter().map(|m| solver.display(m)).collect::<Vec<_>>())
         }
     })
 }

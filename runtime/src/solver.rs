@@ -441,7 +441,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// The winning moves (normal play): the options whose outcome is P, with compound
+    /// The winning moves (normal play): the options whose outcome is P, each position once,
+    /// with compound
     /// components in the order `expr` gives them.
     pub fn winning_moves(
         &mut self,
@@ -449,8 +450,14 @@ impl<'r, R: Rules> Solver<'r, R> {
     ) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
         let expr = expr.into_expr();
         let mut wins = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let options = self.expr_options(&expr, false).map_err(Self::no_cycle)?;
         for option in options {
+            // Two moves to one position (9 → 0 and 5 → 4 in `conjunctive(Heap(9),
+            // Heap(5))`, and 9 → 4 and 5 → 0) are one option.
+            if !seen.insert(option.clone().canonical()) {
+                continue;
+            }
             if self.outcome(&option)? == Outcome::P {
                 wins.push(option);
             }
@@ -458,16 +465,10 @@ impl<'r, R: Rules> Solver<'r, R> {
         Ok(wins)
     }
 
-    /// Writes an expression with the rules' position syntax.
+    /// Writes an expression with the rules' position syntax, the components of each
+    /// compound in the order of their text, so that every back end (and the CLI) writes a
+    /// position the same way.
     pub fn display(&self, expr: &Expr<Pos<R>>) -> String {
-        let mut s = String::new();
-        let _ = expr.write_with(&mut s, &|p, w| self.rules.write_pos(*p, w));
-        s
-    }
-
-    /// Writes an expression in canonical text: the components of each compound in the
-    /// order of their text, so that every back end writes an option the same way.
-    pub fn display_sorted(&self, expr: &Expr<Pos<R>>) -> String {
         let mut s = String::new();
         let _ = expr.write_sorted(&mut s, &|p, w| self.rules.write_pos(*p, w));
         s
@@ -476,7 +477,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     fn display_node(&self, node: Node<Pos<R>>) -> String {
         match node {
             Node::Leaf(p) => self.display(&Expr::Pos(p)),
-            Node::Expr(id) => self.display_sorted(&self.exprs[id as usize]),
+            Node::Expr(id) => self.display(&self.exprs[id as usize]),
         }
     }
 

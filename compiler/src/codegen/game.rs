@@ -506,6 +506,12 @@ impl Gen<'_> {
                 }
             }
 
+            impl ::std::convert::From<&#ty> for #rt::Expr<Pos> {
+                fn from(game: &#ty) -> #rt::Expr<Pos> {
+                    #rt::Expr::Pos(game.pos)
+                }
+            }
+
             impl<T: #rt::IntoExpr<Pos>> ::std::ops::Add<T> for #ty {
                 type Output = #rt::Expr<Pos>;
                 fn add(self, rhs: T) -> #rt::Expr<Pos> {

@@ -41,7 +41,8 @@ pub enum PositionDatum {
 
 impl PositionDatum {
     /// The position expression, with each game's position made by `leaf` (a generated
-    /// solver's `position_from_datum`), in the canonical form the solver needs.
+    /// solver's `position_from_datum`), its compounds' parts in the order given (as the
+    /// interpreter keeps them: winning moves list them in that order).
     pub fn to_expr<P, F>(&self, leaf: &F) -> Result<Expr<P>, RuleError>
     where
         P: Clone + Ord,
@@ -50,7 +51,7 @@ impl PositionDatum {
         Ok(match self {
             PositionDatum::End => Expr::End,
             PositionDatum::Game(game, fields) => Expr::Pos(leaf(*game, fields)?),
-            PositionDatum::Compound(kind, parts) => Expr::compound(
+            PositionDatum::Compound(kind, parts) => Expr::compound_in_order(
                 *kind,
                 (parts.iter().map(|p| p.to_expr(leaf))).collect::<Result<Vec<_>, _>>()?,
             ),
@@ -153,7 +154,7 @@ mod tests {
     }
 
     #[test]
-    fn compounds_are_made_canonical() {
+    fn compounds_keep_their_order() {
         let p = PositionDatum::Compound(
             Compound::Sum,
             vec![
@@ -164,6 +165,10 @@ mod tests {
         );
         let leaf = |_: usize, f: &[Datum]| i64::from_datum(&f[0]);
         let e = p.to_expr(&leaf).expect("positions");
-        assert_eq!(e, Expr::sum([Expr::Pos(3), Expr::Pos(5), Expr::End]));
+        assert_eq!(
+            e,
+            Expr::compound_in_order(Compound::Sum, [Expr::Pos(5), Expr::Pos(3)])
+        );
+        assert_eq!(e.canonical(), Expr::sum([Expr::Pos(3), Expr::Pos(5)]));
     }
 }

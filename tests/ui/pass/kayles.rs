@@ -30,10 +30,15 @@ fn main() {
         moves,
         [
             "Kayles(0) + Kayles(1) + Kayles(4)",
-            "Kayles(3) + Kayles(0) + Kayles(3)",
-            "Kayles(3) + Kayles(1) + Kayles(2)",
+            "Kayles(0) + Kayles(3) + Kayles(3)",
+            "Kayles(1) + Kayles(2) + Kayles(3)",
         ]
     );
+    // A game, a reference to one, an `Expr` and a reference to one all work.
+    let seven = Kayles::new(7);
+    assert_eq!(solver.grundy(&seven).unwrap(), 2);
+    assert_eq!(solver.grundy(seven).unwrap(), 2);
+    assert_eq!(solver.grundy(&game).unwrap(), 3 ^ 1);
     // Winner takes it all: the fast rule (XOR of w-numbers) agrees with an exact search.
     let both = || cgdl::runtime::wtia([Kayles::new(2).into(), Kayles::new(5).into()]);
     let mut exact = cgdl::runtime::Solver::with_mode(&Universe, cgdl::runtime::Mode::Exact);
