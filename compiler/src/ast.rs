@@ -324,6 +324,8 @@ pub struct Expr {
 #[allow(missing_docs)]
 pub enum ExprKind {
     Int(i64),
+    /// An integer literal past `i64::MAX` (an error when checked).
+    IntTooLarge,
     Bool(bool),
     Name(String),
     End,

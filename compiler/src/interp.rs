@@ -82,9 +82,19 @@ fn range_elements(v: &Val) -> u64 {
 
 /// `v` with its ranges turned into sets, paid for from a constant's budget.
 fn normalized(v: Val) -> Result<Val, EvalError> {
-    spend(range_elements(&v))?;
+    let elements = range_elements(&v);
+    if elements > MAX_RANGE_SET {
+        return Err(EvalError::plain(format!(
+            "a range of {elements} numbers is too large to hold as a set (at most {MAX_RANGE_SET})"
+        )));
+    }
+    spend(elements)?;
     Ok(v.normalize())
 }
+
+/// The most numbers a range may have where it is held as a set (a field, an element, a
+/// tuple's part): as many as a position may have options.
+const MAX_RANGE_SET: u64 = 1 << 22;
 
 /// Evaluates a constant expression (no positions, no function calls) within
 /// [`CONST_BUDGET`] steps.
@@ -404,20 +414,20 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
         IExpr::Tuple(items) => Val::Tuple(
             items
                 .iter()
-                .map(|i| eval(i, env, cx).map(Val::normalize))
+                .map(|i| eval(i, env, cx).and_then(normalized))
                 .collect::<Result<Vec<_>, _>>()?
                 .into(),
         ),
         IExpr::Set(items) => Val::Set(Rc::new(
             items
                 .iter()
-                .map(|i| eval(i, env, cx).map(Val::normalize))
+                .map(|i| eval(i, env, cx).and_then(normalized))
                 .collect::<Result<_, _>>()?,
         )),
         IExpr::List(items) => Val::List(Rc::new(
             items
                 .iter()
-                .map(|i| eval(i, env, cx).map(Val::normalize))
+                .map(|i| eval(i, env, cx).and_then(normalized))
                 .collect::<Result<_, _>>()?,
         )),
         IExpr::If {
@@ -543,7 +553,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let cx = cx.ok_or_else(|| EvalError::plain("position in a constant"))?;
             let vals = args
                 .iter()
-                .map(|a| eval(a, env, Some(cx)).map(Val::normalize))
+                .map(|a| eval(a, env, Some(cx)).and_then(normalized))
                 .collect::<Result<Vec<_>, _>>()?;
             cx.make_pos(*game, vals, *span)?
         }
@@ -554,7 +564,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
         } => {
             let vals = args
                 .iter()
-                .map(|a| eval(a, env, cx).map(Val::normalize))
+                .map(|a| eval(a, env, cx).and_then(normalized))
                 .collect::<Result<Vec<_>, _>>()?;
             variant
                 .build(vals)
@@ -666,20 +676,28 @@ fn builtin(b: Builtin, mut vals: Vec<Val>, span: Span) -> Result<Val, EvalError>
         Builtin::Abs => {
             Val::Int(checked::abs(int(&vals[0])?).map_err(|e| EvalError::at(e.to_string(), span))?)
         }
-        Builtin::Len => match vals.pop().map(Val::normalize) {
+        Builtin::Len => match vals.pop() {
+            // As native code counts a range: without its elements, at most i64::MAX.
+            Some(Val::Range(lo, hi)) => Val::Int(
+                i64::try_from(cgdl_runtime::native::Range::inclusive(lo, hi).len())
+                    .unwrap_or(i64::MAX),
+            ),
             Some(Val::Set(s)) => Val::Int(s.len() as i64),
             Some(Val::List(l)) => Val::Int(l.len() as i64),
             _ => return Err(EvalError::at("`len` needs a set or list", span)),
         },
         Builtin::Min | Builtin::Max => {
             let items: Vec<Val> = if vals.len() == 1 {
-                match vals.pop().map(Val::normalize) {
+                match vals.pop() {
+                    Some(Val::Range(lo, hi)) if lo <= hi => {
+                        vec![Val::Int(if b == Builtin::Min { lo } else { hi })]
+                    }
                     Some(Val::Set(s)) => s.iter().cloned().collect(),
                     Some(Val::List(l)) => (*l).clone(),
                     _ => Vec::new(),
                 }
             } else {
-                vals
+                vals.into_iter().map(normalized).collect::<Result<_, _>>()?
             };
             let pick = if b == Builtin::Min {
                 items.into_iter().min()

@@ -416,7 +416,7 @@ fn int_kind(text: &str) -> ExprKind {
     match text.parse::<i64>() {
         Ok(n) => ExprKind::Int(n),
         // Too large: the checker reports it.
-        Err(_) => ExprKind::Int(i64::MAX),
+        Err(_) => ExprKind::IntTooLarge,
     }
 }
 

@@ -1,11 +1,58 @@
-//! Property test: the parser and checker never panic, on arbitrary text or on mutated
-//! examples; every failure is a diagnostic with a span inside the source.
+//! Fuzzing by property test: the parser, checker and interpreter never panic or hang, on
+//! arbitrary bytes and text, on token soup, on mutated examples and on programs generated
+//! from the grammar; every failure is a diagnostic with a span inside the source, or a
+//! run-time error. `CGDL_FUZZ_CASES` sets the number of cases (CI runs more than the
+//! default), and every input that ever crashed is kept in `fuzz_corpus/`.
 
 use cgdl_compiler::{compile_str, queries, Interpreter};
 use cgdl_runtime::report::run_plan;
 use cgdl_runtime::Solver;
 use proptest::prelude::*;
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Cases per property: `CGDL_FUZZ_CASES`, else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("CGDL_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The longest any one input may take to check and run (a hang is a failure).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// Checks `source`, then runs its queries with the interpreter under small limits, on a
+/// thread that must finish within [`PATIENCE`]: a panic or a hang fails the case.
+fn check_and_run(source: String) -> Result<(), TestCaseError> {
+    let (done, finished) = mpsc::channel();
+    let text = source.clone();
+    std::thread::spawn(move || {
+        let outcome = std::panic::catch_unwind(|| {
+            check_no_panic(&text).map_err(|e| e.to_string())?;
+            if let Ok(program) = compile_str(&text) {
+                let interp = Interpreter::new(&program, &text);
+                let mut solver = Solver::new(&interp);
+                solver.set_max_positions(3_000);
+                for q in &program.queries {
+                    if let Ok(plan) = queries::plan(&interp, q) {
+                        let _ = run_plan(&mut solver, plan);
+                    }
+                }
+            }
+            Ok::<(), String>(())
+        });
+        let _ = done.send(outcome.unwrap_or_else(|_| Err("a panic".to_string())));
+    });
+    match finished.recv_timeout(PATIENCE) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(why)) => Err(TestCaseError::fail(format!("{why} on:\n{source}"))),
+        Err(_) => Err(TestCaseError::fail(format!(
+            "no answer within {PATIENCE:?} on:\n{source}"
+        ))),
+    }
+}
 
 fn examples() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
@@ -164,11 +211,21 @@ fn edit() -> impl Strategy<Value = Edit> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_text(source in "\\PC{0,200}") {
         check_no_panic(&source)?;
+    }
+
+    #[test]
+    fn arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        check_no_panic(&String::from_utf8_lossy(&bytes))?;
+    }
+
+    #[test]
+    fn generated_programs(source in program()) {
+        check_and_run(source)?;
     }
 
     #[test]
@@ -186,24 +243,142 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 80, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(80), ..ProptestConfig::default() })]
 
     /// Mutated programs that still check run without panicking: every failure is an error.
     #[test]
     fn mutated_examples_run(which in any::<usize>(), edits in proptest::collection::vec(edit(), 1..4)) {
         let all = examples();
-        let source = apply(&all[which % all.len()], &edits);
-        if let Ok(program) = compile_str(&source) {
-            let interp = Interpreter::new(&program, &source);
-            let mut solver = Solver::new(&interp);
-            solver.set_max_positions(3_000);
-            for q in &program.queries {
-                if let Ok(plan) = queries::plan(&interp, q) {
-                    let _ = run_plan(&mut solver, plan);
-                }
+        check_and_run(apply(&all[which % all.len()], &edits))?;
+    }
+}
+
+/// Every input that once crashed or hung the checker or the interpreter.
+#[test]
+fn the_corpus_of_old_crashes_stays_fixed() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).expect("tests/fuzz_corpus/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|x| x == "cgdl") {
+            let source = std::fs::read_to_string(&path).expect("readable");
+            if let Err(e) = check_and_run(source) {
+                panic!("{}: {e}", path.display());
             }
+            count += 1;
         }
     }
+    assert!(count >= 4, "only {count} inputs in {}", dir.display());
+    // Nesting past the parser's limit, of every kind that once overflowed the stack.
+    for (open, close) in [
+        ("(", ")"),
+        ("-", ""),
+        ("not ", ""),
+        ("if true then ", " else 0"),
+        ("let x = 1 in ", ""),
+        ("[", "]"),
+        ("{", "}"),
+    ] {
+        let deep = format!("const A = {}1{}\n", open.repeat(5_000), close.repeat(5_000));
+        check_and_run(deep).expect("deep nesting is an error, not a crash");
+    }
+}
+
+/// An integer expression over the names in `names`, with the extreme values.
+fn int_expr(names: &'static [&'static str]) -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        4 => (0i64..20).prop_map(|v| v.to_string()),
+        1 => Just("9223372036854775807".to_string()),
+        1 => Just("(-9223372036854775807 - 1)".to_string()),
+        1 => Just("-1".to_string()),
+        3 => proptest::sample::select(names).prop_map(str::to_string),
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                proptest::sample::select(&["+", "-", "*", "/", "%"][..]),
+                inner.clone()
+            )
+                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+            inner.clone().prop_map(|a| format!("abs({a})")),
+            inner.clone().prop_map(|a| format!("-{a}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(a, b, c)| format!("(if {a} < {b} then {c} else {a})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("len({a}..{b})")),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| format!("max({{ y * {a} for y in 0..3 where y != {b} }})")),
+            (inner.clone(), inner).prop_map(|(a, b)| format!("[{a}, {b}, 7][{b}]")),
+        ]
+    })
+}
+
+/// A boolean expression over the names in `names`.
+fn bool_expr(names: &'static [&'static str]) -> impl Strategy<Value = String> {
+    (
+        int_expr(names),
+        proptest::sample::select(&["<", "<=", "==", "!=", ">", ">="][..]),
+        int_expr(names),
+    )
+        .prop_map(|(a, op, b)| format!("{a} {op} {b}"))
+        .prop_recursive(2, 6, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} and {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} or {b})")),
+                inner.prop_map(|a| format!("not ({a})")),
+            ]
+        })
+}
+
+/// A program from the grammar: constants, a function, a heap game whose moves may fail
+/// (underflow, division by zero, overflow, an index out of range) or never end, and
+/// queries of each kind.
+fn program() -> impl Strategy<Value = String> {
+    const CONST: &[&str] = &["3"];
+    const FN: &[&str] = &["x", "C"];
+    const MOVE: &[&str] = &["n", "k", "C", "f(n)", "f(k)"];
+    (
+        int_expr(CONST),
+        int_expr(FN),
+        (1i64..5, bool_expr(MOVE), int_expr(MOVE)),
+        (bool_expr(MOVE), int_expr(MOVE), int_expr(MOVE)),
+        (
+            0i64..12,
+            proptest::sample::select(
+                &[
+                    "grundy",
+                    "outcome",
+                    "remoteness",
+                    "wnumber",
+                    "misere_outcome",
+                    "suspense",
+                ][..],
+            ),
+        ),
+        proptest::sample::select(&["+", "union", "wtia", "conjunctive"][..]),
+    )
+        .prop_map(
+            |(c, body, (most, cond, next), (cond2, left, right), (n, value), join)| {
+                let pair = if join == "+" {
+                    format!("G({left}) + G({right})")
+                } else {
+                    format!("{join}(G({left}), G({right}))")
+                };
+                format!(
+                    "const C = {c}\n\
+                 fn f(x: int) -> int = {body}\n\
+                 game G(n: nat) {{\n\
+                 \x20   move take(k in 1..={most}, k <= n, {cond}) => G({next})\n\
+                 \x20   move split(k in 1..=2, k < n, {cond2}) => {pair}\n\
+                 }}\n\
+                 value {value} of G({n})\n\
+                 table {value} of G(m) for m in 0..{n}\n\
+                 period grundy of G(m) for m in 0..{}\n",
+                    n + 3
+                )
+            },
+        )
 }
 
 #[test]
@@ -216,4 +391,33 @@ fn every_example_checks() {
             );
         }
     }
+}
+
+/// The largest integer is a literal like any other; past it is an error, also after `-`
+/// (which once made `-99999999999999999999` the number -9223372036854775807). Ranges too
+/// large to hold are counted, not built, and an error where they would be held.
+#[test]
+fn literals_reach_the_largest_integer_and_ranges_are_counted() {
+    let value = |text: &str| {
+        let source = format!(
+            "const A = {text}\ngame G(n: nat) {{ move take(k in 1..=n) => G(n - k) }}\n\
+             value grundy of G(len({{A}}))\n"
+        );
+        compile_str(&source)
+            .map(|_| ())
+            .map_err(|d| d[0].message.clone())
+    };
+    assert_eq!(value("9223372036854775807"), Ok(()));
+    assert_eq!(value("-9223372036854775807"), Ok(()));
+    for too_large in ["9223372036854775808", "-99999999999999999999"] {
+        let why = value(too_large).expect_err(too_large);
+        assert!(why.contains("too large"), "{too_large}: {why}");
+    }
+    let counted = compile_str(
+        "const A = len(0..9223372036854775807)\nconst B = max(-5..9223372036854775807)\nconst C = len(5..2)\n",
+    );
+    assert!(counted.is_ok(), "{:?}", counted.err());
+    let held = compile_str("const S = {0..9223372036854775807}\n").map(|_| ());
+    let why = held.expect_err("a set holding a huge range");
+    assert!(why[0].message.contains("too large"), "{}", why[0].message);
 }

@@ -7,19 +7,17 @@ impl Checker<'_> {
     pub(super) fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> (IExpr, Ty) {
         let any = (IExpr::Lit(Val::Int(0)), Ty::Any);
         match &e.kind {
-            ExprKind::Int(n) => {
-                if *n == i64::MAX {
-                    self.error(
-                        Diagnostic::new(ErrorCode::OutOfRange, "this number is too large", e.span)
-                            .help("numbers must fit in 63 bits"),
-                    );
-                    return any;
-                }
-                (
-                    IExpr::Lit(Val::Int(*n)),
-                    if *n >= 0 { Ty::Nat } else { Ty::Int },
-                )
+            ExprKind::IntTooLarge => {
+                self.error(
+                    Diagnostic::new(ErrorCode::OutOfRange, "this number is too large", e.span)
+                        .help("numbers lie between -9223372036854775807 and 9223372036854775807"),
+                );
+                any
             }
+            ExprKind::Int(n) => (
+                IExpr::Lit(Val::Int(*n)),
+                if *n >= 0 { Ty::Nat } else { Ty::Int },
+            ),
             ExprKind::Bool(b) => (IExpr::Lit(Val::Bool(*b)), Ty::Bool),
             ExprKind::End => (IExpr::End, Ty::Game),
             ExprKind::Name(n) => {
