@@ -923,6 +923,91 @@ fn let_clauses_name_values_in_moves() {
     assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
 }
 
+/// Issue 18: `run --svg DIR` draws each two-name table (Lenhardt's Figures 4, 5, 6 and 9
+/// for Horse) as a heat map: an SVG document with a cell per position holding the value the
+/// text table shows, axes named after the free names, and a legend of every value; both
+/// back ends draw the same pictures.
+#[test]
+fn grid_tables_are_drawn_as_svg_heat_maps() {
+    let dirs: Vec<PathBuf> = ["native", "interp"]
+        .iter()
+        .map(|b| std::env::temp_dir().join(format!("cgdl-svg-{b}-{}", std::process::id())))
+        .collect();
+    let outs: Vec<Output> = dirs
+        .iter()
+        .zip([false, true])
+        .map(|(dir, interp)| {
+            let mut args = vec!["run", "examples/kings_horses.cgdl", "--svg"];
+            args.push(dir.to_str().expect("path"));
+            if interp {
+                args.push("--interp");
+            }
+            cgdl(&args)
+        })
+        .collect();
+    for out in &outs {
+        assert!(out.status.success(), "{}", stderr(out));
+    }
+    let text = stdout(&outs[0]);
+    for (number, value) in ["outcome", "remoteness", "suspense", "wnumber"]
+        .iter()
+        .enumerate()
+    {
+        let name = format!("q{}-{value}.svg", number + 1);
+        let picture = std::fs::read_to_string(dirs[0].join(&name)).expect("a picture");
+        let same = std::fs::read_to_string(dirs[1].join(&name)).expect("a picture");
+        assert_eq!(picture, same, "{name}: the back ends draw alike");
+        let doc = roxmltree::Document::parse(&picture).expect("well-formed SVG");
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let group = |class: &str| {
+            doc.descendants()
+                .find(|n| n.attribute("class") == Some(class))
+                .unwrap_or_else(|| panic!("{name}: no {class}"))
+        };
+        let texts = |node: roxmltree::Node| -> Vec<String> {
+            node.children()
+                .filter(|n| n.has_tag_name("text"))
+                .map(|n| n.text().unwrap_or("").trim().to_string())
+                .collect()
+        };
+        let cells = group("cells");
+        assert_eq!(
+            cells.children().filter(|n| n.has_tag_name("rect")).count(),
+            64
+        );
+        // The cells read row by row as the text table does.
+        let table: Vec<String> = text
+            .split("\n\n")
+            .find(|t| t.starts_with(&format!("table {value} ")))
+            .expect("the text table")
+            .lines()
+            .skip(3)
+            .flat_map(|row| {
+                row.split_whitespace()
+                    .skip(1)
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(texts(cells), table, "{name}");
+        let axes = texts(group("axes"));
+        assert!(
+            axes.contains(&"r".to_string()) && axes.contains(&"c".to_string()),
+            "{axes:?}"
+        );
+        let legend = texts(group("legend"));
+        for v in &table {
+            assert!(
+                legend.contains(v),
+                "{name}: {v} not in the legend {legend:?}"
+            );
+        }
+    }
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 /// Issue 18: two moves to one position are one winning move. In `conjunctive(Heap(9),
 /// Heap(5))` every move takes from both heaps, and a heap left empty ends the game (P);
 /// (9 → 0, 5 → 4) and (9 → 4, 5 → 0) reach the same position, so the winning moves are the

@@ -42,6 +42,10 @@ enum Command {
         output: OutputArgs,
         #[command(flatten)]
         solve: SolveArgs,
+        /// Also write a heat map (SVG) of each value of each two-name table into this
+        /// folder, as q<N>-<value>.svg.
+        #[arg(long, value_name = "DIR")]
+        svg: Option<PathBuf>,
     },
     /// Print values of one position expression, one `NAME VALUE` line each.
     Eval {
@@ -209,6 +213,7 @@ fn driver_options(file: &str, output: &OutputArgs, args: &SolveArgs) -> DriverOp
         max_positions: args.max_positions,
         max_memory: args.max_memory,
         eval: None,
+        svg: None,
     }
 }
 
@@ -304,6 +309,9 @@ fn run_solver(
     if options.exact {
         cmd.arg("--exact");
     }
+    if let Some(dir) = &options.svg {
+        cmd.arg("--svg").arg(dir);
+    }
     if let Some(asks) = &options.eval {
         let names: Vec<&str> = asks.iter().map(|a| a.name()).collect();
         cmd.arg("--eval").arg(names.join(","));
@@ -374,10 +382,16 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
     }
 }
 
-fn cmd_run(file: &Path, output: &OutputArgs, args: &SolveArgs) -> Result<(), Reported> {
+fn cmd_run(
+    file: &Path,
+    output: &OutputArgs,
+    args: &SolveArgs,
+    svg: Option<&Path>,
+) -> Result<(), Reported> {
     let (source, program) = load(file)?;
     let name = file.display().to_string();
-    let options = driver_options(&name, output, args);
+    let mut options = driver_options(&name, output, args);
+    options.svg = svg.map(Path::to_path_buf);
     execute(&name, &source, &program, &options, args)
 }
 
@@ -582,7 +596,8 @@ fn run() -> ExitCode {
             file,
             output,
             solve,
-        } => cmd_run(file, output, solve),
+            svg,
+        } => cmd_run(file, output, solve, svg.as_deref()),
         Command::Eval {
             file,
             position,

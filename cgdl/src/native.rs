@@ -129,7 +129,7 @@ pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<Path
         .map_err(|e| format!("cannot create the solver cache at {}: {e}", src.display()))?;
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\ncgdl-runtime = {{ path = {:?}, features = [\"progress\"] }}\n\n[workspace]\n\n{RELEASE_PROFILE}",
+         [dependencies]\ncgdl-runtime = {{ path = {:?}, features = [\"progress\", \"svg\"] }}\n\n[workspace]\n\n{RELEASE_PROFILE}",
         runtime.display().to_string()
     );
     let main = format!(

@@ -5,7 +5,7 @@
 use crate::expr::Expr;
 use crate::native::{Datum, PositionDatum};
 use crate::report::{
-    cell_text, json_text, run_plan, solve_plan, Answer, Ask, Document, JsonDoc, Plan, TextDoc,
+    cell_text, json_text, run_plan, solve_plan, Answer, Ask, Document, JsonDoc, Part, Plan, TextDoc,
 };
 use crate::rules::{RuleError, Rules};
 use crate::solver::{Mode, ProgressReport, Solver, DEFAULT_MAX_POSITIONS};
@@ -98,6 +98,9 @@ pub struct DriverOptions {
     /// Eval mode: print `NAME VALUE` lines (with `json`, one object of the file, the
     /// position and `[name, value]` pairs) for the last query's target, with these values.
     pub eval: Option<Vec<Ask>>,
+    /// Write a heat map of each value of each two-name table into this folder (feature
+    /// `svg`).
+    pub svg: Option<std::path::PathBuf>,
 }
 
 impl Default for DriverOptions {
@@ -110,6 +113,7 @@ impl Default for DriverOptions {
             max_positions: DEFAULT_MAX_POSITIONS,
             max_memory: None,
             eval: None,
+            svg: None,
         }
     }
 }
@@ -172,13 +176,22 @@ pub fn run_queries<'r, R: Rules>(
                 return fail(i, e);
             }
         };
-        let solved = solve_plan(&mut solver, p, &mut |part| out.push(&doc.part(&part)));
+        let mut pictures = Ok(());
+        let solved = solve_plan(&mut solver, p, &mut |part| {
+            if let (Some(dir), Part::Answer(answer)) = (&options.svg, &part) {
+                pictures = pictures.clone().and(write_pictures(dir, i + 1, answer));
+            }
+            out.push(&doc.part(&part))
+        });
         if let Err(e) = solved {
             out.push(&doc.cut());
             out.flush();
             return fail(i, e.to_string());
         }
         out.flush();
+        if let Err(e) = pictures {
+            return fail(i, e);
+        }
     }
     out.push(&doc.finish());
     out.flush();
@@ -197,6 +210,23 @@ pub fn terminal_progress<'r>() -> Option<ProgressReport<'r>> {
     #[cfg(not(feature = "progress"))]
     {
         None
+    }
+}
+
+/// Writes the heat maps of `answer` (query number `number`) into `dir` if it is a
+/// two-name table, with a note naming each file.
+fn write_pictures(dir: &std::path::Path, number: usize, answer: &Answer) -> Result<(), String> {
+    #[cfg(feature = "svg")]
+    {
+        for path in crate::svg::write_grid(dir, number, answer)? {
+            note(&format!("wrote {}", path.display()));
+        }
+        Ok(())
+    }
+    #[cfg(not(feature = "svg"))]
+    {
+        let _ = (dir, number, answer);
+        Err("this solver was built without pictures (the runtime's feature `svg`)".into())
     }
 }
 
@@ -302,6 +332,7 @@ Options:
                          the --position given
   --position <JSON|->    with --eval: the position (as `cgdl eval` writes it; `-`
                          reads it from standard input)
+  --svg <DIR>            write a heat map of each two-name table into DIR
   -h, --help             print this help
 ";
 
@@ -404,6 +435,7 @@ fn solver_main<R: Rules>(
                 }
             }
             "--position" => given = Some(value("a position")),
+            "--svg" => options.svg = Some(value("a folder").into()),
             other => {
                 eprintln!("error: unknown argument `{other}`");
                 std::process::exit(2)

@@ -21,6 +21,8 @@ pub mod progress;
 pub mod report;
 pub mod rules;
 pub mod solver;
+#[cfg(feature = "svg")]
+pub mod svg;
 pub mod value;
 
 pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};
