@@ -2,7 +2,10 @@
 //! exact search over the compound's own positions.
 
 use cgdl_runtime::{Compound, Expr, Mode, Options, RuleError, Rules, Solver, Value, ValueKind};
-use cgdl_runtime::{Outcome, WNumber};
+use cgdl_runtime::{Outcome, SolveError, WNumber};
+
+/// The most positions an exact search of one case may solve.
+const EXACT_POSITIONS: u64 = 200_000;
 use proptest::prelude::*;
 
 /// One option of a random game's node.
@@ -117,9 +120,16 @@ proptest! {
     fn fast_rules_agree_with_exact_search((game, e) in game_and_expr()) {
         let mut fast = Solver::with_mode(&game, Mode::Fast);
         let mut exact = Solver::with_mode(&game, Mode::Exact);
+        // The exact search of nested compounds of sums grows exponentially: a case past
+        // this bound (a few in a thousand) is skipped, so that the test's time stays small.
+        exact.set_max_positions(EXACT_POSITIONS);
         for kind in ValueKind::ALL {
             let f = fast.value(kind, &e).unwrap();
-            let x = exact.value(kind, &e).unwrap();
+            let x = match exact.value(kind, &e) {
+                Ok(x) => x,
+                Err(SolveError::TooManyPositions { .. }) => return Ok(()),
+                Err(other) => panic!("{other}"),
+            };
             prop_assert_eq!(f, x, "{} of {}", kind, e);
         }
         let w = exact.wnumber(&e).unwrap();

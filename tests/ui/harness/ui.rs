@@ -25,7 +25,10 @@ fn copy_game_files() {
     }
 }
 
+/// Compiling the cases takes a build of `cgdl` of their own (about a minute from a fresh
+/// clone), so the default suite leaves them out; `.ci/run` runs them with `--ignored`.
 #[test]
+#[ignore = "a build of its own: run with --ignored (.ci/run does)"]
 fn ui() {
     copy_game_files();
     let cases = trybuild::TestCases::new();

@@ -1,7 +1,7 @@
 //! Positions per second: Grundy values of a hand-written Kayles up to n = 20,000 (fast
 //! rules), and an exact search over a three-component compound.
 
-#[path = "../tests/games/mod.rs"]
+#[path = "../../runtime/tests/games/mod.rs"]
 mod games;
 
 use cgdl_runtime::{Compound, Expr, Mode, Solver};
