@@ -666,35 +666,40 @@ fn setup_problems_are_named_as_such() {
 
 #[test]
 fn a_damaged_cached_solver_is_rebuilt() {
-    let cache = std::env::temp_dir().join(format!("cgdl-damage-cache-{}", std::process::id()));
-    let run = || {
-        Command::new(env!("CARGO_BIN_EXE_cgdl"))
-            .args([
-                "eval",
-                "examples/nim.cgdl",
-                "Heap(5) + Heap(3)",
-                "--value",
-                "grundy",
-            ])
-            .env("CGDL_CACHE_DIR", &cache)
-            .current_dir(common::root())
-            .output()
-            .expect("runs")
-    };
+    // A game of its own (a constant no other test uses) gets a solver of its own in the
+    // tests' shared cache; its generated source (`solvers/KEY/src/main.rs`) names it.
+    let salt = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_nanos()
+        % 1_000_000_007
+        + 1_000_000_007;
+    let path = temp_file(
+        "damaged.cgdl",
+        &format!(
+            "game Heap(n: nat) {{\n    move take(k in 1..=n, n != {salt}) => Heap(n - k)\n}}\n"
+        ),
+    );
+    let file = path.to_str().expect("path");
+    let run = || cgdl(&["eval", file, "Heap(5) + Heap(3)", "--value", "grundy"]);
     assert_eq!(stdout(&run()), "grundy 6\n");
-    let release = cache.join("target").join("release");
-    let mut damaged = 0;
-    for entry in std::fs::read_dir(&release).expect("cache").flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with("cgdl-solver-") && !name.contains('.') {
-            std::fs::write(entry.path(), b"#!/bin/sh\nkill -SEGV $$\n").expect("damage");
-            damaged += 1;
-        }
-    }
-    assert_eq!(damaged, 1, "one cached solver in {}", release.display());
+    let cache = common::root().join("target/cgdl-test-cache");
+    let key = std::fs::read_dir(cache.join("solvers"))
+        .expect("the solvers' sources")
+        .flatten()
+        .find(|dir| {
+            std::fs::read_to_string(dir.path().join("src/main.rs"))
+                .is_ok_and(|code| code.contains(&salt.to_string()))
+        })
+        .expect("this file's solver")
+        .file_name();
+    let binary = cache
+        .join("target/release")
+        .join(format!("cgdl-solver-{}", key.to_string_lossy()));
+    std::fs::write(&binary, b"#!/bin/sh\nkill -SEGV $$\n").expect("damage");
     let again = run();
     assert_eq!(stdout(&again), "grundy 6\n", "{}", stderr(&again));
-    let _ = std::fs::remove_dir_all(cache);
+    assert!(stderr(&again).contains("building"), "{}", stderr(&again));
 }
 
 #[test]

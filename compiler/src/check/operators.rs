@@ -8,12 +8,10 @@ impl Checker<'_> {
     /// set); it is read as `(1..N) - {3}`, as written. Likewise for `|` and `&`, and for
     /// a set operator on a range's left (`{0} | 1..N`).
     fn range_then_set_op(
-        &mut self,
-        op: BinOp,
-        l: &ast::Expr,
-        r: &ast::Expr,
+        &self,
+        (op, l, r): (BinOp, &ast::Expr, &ast::Expr),
         span: Span,
-        scope: &mut Scope,
+        scope: &Scope,
     ) -> Option<ast::Expr> {
         if !matches!(op, BinOp::RangeIncl | BinOp::RangeExcl) {
             return None;
@@ -82,7 +80,7 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> (IExpr, Ty) {
-        if let Some(e) = self.range_then_set_op(op, l, r, span, scope) {
+        if let Some(e) = self.range_then_set_op((op, l, r), span, scope) {
             return self.expr(&e, scope);
         }
         let (li, lt) = self.expr(l, scope);
