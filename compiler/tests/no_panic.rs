@@ -2,7 +2,8 @@
 //! arbitrary bytes and text, on token soup, on mutated examples and on programs generated
 //! from the grammar; every failure is a diagnostic with a span inside the source, or a
 //! run-time error. `CGDL_FUZZ_CASES` sets the number of cases (CI runs more than the
-//! default), and every input that ever crashed is kept in `fuzz_corpus/`.
+//! default), and every input that ever crashed is kept in `fuzz_corpus/`. `CGDL_FUZZ_LOG`
+//! names a file that always holds the input being run (for a run the system killed).
 
 use cgdl_compiler::{compile_str, queries, Interpreter};
 use cgdl_runtime::report::run_plan;
@@ -23,11 +24,18 @@ fn cases(default: u32) -> u32 {
 /// The longest any one input may take to check and run (a hang is a failure).
 const PATIENCE: Duration = Duration::from_secs(60);
 
+/// The most memory the process may hold while an input runs (its solver stops past it).
+const MAX_MEMORY: u64 = 2 << 30;
+
 /// Checks `source`, then runs its queries with the interpreter under small limits, on a
 /// thread that must finish within [`PATIENCE`]: a panic or a hang fails the case.
 fn check_and_run(source: String) -> Result<(), TestCaseError> {
     let (done, finished) = mpsc::channel();
     let text = source.clone();
+    // Where the system's out-of-memory killer may end the run, the last input is here.
+    if let Ok(path) = std::env::var("CGDL_FUZZ_LOG") {
+        let _ = std::fs::write(path, &source);
+    }
     std::thread::spawn(move || {
         let outcome = std::panic::catch_unwind(|| {
             check_no_panic(&text).map_err(|e| e.to_string())?;
@@ -35,6 +43,7 @@ fn check_and_run(source: String) -> Result<(), TestCaseError> {
                 let interp = Interpreter::new(&program, &text);
                 let mut solver = Solver::new(&interp);
                 solver.set_max_positions(3_000);
+                solver.set_max_memory(Some(MAX_MEMORY));
                 for q in &program.queries {
                     if let Ok(plan) = queries::plan(&interp, q) {
                         let _ = run_plan(&mut solver, plan);
@@ -48,9 +57,12 @@ fn check_and_run(source: String) -> Result<(), TestCaseError> {
     match finished.recv_timeout(PATIENCE) {
         Ok(Ok(())) => Ok(()),
         Ok(Err(why)) => Err(TestCaseError::fail(format!("{why} on:\n{source}"))),
-        Err(_) => Err(TestCaseError::fail(format!(
-            "no answer within {PATIENCE:?} on:\n{source}"
-        ))),
+        // A thread cannot be stopped: were the case to fail, the hung thread would go on
+        // using time and memory beside each shrinking step's. The input is the report.
+        Err(_) => {
+            eprintln!("no answer within {PATIENCE:?} on:\n{source}");
+            std::process::exit(101)
+        }
     }
 }
 

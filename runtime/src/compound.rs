@@ -1,6 +1,7 @@
 //! Compounds: their fast rules (theorems) and their own moves (for exact search).
 
 use crate::expr::{Compound, Expr};
+use crate::rules::{RuleError, MAX_OPTIONS};
 use crate::value::{ValueKind, OUTCOME_N, OUTCOME_P, W_SL, W_SW};
 
 /// The child value kind a fast rule for `kind` of a `compound` needs, if there is a rule.
@@ -69,14 +70,64 @@ pub(crate) fn combine(kind: ValueKind, compound: Compound, vals: &[u32]) -> u32 
     }
 }
 
+/// The most components, over all the options of one compound position, that its
+/// enumeration may build (each is a copy of a component: 16 to 32 bytes).
+pub const MAX_COMPOUND_OPTION_PARTS: u64 = 1 << 24;
+
+/// How many options `compound` has when its components have `counts` options each
+/// (saturating): the move rules of [`compound_options`], counted.
+pub(crate) fn option_count(compound: Compound, counts: &[usize]) -> u64 {
+    let movable = counts.iter().filter(|&&c| c > 0);
+    let all_movable = counts.iter().all(|&c| c > 0);
+    let product = |extra: u64| {
+        movable
+            .clone()
+            .fold(1u64, |acc, &c| acc.saturating_mul(c as u64 + extra))
+    };
+    let any_movable = movable.clone().next().is_some();
+    match compound {
+        Compound::Sum => movable
+            .clone()
+            .fold(0u64, |acc, &c| acc.saturating_add(c as u64)),
+        Compound::Wtia if all_movable => movable
+            .clone()
+            .fold(0u64, |acc, &c| acc.saturating_add(c as u64)),
+        Compound::Conjunctive if all_movable => product(0),
+        Compound::Continued if any_movable => product(0),
+        Compound::Union => product(1) - 1,
+        Compound::Selective if all_movable => (product(1) - 1).saturating_sub(product(0)),
+        Compound::Selective => product(1) - 1,
+        Compound::Wtia | Compound::Conjunctive | Compound::Continued => 0,
+    }
+}
+
 /// The options of `compound(children)`, given each child's options; canonical when `sort`,
-/// else with components in the children's order. Move rules: Lenhardt (2007), §3.
+/// else with components in the children's order. Move rules: Lenhardt (2007), §3. An error
+/// where there are more than [`MAX_OPTIONS`] of them, or more than
+/// [`MAX_COMPOUND_OPTION_PARTS`] components in all (a union of 40 movable components has
+/// 2^40 options): building them would exhaust memory.
 pub(crate) fn compound_options<P: Clone + Ord>(
     compound: Compound,
     children: &[Expr<P>],
     child_opts: &[Vec<Expr<P>>],
     sort: bool,
-) -> Vec<Expr<P>> {
+) -> Result<Vec<Expr<P>>, RuleError> {
+    let counts: Vec<usize> = child_opts.iter().map(Vec::len).collect();
+    let count = option_count(compound, &counts);
+    if count > MAX_OPTIONS as u64
+        || count.saturating_mul(children.len() as u64) > MAX_COMPOUND_OPTION_PARTS
+    {
+        return Err(RuleError::new(format!(
+            "a {} of {} components has {} options; building them would exhaust memory",
+            compound.name(),
+            children.len(),
+            if count == u64::MAX {
+                "too many".to_string()
+            } else {
+                count.to_string()
+            }
+        )));
+    }
     let make = |next: Vec<Expr<P>>| {
         if sort {
             Expr::compound(compound, next)
@@ -114,11 +165,8 @@ pub(crate) fn compound_options<P: Clone + Ord>(
             }
         }
         Compound::Union | Compound::Selective => {
+            // Fewer than 2^22 options were counted, so fewer than 22 components move.
             let m = movable.len();
-            assert!(
-                m < 63,
-                "a union or selective compound of {m} movable components"
-            );
             for mask in 1u64..(1u64 << m) {
                 let subset: Vec<usize> = (0..m)
                     .filter(|b| mask >> b & 1 == 1)
@@ -131,7 +179,8 @@ pub(crate) fn compound_options<P: Clone + Ord>(
             }
         }
     }
-    out
+    debug_assert_eq!(out.len() as u64, count);
+    Ok(out)
 }
 
 /// Every way of moving in all components of `subset` at once.

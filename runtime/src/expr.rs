@@ -136,6 +136,14 @@ impl<P: Clone + Ord> Expr<P> {
         }
     }
 
+    /// How many positions (and `end`s) this expression holds.
+    pub fn leaf_count(&self) -> usize {
+        match self {
+            Expr::End | Expr::Pos(_) => 1,
+            Expr::Compound(_, cs) => cs.iter().map(Expr::leaf_count).sum(),
+        }
+    }
+
     /// The leaf positions in this expression, left to right.
     pub fn leaves(&self) -> Vec<&P> {
         let mut out = Vec::new();

@@ -49,6 +49,12 @@ pub enum SolveError {
         /// How many options were enumerated.
         options: u64,
     },
+    /// A compound position searched move by move has more than
+    /// [`MAX_SEARCHED_COMPONENTS`] components.
+    LargeCompound {
+        /// How many components it has.
+        components: usize,
+    },
     /// A line of play went deeper than the solver follows ([`MAX_DEPTH`]).
     TooDeep {
         /// The depth limit.
@@ -91,6 +97,13 @@ impl fmt::Display for SolveError {
                 "{options} options were enumerated along it without a position finished \
                  (a limit that grows with --max-positions)"
             ),
+            SolveError::LargeCompound { components } => write!(
+                f,
+                "a compound position of {components} components is searched move by move \
+                 (no compound rule gives this value), past the limit of \
+                 {MAX_SEARCHED_COMPONENTS}: a move likely makes a compound that holds the game \
+                 again"
+            ),
             SolveError::TooDeep { limit } => {
                 write!(f, "a line of play went more than {limit} moves deep")
             }
@@ -126,6 +139,13 @@ const UNENDING_DEPTH: usize = 10_000;
 /// How many options, per position of the `--max-positions` limit, may be enumerated along
 /// one line of play (deeper than [`UNENDING_DEPTH`]) before a position on it is finished.
 pub const DESCENT_WORK: u64 = 4;
+/// The most components a compound position searched move by move (no fast rule gives its
+/// value) may have: past it, the moves likely grow without end (a move makes a compound
+/// that holds the game again), and a search of so large a compound could not finish.
+pub const MAX_SEARCHED_COMPONENTS: usize = 256;
+/// Memory is measured each time compound options of this many components in all were
+/// built (as it is every few thousand positions).
+const MEASURE_EVERY_PARTS: u64 = 1 << 20;
 /// Frame cursor after an outcome search found a winning option.
 const SHORT_CIRCUIT: usize = usize::MAX;
 
@@ -223,6 +243,8 @@ pub struct Solver<'r, R: Rules> {
     kernel_tables: KernelTables,
     /// Options enumerated since a position was last finished.
     descent_options: u64,
+    /// Components built in compound options since memory was last measured.
+    expr_parts: u64,
 }
 
 type Pos<R> = <R as Rules>::Pos;
@@ -275,6 +297,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             progress: None,
             kernel_tables: KernelTables::default(),
             descent_options: 0,
+            expr_parts: 0,
         };
         solver.measure_memory();
         solver
@@ -539,9 +562,9 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         };
         let error = match error {
-            limit @ (SolveError::TooDeep { .. } | SolveError::LongDescent { .. }) => {
-                self.unending(limit)
-            }
+            limit @ (SolveError::TooDeep { .. }
+            | SolveError::LongDescent { .. }
+            | SolveError::LargeCompound { .. }) => self.unending(limit),
             limit @ (SolveError::TooManyPositions { .. } | SolveError::OutOfMemory { .. })
                 if self.stack.len() >= UNENDING_DEPTH
                     && self.stack.len() as u64 * 2 >= self.solved =>
@@ -562,7 +585,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         let show = |frames: &[Frame<Pos<R>>]| -> Vec<String> {
             frames
                 .iter()
-                .map(|f| self.display_node(f.task.node))
+                .map(|f| shorten(self.display_node(f.task.node)))
                 .collect()
         };
         let depth = self.stack.len();
@@ -703,11 +726,25 @@ impl<'r, R: Rules> Solver<'r, R> {
             Node::Leaf(p) => self.rules.options(p, opts).map_err(Fail::from),
             Node::Expr(id) => {
                 let expr = self.exprs[id as usize].clone();
-                self.expr_options(&expr, true).map(|list| {
-                    for o in list {
-                        opts.expr(o);
+                let components = expr.leaf_count();
+                if components > MAX_SEARCHED_COMPONENTS {
+                    return Err(Fail::Error(SolveError::LargeCompound { components }));
+                }
+                let mut list = self.expr_options(&expr, true)?;
+                // Equal options (moves in equal components) are one option.
+                list.sort_unstable();
+                list.dedup();
+                self.expr_parts += list.iter().map(|o| o.leaf_count() as u64).sum::<u64>();
+                if self.expr_parts >= MEASURE_EVERY_PARTS {
+                    self.expr_parts = 0;
+                    if let Some(limit) = self.measure_memory() {
+                        return Err(Fail::Error(SolveError::OutOfMemory { limit }));
                     }
-                })
+                }
+                for o in list {
+                    opts.expr(o);
+                }
+                Ok(())
             }
         }
     }
@@ -969,9 +1006,19 @@ impl<'r, R: Rules> Solver<'r, R> {
                 for child in children.iter() {
                     child_opts.push(self.expr_options(child, sort)?);
                 }
-                Ok(compound_options(*c, children, &child_opts, sort))
+                Ok(compound_options(*c, children, &child_opts, sort)?)
             }
         }
+    }
+}
+
+/// A position as an error message shows it: its first 100 characters, and how long it is
+/// where it is longer (a compound that grew without end).
+fn shorten(text: String) -> String {
+    const SHOWN: usize = 100;
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}... ({} characters)", &text[..cut], text.chars().count()),
+        None => text,
     }
 }
 

@@ -180,3 +180,51 @@ proptest! {
         }
     }
 }
+
+/// A position whose move makes a sum holding it again grows without end: the search stops
+/// with an error naming the line of play, not by exhausting memory.
+#[test]
+fn compounds_that_grow_without_end_are_reported() {
+    // Node 1 moves to 0, or to 1 + 1.
+    let game = Graph {
+        nodes: vec![vec![], vec![Opt::Node(0), Opt::Sum(1, 1)]],
+    };
+    let mut solver = Solver::new(&game);
+    // Normal play has a rule for sums, which finds the cycle 1 -> 1 + 1 at once; misère
+    // play searches the sum's own positions.
+    assert!(matches!(
+        solver.grundy(Expr::Pos(1)),
+        Err(SolveError::Cycle { .. })
+    ));
+    match solver.misere_outcome(Expr::Pos(1)) {
+        Err(SolveError::Unending { limit, line, .. }) => {
+            assert!(
+                matches!(*limit, SolveError::LargeCompound { components } if components > 256),
+                "{limit}"
+            );
+            assert!(line.1.iter().all(|p| p.len() < 150), "{:?}", line.1);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A union of 30 movable components has 2^30 - 1 options: an error, before any is built.
+#[test]
+fn compounds_with_too_many_options_are_an_error() {
+    let game = Graph {
+        nodes: vec![vec![], vec![Opt::Node(0)]],
+    };
+    let mut solver = Solver::new(&game);
+    let union = Expr::compound(Compound::Union, (0..30).map(|_| Expr::Pos(1)));
+    // The outcome of a union has a rule; its remoteness is searched.
+    assert_eq!(solver.outcome(&union).unwrap(), Outcome::N);
+    match solver.remoteness(&union) {
+        Err(SolveError::Rule(e)) => {
+            assert!(e.to_string().contains("1073741823 options"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Ten components (1,023 options) are searched.
+    let small = Expr::compound(Compound::Union, (0..10).map(|_| Expr::Pos(1)));
+    assert_eq!(solver.remoteness(&small).unwrap(), 1);
+}
