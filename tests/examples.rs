@@ -294,6 +294,29 @@ fn take_and_break_sequences() {
     assert_eq!(column(&grundy[0], 1)[..40], strings(&GRUNDY));
 }
 
+/// Guy–Smith proves periods of Grundy values counted from heap 0 only: a remoteness
+/// sequence, or one that starts past 0, may look periodic but is never called proven.
+#[test]
+fn periods_are_proven_only_for_grundy_values_from_zero() {
+    // 0.1: a heap of one may be taken; larger heaps are dead. Every sequence is periodic.
+    let source = "game K = octal \"0.1\"\n\
+        period grundy of K(n) for n in 0..=30\n\
+        period remoteness of K(n) for n in 0..=30\n\
+        period grundy of K(n) for n in 1..=30\n";
+    let answers = run_source(source, Mode::Fast);
+    let proven: Vec<bool> = answers
+        .iter()
+        .map(|a| match a {
+            Answer::Period { proven, period, .. } => {
+                assert!(period.is_some(), "{a:?}");
+                *proven
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(proven, [true, false, false]);
+}
+
 #[test]
 fn octal_sugar_equals_explicit_rules_to_200() {
     let source = format!(

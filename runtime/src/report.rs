@@ -302,8 +302,11 @@ pub fn solve_plan<R: Rules>(
                     _ => 0,
                 });
             }
-            let found = find_period(&sequence, max_removal);
             let first = first.unwrap_or(0);
+            // Guy–Smith proves periods of Grundy values of heaps counted from 0; remoteness,
+            // suspense and misère values of sums do not follow from their components'.
+            let provable = kind == ValueKind::Grundy && first == 0;
+            let found = find_period(&sequence, max_removal.filter(|_| provable));
             out(Part::Answer(Answer::Period {
                 query,
                 value: kind.name().to_string(),
