@@ -1174,3 +1174,52 @@ fn differences_used_as_ints_do_not_underflow() {
         );
     }
 }
+
+/// A heap too large to compute is read off a proven period, and the answer says so; codes
+/// with a d0 digit and hexadecimal digits are accepted.
+#[test]
+fn huge_heaps_are_answered_from_proven_periods() {
+    let file = temp_file(
+        "huge_heaps.cgdl",
+        "game K = octal \"0.77\"\ngame D = octal \"4.07\"\ngame H = octal \"0.8f\"\n\
+         value grundy of D(30) + H(20)\n",
+    );
+    let path = file.to_str().expect("a path");
+    for out in both_back_ends(&[
+        "eval",
+        path,
+        "K(1000000000000000000) + K(3)",
+        "--value",
+        "grundy,outcome",
+    ]) {
+        assert_eq!(
+            stdout(&out),
+            "grundy 2 (periodic from 71, period 12)\noutcome N (periodic from 71, period 12)\n",
+            "{}",
+            stderr(&out)
+        );
+    }
+    for out in both_back_ends(&[
+        "eval",
+        path,
+        "K(1000000000000000000)",
+        "--value",
+        "grundy",
+        "--format",
+        "json",
+    ]) {
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        assert_eq!(
+            doc["periodic"],
+            serde_json::json!({"from": 71, "period": 12})
+        );
+        assert_eq!(doc["values"], serde_json::json!([["grundy", 1]]));
+    }
+    // A heap small enough to compute carries no note.
+    for out in both_back_ends(&["eval", path, "K(1000)", "--value", "grundy"]) {
+        assert_eq!(stdout(&out), "grundy 1\n");
+    }
+    let [native, interp] = both_back_ends(&["run", path]);
+    assert!(native.status.success(), "{}", stderr(&native));
+    assert_eq!(stdout(&native), stdout(&interp));
+}

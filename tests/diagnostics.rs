@@ -162,8 +162,8 @@ const CASES: &[(&str, &[&str], &str)] = &[
     ),
     (
         "bad_octal_code",
-        &["E0701"],
-        "game K = octal \"0.78\"\n",
+        &["E0701", "E0701"],
+        "game K = octal \"0.7g\"\ngame D = octal \"2.07\"\n",
     ),
     (
         "table_with_three_names",

@@ -735,7 +735,7 @@ impl Rules for Interpreter<'_> {
             }
             GameKind::Octal(digits) => {
                 let h = |k: i64| self.intern(gid, vec![Val::Int(k)].into());
-                cgdl_runtime::rules::octal_options(heap()?, digits, h, out)?;
+                cgdl_runtime::heap::heap_options(heap()?, digits, h, out)?;
             }
         }
         Ok(())
@@ -743,6 +743,23 @@ impl Rules for Interpreter<'_> {
 
     fn dense_index(&self, pos: u32) -> Option<usize> {
         Some(pos as usize)
+    }
+
+    fn grundy_kernel(
+        &self,
+        pos: u32,
+        _known: &dyn Fn(u32) -> Option<u32>,
+        out: &mut Vec<(u32, u32)>,
+        budget: u64,
+        tables: &mut cgdl_runtime::KernelTables,
+    ) -> bool {
+        let (gid, fields) = self.position(pos);
+        match (&self.program.games[gid].kind, fields.first()) {
+            (GameKind::Octal(digits), Some(Val::Int(n))) => {
+                cgdl_runtime::rules::heap_kernel(gid, digits, *n, pos, out, budget, tables)
+            }
+            _ => false,
+        }
     }
 
     fn write_pos(&self, pos: u32, out: &mut dyn fmt::Write) -> fmt::Result {

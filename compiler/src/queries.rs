@@ -137,7 +137,7 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
                 query,
                 kind,
                 terms,
-                max_removal: q.max_removal(interp.program()),
+                bound: q.period_bound(interp.program()),
             })
         }
     }

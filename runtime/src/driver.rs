@@ -268,19 +268,31 @@ fn eval_position<R: Rules>(
     };
     match run_plan(solver, value_plan) {
         Ok(Answer::Value {
-            position, values, ..
+            position,
+            values,
+            periodic,
+            ..
         }) if options.json => {
-            let doc = serde_json::json!({
+            let mut doc = serde_json::json!({
                 "file": options.file,
                 "position": position,
                 "values": values,
             });
+            if let Some(p) = periodic {
+                doc["periodic"] = serde_json::json!(p);
+            }
             print_out(&format!("{}\n", json_text(&doc, options.pretty)));
             true
         }
-        Ok(Answer::Value { values, .. }) => {
+        Ok(Answer::Value {
+            values, periodic, ..
+        }) => {
             for (name, v) in values {
-                print_out(&format!("{name} {}\n", cell_text(&v)));
+                let note = periodic
+                    .filter(|_| crate::report::Periodic::applies_to(&name))
+                    .map(|p| format!(" {}", p.note()))
+                    .unwrap_or_default();
+                print_out(&format!("{name} {}{note}\n", cell_text(&v)));
             }
             true
         }

@@ -11,6 +11,7 @@ pub mod board;
 mod compound;
 pub mod driver;
 pub mod expr;
+pub mod heap;
 pub mod loony;
 mod memo;
 pub mod memory;
@@ -26,7 +27,7 @@ pub mod svg;
 pub mod value;
 
 pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};
-pub use period::{find_period, Period};
+pub use period::{find_period, Bound, Period};
 pub use rules::{KernelTables, Options, RuleError, Rules};
 pub use solver::{
     Mode, Progress, ProgressReport, SolveError, Solver, DEFAULT_MAX_POSITIONS, PROGRESS_EVERY,

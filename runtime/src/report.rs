@@ -111,8 +111,8 @@ pub enum Plan<'a, P> {
         kind: ValueKind,
         /// Each term's index and position, in order; the indices must be consecutive.
         terms: Stream<'a, (i64, Expr<P>)>,
-        /// The largest removal (Guy–Smith), when known.
-        max_removal: Option<usize>,
+        /// What proves a period of the Grundy values (Guy–Smith), when the rules say.
+        bound: Option<crate::period::Bound>,
     },
 }
 
@@ -128,6 +128,9 @@ pub enum Answer {
         position: String,
         /// `[name, value]` pairs in the order asked.
         values: Vec<(String, serde_json::Value)>,
+        /// When a heap too large to compute was answered from a proven period: which.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        periodic: Option<Periodic>,
     },
     /// A one-name table.
     Table {
@@ -168,6 +171,27 @@ pub enum Answer {
         /// The sequence itself.
         sequence: Vec<u32>,
     },
+}
+
+/// The proven period a value was read from (`grundy 1 (periodic from 71, period 12)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Periodic {
+    /// The preperiod: values repeat from this heap on.
+    pub from: usize,
+    /// The period.
+    pub period: usize,
+}
+
+impl Periodic {
+    /// The note written after a value read from this period.
+    pub fn note(&self) -> String {
+        format!("(periodic from {}, period {})", self.from, self.period)
+    }
+
+    /// Whether a value of this name is read from a period (the Grundy kernel's values).
+    pub fn applies_to(name: &str) -> bool {
+        matches!(name, "grundy" | "outcome")
+    }
 }
 
 /// A value as JSON: numbers as numbers, P/N/SL/SW as strings.
@@ -225,13 +249,19 @@ pub fn solve_plan<R: Rules>(
             asks,
         } => {
             let mut values = Vec::new();
+            solver.take_period_used();
             for a in asks {
                 values.push((a.name().to_string(), answer_one(solver, a, &target)?));
             }
+            let periodic = solver.take_period_used().map(|p| Periodic {
+                from: p.preperiod,
+                period: p.period,
+            });
             out(Part::Answer(Answer::Value {
                 query,
                 position: solver.display(&target),
                 values,
+                periodic,
             }));
         }
         Plan::Table {
@@ -285,7 +315,7 @@ pub fn solve_plan<R: Rules>(
             query,
             kind,
             mut terms,
-            max_removal,
+            bound,
         } => {
             let mut sequence = Vec::new();
             let mut first = None;
@@ -306,7 +336,7 @@ pub fn solve_plan<R: Rules>(
             // Guy–Smith proves periods of Grundy values of heaps counted from 0; remoteness,
             // suspense and misère values of sums do not follow from their components'.
             let provable = kind == ValueKind::Grundy && first == 0;
-            let found = find_period(&sequence, max_removal.filter(|_| provable));
+            let found = find_period(&sequence, bound.filter(|_| provable));
             out(Part::Answer(Answer::Period {
                 query,
                 value: kind.name().to_string(),
@@ -607,11 +637,20 @@ impl Document for JsonDoc {
 /// Renders an answer as text.
 pub fn render_text(answer: &Answer) -> String {
     match answer {
-        Answer::Value { query, values, .. } => {
+        Answer::Value {
+            query,
+            values,
+            periodic,
+            ..
+        } => {
             let mut out = format!("{query}\n");
             let w = values.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
             for (name, v) in values {
-                out.push_str(&format!("  {name:<w$}  {}\n", cell_text(v)));
+                out.push_str(&format!("  {name:<w$}  {}", cell_text(v)));
+                if let Some(p) = periodic.filter(|_| Periodic::applies_to(name)) {
+                    out.push_str(&format!(" {}", p.note()));
+                }
+                out.push('\n');
             }
             out
         }
@@ -698,6 +737,7 @@ mod tests {
                     ("grundy".into(), json!(3)),
                     ("moves".into(), json!(["G(0)", "\"quoted\"\nline"])),
                 ],
+                periodic: None,
             },
             table(3),
             table(0),

@@ -1,6 +1,8 @@
 //! The trait a game universe implements, and the buffer its options are written into.
 
 use crate::expr::Expr;
+use crate::heap::{HeapCode, HeapEngine};
+use crate::period::Period;
 use std::fmt::{self, Debug};
 use std::hash::Hash;
 
@@ -59,6 +61,10 @@ pub trait Rules {
 #[derive(Debug, Default)]
 pub struct KernelTables {
     tables: Vec<Vec<u32>>,
+    /// The nim-sequence engines of heap games given by a code ([`heap_kernel`]).
+    heaps: Vec<Option<HeapEngine>>,
+    /// The proven period the last heap value was answered from, until taken.
+    period_used: Option<Period>,
 }
 
 impl KernelTables {
@@ -68,6 +74,66 @@ impl KernelTables {
             self.tables.resize_with(game + 1, Vec::new);
         }
         &mut self.tables[game]
+    }
+
+    /// The engine of heap game `game`, whose code has digits `digits`.
+    pub fn heap(&mut self, game: usize, digits: &[u8]) -> &mut HeapEngine {
+        if self.heaps.len() <= game {
+            self.heaps.resize_with(game + 1, || None);
+        }
+        self.heaps[game]
+            .get_or_insert_with(|| HeapEngine::new(HeapCode::from_digits(digits.to_vec())))
+    }
+
+    /// Values held, in all tables and engines.
+    pub fn held(&self) -> u64 {
+        let tables: usize = self.tables.iter().map(Vec::len).sum();
+        let heaps: usize = (self.heaps.iter().flatten())
+            .map(|e| e.values().len())
+            .sum();
+        (tables + heaps) as u64
+    }
+
+    /// Bytes held, roughly.
+    pub fn bytes(&self) -> u64 {
+        let tables: usize = self.tables.iter().map(|t| t.capacity() * 4).sum();
+        let heaps: usize = (self.heaps.iter().flatten()).map(HeapEngine::bytes).sum();
+        (tables + heaps) as u64
+    }
+
+    /// The proven period a heap value was last answered from, if one was since the last
+    /// call.
+    pub fn take_period_used(&mut self) -> Option<Period> {
+        self.period_used.take()
+    }
+}
+
+/// The Grundy kernel of a heap game given by a code (octal or hexadecimal): the value of
+/// heap `n` of game `game`, pushed with `pos` to `out`. It is computed, with every smaller
+/// heap, when at most `budget` new values are needed; past that it is read off a period that
+/// the code's bound proves, found within `budget` values (and noted, see
+/// [`KernelTables::take_period_used`]). `false` when neither works.
+pub fn heap_kernel<P>(
+    game: usize,
+    digits: &[u8],
+    n: i64,
+    pos: P,
+    out: &mut Vec<(P, u32)>,
+    budget: u64,
+    tables: &mut KernelTables,
+) -> bool {
+    let Ok(n) = u64::try_from(n) else {
+        return false;
+    };
+    match tables.heap(game, digits).value(n, budget) {
+        Some((value, period)) => {
+            if period.is_some() {
+                tables.period_used = period;
+            }
+            out.push((pos, value));
+            true
+        }
+        None => false,
     }
 }
 
@@ -323,47 +389,4 @@ pub fn subtraction_options<P: Copy + Ord>(
             out.position(heap(n - s));
         }
     }
-}
-
-/// The options of heap `n` of the octal game with code digits `d0 d1 d2 ...` (Guy–Smith):
-/// removing `k >= 1` tokens may leave nothing (bit 1 of `dk`), one heap (bit 2) or two
-/// non-empty heaps (bit 4); `d0`'s bit 4 splits a heap in two without removing tokens.
-/// `heap(k)` is the position of heap `k`. Both back ends call this; it stops with an error
-/// past [`MAX_OPTIONS`].
-#[inline]
-pub fn octal_options<P: Copy + Ord>(
-    n: i64,
-    digits: &[u8],
-    heap: impl Fn(i64) -> P,
-    out: &mut Options<P>,
-) -> Result<(), RuleError> {
-    for (k, &d) in digits.iter().enumerate() {
-        let k = k as i64;
-        if k > n {
-            break;
-        }
-        let rest = n - k;
-        if k == 0 {
-            if d & 4 != 0 {
-                for a in 1..=rest / 2 {
-                    out.sum([heap(a), heap(rest - a)]);
-                    out.check()?;
-                }
-            }
-            continue;
-        }
-        if d & 1 != 0 && rest == 0 {
-            out.end();
-        }
-        if d & 2 != 0 && rest > 0 {
-            out.position(heap(rest));
-        }
-        if d & 4 != 0 && rest >= 2 {
-            for a in 1..=rest / 2 {
-                out.sum([heap(a), heap(rest - a)]);
-                out.check()?;
-            }
-        }
-    }
-    Ok(())
 }

@@ -241,6 +241,8 @@ pub struct Solver<'r, R: Rules> {
     pool: Vec<Box<Buffers<R::Pos>>>,
     progress: Option<Reporter<'r>>,
     kernel_tables: KernelTables,
+    /// Values the kernel tables held after the last kernel call.
+    kernel_held: u64,
     /// Options enumerated since a position was last finished.
     descent_options: u64,
     /// Components built in compound options since memory was last measured.
@@ -296,6 +298,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             pool: Vec::new(),
             progress: None,
             kernel_tables: KernelTables::default(),
+            kernel_held: 0,
             descent_options: 0,
             expr_parts: 0,
         };
@@ -329,6 +332,12 @@ impl<'r, R: Rules> Solver<'r, R> {
     pub fn set_max_memory(&mut self, limit: Option<u64>) {
         self.max_memory = limit;
         self.measure_memory();
+    }
+
+    /// The proven period that a heap's Grundy value was last read from (a heap too large to
+    /// compute: see [`crate::rules::heap_kernel`]), if one was since the last call.
+    pub fn take_period_used(&mut self) -> Option<crate::period::Period> {
+        self.kernel_tables.take_period_used()
     }
 
     /// Calls `report` with what the solve has done, a few times a second while it runs
@@ -627,8 +636,12 @@ impl<'r, R: Rules> Solver<'r, R> {
         if !applied {
             return false;
         }
-        self.solved += found.len() as u64;
-        let large = found.len() > 0x3FFF;
+        // Kernels of heap codes keep their values and push only the one asked for.
+        let held = self.kernel_tables.held();
+        let computed = (found.len() as u64).max(held.saturating_sub(self.kernel_held));
+        self.kernel_held = held;
+        self.solved += computed;
+        let large = computed > 0x3FFF;
         for (q, g) in found {
             let slot = self.slot(q);
             if self.leaf_memo[grundy].get(slot, q) == UNKNOWN {

@@ -3,7 +3,8 @@
 mod games;
 
 use cgdl_runtime::{
-    find_period, Compound, Expr, Mode, Outcome, SolveError, Solver, Value, ValueKind, WNumber,
+    find_period, Bound, Compound, Expr, Mode, Outcome, SolveError, Solver, Value, ValueKind,
+    WNumber,
 };
 use games::*;
 use serde_json::Value as Json;
@@ -215,7 +216,7 @@ fn kayles_values_and_period() {
     assert_eq!(seq[..40], KAYLES_40);
     // Zielonka §7: the last exceptional value is G(K70) = 6, then period 12.
     assert_eq!(seq[70], 6);
-    let period = find_period(&seq, Some(2)).expect("Kayles is periodic");
+    let period = find_period(&seq, Some(Bound::guy_smith(2))).expect("Kayles is periodic");
     assert_eq!(
         (period.preperiod, period.period, period.proven),
         (71, 12, true)

@@ -96,7 +96,7 @@ impl Checker<'_> {
                 Err(why) => {
                     self.error(
                         Diagnostic::new(ErrorCode::BadOctal, format!("invalid octal code \"{code}\": {why}"), *span)
-                            .help("write a code such as \"0.77\" (Kayles) or \"0.137\" (Dawson's chess): digits 0-7 after `0.`"),
+                            .help("write a code such as \"0.77\" (Kayles), \"4.07\" (d0 = 4 splits a heap) or \"0.8f\" (hexadecimal digits 8-f leave three heaps)"),
                     );
                     GameKind::Octal(vec![0])
                 }
@@ -353,24 +353,7 @@ impl Checker<'_> {
     }
 }
 
-/// Parses an octal code such as "0.77" into digits d0, d1, ...
+/// Parses a code such as "0.77", "4.07" or "0.8f" (hexadecimal) into digits d0, d1, ...
 fn parse_octal(code: &str) -> Result<Vec<u8>, String> {
-    let rest = code
-        .strip_prefix("0.")
-        .or_else(|| code.strip_prefix('.'))
-        .ok_or_else(|| "it must start with `0.`".to_string())?;
-    if rest.is_empty() {
-        return Err("no digits after `0.`".to_string());
-    }
-    let mut digits = vec![0u8];
-    for ch in rest.chars() {
-        match ch.to_digit(8) {
-            Some(d) => digits.push(d as u8),
-            None => return Err(format!("`{ch}` is not an octal digit (0-7)")),
-        }
-    }
-    while digits.len() > 1 && digits.last() == Some(&0) {
-        digits.pop();
-    }
-    Ok(digits)
+    cgdl_runtime::heap::HeapCode::parse(code).map(|c| c.digits().to_vec())
 }

@@ -109,7 +109,7 @@ impl Gen<'_> {
             GameKind::Octal(digits) => {
                 let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
                 let n = &fields[0];
-                quote!(#pattern => #rt::rules::octal_options(#n, &[#(#digits),*], Pos::#v, out),)
+                quote!(#pattern => #rt::heap::heap_options(#n, &[#(#digits),*], Pos::#v, out),)
             }
             GameKind::Rules(_) => {
                 let options = &self.names.games[gid].options;

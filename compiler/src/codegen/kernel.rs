@@ -37,35 +37,17 @@ impl Gen<'_> {
                 }
             }
             (GameKind::Octal(digits), Shape::Heap) => {
+                // The runtime's engine: rare/common splits, compact values, proven periods.
                 let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
                 let n = &fields[0];
-                quote! {
-                    for (k, d) in [#(#digits),*].into_iter().enumerate() {
-                        let k = k as i64;
-                        if k > #n {
-                            break;
-                        }
-                        let rest = #n - k;
-                        if k == 0 {
-                            if d & 4 != 0 && rest > 0 {
-                                // Splitting without removing keeps the total: not smaller.
-                                return ::std::result::Result::Ok(false);
-                            }
-                            continue;
-                        }
-                        if d & 1 != 0 && rest == 0 {
-                            mark(0);
-                        }
-                        if d & 2 != 0 && rest > 0 {
-                            mark(g[rest as usize]);
-                        }
-                        if d & 4 != 0 && rest >= 2 {
-                            for a in 1..=rest / 2 {
-                                mark(g[a as usize] ^ g[(rest - a) as usize]);
-                            }
-                        }
-                    }
-                }
+                let table = Literal::usize_unsuffixed(gid);
+                let pattern = self.pos_pattern(gid, &fields);
+                let arm = quote! {
+                    #pattern => #rt::rules::heap_kernel(
+                        #table, &[#(#digits),*], #n, pos, out, budget, tables,
+                    ),
+                };
+                return Ok(Some((arm, TokenStream::new())));
             }
             // Without moves every position is 0 at once: no table is worth filling.
             (GameKind::Rules(moves), _) if moves.is_empty() => return Ok(None),

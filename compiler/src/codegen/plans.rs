@@ -137,16 +137,17 @@ impl Gen<'_> {
                         .and_then(|v| ValueKind::from_name(v))
                         .unwrap_or(ValueKind::Grundy),
                 );
-                let removal = match q.max_removal(self.program) {
-                    Some(t) => {
-                        let t = Literal::usize_unsuffixed(t);
-                        quote!(::std::option::Option::Some(#t))
+                let bound = match q.period_bound(self.program) {
+                    Some(b) => {
+                        let t = Literal::usize_unsuffixed(b.max_removal);
+                        let j = Literal::usize_unsuffixed(b.max_parts);
+                        quote!(::std::option::Option::Some(#rt::Bound { max_removal: #t, max_parts: #j }))
                     }
                     None => quote!(::std::option::Option::None),
                 };
                 let terms = self.stream(&x, &dom, quote!(#x), &target, quote!(Terms));
                 quote!(#rt::report::Plan::Period {
-                    query: #text.to_string(), kind: #kind, terms: #terms, max_removal: #removal
+                    query: #text.to_string(), kind: #kind, terms: #terms, bound: #bound
                 })
             }
         })

@@ -542,13 +542,13 @@ pub struct IQuery {
 }
 
 impl IQuery {
-    /// The largest number of tokens a move removes when the target is `G(n)` of a
-    /// take-and-break or subtraction game `G` with `n` the query's variable (for the
-    /// Guy–Smith period proof).
-    pub fn max_removal(&self, program: &Program) -> Option<usize> {
+    /// What proves a period of the Grundy values when the target is `G(n)` of a
+    /// take-and-break or subtraction game `G` with `n` the query's variable: the largest
+    /// removal and the most heaps a move leaves (Guy–Smith).
+    pub fn period_bound(&self, program: &Program) -> Option<cgdl_runtime::Bound> {
         match &self.target {
             IExpr::Pos { game, args, .. } if matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == 0) => {
-                program.max_removal(*game)
+                program.period_bound(*game)
             }
             _ => None,
         }
@@ -593,12 +593,17 @@ impl Program {
         self.games.iter().position(|g| g.name == name)
     }
 
-    /// The largest number of tokens a move of game `id` removes, when the game is a
-    /// take-and-break or subtraction game (for the Guy–Smith period proof).
-    pub fn max_removal(&self, id: usize) -> Option<usize> {
+    /// What proves periods of game `id`'s Grundy values, when the game is a take-and-break
+    /// or subtraction game: its largest removal and the most heaps a move leaves.
+    pub fn period_bound(&self, id: usize) -> Option<cgdl_runtime::Bound> {
         match &self.games.get(id)?.kind {
-            GameKind::Octal(digits) => Some(digits.len().saturating_sub(1)),
-            GameKind::Subtraction(set) => set.iter().max().map(|&m| m as usize),
+            GameKind::Octal(digits) => {
+                Some(cgdl_runtime::heap::HeapCode::from_digits(digits.clone()).bound())
+            }
+            GameKind::Subtraction(set) => set.iter().max().map(|&m| cgdl_runtime::Bound {
+                max_removal: m as usize,
+                max_parts: 1,
+            }),
             GameKind::Rules(_) => None,
         }
     }

@@ -1,0 +1,862 @@
+//! Take-and-break heap games by their codes (octal and hexadecimal), and the engine that
+//! computes their nim-sequences: bottom up, in a compact array, with the rare/common split
+//! of Gangolli–Plambeck and Flammenkamp for the mex of moves that split a heap, and with
+//! proven periods (see [`crate::period`]) that answer any heap size.
+//!
+//! A code `d0.d1d2d3...` says, for each `k`, what a move that removes `k` tokens may leave
+//! (bits of `dk`): 1 nothing, 2 one heap, 4 two non-empty heaps, 8 three non-empty heaps
+//! (a hexadecimal digit). `d0` may only split (4, 8): it removes no tokens.
+
+use crate::period::{find_period, Bound, Period};
+use crate::rules::{OptRef, Options, RuleError};
+
+/// The most values [`HeapEngine`] computes for one game: 2^32 − 1 (positions are kept as
+/// `u32`); a heap past it is answered only from a proven period.
+pub const MAX_HEAP_TABLE: usize = u32::MAX as usize;
+
+/// A take-and-break game's code: digit `k` says what a move removing `k` tokens leaves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HeapCode {
+    digits: Vec<u8>,
+}
+
+impl HeapCode {
+    /// Reads a code such as `0.77`, `.156`, `4.07` (`d0 = 4`: a heap may split without
+    /// losing tokens) or `0.8f` (hexadecimal digits 8–f leave three heaps). Trailing zeros
+    /// are dropped.
+    pub fn parse(code: &str) -> Result<Self, String> {
+        let (head, rest) = code
+            .split_once('.')
+            .ok_or_else(|| "it needs a point, as in `0.77` or `4.07`".to_string())?;
+        if rest.is_empty() {
+            return Err("there are no digits after the point".to_string());
+        }
+        let d0 = match head {
+            "" | "0" => 0,
+            "4" => 4,
+            "8" => 8,
+            "c" | "C" => 12,
+            other => {
+                return Err(format!(
+                    "the digit before the point, `{other}`, must be 0, 4, 8 or c: it removes no \
+                     tokens, so it may only split a heap (1 or 2 would let a player pass or \
+                     move from the empty heap)"
+                ))
+            }
+        };
+        let mut digits = vec![d0];
+        for ch in rest.chars() {
+            match ch.to_digit(16) {
+                Some(d) => digits.push(d as u8),
+                None => {
+                    return Err(format!(
+                        "`{ch}` is not a digit (0-7, or 0-f in hexadecimal)"
+                    ))
+                }
+            }
+        }
+        if digits.len() > 4096 {
+            return Err(format!(
+                "it has {} digits; at most 4096 are supported",
+                digits.len() - 1
+            ));
+        }
+        Ok(Self::from_digits(digits))
+    }
+
+    /// The code with digits `d0 d1 ...` (each 0–15; trailing zeros are dropped).
+    pub fn from_digits(mut digits: Vec<u8>) -> Self {
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.is_empty() {
+            digits.push(0);
+        }
+        HeapCode { digits }
+    }
+
+    /// The digits `d0 d1 ...`.
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// The largest number of tokens a move removes.
+    pub fn max_removal(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    /// The most heaps a move leaves (at least 1).
+    pub fn max_parts(&self) -> usize {
+        let all = self.digits.iter().fold(0, |a, d| a | d);
+        if all & 8 != 0 {
+            3
+        } else if all & 4 != 0 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The bound that proves periods of this game's nim-sequence.
+    pub fn bound(&self) -> Bound {
+        Bound {
+            max_removal: self.max_removal(),
+            max_parts: self.max_parts(),
+        }
+    }
+}
+
+impl std::fmt::Display for HeapCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:x}.", self.digits[0])?;
+        for d in &self.digits[1..] {
+            write!(f, "{d:x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The options of heap `n` of the game with code `digits` (see the module docs); `heap(k)`
+/// is the position of heap `k`. Both back ends call this; it stops with an error past
+/// [`crate::rules::MAX_OPTIONS`].
+#[inline]
+pub fn heap_options<P: Copy + Ord>(
+    n: i64,
+    digits: &[u8],
+    heap: impl Fn(i64) -> P,
+    out: &mut Options<P>,
+) -> Result<(), RuleError> {
+    for (k, &d) in digits.iter().enumerate() {
+        let k = k as i64;
+        if k > n {
+            break;
+        }
+        let rest = n - k;
+        if k > 0 && d & 1 != 0 && rest == 0 {
+            out.end();
+        }
+        if k > 0 && d & 2 != 0 && rest > 0 {
+            out.position(heap(rest));
+        }
+        if d & 4 != 0 {
+            for a in 1..=rest / 2 {
+                out.sum([heap(a), heap(rest - a)]);
+                out.check()?;
+            }
+        }
+        if d & 8 != 0 {
+            for a in 1..=rest / 3 {
+                for b in a..=(rest - a) / 2 {
+                    out.sum([heap(a), heap(b), heap(rest - a - b)]);
+                    out.check()?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A nim-sequence kept in the narrowest array its values allow: a byte per value while
+/// every value is below 256, then two bytes, then four.
+#[derive(Clone, Debug)]
+pub enum NimSequence {
+    /// Every value below 256.
+    Bytes(Vec<u8>),
+    /// Every value below 65536.
+    Words(Vec<u16>),
+    /// Any value.
+    Wide(Vec<u32>),
+}
+
+impl Default for NimSequence {
+    fn default() -> Self {
+        NimSequence::Bytes(Vec::new())
+    }
+}
+
+impl NimSequence {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            NimSequence::Bytes(v) => v.len(),
+            NimSequence::Words(v) => v.len(),
+            NimSequence::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether there is no value yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Value `n`, if computed.
+    pub fn get(&self, n: usize) -> Option<u32> {
+        match self {
+            NimSequence::Bytes(v) => v.get(n).map(|&x| x as u32),
+            NimSequence::Words(v) => v.get(n).map(|&x| x as u32),
+            NimSequence::Wide(v) => v.get(n).copied(),
+        }
+    }
+
+    /// Bytes held per value.
+    pub fn width(&self) -> usize {
+        match self {
+            NimSequence::Bytes(_) => 1,
+            NimSequence::Words(_) => 2,
+            NimSequence::Wide(_) => 4,
+        }
+    }
+
+    /// Widens the array so that it can hold `value`.
+    fn widen_for(&mut self, value: u32) {
+        if value > u16::MAX as u32 {
+            if let NimSequence::Bytes(_) | NimSequence::Words(_) = self {
+                let wide = (0..self.len()).filter_map(|i| self.get(i)).collect();
+                *self = NimSequence::Wide(wide);
+            }
+        } else if value > u8::MAX as u32 {
+            if let NimSequence::Bytes(v) = self {
+                *self = NimSequence::Words(v.iter().map(|&x| x as u16).collect());
+            }
+        }
+    }
+
+    /// The first period of the values (see [`find_period`]).
+    pub fn find_period(&self, bound: Option<Bound>) -> Option<Period> {
+        match self {
+            NimSequence::Bytes(v) => find_period(v, bound),
+            NimSequence::Words(v) => find_period(v, bound),
+            NimSequence::Wide(v) => find_period(v, bound),
+        }
+    }
+
+    /// The values as `u32`s.
+    pub fn to_vec(&self) -> Vec<u32> {
+        (0..self.len()).filter_map(|i| self.get(i)).collect()
+    }
+}
+
+/// One cell type of a [`NimSequence`].
+trait Cell: Copy {
+    fn value(self) -> u32;
+    fn from_value(v: u32) -> Option<Self>;
+}
+
+impl Cell for u8 {
+    #[inline(always)]
+    fn value(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn from_value(v: u32) -> Option<Self> {
+        u8::try_from(v).ok()
+    }
+}
+
+impl Cell for u16 {
+    #[inline(always)]
+    fn value(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn from_value(v: u32) -> Option<Self> {
+        u16::try_from(v).ok()
+    }
+}
+
+impl Cell for u32 {
+    #[inline(always)]
+    fn value(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn from_value(v: u32) -> Option<Self> {
+        Some(v)
+    }
+}
+
+/// A set of values as bits.
+#[derive(Clone, Debug, Default)]
+struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    #[inline(always)]
+    fn insert(&mut self, v: u32) {
+        let w = (v >> 6) as usize;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (v & 63);
+    }
+
+    #[inline(always)]
+    fn contains(&self, v: u32) -> bool {
+        self.words
+            .get((v >> 6) as usize)
+            .is_some_and(|w| w >> (v & 63) & 1 != 0)
+    }
+
+    /// The least value not in the set.
+    #[inline]
+    fn mex(&self) -> u32 {
+        for (i, &w) in self.words.iter().enumerate() {
+            if w != u64::MAX {
+                return (i as u32) * 64 + w.trailing_ones();
+            }
+        }
+        self.words.len() as u32 * 64
+    }
+}
+
+/// The option values of one heap, while it is solved.
+trait Marks {
+    fn insert(&mut self, x: u32);
+    fn mex(&self) -> u32;
+}
+
+/// Marks of values below 64, in a register.
+struct One(u64);
+
+impl Marks for One {
+    #[inline(always)]
+    fn insert(&mut self, x: u32) {
+        self.0 |= 1 << (x & 63);
+    }
+    #[inline(always)]
+    fn mex(&self) -> u32 {
+        self.0.trailing_ones()
+    }
+}
+
+/// Marks of values below `64 * words.len()`.
+struct Many<'a>(&'a mut [u64]);
+
+impl Marks for Many<'_> {
+    #[inline(always)]
+    fn insert(&mut self, x: u32) {
+        self.0[(x >> 6) as usize] |= 1 << (x & 63);
+    }
+    #[inline(always)]
+    fn mex(&self) -> u32 {
+        for (i, &w) in self.0.iter().enumerate() {
+            if w != u64::MAX {
+                return (i as u32) * 64 + w.trailing_ones();
+            }
+        }
+        self.0.len() as u32 * 64
+    }
+}
+
+/// Which way [`HeapEngine`] took the mex of split moves at its last step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SplitMethod {
+    /// Every split was looked at.
+    #[default]
+    Naive,
+    /// Splits with a rare heap were looked at, the rest only as needed (rare/common).
+    RareCommon,
+}
+
+/// The nim-sequence of one heap game, computed bottom up and kept between calls.
+///
+/// The mex over moves that split a heap in two follows Flammenkamp's sparse-space method:
+/// values are split into a *common* set `C` (chosen greedily from the most frequent values,
+/// so that no two common values add, by nim-addition, to a common value) and the rest,
+/// *rare*. Two heaps of common values make a value in `C ⊕ C`, so every split that could
+/// make a value outside `C ⊕ C` has a heap of rare value: only those are looked at first,
+/// and the remaining splits only while the least missing value lies in `C ⊕ C`. Which set
+/// is common changes nothing but speed; when rare heaps are not rare, every split is looked
+/// at (the naive method), so the engine never does much worse than the definition.
+#[derive(Clone, Debug)]
+pub struct HeapEngine {
+    code: HeapCode,
+    values: NimSequence,
+    stepper: Stepper,
+    /// The first proven period, once found.
+    period: Option<Period>,
+    /// The length at which a period was last looked for.
+    period_checked: usize,
+}
+
+impl HeapEngine {
+    /// An engine with no values yet.
+    pub fn new(code: HeapCode) -> Self {
+        let digits = code.digits().to_vec();
+        let takes = (digits.iter().enumerate())
+            .filter(|&(k, &d)| k > 0 && d & 3 != 0)
+            .map(|(k, &d)| (k, d))
+            .collect();
+        let splits = (digits.iter().enumerate())
+            .filter(|&(_, &d)| d & 4 != 0)
+            .map(|(k, _)| k)
+            .collect();
+        let triples = (digits.iter().enumerate())
+            .filter(|&(_, &d)| d & 8 != 0)
+            .map(|(k, _)| k)
+            .collect();
+        HeapEngine {
+            code,
+            values: NimSequence::default(),
+            stepper: Stepper {
+                takes,
+                splits,
+                triples,
+                common: Bits::default(),
+                common_sums: Bits::default(),
+                rare: Vec::new(),
+                counts: Vec::new(),
+                next_choice: 256,
+                marks: Bits { words: vec![0] },
+                last_method: SplitMethod::Naive,
+                stats: HeapStats::default(),
+            },
+            period: None,
+            period_checked: 0,
+        }
+    }
+
+    /// The game's code.
+    pub fn code(&self) -> &HeapCode {
+        &self.code
+    }
+
+    /// The values computed so far.
+    pub fn values(&self) -> &NimSequence {
+        &self.values
+    }
+
+    /// The value of heap `n`, if computed.
+    pub fn get(&self, n: usize) -> Option<u32> {
+        self.values.get(n)
+    }
+
+    /// The method of the last step.
+    pub fn last_method(&self) -> SplitMethod {
+        self.stepper.last_method
+    }
+
+    /// Bytes held, roughly.
+    pub fn bytes(&self) -> usize {
+        self.values.len() * self.values.width() + self.stepper.rare.capacity() * 4
+    }
+
+    /// The work done so far.
+    pub fn stats(&self) -> HeapStats {
+        self.stepper.stats
+    }
+
+    /// The number of heaps whose values are rare under the current common set.
+    pub fn rare_heaps(&self) -> usize {
+        self.stepper.rare.len()
+    }
+
+    /// Computes every value up to heap `n` (inclusive).
+    pub fn extend_to(&mut self, n: usize) {
+        let n = n.min(MAX_HEAP_TABLE - 1);
+        while self.values.len() <= n {
+            // A step whose value does not fit the array widens it and runs again.
+            let stopped = match &mut self.values {
+                NimSequence::Bytes(v) => Self::run(v, n, &mut self.stepper),
+                NimSequence::Words(v) => Self::run(v, n, &mut self.stepper),
+                NimSequence::Wide(v) => Self::run(v, n, &mut self.stepper),
+            };
+            if let Some(value) = stopped {
+                self.values.widen_for(value);
+            }
+        }
+    }
+
+    /// Fills `g` up to heap `n`; `Some(value)` when a value does not fit `T`.
+    fn run<T: Cell>(g: &mut Vec<T>, n: usize, st: &mut Stepper) -> Option<u32> {
+        g.reserve(n + 1 - g.len());
+        while g.len() <= n {
+            let value = st.step(g);
+            let Some(cell) = T::from_value(value) else {
+                return Some(value);
+            };
+            g.push(cell);
+            st.record(g, value);
+        }
+        None
+    }
+
+    /// The first period that the game's bound proves in the values so far (looked for
+    /// again only once the values have grown by half since the last look).
+    pub fn proven_period(&mut self) -> Option<Period> {
+        if self.period.is_none()
+            && self.values.len() >= self.period_checked + self.period_checked / 2
+        {
+            self.period_checked = self.values.len().max(1);
+            self.period = self.values.find_period(Some(self.code.bound()));
+        }
+        self.period
+    }
+
+    /// The value of heap `n` for any `n`: computed when `n` is within `budget` new values,
+    /// else from a proven period, looked for in a prefix that doubles up to `budget` values.
+    /// `None` when neither is possible; the period used, if any, comes with the value.
+    pub fn value(&mut self, n: u64, budget: u64) -> Option<(u32, Option<Period>)> {
+        let len = self.values.len() as u64;
+        if n < len {
+            return self.values.get(n as usize).map(|v| (v, None));
+        }
+        if n - len < budget && n < MAX_HEAP_TABLE as u64 {
+            self.extend_to(n as usize);
+            return self.values.get(n as usize).map(|v| (v, None));
+        }
+        let limit = (len + budget).min(MAX_HEAP_TABLE as u64) as usize;
+        let mut target = (self.values.len() * 2).max(1024).min(limit);
+        loop {
+            if let Some(period) = self.proven_period() {
+                let index =
+                    period.preperiod as u64 + (n - period.preperiod as u64) % period.period as u64;
+                self.extend_to(index as usize);
+                return self.values.get(index as usize).map(|v| (v, Some(period)));
+            }
+            if self.values.len() >= limit {
+                return None;
+            }
+            self.extend_to(target - 1);
+            target = (target * 2).min(limit);
+        }
+    }
+}
+
+/// The parts of [`HeapEngine`] a step reads and changes, beside the values.
+#[derive(Clone, Debug)]
+struct Stepper {
+    /// `(k, digit)` for each removal `k >= 1` that may leave nothing or one heap.
+    takes: Vec<(usize, u8)>,
+    /// Each `k` whose move may split what is left into two heaps.
+    splits: Vec<usize>,
+    /// Each `k` whose move may split what is left into three heaps.
+    triples: Vec<usize>,
+    /// The common values, and every nim-sum of two of them.
+    common: Bits,
+    common_sums: Bits,
+    /// The heaps (from 1) whose values are not common, in order.
+    rare: Vec<u32>,
+    /// How often each value occurs.
+    counts: Vec<u64>,
+    /// When the common set is chosen again.
+    next_choice: usize,
+    /// Scratch: the option values of the heap being solved.
+    marks: Bits,
+    /// The method of the last step (for tests and statistics).
+    last_method: SplitMethod,
+    /// Work done so far.
+    stats: HeapStats,
+}
+
+/// The work a [`HeapEngine`] did: split options looked at, by way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeapStats {
+    /// Splits looked at by the naive method.
+    pub naive_splits: u64,
+    /// Splits with a rare heap looked at.
+    pub rare_splits: u64,
+    /// Splits looked at to rule a candidate in or out.
+    pub checked_splits: u64,
+    /// Times the common set was chosen.
+    pub choices: u64,
+}
+
+impl Stepper {
+    /// The value of heap `g.len()`, from the values before it.
+    #[inline]
+    fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+        // Every value so far is below 64 * words (a power of two), and so is every nim-sum
+        // of them: one register holds the marks while that is 64.
+        if self.marks.words.len() == 1 {
+            self.step_with(g, &mut One(0))
+        } else {
+            let mut words = std::mem::take(&mut self.marks.words);
+            words.fill(0);
+            let value = self.step_with(g, &mut Many(&mut words));
+            self.marks.words = words;
+            value
+        }
+    }
+
+    #[inline(always)]
+    fn step_with<T: Cell, M: Marks>(&mut self, g: &[T], marks: &mut M) -> u32 {
+        let n = g.len();
+        for &(k, d) in &self.takes {
+            if k > n {
+                break;
+            }
+            let rest = n - k;
+            if rest == 0 {
+                if d & 1 != 0 {
+                    marks.insert(0);
+                }
+            } else if d & 2 != 0 {
+                marks.insert(g[rest].value());
+            }
+        }
+        for &k in &self.triples {
+            if k + 3 > n {
+                break;
+            }
+            let rest = n - k;
+            for a in 1..=rest / 3 {
+                for b in a..=(rest - a) / 2 {
+                    marks.insert(g[a].value() ^ g[b].value() ^ g[rest - a - b].value());
+                }
+            }
+        }
+        if self.splits.is_empty() {
+            self.last_method = SplitMethod::Naive;
+            return marks.mex();
+        }
+        // Rare heaps are worth it while they are few.
+        if self.rare.len() * 3 >= n {
+            self.last_method = SplitMethod::Naive;
+            for &k in &self.splits {
+                if k + 2 > n {
+                    break;
+                }
+                let rest = n - k;
+                let (low, high) = g[..rest].split_at(rest / 2 + 1);
+                for (x, y) in low[1..].iter().zip(high.iter().rev()) {
+                    marks.insert(x.value() ^ y.value());
+                }
+                // Pairs `a + (rest - a)` for `a` up to `rest / 2`: with `rest` even, the last
+                // pairs the middle heap with itself, which `high` does not hold.
+                if rest.is_multiple_of(2) {
+                    // Two equal heaps: nim-sum 0.
+                    marks.insert(0);
+                }
+                self.stats.naive_splits += (rest / 2) as u64;
+            }
+            return marks.mex();
+        }
+        self.last_method = SplitMethod::RareCommon;
+        for &k in &self.splits {
+            if k + 2 > n {
+                break;
+            }
+            let rest = n - k;
+            let cut = self.rare.partition_point(|&i| (i as usize) < rest);
+            for &i in &self.rare[..cut] {
+                let i = i as usize;
+                marks.insert(g[i].value() ^ g[rest - i].value());
+            }
+            self.stats.rare_splits += cut as u64;
+        }
+        let mut candidate = marks.mex();
+        if !self.common_sums.contains(candidate) {
+            return candidate;
+        }
+        // Two common heaps might make the candidate: look at every split, the small heaps of
+        // every removal first, until the candidate is not a nim-sum of two common values (or
+        // no split is left).
+        let splits = &self.splits[..self.splits.partition_point(|&k| k + 2 <= n)];
+        let Some(&smallest) = splits.first() else {
+            return candidate;
+        };
+        // In blocks of small heaps, every removal's in turn: a witness is usually near the
+        // ends, and a block keeps the loop tight.
+        let block = if splits.len() == 1 { n } else { 128 };
+        let mut start = 1;
+        while start <= (n - smallest) / 2 {
+            for &k in splits {
+                let rest = n - k;
+                let end = (start + block).min(rest / 2 + 1);
+                for a in start..end {
+                    let x = g[a].value() ^ g[rest - a].value();
+                    marks.insert(x);
+                    if x == candidate {
+                        candidate = marks.mex();
+                        if !self.common_sums.contains(candidate) {
+                            self.stats.checked_splits += (start * splits.len() + a) as u64;
+                            return candidate;
+                        }
+                    }
+                }
+            }
+            start += block;
+        }
+        self.stats.checked_splits += splits.iter().map(|&k| ((n - k) / 2) as u64).sum::<u64>();
+        candidate
+    }
+
+    /// Notes the value just pushed for heap `g.len() - 1`; chooses the common set again
+    /// when the sequence has doubled.
+    fn record<T: Cell>(&mut self, g: &[T], value: u32) {
+        let n = g.len() - 1;
+        let v = value as usize;
+        if v >= self.counts.len() {
+            self.counts.resize(v + 1, 0);
+        }
+        self.counts[v] += 1;
+        // Marks cover every nim-sum of values so far: a power of two, in words.
+        let words = ((value as usize + 1).next_power_of_two() / 64).max(1);
+        if words > self.marks.words.len() {
+            self.marks.words.resize(words, 0);
+        }
+        if n > 0 && !self.common.contains(value) {
+            self.rare.push(n as u32);
+        }
+        if g.len() >= self.next_choice && !self.splits.is_empty() {
+            self.next_choice = g.len().saturating_mul(2);
+            self.stats.choices += 1;
+            self.choose_common(g);
+        }
+    }
+
+    /// Chooses the common values greedily, most frequent first, keeping the common set
+    /// free of nim-sums of its own members; then lists the rare heaps again.
+    fn choose_common<T: Cell>(&mut self, g: &[T]) {
+        let mut order: Vec<u32> = (0..self.counts.len() as u32)
+            .filter(|&v| self.counts[v as usize] > 0)
+            .collect();
+        order.sort_by_key(|&v| (std::cmp::Reverse(self.counts[v as usize]), v));
+        let mut common: Vec<u32> = Vec::new();
+        let mut sums = Bits::default();
+        // Past a few hundred members the sums cost more than they save.
+        for v in order.into_iter().take(512) {
+            if v == 0 || sums.contains(v) {
+                continue;
+            }
+            common.push(v);
+            for &c in &common {
+                sums.insert(c ^ v);
+            }
+        }
+        let mut set = Bits::default();
+        common.iter().for_each(|&c| set.insert(c));
+        self.common = set;
+        self.common_sums = sums;
+        self.rare.clear();
+        for (i, x) in g.iter().enumerate().skip(1) {
+            if !self.common.contains(x.value()) {
+                self.rare.push(i as u32);
+            }
+        }
+    }
+}
+
+/// The nim-sequence of the game with code `code` up to heap `n`, by the definition: the mex
+/// of every option's value (for tests of [`HeapEngine`]).
+pub fn naive_sequence(code: &HeapCode, n: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(n + 1);
+    let mut opts = Options::new();
+    for h in 0..=n {
+        opts.clear();
+        // Positions are heap sizes; a sum's value is the nim-sum of its heaps'.
+        if heap_options(h as i64, code.digits(), |k| k as usize, &mut opts).is_err() {
+            break;
+        }
+        let mut seen = Bits::default();
+        for r in &opts.refs {
+            let v = match *r {
+                OptRef::Leaves { start, len } => opts
+                    .leaf_slice(start, len)
+                    .iter()
+                    .fold(0, |acc, &k| acc ^ g[k]),
+                OptRef::End | OptRef::Expr(_) => 0,
+            };
+            seen.insert(v);
+        }
+        g.push(seen.mex());
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine_sequence(code: &str, n: usize) -> Vec<u32> {
+        let mut e = HeapEngine::new(HeapCode::parse(code).expect("a code"));
+        e.extend_to(n);
+        e.values().to_vec()
+    }
+
+    #[test]
+    fn codes_parse_with_d0_and_hexadecimal_digits() {
+        assert_eq!(HeapCode::parse("0.77").unwrap().digits(), [0, 7, 7]);
+        assert_eq!(HeapCode::parse(".156").unwrap().digits(), [0, 1, 5, 6]);
+        assert_eq!(HeapCode::parse("4.070").unwrap().digits(), [4, 0, 7]);
+        assert_eq!(HeapCode::parse("0.8F").unwrap().digits(), [0, 8, 15]);
+        assert_eq!(HeapCode::parse("4.07").unwrap().to_string(), "4.07");
+        assert!(HeapCode::parse("1.07")
+            .unwrap_err()
+            .contains("0, 4, 8 or c"));
+        assert!(HeapCode::parse("077").is_err());
+        assert!(HeapCode::parse("0.").is_err());
+        assert!(HeapCode::parse("0.7g").unwrap_err().contains("`g`"));
+        let bound = HeapCode::parse("0.8").unwrap().bound();
+        assert_eq!((bound.max_removal, bound.max_parts), (1, 3));
+    }
+
+    #[test]
+    fn kayles_and_dawson() {
+        // OEIS A002186 and A002187.
+        assert_eq!(
+            engine_sequence("0.77", 20),
+            [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1]
+        );
+        assert_eq!(
+            engine_sequence("0.07", 20),
+            [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]
+        );
+    }
+
+    #[test]
+    fn d0_and_hexadecimal_codes_agree_with_the_definition() {
+        for code in ["4.1", "4.07", "4.7", "8.1", "0.8", "c.3", "0.f", "4.156"] {
+            let parsed = HeapCode::parse(code).unwrap();
+            assert_eq!(
+                engine_sequence(code, 300),
+                naive_sequence(&parsed, 300),
+                "{code}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_rare_common_split_is_used_and_agrees() {
+        let code = HeapCode::parse("0.156").unwrap();
+        let mut e = HeapEngine::new(code.clone());
+        e.extend_to(8000);
+        assert_eq!(e.last_method(), SplitMethod::RareCommon);
+        assert!(e.rare_heaps() < 500, "{} rare heaps", e.rare_heaps());
+        assert_eq!(e.values().to_vec(), naive_sequence(&code, 8000));
+        let period = e.proven_period().expect("0.156 is periodic");
+        assert_eq!((period.preperiod, period.period), (3479, 349));
+    }
+
+    #[test]
+    fn values_widen_past_a_byte() {
+        // Removing 1 to m tokens: g(n) = n mod (m + 1).
+        let mut e = HeapEngine::new(HeapCode::parse("0.333333333333").unwrap());
+        e.extend_to(3000);
+        assert_eq!(e.values().width(), 1);
+        let code = HeapCode::parse(&format!("0.{}", "3".repeat(300))).unwrap();
+        let mut e = HeapEngine::new(code.clone());
+        e.extend_to(1000);
+        assert_eq!(e.values().width(), 2);
+        assert_eq!(e.get(300), Some(300));
+        assert_eq!(e.values().to_vec(), naive_sequence(&code, 1000));
+    }
+
+    #[test]
+    fn kayles_answers_any_heap_from_its_proven_period() {
+        let mut e = HeapEngine::new(HeapCode::parse("0.77").unwrap());
+        let (value, period) = e
+            .value(1_000_000_000_000_000_000, 1 << 20)
+            .expect("a value");
+        let period = period.expect("from the period");
+        assert_eq!((period.preperiod, period.period), (71, 12));
+        // 10^18 = 71 + 12q + r with r = (10^18 - 71) % 12 = 5: g(76) = 1.
+        assert_eq!(value, 1);
+        assert!(e.values().len() < 4096);
+        // 0.007 has no known period: none is guessed.
+        let mut e = HeapEngine::new(HeapCode::parse("0.007").unwrap());
+        assert_eq!(e.value(u64::MAX / 2, 1 << 14), None);
+    }
+}
