@@ -327,11 +327,25 @@ fn growing_move_domains_stop_natively() {
 fn heap_kernels_respect_the_memory_limit() {
     let path = temp_file(
         "kernel_memory.cgdl",
-        "game H(n: nat) { move take(k in 1..=2, k <= n) => H(n - k) }\n\
+        "game H(n: nat) { move take(k in 1..=2, k <= n, n != 5) => H(n - k) }\n\
          value grundy of H(100000000)\n",
     );
     let out = cgdl(&["run", path.to_str().expect("path"), "--max-memory", "300M"]);
     assert_fails_with(&out, "reached its memory limit of 300.0 MiB (--max-memory)");
+    // Without the extra condition the rule is the heap game 0.33: its engine keeps a byte
+    // per value, and a heap past the budget is read off the proven period.
+    let path = temp_file(
+        "kernel_memory_heap.cgdl",
+        "game H(n: nat) { move take(k in 1..=2, k <= n) => H(n - k) }\n\
+         value grundy of H(100000000)\n",
+    );
+    let out = cgdl(&["run", path.to_str().expect("path"), "--max-memory", "300M"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("grundy  1 (periodic from 0, period 3)"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -1222,4 +1236,25 @@ fn huge_heaps_are_answered_from_proven_periods() {
     let [native, interp] = both_back_ends(&["run", path]);
     assert!(native.status.success(), "{}", stderr(&native));
     assert_eq!(stdout(&native), stdout(&interp));
+}
+
+#[test]
+fn huge_heaps_without_a_proven_period_are_refused() {
+    // 0.007 has no known period: within 2000 positions none is proven, and the heap is far
+    // too large to compute, so the answer is an error that says why, not a search.
+    let file = temp_file("no_period.cgdl", "game G = octal \"0.007\"\n");
+    let path = file.to_str().expect("a path");
+    for out in both_back_ends(&[
+        "eval",
+        path,
+        "G(1000000000000000000)",
+        "--max-positions",
+        "2000",
+    ]) {
+        assert_fails_with(
+            &out,
+            "heap 1000000000000000000 is too large to compute (past the position and memory \
+             limits, or past 2^32), and no period was proven",
+        );
+    }
 }

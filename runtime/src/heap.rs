@@ -14,6 +14,10 @@ use crate::rules::{OptRef, Options, RuleError};
 /// `u32`); a heap past it is answered only from a proven period.
 pub const MAX_HEAP_TABLE: usize = u32::MAX as usize;
 
+/// The most work (splits looked at) [`HeapEngine::value`] spends looking for a period
+/// that would answer a heap too large to compute: a few seconds.
+pub const PERIOD_SEARCH_WORK: u64 = 1 << 33;
+
 /// A take-and-break game's code: digit `k` says what a move removing `k` tokens leaves.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HeapCode {
@@ -442,6 +446,12 @@ impl HeapEngine {
         self.values.len() * self.values.width() + self.stepper.rare.capacity() * 4
     }
 
+    /// Splits looked at so far, every way.
+    fn work(&self) -> u64 {
+        let s = &self.stepper.stats;
+        s.naive_splits + s.rare_splits + s.checked_splits + self.values.len() as u64
+    }
+
     /// The work done so far.
     pub fn stats(&self) -> HeapStats {
         self.stepper.stats
@@ -508,6 +518,9 @@ impl HeapEngine {
         }
         let limit = (len + budget).min(MAX_HEAP_TABLE as u64) as usize;
         let mut target = (self.values.len() * 2).max(1024).min(limit);
+        // A game with no period in sight is given up on after this much work (a few seconds)
+        // rather than computed to the budget, which could take hours.
+        let give_up = self.work().saturating_add(PERIOD_SEARCH_WORK);
         loop {
             if let Some(period) = self.proven_period() {
                 let index =
@@ -515,7 +528,7 @@ impl HeapEngine {
                 self.extend_to(index as usize);
                 return self.values.get(index as usize).map(|v| (v, Some(period)));
             }
-            if self.values.len() >= limit {
+            if self.values.len() >= limit || self.work() > give_up {
                 return None;
             }
             self.extend_to(target - 1);

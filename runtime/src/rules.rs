@@ -65,6 +65,9 @@ pub struct KernelTables {
     heaps: Vec<Option<HeapEngine>>,
     /// The proven period the last heap value was answered from, until taken.
     period_used: Option<Period>,
+    /// A heap the last kernel call could neither compute nor read off a period:
+    /// `(heap, values computed)`, until taken.
+    unanswered: Option<(u64, usize)>,
 }
 
 impl KernelTables {
@@ -106,13 +109,20 @@ impl KernelTables {
     pub fn take_period_used(&mut self) -> Option<Period> {
         self.period_used.take()
     }
+
+    /// The heap the last kernel call gave up on, `(heap, values computed)`: too large to
+    /// compute, and no period proven in the values it could compute.
+    pub fn take_unanswered(&mut self) -> Option<(u64, usize)> {
+        self.unanswered.take()
+    }
 }
 
 /// The Grundy kernel of a heap game given by a code (octal or hexadecimal): the value of
 /// heap `n` of game `game`, pushed with `pos` to `out`. It is computed, with every smaller
 /// heap, when at most `budget` new values are needed; past that it is read off a period that
 /// the code's bound proves, found within `budget` values (and noted, see
-/// [`KernelTables::take_period_used`]). `false` when neither works.
+/// [`KernelTables::take_period_used`]). `false` when neither works (then
+/// [`KernelTables::take_unanswered`] says so, for a heap too large for the search too).
 pub fn heap_kernel<P>(
     game: usize,
     digits: &[u8],
@@ -125,7 +135,8 @@ pub fn heap_kernel<P>(
     let Ok(n) = u64::try_from(n) else {
         return false;
     };
-    match tables.heap(game, digits).value(n, budget) {
+    let engine = tables.heap(game, digits);
+    match engine.value(n, budget) {
         Some((value, period)) => {
             if period.is_some() {
                 tables.period_used = period;
@@ -133,7 +144,11 @@ pub fn heap_kernel<P>(
             out.push((pos, value));
             true
         }
-        None => false,
+        None => {
+            let computed = engine.values().len();
+            tables.unanswered = Some((n, computed));
+            false
+        }
     }
 }
 

@@ -55,6 +55,14 @@ pub enum SolveError {
         /// How many components it has.
         components: usize,
     },
+    /// A heap of a heap game is past the values that can be computed, and no period was
+    /// proven among those computed that would give its value.
+    HeapTooLarge {
+        /// The heap asked for.
+        heap: u64,
+        /// How many values (heaps 0, 1, ...) were computed looking for a period.
+        computed: usize,
+    },
     /// A line of play went deeper than the solver follows ([`MAX_DEPTH`]).
     TooDeep {
         /// The depth limit.
@@ -103,6 +111,12 @@ impl fmt::Display for SolveError {
                  (no compound rule gives this value), past the limit of \
                  {MAX_SEARCHED_COMPONENTS}: a move likely makes a compound that holds the game \
                  again"
+            ),
+            SolveError::HeapTooLarge { heap, computed } => write!(
+                f,
+                "heap {heap} is too large to compute (past the position and memory limits, or \
+                 past 2^32), and no period was proven in the {computed} values computed from \
+                 heap 0, so its value cannot be read off one"
             ),
             SolveError::TooDeep { limit } => {
                 write!(f, "a line of play went more than {limit} moves deep")
@@ -608,13 +622,14 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// Tries the rules' Grundy kernel for a leaf task; true when it solved the task.
-    fn try_kernel(&mut self, task: Task<Pos<R>>) -> bool {
+    /// Tries the rules' Grundy kernel for a leaf task; true when it solved the task, an
+    /// error when the kernel found the task beyond any search.
+    fn try_kernel(&mut self, task: Task<Pos<R>>) -> Result<bool, Fail<Pos<R>>> {
         let Node::Leaf(p) = task.node else {
-            return false;
+            return Ok(false);
         };
         if self.mode != Mode::Fast || !matches!(task.kind, ValueKind::Grundy | ValueKind::Outcome) {
-            return false;
+            return Ok(false);
         }
         let grundy = ValueKind::Grundy.slot();
         let mut found = Vec::new();
@@ -634,7 +649,12 @@ impl<'r, R: Rules> Solver<'r, R> {
             rules.grundy_kernel(p, &known, &mut found, budget, &mut self.kernel_tables)
         };
         if !applied {
-            return false;
+            return match self.kernel_tables.take_unanswered() {
+                Some((heap, computed)) => {
+                    Err(Fail::Error(SolveError::HeapTooLarge { heap, computed }))
+                }
+                None => Ok(false),
+            };
         }
         // Kernels of heap codes keep their values and push only the one asked for.
         let held = self.kernel_tables.held();
@@ -652,11 +672,11 @@ impl<'r, R: Rules> Solver<'r, R> {
             self.measure_memory();
         }
         let slot = self.slot(p);
-        self.leaf_memo[grundy].get(slot, p) != UNKNOWN
+        Ok(self.leaf_memo[grundy].get(slot, p) != UNKNOWN)
     }
 
     fn start(&mut self, task: Task<Pos<R>>) -> Result<(), Fail<Pos<R>>> {
-        if self.try_kernel(task) {
+        if self.try_kernel(task)? {
             return Ok(());
         }
         if self.stack.len() >= MAX_DEPTH {

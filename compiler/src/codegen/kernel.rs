@@ -36,8 +36,12 @@ impl Gen<'_> {
                     }
                 }
             }
-            (GameKind::Octal(digits), Shape::Heap) => {
-                // The runtime's engine: rare/common splits, compact values, proven periods.
+            (GameKind::Octal(_) | GameKind::Rules(_), Shape::Heap)
+                if crate::ir::heap_code(self.program, gid).is_some() =>
+            {
+                // A heap game (an octal code, or rules recognised as one): the runtime's
+                // engine, with rare/common splits, compact values and proven periods.
+                let digits = crate::ir::heap_code(self.program, gid).unwrap_or_default();
                 let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
                 let n = &fields[0];
                 let table = Literal::usize_unsuffixed(gid);

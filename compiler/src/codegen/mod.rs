@@ -32,7 +32,7 @@ use cgdl_runtime::Compound;
 use layout::Layout;
 use names::Names;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -218,12 +218,18 @@ impl Gen<'_> {
             kernel_arms.push(quote!(_ => false,));
         }
         // The runtime's defaults stand where no game has a kernel, dense index or key.
+        // Heap engines (an empty kernel function) do not read the solver's known values.
+        let known = if kernels.iter().any(|k| !k.is_empty()) {
+            format_ident!("known")
+        } else {
+            format_ident!("_known")
+        };
         let kernel = (!kernels.is_empty()).then(|| {
             quote! {
                 fn grundy_kernel(
                     &self,
                     pos: Pos,
-                    known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
+                    #known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
                     out: &mut ::std::vec::Vec<(Pos, u32)>,
                     budget: u64,
                     tables: &mut #rt::KernelTables,

@@ -6,7 +6,10 @@ use cgdl_runtime::native::payload_message;
 use cgdl_runtime::Compound;
 use std::rc::Rc;
 
+mod heap;
 mod types;
+
+pub use heap::heap_code;
 pub use types::*;
 /// Operators after type resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -604,7 +607,8 @@ impl Program {
                 max_removal: m as usize,
                 max_parts: 1,
             }),
-            GameKind::Rules(_) => None,
+            GameKind::Rules(_) => heap_code(self, id)
+                .map(|digits| cgdl_runtime::heap::HeapCode::from_digits(digits).bound()),
         }
     }
 }
