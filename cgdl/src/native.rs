@@ -77,13 +77,41 @@ fn cached_intact(binary: &Path) -> bool {
 /// seconds, where link-time optimisation took six for no further gain).
 const RELEASE_PROFILE: &str = "[profile.release]\ncodegen-units = 1\n";
 
-/// The cache key: the compiler version, the release profile, the generated code, the file
-/// name a standalone solver shows, and the runtime's sources (so that a changed runtime is
-/// never linked stale).
+/// The flags a solver is compiled with: for the machine it runs on, which built it (popcount
+/// for sets, wide vectors for nim-sequences; 4×5 degenerate dots went from 13.5 s to 11.1
+/// s). A user's own `RUSTFLAGS` (or `CARGO_ENCODED_RUSTFLAGS`) replace them.
+const SOLVER_RUSTFLAGS: &str = "-Ctarget-cpu=native";
+
+/// The rustflags the solver is built with: the user's, if set, else [`SOLVER_RUSTFLAGS`].
+fn solver_rustflags() -> Option<String> {
+    let user = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+    match (user("CARGO_ENCODED_RUSTFLAGS"), user("RUSTFLAGS")) {
+        (None, None) => Some(SOLVER_RUSTFLAGS.to_string()),
+        _ => None,
+    }
+}
+
+/// What identifies this machine's processor (a solver built for `target-cpu=native` runs
+/// only where its features are): its feature flags, on Linux.
+fn cpu_signature() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    (info.lines())
+        .find(|l| l.starts_with("flags") || l.starts_with("Features"))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The cache key: the compiler version, the release profile, the flags and the processor it
+/// builds for, the generated code, the file name a standalone solver shows, and the
+/// runtime's sources (so that a changed runtime is never linked stale).
 fn key(code: &str, file: Option<&str>, runtime: &Path) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
     RELEASE_PROFILE.hash(&mut h);
+    for name in ["CARGO_ENCODED_RUSTFLAGS", "RUSTFLAGS"] {
+        std::env::var(name).unwrap_or_default().hash(&mut h);
+    }
+    cpu_signature().hash(&mut h);
     runtime.hash(&mut h);
     code.hash(&mut h);
     file.hash(&mut h);
@@ -193,7 +221,11 @@ fn cargo(crate_dir: &Path, target: &Path, args: &[&str]) -> Result<std::process:
     let program = std::env::var_os("CARGO")
         .filter(|v| !v.is_empty())
         .unwrap_or_else(|| "cargo".into());
-    Command::new(&program)
+    let mut command = Command::new(&program);
+    if let Some(flags) = solver_rustflags() {
+        command.env("CARGO_ENCODED_RUSTFLAGS", flags);
+    }
+    command
         .args(args)
         .arg("--manifest-path")
         .arg(crate_dir.join("Cargo.toml"))

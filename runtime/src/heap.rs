@@ -7,6 +7,7 @@
 //! (bits of `dk`): 1 nothing, 2 one heap, 4 two non-empty heaps, 8 three non-empty heaps
 //! (a hexadecimal digit). `d0` may only split (4, 8): it removes no tokens.
 
+use crate::heap_simd;
 use crate::period::{find_period, Bound, Period};
 use crate::rules::{OptRef, Options, RuleError};
 
@@ -244,6 +245,10 @@ impl NimSequence {
 trait Cell: Copy {
     fn value(self) -> u32;
     fn from_value(v: u32) -> Option<Self>;
+    /// The cells as bytes, when they are bytes (for the vectorised naive loop).
+    fn bytes(_cells: &[Self]) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl Cell for u8 {
@@ -254,6 +259,10 @@ impl Cell for u8 {
     #[inline(always)]
     fn from_value(v: u32) -> Option<Self> {
         u8::try_from(v).ok()
+    }
+    #[inline(always)]
+    fn bytes(cells: &[Self]) -> Option<&[u8]> {
+        Some(cells)
     }
 }
 
@@ -317,6 +326,8 @@ impl Bits {
 /// The option values of one heap, while it is solved.
 trait Marks {
     fn insert(&mut self, x: u32);
+    /// Marks the values whose bits are set in `bits` (values below 64).
+    fn insert_low(&mut self, bits: u64);
     fn mex(&self) -> u32;
 }
 
@@ -327,6 +338,10 @@ impl Marks for One {
     #[inline(always)]
     fn insert(&mut self, x: u32) {
         self.0 |= 1 << (x & 63);
+    }
+    #[inline(always)]
+    fn insert_low(&mut self, bits: u64) {
+        self.0 |= bits;
     }
     #[inline(always)]
     fn mex(&self) -> u32 {
@@ -341,6 +356,10 @@ impl Marks for Many<'_> {
     #[inline(always)]
     fn insert(&mut self, x: u32) {
         self.0[(x >> 6) as usize] |= 1 << (x & 63);
+    }
+    #[inline(always)]
+    fn insert_low(&mut self, bits: u64) {
+        self.0[0] |= bits;
     }
     #[inline(always)]
     fn mex(&self) -> u32 {
@@ -627,11 +646,24 @@ impl Stepper {
         // Rare heaps are worth it while they are few.
         if self.rare.len() * 3 >= n {
             self.last_method = SplitMethod::Naive;
+            // Every value so far below 16, one byte each: the vectorised loop.
+            let small = T::bytes(g).filter(|_| self.counts.len() <= 16);
             for &k in &self.splits {
                 if k + 2 > n {
                     break;
                 }
                 let rest = n - k;
+                if let Some(g) = small {
+                    let (low, high) = g[..rest].split_at(rest / 2 + 1);
+                    let pairs = high.len();
+                    let bits = heap_simd::reversed_xor_marks(&low[1..=pairs], high);
+                    marks.insert_low(bits as u64);
+                    if rest.is_multiple_of(2) {
+                        marks.insert(0);
+                    }
+                    self.stats.naive_splits += (rest / 2) as u64;
+                    continue;
+                }
                 let (low, high) = g[..rest].split_at(rest / 2 + 1);
                 for (x, y) in low[1..].iter().zip(high.iter().rev()) {
                     marks.insert(x.value() ^ y.value());
@@ -817,6 +849,18 @@ mod tests {
             engine_sequence("0.07", 20),
             [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]
         );
+    }
+
+    #[test]
+    fn small_values_take_the_vectorised_naive_loop_and_agree() {
+        // Dawson's Kayles: values below 16, no useful common set; period 34 from 53.
+        let code = HeapCode::parse("0.07").unwrap();
+        let mut e = HeapEngine::new(code.clone());
+        e.extend_to(5000);
+        assert_eq!(e.last_method(), SplitMethod::Naive);
+        assert_eq!(e.values().to_vec(), naive_sequence(&code, 5000));
+        let period = e.proven_period().expect("0.07 is periodic");
+        assert_eq!((period.preperiod, period.period), (53, 34));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod compound;
 pub mod driver;
 pub mod expr;
 pub mod heap;
+mod heap_simd;
 pub mod loony;
 mod memo;
 pub mod memory;

@@ -224,6 +224,10 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
         "fn tag(x: Cell) -> T = if x.0 == x.1 then Q else if x.0 < x.1 then P(x.1 % {a}, x.0 > 0) \
          else S({payload})\n"
     );
+    out += &format!(
+        "fn around(x: Cell) -> set<Cell> = {{ y for y in Cell where y.0 + y.1 == x.0 + x.1 + {} }}\n",
+        more.int(0, 1)
+    );
     out += "game D(cells: set<Cell>, tags: set<T>) {\n";
     out += &format!(
         "    move take(x in cells, len(near(x) & cells) <= {}) => D(cells - near(x) - {{x}}, tags | {{tag(x)}})\n",
@@ -240,6 +244,14 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
          D(cells - {{(r1, c1), (r2, c2)}}, tags)\n",
         more.int(0, 1),
         more.int(1, 3)
+    );
+    // Quantifiers that native code inverts (`around` has every value in its type): only
+    // the `y` whose `around(y)` holds `x` are looked at.
+    out += &format!(
+        "    move mark(x in cells, (exists y in Cell: x in around(y) and y in cells and y != x), \
+         (count z in Cell: x in around(z) and len(around(z) & cells) >= {}) <= 2) => \
+         D(cells - {{x}}, tags)\n",
+        more.int(1, 2)
     );
     if s.chance(0.5) {
         out += &format!(

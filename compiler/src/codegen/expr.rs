@@ -343,6 +343,9 @@ impl Gen<'_> {
                 domain,
                 body,
             } => {
+                if let Some(inverted) = self.inverted_quantifier(*kind, vars, domain, body)? {
+                    return Ok(inverted);
+                }
                 let b = n(body)?;
                 let (init, step) = match kind {
                     QuantKind::Exists => (quote!(false), quote!(if #b { found = true; break; })),

@@ -28,6 +28,74 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
     }
 }
 
+/// The values of function `id` at every argument whose parts have the types `types`, computed
+/// now by the interpreter (`None` at an argument where it fails): `None` past
+/// [`TABLE_LIMIT`] arguments or past the budget a constant has.
+fn table_values(
+    program: &Program,
+    source: &str,
+    id: usize,
+    types: &[FieldTy],
+) -> Option<Vec<Option<Val>>> {
+    let whole = FieldTy::Tuple(types.to_vec());
+    let args = whole.values(&program.types, TABLE_LIMIT)?;
+    // A function too costly to tabulate while building keeps its body alone.
+    let interp = crate::interp::Interpreter::new(program, source);
+    let (values, spent) = crate::interp::within_budget(crate::interp::CONST_BUDGET, || {
+        (args.iter())
+            .map(|arg| {
+                let Val::Tuple(vals) = arg else {
+                    unreachable!("the values of a tuple type are tuples")
+                };
+                let call = IExpr::Call {
+                    func: id,
+                    args: vals.iter().cloned().map(IExpr::Lit).collect(),
+                };
+                interp.eval(&call, &mut Vec::new()).ok().map(Val::normalize)
+            })
+            .collect::<Vec<_>>()
+    });
+    (!spent).then_some(values)
+}
+
+/// The hull of function `id`'s values over the arguments of types `types`, when they are
+/// all numbers or all sets of numbers (for [`crate::ir::param_ranges`]).
+pub(crate) fn value_range(
+    program: &Program,
+    source: &str,
+    id: usize,
+    types: &[FieldTy],
+) -> Option<ValueRange> {
+    let values = table_values(program, source, id, types)?;
+    let mut ints: Option<Interval> = None;
+    let mut elems: Option<Interval> = None;
+    let (mut sets, mut numbers) = (false, false);
+    let widen = |acc: &mut Option<Interval>, i: i64| {
+        *acc = Some(acc.map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
+    };
+    for v in values.iter().flatten() {
+        match v {
+            Val::Int(i) => {
+                numbers = true;
+                widen(&mut ints, *i);
+            }
+            Val::Set(s) => {
+                sets = true;
+                for x in s.iter() {
+                    let Val::Int(i) = x else { return None };
+                    widen(&mut elems, *i);
+                }
+            }
+            _ => return None,
+        }
+    }
+    match (numbers, sets) {
+        (true, false) => ints.map(ValueRange::Int),
+        (false, true) => Some(ValueRange::Set(elems)),
+        _ => None,
+    }
+}
+
 impl Gen<'_> {
     /// The Rust names of a game's fields.
     pub(super) fn field_names(&self, game: &Game) -> Vec<Ident> {
@@ -334,32 +402,34 @@ impl Gen<'_> {
     /// arguments lie in their types. (Arguments outside them, and arguments whose value is
     /// an error, take the function's body.) Empty when the function has no table.
     fn function_table(&self, id: usize, f: &Function) -> Result<TokenStream, CodegenError> {
-        if f.params.is_empty() || !cheap_copy(self.program, &f.ret) {
+        // A set of numbers copies cheaply when every value in the table is bits (checked
+        // below, once the values are known).
+        let small_sets =
+            matches!(&f.ret, FieldTy::Set(t) if matches!(**t, FieldTy::Nat | FieldTy::Int));
+        if f.params.is_empty() || !(cheap_copy(self.program, &f.ret) || small_sets) {
             return Ok(quote!());
         }
-        let types: Vec<&FieldTy> = f.params.iter().map(|(_, t)| t).collect();
-        let whole = FieldTy::Tuple(types.iter().map(|t| (*t).clone()).collect());
-        let Some(args) = whole.values(&self.program.types, TABLE_LIMIT) else {
+        // Integer parameters span the range their call sites give them.
+        let ranges = self.param_ranges.get(id);
+        let types: Vec<FieldTy> = (f.params.iter().enumerate())
+            .map(
+                |(i, (_, t))| match ranges.and_then(|r| r.get(i).copied().flatten()) {
+                    Some((lo, hi)) if matches!(t, FieldTy::Nat | FieldTy::Int) => {
+                        FieldTy::Range(lo, hi)
+                    }
+                    _ => t.clone(),
+                },
+            )
+            .collect();
+        let whole = FieldTy::Tuple(types.clone());
+        let Some(values) = table_values(self.program, self.source, id, &types) else {
             return Ok(quote!());
         };
-        // Every value, within the budget a constant has: a function too costly to
-        // tabulate while building keeps its body alone.
-        let interp = crate::interp::Interpreter::new(self.program, self.source);
-        let (values, spent) = crate::interp::within_budget(crate::interp::CONST_BUDGET, || {
-            (args.iter())
-                .map(|arg| {
-                    let Val::Tuple(vals) = arg else {
-                        unreachable!("the values of a tuple type are tuples")
-                    };
-                    let call = IExpr::Call {
-                        func: id,
-                        args: vals.iter().cloned().map(IExpr::Lit).collect(),
-                    };
-                    interp.eval(&call, &mut Vec::new()).ok().map(Val::normalize)
-                })
-                .collect::<Vec<_>>()
-        });
-        if spent {
+        let bits = |v: &Val| match v {
+            Val::Set(s) => (s.iter()).all(|x| matches!(x, Val::Int(i) if (0..128).contains(i))),
+            _ => false,
+        };
+        if small_sets && !values.iter().flatten().all(bits) {
             return Ok(quote!());
         }
         let entries = (values.iter())

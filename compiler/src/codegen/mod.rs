@@ -20,6 +20,9 @@
 mod datum;
 mod expr;
 mod game;
+mod inverse;
+#[cfg(test)]
+pub(crate) use game::value_range;
 mod kernel;
 mod layout;
 mod names;
@@ -85,6 +88,9 @@ pub fn generate_file(
         layout: Layout::new(program)?,
         borrowed: RefCell::new(HashSet::new()),
         reads: RefCell::new(HashSet::new()),
+        param_ranges: crate::ir::param_ranges(program, &mut |id, types| {
+            game::value_range(program, source, id, types)
+        }),
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -126,6 +132,9 @@ struct Gen<'a> {
     borrowed: RefCell<HashSet<Rc<str>>>,
     /// The locals that the function being generated reads (a binder of another is `_`).
     reads: RefCell<HashSet<Rc<str>>>,
+    /// Per helper function, the range each integer parameter takes at its call sites
+    /// ([`crate::ir::param_ranges`]): tables span these as they span finite types.
+    param_ranges: Vec<Vec<Option<crate::ir::Interval>>>,
 }
 
 fn unsupported(what: impl Into<String>) -> CodegenError {

@@ -103,6 +103,8 @@ pub(super) const GENERATED_NAMES: &[&str] = &[
     "work",
     "list",
     "dom",
+    "rank",
+    "looked_for",
     "grid_rows",
     "grid_cols",
     "grid_row",

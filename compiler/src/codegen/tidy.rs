@@ -149,13 +149,16 @@ impl VisitMut for Tidy {
 
     fn visit_item_fn_mut(&mut self, item: &mut ItemFn) {
         visit_mut::visit_item_fn_mut(self, item);
-        // A body `Ok(e?)` is `e`, which has the function's own result type.
-        if let [Stmt::Expr(Expr::Call(call), None)] = item.block.stmts.as_mut_slice() {
+        // A tail `Ok(e?)` is `e`, which has the function's own result type (after a
+        // table's lookup, too).
+        if let Some(Stmt::Expr(Expr::Call(call), None)) = item.block.stmts.last_mut() {
             let is_ok = matches!(&*call.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Ok"));
             if is_ok && call.args.len() == 1 {
                 if let Some(Expr::Try(t)) = call.args.first() {
                     let inner = (*t.expr).clone();
-                    item.block.stmts = vec![Stmt::Expr(inner, None)];
+                    if let Some(last) = item.block.stmts.last_mut() {
+                        *last = Stmt::Expr(inner, None);
+                    }
                 }
             }
         }

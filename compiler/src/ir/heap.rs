@@ -86,49 +86,98 @@ fn heap_of(e: &IExpr, gid: usize) -> Option<&IExpr> {
     }
 }
 
-/// The removals of one move and the digit bits each gets, when the move is one of
-///   `move m(k in LO..=HI, k <= n) => G(n - k)`                       (bits 1, 2)
-///   `move m(k in LO..=HI, k <= n, a in A..=(n - k) / 2) => G(a) + G(n - k - a)`
-/// with `A` 0 (bits 1, 2, 4) or 1 (bit 4), `k < n` for `k <= n` (no bit 1), `n >= k`,
-/// `n > k` alike, and `LO >= 1`.
-fn move_code(gid: usize, m: &Move) -> Option<(std::ops::RangeInclusive<i64>, u8)> {
-    // The removal: `k in LO..=HI` then `k <= n` (or `k < n`); or, for one removal `c`,
-    // just `n >= c` (or `n > c`).
-    let (k, removals, conds) = match m.clauses.first()? {
-        IClause::Bind(vars, IExpr::Bin { op, lhs, rhs, .. }) if vars.len() == 1 => {
+/// The removals a binder's domain states: a literal range (`1..=3`, `1..4`) or a set of
+/// literals (`{1, 3}`, or a constant's value), each in `1..=MAX_REMOVAL`.
+fn removals_of(domain: &IExpr) -> Option<Vec<i64>> {
+    let ks: Vec<i64> = match domain {
+        IExpr::Bin { op, lhs, rhs, .. } => {
             let (lo, hi) = (int(lhs)?, int(rhs)?);
             let hi = match op {
                 Op::RangeIncl => hi,
                 Op::RangeExcl => hi - 1,
                 _ => return None,
             };
-            if lo < 1 || hi < lo || hi > MAX_REMOVAL || vars[0].slot == 0 {
+            if lo < 1 || hi > MAX_REMOVAL {
                 return None;
             }
-            (Removal::Var(vars[0].slot), lo..=hi, 1)
+            (lo..=hi).collect()
         }
+        IExpr::Lit(Val::Range(lo, hi)) if *lo >= 1 && *hi <= MAX_REMOVAL => (*lo..=*hi).collect(),
+        IExpr::Set(elems) => elems.iter().map(int).collect::<Option<_>>()?,
+        IExpr::Lit(Val::Set(elems)) => (elems.iter())
+            .map(|v| match v {
+                Val::Int(i) => Some(*i),
+                _ => None,
+            })
+            .collect::<Option<_>>()?,
+        _ => return None,
+    };
+    let ok = !ks.is_empty() && ks.iter().all(|k| (1..=MAX_REMOVAL).contains(k));
+    ok.then_some(ks)
+}
+
+/// How a move's guard relates its removal `k` to the heap `n`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    /// `k <= n` (or `n >= k`): the move may empty the heap.
+    AtMost,
+    /// `k < n` (or `n > k`): something is left.
+    Below,
+    /// `k == n` (or `n == k`): the move takes the whole heap.
+    All,
+}
+
+fn guard_of(clause: &IClause, k: Removal) -> Option<Guard> {
+    let IClause::Cond(IExpr::Bin { op, lhs, rhs, .. }) = clause else {
+        return None;
+    };
+    let k_n = k.is(lhs) && is_var(rhs, 0);
+    let n_k = is_var(lhs, 0) && k.is(rhs);
+    match op {
+        Op::Le if k_n => Some(Guard::AtMost),
+        Op::Lt if k_n => Some(Guard::Below),
+        Op::Ge if n_k => Some(Guard::AtMost),
+        Op::Gt if n_k => Some(Guard::Below),
+        Op::Eq if k_n || n_k => Some(Guard::All),
+        _ => None,
+    }
+}
+
+/// The removals of one move and the digit bits each gets, when the move is one of
+///   `move m(k in K, k <= n) => G(n - k)`                                   (bits 1, 2)
+///   `move m(k in K, k <= n, a in A..=(n - k) / 2) => G(a) + G(n - k - a)`
+///   `move m(k in K, k == n) => end`            (or `G(0)`, `G(n - k)`: bit 1)
+/// with `K` a literal range or set of removals `>= 1`, `A` 0 (bits 1, 2, 4) or 1 (bit 4),
+/// `k < n` for `k <= n` (no bit 1), `n >= k`, `n > k`, `n == k` alike; or one of these
+/// for a single removal `c` with the guard `n >= c` (`n > c`, `n == c`) and no binder.
+fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
+    // The removal, and the clauses from its guard on.
+    let (k, removals, from_guard) = match m.clauses.first()? {
+        IClause::Bind(vars, domain) if vars.len() == 1 && vars[0].slot != 0 => (
+            Removal::Var(vars[0].slot),
+            removals_of(domain)?,
+            &m.clauses[1..],
+        ),
         IClause::Cond(IExpr::Bin { lhs, rhs, .. }) => {
             let c = int(lhs).or(int(rhs))?;
             if !(1..=MAX_REMOVAL).contains(&c) {
                 return None;
             }
-            (Removal::Lit(c), c..=c, 0)
+            (Removal::Lit(c), vec![c], &m.clauses[..])
         }
         _ => return None,
     };
-    // `k <= n` allows the move that empties the heap; `k < n` does not.
-    let empties = match m.clauses.get(conds)? {
-        IClause::Cond(IExpr::Bin { op, lhs, rhs, .. }) => match op {
-            Op::Le if k.is(lhs) && is_var(rhs, 0) => true,
-            Op::Lt if k.is(lhs) && is_var(rhs, 0) => false,
-            Op::Ge if is_var(lhs, 0) && k.is(rhs) => true,
-            Op::Gt if is_var(lhs, 0) && k.is(rhs) => false,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let rest_clauses = &m.clauses[conds + 1..];
-    let end_bit = if empties { 1 } else { 0 };
+    let (guard, rest_clauses) = from_guard.split_first()?;
+    let guard = guard_of(guard, k)?;
+    if guard == Guard::All {
+        // Taking the whole heap leaves the empty heap, written any of three ways.
+        let empty = match &m.result {
+            IExpr::End => true,
+            e => heap_of(e, gid).is_some_and(|arg| int(arg) == Some(0) || is_rest(arg, k)),
+        };
+        return (empty && rest_clauses.is_empty()).then_some((removals, 1));
+    }
+    let end_bit = if guard == Guard::AtMost { 1 } else { 0 };
     match rest_clauses.len() {
         0 => {
             // One heap of n - k.
@@ -202,13 +251,17 @@ mod tests {
     fn explicit_heap_rules_have_their_octal_codes() {
         // Kayles (0.77), Dawson's Kayles (0.07), subtraction {1, 2, 3} (0.333), 0.156's
         // splits without the empty heap, and k < n (0.6: no move empties the heap).
-        let cases: [(&str, &[u8]); 6] = [
+        let cases: [(&str, &[u8]); 9] = [
             ("game D(n: nat) {\n    move knock(k in 2..=2, k <= n, a in 0..=(n - k) / 2) => D(n - k - a) + D(a)\n}\n", &[0, 0, 7]),
             ("game K(n: nat) {\n    move knock(k in 1..=2, k <= n, left in 0..=(n - k) / 2) => K(left) + K(n - k - left)\n}\n", &[0, 7, 7]),
             ("game D(n: nat) {\n    move knock(n >= 2, a in 0..=(n - 2) / 2) => D(n - 2 - a) + D(a)\n}\n", &[0, 0, 7]),
             ("game S(n: nat) {\n    move take(k in 1..=3, n >= k) => S(n - k)\n}\n", &[0, 3, 3, 3]),
             ("game G(n: nat) {\n    move a(k in 1..2, k <= n) => G(n - k)\n    move b(k in 2..=3, k < n, x in 1..=(n - k) / 2) => G(x) + G(n - k - x)\n}\n", &[0, 3, 4, 4]),
             ("game T(n: nat) {\n    move t(k in 1..=1, k < n) => T(n - k)\n}\n", &[0, 2]),
+            // Removal sets, a constant's set, and moves that take the whole heap (0.15).
+            ("game S(n: nat) {\n    move take(k in {1, 3, 4}, k <= n) => S(n - k)\n}\n", &[0, 3, 0, 3, 3]),
+            ("const K = {2, 3}\ngame S(n: nat) {\n    move take(k in K, k < n) => S(n - k)\n}\n", &[0, 0, 2, 2]),
+            ("game F(n: nat) {\n    move all(n == 1) => end\n    move split(k in {2}, k < n, a in 1..=(n - k) / 2) => F(a) + F(n - k - a)\n    move two(k in 2..=2, k == n) => F(0)\n}\n", &[0, 1, 5]),
         ];
         for (source, digits) in cases {
             assert_eq!(code_of(source).as_deref(), Some(digits), "{source}");
@@ -221,6 +274,10 @@ mod tests {
             // Removals that depend on n, a condition beside the removal, two fields.
             "game G(n: nat) {\n    move take(k in 1..=n) => G(n - k)\n}\n",
             "game G(n: nat) {\n    move take(k in 1..=2, k <= n, n % 2 == 0) => G(n - k)\n}\n",
+            "game G(n: nat) {\n    move take(k in {1, n}, k <= n) => G(n - k)\n}\n",
+            "game G(n: nat) {\n    move take(k in {0, 1}, k <= n) => G(n - k)\n}\n",
+            "game G(n: nat) {\n    move all(n == 2) => G(1)\n}\n",
+            "game G(n: nat) {\n    move all(k in 1..=2, k == n, n > 1) => end\n}\n",
             "game G(n: nat) {\n    move take(k in 1..=2, k <= n) => G(n - k + 1)\n}\n",
             "game G(n: nat) {\n    move take(k in 0..=2, k <= n) => G(n - k)\n}\n",
             "game G(n: nat) {\n    move take(n >= 2) => G(n - 1)\n}\n",

@@ -7,9 +7,11 @@ use cgdl_runtime::Compound;
 use std::rc::Rc;
 
 mod heap;
+mod ranges;
 mod types;
 
 pub use heap::heap_code;
+pub use ranges::{param_ranges, Evaluate, Interval, ValueRange};
 pub use types::*;
 /// Operators after type resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,140 @@
+//! Quantifiers inverted at build time: `exists b in Box: l in sides(b) and ...` (or
+//! `count`) looks at every box for each line, though only the one or two boxes whose sides
+//! hold `l` can pass. When the domain is a finite type and `sides` can be computed for
+//! each of its values while the solver is built, the loop runs over a table instead: for
+//! each value `l` can take, the boxes `b` (in the domain's order) with `l in sides(b)`.
+//! The whole condition is still tested for each of them, so the quantifier's value, the
+//! first witness and any error are those of the plain loop (every `sides(b)` is known to
+//! succeed, and `l in sides(b)` is false, so the rest is never evaluated, for the boxes
+//! left out).
+
+use super::layout::count_values;
+use super::{CodegenError, Gen};
+use crate::ast::QuantKind;
+use crate::ir::*;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// The most values a domain, or the type of the element looked for, may have.
+const INVERSE_LIMIT: usize = 4096;
+
+impl Gen<'_> {
+    /// The quantifier `kind vars in domain: body` as a loop over an inverted table, when
+    /// `body` is `x in f(b)` or `x in f(b) and rest` as the module describes; else `None`.
+    pub(super) fn inverted_quantifier(
+        &self,
+        kind: QuantKind,
+        vars: &[Var],
+        domain: &IExpr,
+        body: &IExpr,
+    ) -> Result<Option<TokenStream>, CodegenError> {
+        let ([b], IExpr::AllOf { ty: dom_ty, .. }) = (vars, domain) else {
+            return Ok(None);
+        };
+        if kind == QuantKind::Forall {
+            return Ok(None);
+        }
+        // The domain's values in rank order (the order of the plain loop).
+        let Some(values) = dom_ty.values(&self.program.types, INVERSE_LIMIT) else {
+            return Ok(None);
+        };
+        if values.is_empty() {
+            return Ok(None);
+        }
+        let test = match body {
+            IExpr::Bin {
+                op: Op::And, lhs, ..
+            } => &**lhs,
+            e => e,
+        };
+        let IExpr::Bin {
+            op: Op::In,
+            lhs: x,
+            rhs: set,
+            ..
+        } = test
+        else {
+            return Ok(None);
+        };
+        let IExpr::Call { func, args } = &**set else {
+            return Ok(None);
+        };
+        if !matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == b.slot && v.name == b.name) {
+            return Ok(None);
+        }
+        let mut reads_b = false;
+        x.for_each_read(&mut |v| reads_b |= v.slot == b.slot && v.name == b.name);
+        if reads_b {
+            return Ok(None);
+        }
+        let f = &self.program.fns[*func];
+        let FieldTy::Set(elem_ty) = &f.ret else {
+            return Ok(None);
+        };
+        if count_values(self.program, elem_ty).is_none_or(|n| n > INVERSE_LIMIT as u128) {
+            return Ok(None);
+        }
+        let Some(elems) = elem_ty.values(&self.program.types, INVERSE_LIMIT) else {
+            return Ok(None);
+        };
+        // `f` at every value of the domain, now: each must succeed within the budget.
+        let interp = crate::interp::Interpreter::new(self.program, self.source);
+        let (sets, spent) = crate::interp::within_budget(crate::interp::CONST_BUDGET, || {
+            (values.iter())
+                .map(|v| {
+                    let call = IExpr::Call {
+                        func: *func,
+                        args: vec![IExpr::Lit(v.clone())],
+                    };
+                    interp.eval(&call, &mut Vec::new()).ok()
+                })
+                .collect::<Option<Vec<Val>>>()
+        });
+        let Some(sets) = sets.filter(|_| !spent) else {
+            return Ok(None);
+        };
+        let mut inverse: Vec<Vec<u32>> = vec![Vec::new(); elems.len()];
+        for (rank, set) in sets.iter().enumerate() {
+            let Val::Set(members) = set.clone().normalize() else {
+                return Ok(None);
+            };
+            for m in members.iter() {
+                // A member outside the element type (a failed type check) keeps the loop.
+                let Some(i) = elems.iter().position(|e| e == m) else {
+                    return Ok(None);
+                };
+                inverse[i].push(rank as u32);
+            }
+        }
+        let rows = inverse.iter().map(|bs| {
+            let bs = bs.iter().map(|&r| Literal::u32_suffixed(r));
+            quote!(&[#(#bs),*])
+        });
+        let len = Literal::usize_unsuffixed(elems.len());
+        let value = self.value(x)?;
+        let fits = self.admits(elem_ty, quote!(looked_for));
+        let rank = self.rank(elem_ty, quote!(looked_for));
+        let pattern = self.binder(b);
+        let each = self.unrank(dom_ty, quote!(rank));
+        let test = self.value(body)?;
+        let (init, step) = match kind {
+            QuantKind::Exists => (quote!(false), quote!(if #test { found = true; break; })),
+            _ => (quote!(0i64), quote!(if #test { found += 1; })),
+        };
+        let guard = fits.map_or_else(|| quote!(true), |f| quote!(#f));
+        Ok(Some(quote!({
+            // For each value of the element type (by rank), the domain's values (by rank)
+            // whose set holds it.
+            static INVERSE: [&[u32]; #len] = [#(#rows),*];
+            let mut found = #init;
+            let looked_for = #value;
+            if #guard {
+                for &rank in INVERSE[(#rank) as usize] {
+                    let #pattern = #each;
+                    #step
+                }
+            }
+            found
+        })))
+    }
+}
