@@ -465,6 +465,40 @@ impl Gen<'_> {
                 let d = self.domain(whole)?;
                 quote!(#d.to_set())
             }
+            Op::SetUnion | Op::SetInter | Op::SetDiff => {
+                // Operands by reference (a name is not cloned); `s | {x}` and `s - {x}` add
+                // or remove the one element without building a set for it.
+                let operand = |e: &IExpr| match e {
+                    IExpr::Var(v) => Ok(self.var_ref(v)),
+                    e => self.value(e).map(|v| quote!(&#v)),
+                };
+                // The receiver is borrowed by the method call itself.
+                let x = match lhs {
+                    IExpr::Var(v) => {
+                        let x = self.var(v);
+                        quote!(#x)
+                    }
+                    e => self.value(e)?,
+                };
+                match (op, rhs) {
+                    (Op::SetUnion, IExpr::Set(one)) if one.len() == 1 => {
+                        let e = self.value(&one[0])?;
+                        quote!((#x).with(#e))
+                    }
+                    (Op::SetDiff, IExpr::Set(one)) if one.len() == 1 => {
+                        let e = self.value(&one[0])?;
+                        quote!((#x).without(#e))
+                    }
+                    _ => {
+                        let y = operand(rhs)?;
+                        match op {
+                            Op::SetUnion => quote!((#x).union(#y)),
+                            Op::SetInter => quote!((#x).inter(#y)),
+                            _ => quote!((#x).diff(#y)),
+                        }
+                    }
+                }
+            }
             _ => {
                 let (x, y) = (self.value(lhs)?, self.value(rhs)?);
                 match op {
@@ -482,14 +516,17 @@ impl Gen<'_> {
                     Op::Mul => quote!(#rt::native::mul(#x, #y, #at)?),
                     Op::Div => quote!(#rt::native::div(#x, #y, #at)?),
                     Op::Rem => quote!(#rt::native::rem(#x, #y, #at)?),
-                    Op::SetUnion => quote!((#x).union(&#y)),
-                    Op::SetInter => quote!((#x).inter(&#y)),
-                    Op::SetDiff => quote!((#x).diff(&#y)),
                     Op::Concat => quote!({ let mut list = #x; list.extend(#y); list }),
                     Op::GameSum => {
                         quote!(#rt::Expr::compound_in_order(#rt::Compound::Sum, [#x, #y]))
                     }
-                    Op::In | Op::NotIn | Op::RangeIncl | Op::RangeExcl => {
+                    Op::In
+                    | Op::NotIn
+                    | Op::RangeIncl
+                    | Op::RangeExcl
+                    | Op::SetUnion
+                    | Op::SetInter
+                    | Op::SetDiff => {
                         unreachable!("handled above")
                     }
                 }

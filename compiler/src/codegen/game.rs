@@ -396,7 +396,8 @@ impl Gen<'_> {
         })
     }
 
-    /// The table of a function whose parameters range over finite types of at most
+    /// The table of a function whose parameters range over finite types, or over the
+    /// ranges its calls give them ([`crate::ir::param_ranges`]), of at most
     /// [`TABLE_LIMIT`] combinations and whose values are cheap to copy: every value,
     /// computed now by the interpreter, and a lookup that answers from it whenever the
     /// arguments lie in their types. (Arguments outside them, and arguments whose value is

@@ -233,8 +233,108 @@ fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
             let bits = if from == 0 { 4 | 2 | end_bit } else { 4 };
             Some((removals, bits))
         }
+        2 => three_heaps(gid, m, k, rest_clauses, end_bit).map(|bits| (removals, bits)),
         _ => None,
     }
+}
+
+/// The binder `v in LO..=HI` of a clause: `v`'s slot, `LO` and `HI`.
+fn range_binder(clause: &IClause) -> Option<(usize, &IExpr, &IExpr)> {
+    match clause {
+        IClause::Bind(
+            vars,
+            IExpr::Bin {
+                op: Op::RangeIncl,
+                lhs,
+                rhs,
+                ..
+            },
+        ) if vars.len() == 1 => Some((vars[0].slot, lhs, rhs)),
+        _ => None,
+    }
+}
+
+/// `e / d` for the literal `d`: `e`.
+fn halved(e: &IExpr, d: i64) -> Option<&IExpr> {
+    match e {
+        IExpr::Bin {
+            op: Op::Div,
+            lhs,
+            rhs,
+            ..
+        } if int(rhs) == Some(d) => Some(lhs),
+        _ => None,
+    }
+}
+
+/// `lhs - v` (natural or integer) for the variable in `slot`: `lhs`.
+fn minus_var(e: &IExpr, slot: usize) -> Option<&IExpr> {
+    match e {
+        IExpr::Bin {
+            op: Op::NatSub | Op::Sub,
+            lhs,
+            rhs,
+            ..
+        } if is_var(rhs, slot) => Some(lhs),
+        _ => None,
+    }
+}
+
+/// The leaves of a sum `x + y + ...`.
+fn summands(e: &IExpr) -> Vec<&IExpr> {
+    match e {
+        IExpr::Bin {
+            op: Op::GameSum,
+            lhs,
+            rhs,
+            ..
+        } => {
+            let mut out = summands(lhs);
+            out.extend(summands(rhs));
+            out
+        }
+        e => vec![e],
+    }
+}
+
+/// The digit bits of a split into three heaps,
+///   `a in A..=(n - k) / 3, b in a..=(n - k - a) / 2 => G(a) + G(b) + G(n - k - a - b)`
+/// (the heaps in any order): each multiset `a <= b <= c` once. With `A` 1 the heaps are
+/// non-empty (bit 8); with `A` 0 a split may also leave two heaps, one, or (under `k <= n`)
+/// none (bits 8, 4, 2 and `end_bit`).
+fn three_heaps(gid: usize, m: &Move, k: Removal, clauses: &[IClause], end_bit: u8) -> Option<u8> {
+    let (a, a_lo, a_hi) = range_binder(&clauses[0])?;
+    let (b, b_lo, b_hi) = range_binder(&clauses[1])?;
+    if a == 0 || b == 0 || a == b || k.slot() == Some(a) || k.slot() == Some(b) {
+        return None;
+    }
+    let from = int(a_lo)?;
+    let a_ok = (0..=1).contains(&from) && halved(a_hi, 3).is_some_and(|r| is_rest(r, k));
+    let b_ok = is_var(b_lo, a)
+        && halved(b_hi, 2)
+            .and_then(|r| minus_var(r, a))
+            .is_some_and(|r| is_rest(r, k));
+    if !a_ok || !b_ok {
+        return None;
+    }
+    let heaps: Vec<&IExpr> = (summands(&m.result).into_iter())
+        .map(|e| heap_of(e, gid))
+        .collect::<Option<_>>()?;
+    let [x, y, z] = heaps.as_slice() else {
+        return None;
+    };
+    let third = |e: &IExpr| {
+        minus_var(e, b)
+            .and_then(|e| minus_var(e, a))
+            .is_some_and(|e| is_rest(e, k))
+    };
+    // Which of the three is `a`, `b` and the rest: each exactly once.
+    let roles = [x, y, z].map(|e| (is_var(e, a), is_var(e, b), third(e)));
+    let count = |f: fn(&(bool, bool, bool)) -> bool| roles.iter().filter(|r| f(r)).count();
+    if count(|r| r.0) != 1 || count(|r| r.1) != 1 || count(|r| r.2) != 1 {
+        return None;
+    }
+    Some(if from == 0 { 8 | 4 | 2 | end_bit } else { 8 })
 }
 
 #[cfg(test)]
@@ -251,7 +351,7 @@ mod tests {
     fn explicit_heap_rules_have_their_octal_codes() {
         // Kayles (0.77), Dawson's Kayles (0.07), subtraction {1, 2, 3} (0.333), 0.156's
         // splits without the empty heap, and k < n (0.6: no move empties the heap).
-        let cases: [(&str, &[u8]); 9] = [
+        let cases: [(&str, &[u8]); 11] = [
             ("game D(n: nat) {\n    move knock(k in 2..=2, k <= n, a in 0..=(n - k) / 2) => D(n - k - a) + D(a)\n}\n", &[0, 0, 7]),
             ("game K(n: nat) {\n    move knock(k in 1..=2, k <= n, left in 0..=(n - k) / 2) => K(left) + K(n - k - left)\n}\n", &[0, 7, 7]),
             ("game D(n: nat) {\n    move knock(n >= 2, a in 0..=(n - 2) / 2) => D(n - 2 - a) + D(a)\n}\n", &[0, 0, 7]),
@@ -261,6 +361,8 @@ mod tests {
             // Removal sets, a constant's set, and moves that take the whole heap (0.15).
             ("game S(n: nat) {\n    move take(k in {1, 3, 4}, k <= n) => S(n - k)\n}\n", &[0, 3, 0, 3, 3]),
             ("const K = {2, 3}\ngame S(n: nat) {\n    move take(k in K, k < n) => S(n - k)\n}\n", &[0, 0, 2, 2]),
+            ("game T(n: nat) {\n    move t(k in 1..=1, k < n, a in 1..=(n - k) / 3, b in a..=(n - k - a) / 2) => T(b) + T(n - k - a - b) + T(a)\n}\n", &[0, 8]),
+            ("game T(n: nat) {\n    move t(k in {2}, k <= n, a in 0..=(n - k) / 3, b in a..=(n - k - a) / 2) => T(a) + T(b) + T(n - k - a - b)\n}\n", &[0, 0, 15]),
             ("game F(n: nat) {\n    move all(n == 1) => end\n    move split(k in {2}, k < n, a in 1..=(n - k) / 2) => F(a) + F(n - k - a)\n    move two(k in 2..=2, k == n) => F(0)\n}\n", &[0, 1, 5]),
         ];
         for (source, digits) in cases {
@@ -277,6 +379,8 @@ mod tests {
             "game G(n: nat) {\n    move take(k in {1, n}, k <= n) => G(n - k)\n}\n",
             "game G(n: nat) {\n    move take(k in {0, 1}, k <= n) => G(n - k)\n}\n",
             "game G(n: nat) {\n    move all(n == 2) => G(1)\n}\n",
+            "game G(n: nat) {\n    move t(k in 1..=1, k < n, a in 1..=(n - k) / 3, b in 1..=(n - k - a) / 2) => G(a) + G(b) + G(n - k - a - b)\n}\n",
+            "game G(n: nat) {\n    move t(k in 1..=1, k < n, a in 1..=(n - k) / 3, b in a..=(n - k - a) / 2) => G(a) + G(a) + G(n - k - a - b)\n}\n",
             "game G(n: nat) {\n    move all(k in 1..=2, k == n, n > 1) => end\n}\n",
             "game G(n: nat) {\n    move take(k in 1..=2, k <= n) => G(n - k + 1)\n}\n",
             "game G(n: nat) {\n    move take(k in 0..=2, k <= n) => G(n - k)\n}\n",

@@ -76,6 +76,18 @@ pub trait Store<T>: Clone + Eq + Hash + Debug {
     fn inter(&self, other: &Self) -> Self;
     /// `self - other`
     fn diff(&self, other: &Self) -> Self;
+    /// `self | {x}`
+    fn with(&self, x: T) -> Self {
+        let mut b = Self::Builder::default();
+        Self::push(&mut b, x);
+        self.union(&Self::build(b))
+    }
+    /// `self - {x}`
+    fn without(&self, x: T) -> Self {
+        let mut b = Self::Builder::default();
+        Self::push(&mut b, x);
+        self.diff(&Self::build(b))
+    }
     /// The smallest (`largest == false`) or largest element.
     fn extreme(&self, largest: bool) -> Option<T>;
     /// Lexicographic order of the sorted element lists.
@@ -428,6 +440,21 @@ impl Store<i64> for IntStore {
         match (self, other) {
             (IntStore::Small(a), IntStore::Small(b)) => IntStore::Small(a.or(*b)),
             _ => large_op(self, other, SetOp::Union),
+        }
+    }
+    #[inline]
+    fn with(&self, x: i64) -> Self {
+        match (self, small(x)) {
+            (IntStore::Small(a), Some(i)) => IntStore::Small(a.or(Word::bit(i))),
+            _ => self.union(&IntStore::Large(vec![x])),
+        }
+    }
+    #[inline]
+    fn without(&self, x: i64) -> Self {
+        match (self, small(x)) {
+            (IntStore::Small(a), Some(i)) => IntStore::Small(a.and_not(Word::bit(i))),
+            (IntStore::Small(_), None) => self.clone(),
+            _ => self.diff(&IntStore::Large(vec![x])),
         }
     }
     #[inline]
@@ -1021,6 +1048,18 @@ impl<T: Elem> Set<T> {
     #[inline]
     pub fn union(&self, other: &Set<T>) -> Set<T> {
         Set(self.0.union(&other.0))
+    }
+
+    /// `a | {x}`
+    #[inline]
+    pub fn with(&self, x: T) -> Set<T> {
+        Set(self.0.with(x))
+    }
+
+    /// `a - {x}`
+    #[inline]
+    pub fn without(&self, x: T) -> Set<T> {
+        Set(self.0.without(x))
     }
 
     /// `a & b`
