@@ -945,6 +945,15 @@ impl<'r, R: Rules> Solver<'r, R> {
     #[inline]
     fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
         let slot = self.slot(p);
+        // The small cache of positions decided by `end` first: such a position is never in
+        // the memo, where looking for it is a miss in a large table.
+        if kind == ValueKind::Outcome {
+            if let Slot::Key(k) = slot {
+                if self.ended.get(ended_index(k)) == Some(&k) {
+                    return Ok(Step::Value(OUTCOME_N));
+                }
+            }
+        }
         let v = self.leaf_memo[kind.slot()].get(slot, p);
         let task = Task {
             kind,
@@ -952,13 +961,6 @@ impl<'r, R: Rules> Solver<'r, R> {
         };
         match v {
             UNKNOWN => {
-                if kind == ValueKind::Outcome {
-                    if let Slot::Key(k) = slot {
-                        if self.ended.get(ended_index(k)) == Some(&k) {
-                            return Ok(Step::Value(OUTCOME_N));
-                        }
-                    }
-                }
                 let grundy = &self.leaf_memo[ValueKind::Grundy.slot()];
                 if kind == ValueKind::Outcome && self.mode == Mode::Fast && !grundy.is_empty() {
                     let g = grundy.get(slot, p);
