@@ -749,7 +749,14 @@ impl<'r, R: Rules> Solver<'r, R> {
         task: Task<Pos<R>>,
         opts: &mut Options<Pos<R>>,
     ) -> Result<bool, Fail<Pos<R>>> {
-        let decided_by_end = task.kind == ValueKind::Outcome && matches!(task.node, Node::Leaf(_));
+        // An option that is `end` (terminal) decides an outcome (N) and a w-number (SW) at
+        // once; the other values need every option.
+        let decided = match task.kind {
+            ValueKind::Outcome => Some(OUTCOME_N),
+            ValueKind::WNumber => Some(W_SW),
+            _ => None,
+        };
+        let decided_by_end = decided.is_some() && matches!(task.node, Node::Leaf(_));
         opts.set_stop_at_end(decided_by_end);
         let enumerated = self.enumerate(task.node, opts);
         let ended = opts.stopped_at_end();
@@ -769,7 +776,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                     }
                     self.ended[ended_index(k)] = k;
                 }
-                None => self.store(task, OUTCOME_N),
+                None => self.store(task, decided.unwrap_or(OUTCOME_N)),
             }
             return Ok(true);
         }

@@ -166,6 +166,52 @@ proptest! {
     }
 
     #[test]
+    fn leaf_wnumbers_follow_their_definition(game in graph()) {
+        // Without sums: w = SL when terminal, SW when an option is terminal (an `end`, at
+        // which the search stops, or a node without moves), else the mex of the options'
+        // w-numbers that are neither.
+        let game = Graph {
+            nodes: (game.nodes.iter())
+                .map(|opts| {
+                    (opts.iter())
+                        .map(|o| match *o {
+                            Opt::Sum(a, _) => Opt::Node(a),
+                            ref o => o.clone(),
+                        })
+                        .collect()
+                })
+                .collect(),
+        };
+        let mut w: Vec<WNumber> = Vec::new();
+        for opts in &game.nodes {
+            let value = if opts.is_empty() {
+                WNumber::SL
+            } else {
+                let of = |o: &Opt| match *o {
+                    Opt::Node(j) => w[j as usize],
+                    _ => WNumber::SL,
+                };
+                if opts.iter().any(|o| of(o) == WNumber::SL) {
+                    WNumber::SW
+                } else {
+                    let plain: Vec<u32> = (opts.iter())
+                        .filter_map(|o| match of(o) {
+                            WNumber::Num(k) => Some(k),
+                            _ => None,
+                        })
+                        .collect();
+                    WNumber::Num((0..).find(|k| !plain.contains(k)).unwrap_or(0))
+                }
+            };
+            w.push(value);
+        }
+        let mut solver = Solver::new(&game);
+        for (p, expected) in w.iter().enumerate() {
+            prop_assert_eq!(solver.wnumber(Expr::Pos(p as u8)).unwrap(), *expected, "node {}", p);
+        }
+    }
+
+    #[test]
     fn leaf_values_follow_their_definitions(game in graph()) {
         // Remoteness and suspense decide the outcome (Smith): P iff even.
         let mut solver = Solver::new(&game);
