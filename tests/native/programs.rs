@@ -249,9 +249,10 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
     // the `y` whose `around(y)` holds `x` are looked at.
     out += &format!(
         "    move mark(x in cells, (exists y in Cell: x in around(y) and y in cells and y != x), \
-         (count z in Cell: x in around(z) and len(around(z) & cells) >= {}) <= 2) => \
-         D(cells - {{x}}, tags)\n",
-        more.int(1, 2)
+         (count z in Cell: x in around(z) and len(around(z) & cells) >= {}) <= 2, \
+         (count w in Cell: x in around(w)) <= {}) => D(cells - {{x}}, tags)\n",
+        more.int(1, 2),
+        more.int(1, 3)
     );
     if s.chance(0.5) {
         out += &format!(

@@ -3,10 +3,11 @@
 //! hold `l` can pass. When the domain is a finite type and `sides` can be computed for
 //! each of its values while the solver is built, the loop runs over a table instead: for
 //! each value `l` can take, the boxes `b` (in the domain's order) with `l in sides(b)`.
-//! The whole condition is still tested for each of them, so the quantifier's value, the
-//! first witness and any error are those of the plain loop (every `sides(b)` is known to
-//! succeed, and `l in sides(b)` is false, so the rest is never evaluated, for the boxes
-//! left out).
+//! The rest of the condition is tested for each of them: `l in sides(b)` holds for them by
+//! construction, and for the boxes left out it is false, so the rest is never evaluated
+//! there; every `sides(b)` is known to succeed, and to be the same at run time (functions
+//! are pure). So the quantifier's value, the first witness and any error are those of the
+//! plain loop.
 
 use super::layout::count_values;
 use super::{CodegenError, Gen};
@@ -41,11 +42,14 @@ impl Gen<'_> {
         if values.is_empty() {
             return Ok(None);
         }
-        let test = match body {
+        let (test, rest) = match body {
             IExpr::Bin {
-                op: Op::And, lhs, ..
-            } => &**lhs,
-            e => e,
+                op: Op::And,
+                lhs,
+                rhs,
+                ..
+            } => (&**lhs, Some(&**rhs)),
+            e => (e, None),
         };
         let IExpr::Bin {
             op: Op::In,
@@ -114,9 +118,22 @@ impl Gen<'_> {
         let value = self.value(x)?;
         let fits = self.admits(elem_ty, quote!(looked_for));
         let rank = self.rank(elem_ty, quote!(looked_for));
-        let pattern = self.binder(b);
-        let each = self.unrank(dom_ty, quote!(rank));
-        let test = self.value(body)?;
+        // Only the rest is tested (`x in f(b)` holds); `b` is bound when it reads it.
+        let mut rest_reads_b = false;
+        if let Some(rest) = rest {
+            rest.for_each_read(&mut |v| rest_reads_b |= v.slot == b.slot && v.name == b.name);
+        }
+        let (each_rank, bind) = if rest_reads_b {
+            let pattern = self.binder(b);
+            let each = self.unrank(dom_ty, quote!(rank));
+            (quote!(&rank), quote!(let #pattern = #each;))
+        } else {
+            (quote!(_), quote!())
+        };
+        let test = match rest {
+            Some(rest) => self.value(rest)?,
+            None => quote!(true),
+        };
         let (init, step) = match kind {
             QuantKind::Exists => (quote!(false), quote!(if #test { found = true; break; })),
             _ => (quote!(0i64), quote!(if #test { found += 1; })),
@@ -129,8 +146,8 @@ impl Gen<'_> {
             let mut found = #init;
             let looked_for = #value;
             if #guard {
-                for &rank in INVERSE[(#rank) as usize] {
-                    let #pattern = #each;
+                for #each_rank in INVERSE[(#rank) as usize] {
+                    #bind
                     #step
                 }
             }
