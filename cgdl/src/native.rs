@@ -108,9 +108,11 @@ fn key(code: &str, file: Option<&str>, runtime: &Path) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
     RELEASE_PROFILE.hash(&mut h);
+    // The flags: the user's, or ours (so that changing ours rebuilds too).
     for name in ["CARGO_ENCODED_RUSTFLAGS", "RUSTFLAGS"] {
         std::env::var(name).unwrap_or_default().hash(&mut h);
     }
+    solver_rustflags().hash(&mut h);
     cpu_signature().hash(&mut h);
     runtime.hash(&mut h);
     code.hash(&mut h);

@@ -749,21 +749,21 @@ impl<'r, R: Rules> Solver<'r, R> {
         task: Task<Pos<R>>,
         opts: &mut Options<Pos<R>>,
     ) -> Result<bool, Fail<Pos<R>>> {
-        // An option that is `end` (terminal) decides an outcome (N) and a w-number (SW) at
-        // once; the other values need every option.
-        let decided = match task.kind {
-            ValueKind::Outcome => Some(OUTCOME_N),
-            ValueKind::WNumber => Some(W_SW),
+        // An option that is `end` (terminal) decides a position's outcome (N) and w-number
+        // (SW) at once; the other values, and compounds, need every option.
+        let decided = match (task.kind, task.node) {
+            (ValueKind::Outcome, Node::Leaf(_)) => Some(OUTCOME_N),
+            (ValueKind::WNumber, Node::Leaf(_)) => Some(W_SW),
             _ => None,
         };
-        let decided_by_end = decided.is_some() && matches!(task.node, Node::Leaf(_));
-        opts.set_stop_at_end(decided_by_end);
+        opts.set_stop_at_end(decided.is_some());
         let enumerated = self.enumerate(task.node, opts);
         let ended = opts.stopped_at_end();
         opts.set_stop_at_end(false);
-        if ended {
-            let key = match task.node {
-                Node::Leaf(p) if task.kind == ValueKind::Outcome => match self.slot(p) {
+        if let (true, Some(value)) = (ended, decided) {
+            // An outcome with a memo key goes to the small cache (see `ENDED_CACHE`).
+            let key = match (task.kind, task.node) {
+                (ValueKind::Outcome, Node::Leaf(p)) => match self.slot(p) {
                     Slot::Key(k) => Some(k),
                     _ => None,
                 },
@@ -776,7 +776,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                     }
                     self.ended[ended_index(k)] = k;
                 }
-                None => self.store(task, decided.unwrap_or(OUTCOME_N)),
+                None => self.store(task, value),
             }
             return Ok(true);
         }
