@@ -317,62 +317,6 @@ fn periods_are_proven_only_for_grundy_values_from_zero() {
     assert_eq!(proven, [true, false, false]);
 }
 
-/// The explicit rules of the octal game with digits `digits` (d1, d2, ...), written the
-/// way a user would: one move per removal and result.
-fn explicit_rules(digits: &[u8]) -> String {
-    let mut moves = String::new();
-    for (i, &d) in digits.iter().enumerate() {
-        let k = i + 1;
-        let cmp = if d & 1 != 0 { "<=" } else { "<" };
-        if d & 4 != 0 {
-            let from = if d & 2 != 0 { 0 } else { 1 };
-            moves += &format!(
-                "    move split{k}(k in {k}..={k}, k {cmp} n, a in {from}..=(n - k) / 2) => E(a) + E(n - k - a)\n"
-            );
-        } else if d & 2 != 0 {
-            moves += &format!("    move take{k}(k in {k}..={k}, k {cmp} n) => E(n - k)\n");
-        }
-    }
-    format!("game E(n: nat) {{\n{moves}}}\n")
-}
-
-/// Explicit rules recognised as heap games give the values of their octal codes and of
-/// the search by the definition, for every code of two digits a rule can state.
-#[test]
-fn explicit_heap_rules_equal_their_octal_codes_and_the_search() {
-    let stated = [0u8, 2, 3, 4, 6, 7];
-    for d1 in stated {
-        for d2 in stated {
-            let code = format!("0.{d1}{d2}");
-            let source = format!(
-                "{}game O = octal \"{code}\"\ntable grundy of E(n) for n in 0..=24\n\
-                 table grundy of O(n) for n in 0..=24\n",
-                explicit_rules(&[d1, d2])
-            );
-            let fast = run_source(&source, Mode::Fast);
-            let exact = run_source(&source, Mode::Exact);
-            assert_eq!(
-                column(&fast[0], 1),
-                column(&fast[1], 1),
-                "{code} vs its rules"
-            );
-            assert_eq!(
-                column(&fast[0], 1),
-                column(&exact[0], 1),
-                "{code}: rules vs search"
-            );
-            // The rule states its removals, so its periods are proven as the code's are.
-            let program = cgdl::compiler::compile_str(&source).expect("valid");
-            let moves = d1 | d2 != 0;
-            assert_eq!(
-                cgdl::compiler::ir::heap_code(&program, 0).is_some(),
-                moves,
-                "{code}"
-            );
-        }
-    }
-}
-
 #[test]
 fn octal_sugar_equals_explicit_rules_to_200() {
     let source = format!(

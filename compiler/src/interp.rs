@@ -126,9 +126,6 @@ pub struct Interpreter<'p> {
     program: &'p Program,
     source: &'p str,
     table: RefCell<PosTable>,
-    /// Each game's take-and-break code, when it is a heap game (its Grundy values then come
-    /// from the runtime's heap engine).
-    heap_codes: Vec<Option<Vec<u8>>>,
 }
 
 impl<'p> Interpreter<'p> {
@@ -138,9 +135,6 @@ impl<'p> Interpreter<'p> {
             program,
             source,
             table: RefCell::new(PosTable::default()),
-            heap_codes: (0..program.games.len())
-                .map(|g| crate::ir::heap_code(program, g))
-                .collect(),
         }
     }
 
@@ -760,7 +754,8 @@ impl Rules for Interpreter<'_> {
         tables: &mut cgdl_runtime::KernelTables,
     ) -> bool {
         let (gid, fields) = self.position(pos);
-        match (&self.heap_codes[gid], fields.first()) {
+        // A heap game's Grundy values come from the runtime's heap engine.
+        match (&self.program.games[gid].heap_code, fields.first()) {
             (Some(digits), Some(Val::Int(n))) => {
                 cgdl_runtime::rules::heap_kernel(gid, digits, *n, pos, out, budget, tables)
             }

@@ -240,6 +240,7 @@ impl<'a> Checker<'a> {
                         fields,
                         frame: 0,
                         kind: GameKind::Rules(Vec::new()),
+                        heap_code: None,
                     });
                     game_decls.push(g);
                 }

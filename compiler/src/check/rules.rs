@@ -144,7 +144,9 @@ impl Checker<'_> {
                 GameKind::Rules(out)
             }
         };
-        self.program.games[id].kind = kind;
+        let game = &mut self.program.games[id];
+        game.kind = kind;
+        game.heap_code = crate::ir::heap_code(id, game);
     }
 
     pub(super) fn move_decl(&mut self, m: &ast::MoveDecl, scope: &mut Scope) -> Move {

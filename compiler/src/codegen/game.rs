@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 /// The most argument combinations a function's table holds.
-const TABLE_LIMIT: usize = 1024;
+pub(super) const TABLE_LIMIT: usize = 1024;
 
 /// Whether values of type `t` copy without allocating in generated code (numbers, tuples,
 /// plain unions, and sets kept as bits), so that a table lookup is cheaper than most bodies.
@@ -25,74 +25,6 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
             t => cells(t).is_some(),
         },
         FieldTy::List(_) => false,
-    }
-}
-
-/// The values of function `id` at every argument whose parts have the types `types`, computed
-/// now by the interpreter (`None` at an argument where it fails): `None` past
-/// [`TABLE_LIMIT`] arguments or past the budget a constant has.
-fn table_values(
-    program: &Program,
-    source: &str,
-    id: usize,
-    types: &[FieldTy],
-) -> Option<Vec<Option<Val>>> {
-    let whole = FieldTy::Tuple(types.to_vec());
-    let args = whole.values(&program.types, TABLE_LIMIT)?;
-    // A function too costly to tabulate while building keeps its body alone.
-    let interp = crate::interp::Interpreter::new(program, source);
-    let (values, spent) = crate::interp::within_budget(crate::interp::CONST_BUDGET, || {
-        (args.iter())
-            .map(|arg| {
-                let Val::Tuple(vals) = arg else {
-                    unreachable!("the values of a tuple type are tuples")
-                };
-                let call = IExpr::Call {
-                    func: id,
-                    args: vals.iter().cloned().map(IExpr::Lit).collect(),
-                };
-                interp.eval(&call, &mut Vec::new()).ok().map(Val::normalize)
-            })
-            .collect::<Vec<_>>()
-    });
-    (!spent).then_some(values)
-}
-
-/// The hull of function `id`'s values over the arguments of types `types`, when they are
-/// all numbers or all sets of numbers (for [`crate::ir::param_ranges`]).
-pub(crate) fn value_range(
-    program: &Program,
-    source: &str,
-    id: usize,
-    types: &[FieldTy],
-) -> Option<ValueRange> {
-    let values = table_values(program, source, id, types)?;
-    let mut ints: Option<Interval> = None;
-    let mut elems: Option<Interval> = None;
-    let (mut sets, mut numbers) = (false, false);
-    let widen = |acc: &mut Option<Interval>, i: i64| {
-        *acc = Some(acc.map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))));
-    };
-    for v in values.iter().flatten() {
-        match v {
-            Val::Int(i) => {
-                numbers = true;
-                widen(&mut ints, *i);
-            }
-            Val::Set(s) => {
-                sets = true;
-                for x in s.iter() {
-                    let Val::Int(i) = x else { return None };
-                    widen(&mut elems, *i);
-                }
-            }
-            _ => return None,
-        }
-    }
-    match (numbers, sets) {
-        (true, false) => ints.map(ValueRange::Int),
-        (false, true) => Some(ValueRange::Set(elems)),
-        _ => None,
     }
 }
 
@@ -423,7 +355,7 @@ impl Gen<'_> {
             )
             .collect();
         let whole = FieldTy::Tuple(types.clone());
-        let Some(values) = table_values(self.program, self.source, id, &types) else {
+        let Some(values) = self.evaluations.values(id, &types, TABLE_LIMIT) else {
             return Ok(quote!());
         };
         let bits = |v: &Val| match v {

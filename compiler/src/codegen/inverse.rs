@@ -9,7 +9,6 @@
 //! are pure). So the quantifier's value, the first witness and any error are those of the
 //! plain loop.
 
-use super::layout::count_values;
 use super::{CodegenError, Gen};
 use crate::ast::QuantKind;
 use crate::ir::*;
@@ -18,6 +17,13 @@ use quote::quote;
 
 /// The most values a domain, or the type of the element looked for, may have.
 const INVERSE_LIMIT: usize = 4096;
+
+/// Whether `e` reads the name `v`.
+fn reads(e: &IExpr, v: &Var) -> bool {
+    let mut found = false;
+    e.for_each_read(&mut |r| found |= r.slot == v.slot && r.name == v.name);
+    found
+}
 
 impl Gen<'_> {
     /// The quantifier `kind vars in domain: body` as a loop over an inverted table, when
@@ -33,13 +39,6 @@ impl Gen<'_> {
             return Ok(None);
         };
         if kind == QuantKind::Forall {
-            return Ok(None);
-        }
-        // The domain's values in rank order (the order of the plain loop).
-        let Some(values) = dom_ty.values(&self.program.types, INVERSE_LIMIT) else {
-            return Ok(None);
-        };
-        if values.is_empty() {
             return Ok(None);
         }
         let (test, rest) = match body {
@@ -66,40 +65,32 @@ impl Gen<'_> {
         if !matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == b.slot && v.name == b.name) {
             return Ok(None);
         }
-        let mut reads_b = false;
-        x.for_each_read(&mut |v| reads_b |= v.slot == b.slot && v.name == b.name);
-        if reads_b {
+        if reads(x, b) {
             return Ok(None);
         }
         let f = &self.program.fns[*func];
         let FieldTy::Set(elem_ty) = &f.ret else {
             return Ok(None);
         };
-        if count_values(self.program, elem_ty).is_none_or(|n| n > INVERSE_LIMIT as u128) {
-            return Ok(None);
-        }
         let Some(elems) = elem_ty.values(&self.program.types, INVERSE_LIMIT) else {
             return Ok(None);
         };
-        // `f` at every value of the domain, now: each must succeed within the budget.
-        let interp = crate::interp::Interpreter::new(self.program, self.source);
-        let (sets, spent) = crate::interp::within_budget(crate::interp::CONST_BUDGET, || {
-            (values.iter())
-                .map(|v| {
-                    let call = IExpr::Call {
-                        func: *func,
-                        args: vec![IExpr::Lit(v.clone())],
-                    };
-                    interp.eval(&call, &mut Vec::new()).ok()
-                })
-                .collect::<Option<Vec<Val>>>()
-        });
-        let Some(sets) = sets.filter(|_| !spent) else {
+        // `f` at every value of the domain, in its order: each must succeed.
+        let Some(sets) =
+            self.evaluations
+                .values(*func, std::slice::from_ref(dom_ty), INVERSE_LIMIT)
+        else {
+            return Ok(None);
+        };
+        // An empty domain keeps the plain loop, which never evaluates `x`.
+        let Some(sets) =
+            (sets.iter().cloned().collect::<Option<Vec<Val>>>()).filter(|sets| !sets.is_empty())
+        else {
             return Ok(None);
         };
         let mut inverse: Vec<Vec<u32>> = vec![Vec::new(); elems.len()];
         for (rank, set) in sets.iter().enumerate() {
-            let Val::Set(members) = set.clone().normalize() else {
+            let Val::Set(members) = set else {
                 return Ok(None);
             };
             for m in members.iter() {
@@ -119,11 +110,7 @@ impl Gen<'_> {
         let fits = self.admits(elem_ty, quote!(looked_for));
         let rank = self.rank(elem_ty, quote!(looked_for));
         // Only the rest is tested (`x in f(b)` holds); `b` is bound when it reads it.
-        let mut rest_reads_b = false;
-        if let Some(rest) = rest {
-            rest.for_each_read(&mut |v| rest_reads_b |= v.slot == b.slot && v.name == b.name);
-        }
-        let (each_rank, bind) = if rest_reads_b {
+        let (each_rank, bind) = if rest.is_some_and(|rest| reads(rest, b)) {
             let pattern = self.binder(b);
             let each = self.unrank(dom_ty, quote!(rank));
             (quote!(&rank), quote!(let #pattern = #each;))

@@ -36,13 +36,14 @@ impl Gen<'_> {
                     }
                 }
             }
-            (GameKind::Octal(_) | GameKind::Rules(_), Shape::Heap)
-                if crate::ir::heap_code(self.program, gid).is_some() =>
-            {
+            (_, Shape::Heap) if game.heap_code.is_some() => {
                 // A heap game (an octal code, or rules recognised as one): the runtime's
                 // engine, with rare/common splits, compact values and proven periods.
-                let digits = crate::ir::heap_code(self.program, gid).unwrap_or_default();
-                let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
+                let digits = game
+                    .heap_code
+                    .iter()
+                    .flatten()
+                    .map(|&d| Literal::u8_suffixed(d));
                 let n = &fields[0];
                 let table = Literal::usize_unsuffixed(gid);
                 let pattern = self.pos_pattern(gid, &fields);

@@ -18,11 +18,10 @@
 //! fields.
 
 mod datum;
+mod evaluate;
 mod expr;
 mod game;
 mod inverse;
-#[cfg(test)]
-pub(crate) use game::value_range;
 mod kernel;
 mod layout;
 mod names;
@@ -80,6 +79,10 @@ pub fn generate_file(
     let rt: TokenStream = options.runtime_path.parse().map_err(|_| CodegenError {
         message: format!("`{}` is not a Rust path", options.runtime_path),
     })?;
+    let evaluations = evaluate::Evaluations::new(program, source);
+    let param_ranges = crate::ir::param_ranges(program, &mut |id, types| {
+        evaluations.range(id, types, game::TABLE_LIMIT)
+    });
     let gen = Gen {
         program,
         source,
@@ -88,9 +91,8 @@ pub fn generate_file(
         layout: Layout::new(program)?,
         borrowed: RefCell::new(HashSet::new()),
         reads: RefCell::new(HashSet::new()),
-        param_ranges: crate::ir::param_ranges(program, &mut |id, types| {
-            game::value_range(program, source, id, types)
-        }),
+        param_ranges,
+        evaluations,
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -135,6 +137,19 @@ struct Gen<'a> {
     /// Per helper function, the range each integer parameter takes at its call sites
     /// ([`crate::ir::param_ranges`]): tables span these as they span finite types.
     param_ranges: Vec<Vec<Option<crate::ir::Interval>>>,
+    /// Helper functions' values over boxes of arguments, computed while building.
+    evaluations: evaluate::Evaluations<'a>,
+}
+
+/// The hulls of helper functions' values over boxes of arguments, as code generation finds
+/// them for [`crate::ir::param_ranges`] (for its tests).
+#[cfg(test)]
+pub(crate) fn range_oracle<'p>(
+    program: &'p Program,
+    source: &'p str,
+) -> impl FnMut(usize, &[crate::ir::FieldTy]) -> Option<crate::ir::ValueRange> + 'p {
+    let evaluations = evaluate::Evaluations::new(program, source);
+    move |id, types| evaluations.range(id, types, game::TABLE_LIMIT)
 }
 
 fn unsupported(what: impl Into<String>) -> CodegenError {

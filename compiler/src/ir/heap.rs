@@ -1,19 +1,21 @@
 //! Recognising heap games written as explicit rules: a game of one `nat` field whose every
-//! move removes `k` tokens, `k` from a literal range, and leaves one heap or splits the rest
-//! in two, is the take-and-break game of an octal code. The code gives the runtime's heap
-//! engine (rare/common splits, proven periods) and the largest removal for the Guy–Smith
-//! proof. The matcher is deliberately narrow: a rule it does not recognise exactly keeps the
-//! general search, so recognition never changes a value.
+//! move removes `k` tokens, `k` from a literal range or set, and takes the whole heap,
+//! leaves one heap or splits the rest in two or three, is the take-and-break game of an
+//! octal (or hexadecimal) code. The code gives the runtime's heap engine (rare/common
+//! splits, proven periods) and the largest removal for the Guy–Smith proof. The matcher is
+//! deliberately narrow: a rule it does not recognise exactly keeps the general search, so
+//! recognition never changes a value.
 
-use super::{Game, GameKind, IClause, IExpr, Move, Op, Program, Val};
+use super::{Game, GameKind, IClause, IExpr, Move, Op, Val};
 use crate::ir::types::FieldTy;
 
 /// The most tokens a recognised move may remove (the code's length).
 const MAX_REMOVAL: i64 = 4096;
 
-/// The octal code of game `gid` when its rules are a heap game's, as digits `d0 d1 ...`.
-pub fn heap_code(program: &Program, gid: usize) -> Option<Vec<u8>> {
-    let game = program.games.get(gid)?;
+/// The code of `game` (game number `gid`) when it is a heap game, as digits `d0 d1 ...`:
+/// an octal code's own, or the one its rules state. The checker stores it in
+/// [`Game::heap_code`], which is what the back ends read.
+pub fn heap_code(gid: usize, game: &Game) -> Option<Vec<u8>> {
     match &game.kind {
         GameKind::Octal(digits) => Some(digits.clone()),
         GameKind::Rules(moves) if !moves.is_empty() && is_heap(game) => {
@@ -184,55 +186,7 @@ fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
             let arg = heap_of(&m.result, gid)?;
             is_rest(arg, k).then_some((removals, 2 | end_bit))
         }
-        1 => {
-            let IClause::Bind(
-                vars,
-                IExpr::Bin {
-                    op: Op::RangeIncl,
-                    lhs,
-                    rhs,
-                    ..
-                },
-            ) = &rest_clauses[0]
-            else {
-                return None;
-            };
-            let [a] = vars.as_slice() else {
-                return None;
-            };
-            let a = a.slot;
-            if a == 0 || k.slot() == Some(a) {
-                return None;
-            }
-            let from = int(lhs)?;
-            let half = matches!(&**rhs, IExpr::Bin { op: Op::Div, lhs, rhs, .. }
-                if is_rest(lhs, k) && int(rhs) == Some(2));
-            if !half || !(0..=1).contains(&from) {
-                return None;
-            }
-            let IExpr::Bin {
-                op: Op::GameSum,
-                lhs,
-                rhs,
-                ..
-            } = &m.result
-            else {
-                return None;
-            };
-            let (x, y) = (heap_of(lhs, gid)?, heap_of(rhs, gid)?);
-            // `n - k - a`, beside `a`, in either order.
-            let other = |e: &IExpr| {
-                matches!(e, IExpr::Bin { op: Op::NatSub | Op::Sub, lhs, rhs, .. }
-                    if is_rest(lhs, k) && is_var(rhs, a))
-            };
-            if !((is_var(x, a) && other(y)) || (is_var(y, a) && other(x))) {
-                return None;
-            }
-            // With a = 0 the move also leaves the one heap n - k (G(0) is worth 0: no move
-            // of a recognised game applies to the empty heap, as every removal is >= 1).
-            let bits = if from == 0 { 4 | 2 | end_bit } else { 4 };
-            Some((removals, bits))
-        }
+        1 => two_heaps(gid, m, k, &rest_clauses[0], end_bit).map(|bits| (removals, bits)),
         2 => three_heaps(gid, m, k, rest_clauses, end_bit).map(|bits| (removals, bits)),
         _ => None,
     }
@@ -297,6 +251,34 @@ fn summands(e: &IExpr) -> Vec<&IExpr> {
     }
 }
 
+/// The digit bits of a split into two heaps,
+///   `a in A..=(n - k) / 2 => G(a) + G(n - k - a)` (the heaps in either order):
+/// with `A` 1 two non-empty heaps (bit 4); with `A` 0 the split may also leave one heap, or
+/// (under `k <= n`) none (bits 4, 2 and `end_bit`; `G(0)` is worth 0, since no move of a
+/// recognised game applies to the empty heap, every removal being at least 1).
+fn two_heaps(gid: usize, m: &Move, k: Removal, clause: &IClause, end_bit: u8) -> Option<u8> {
+    let (a, a_lo, a_hi) = range_binder(clause)?;
+    if a == 0 || k.slot() == Some(a) {
+        return None;
+    }
+    let from = int(a_lo)?;
+    if !(0..=1).contains(&from) || !halved(a_hi, 2).is_some_and(|r| is_rest(r, k)) {
+        return None;
+    }
+    let heaps: Vec<&IExpr> = (summands(&m.result).into_iter())
+        .map(|e| heap_of(e, gid))
+        .collect::<Option<_>>()?;
+    let [x, y] = heaps.as_slice() else {
+        return None;
+    };
+    // `a`, and `n - k - a`, in either order.
+    let other = |e: &IExpr| minus_var(e, a).is_some_and(|e| is_rest(e, k));
+    if !((is_var(x, a) && other(y)) || (is_var(y, a) && other(x))) {
+        return None;
+    }
+    Some(if from == 0 { 4 | 2 | end_bit } else { 4 })
+}
+
 /// The digit bits of a split into three heaps,
 ///   `a in A..=(n - k) / 3, b in a..=(n - k - a) / 2 => G(a) + G(b) + G(n - k - a - b)`
 /// (the heaps in any order): each multiset `a <= b <= c` once. With `A` 1 the heaps are
@@ -339,12 +321,11 @@ fn three_heaps(gid: usize, m: &Move, k: Removal, clauses: &[IClause], end_bit: u
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::compile_str;
 
     fn code_of(source: &str) -> Option<Vec<u8>> {
         let program = compile_str(source).expect("a valid program");
-        heap_code(&program, 0)
+        program.games[0].heap_code.clone()
     }
 
     #[test]

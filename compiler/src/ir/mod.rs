@@ -525,6 +525,9 @@ pub struct Game {
     pub frame: usize,
     /// Its moves.
     pub kind: GameKind,
+    /// Its take-and-break code when it is a heap game: an octal code's digits, or the code
+    /// its rules state ([`heap_code`]). Set once by the checker; every back end reads it.
+    pub heap_code: Option<Vec<u8>>,
 }
 
 /// A query, checked.
@@ -602,14 +605,11 @@ impl Program {
     /// or subtraction game: its largest removal and the most heaps a move leaves.
     pub fn period_bound(&self, id: usize) -> Option<cgdl_runtime::Bound> {
         match &self.games.get(id)?.kind {
-            GameKind::Octal(digits) => {
-                Some(cgdl_runtime::heap::HeapCode::from_digits(digits.clone()).bound())
-            }
             GameKind::Subtraction(set) => set.iter().max().map(|&m| cgdl_runtime::Bound {
                 max_removal: m as usize,
                 max_parts: 1,
             }),
-            GameKind::Rules(_) => heap_code(self, id)
+            GameKind::Octal(_) | GameKind::Rules(_) => (self.games[id].heap_code.clone())
                 .map(|digits| cgdl_runtime::heap::HeapCode::from_digits(digits).bound()),
         }
     }

@@ -115,15 +115,14 @@ pub type Evaluate<'a> = dyn FnMut(usize, &[FieldTy]) -> Option<ValueRange> + 'a;
 
 /// The abstract interpreter: what each function's parameters are called with, and what
 /// each returns, as far as one round has found.
-struct Analysis<'p> {
-    program: &'p Program,
+struct Analysis {
     /// Per function, per parameter: the join of every argument seen (`None`: no call yet).
     params: Vec<Vec<Option<Abs>>>,
     /// Per function: its result under `params` (from the last round).
     results: Vec<Abs>,
 }
 
-impl Analysis<'_> {
+impl Analysis {
     fn call(&mut self, func: usize, args: Vec<Abs>) -> Abs {
         for (slot, a) in self.params[func].iter_mut().zip(args) {
             *slot = Some(slot.map_or(a, |s| s.join(a)));
@@ -158,7 +157,7 @@ impl Analysis<'_> {
             IExpr::Var(v) => env.get(v.slot).copied().unwrap_or(Abs::Unknown),
             IExpr::Bin { op, lhs, rhs, .. } => {
                 let (a, b) = (self.eval(lhs, env), self.eval(rhs, env));
-                self.bin(*op, a, b)
+                bin(*op, a, b)
             }
             IExpr::If {
                 cond,
@@ -300,54 +299,52 @@ impl Analysis<'_> {
             IExpr::AllOf { .. } | IExpr::End => Abs::Unknown,
         }
     }
+}
 
-    fn bin(&self, op: Op, a: Abs, b: Abs) -> Abs {
-        match (op, a, b) {
-            (Op::Add, Abs::Int(a), Abs::Int(b)) => corners(a, b, i64::checked_add),
-            (Op::Sub, Abs::Int(a), Abs::Int(b)) => corners(a, b, i64::checked_sub),
-            (Op::NatSub, Abs::Int(a), Abs::Int(b)) => {
-                corners(a, b, |x, y| x.checked_sub(y).map(|d| d.max(0)))
-            }
-            (Op::Mul, Abs::Int(a), Abs::Int(b)) => corners(a, b, i64::checked_mul),
-            // Division and remainder by a positive divisor only.
-            (Op::Div, Abs::Int(a), Abs::Int(b)) if b.0 > 0 => corners(a, b, i64::checked_div),
-            (Op::Rem, Abs::Int(a), Abs::Int(b)) if b.0 > 0 && a.0 >= 0 => {
-                Abs::Int((0, a.1.min(b.1 - 1)))
-            }
-            (Op::RangeIncl, Abs::Int(a), Abs::Int(b)) if a.0 <= b.1 => Abs::Set(Some((a.0, b.1))),
-            (Op::RangeExcl, Abs::Int(a), Abs::Int(b)) if a.0 < b.1 => {
-                Abs::Set(Some((a.0, b.1 - 1)))
-            }
-            (Op::RangeIncl | Op::RangeExcl, Abs::Int(_), Abs::Int(_)) => Abs::Set(None),
-            (Op::SetUnion, Abs::Set(_), Abs::Set(_)) => a.join(b),
-            (Op::SetInter, Abs::Set(x), Abs::Set(y)) => match (x, y) {
-                (Some(x), Some(y)) if x.0.max(y.0) <= x.1.min(y.1) => {
-                    Abs::Set(Some((x.0.max(y.0), x.1.min(y.1))))
-                }
-                _ => Abs::Set(None),
-            },
-            (Op::SetInter, Abs::Set(_), _) => a,
-            (Op::SetInter, _, Abs::Set(_)) => b,
-            (Op::SetDiff, Abs::Set(_), _) => a,
-            (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::In | Op::NotIn, _, _)
-            | (Op::And | Op::Or, _, _) => Abs::Int((0, 1)),
-            _ => Abs::Unknown,
+/// What `a op b` is known to be.
+fn bin(op: Op, a: Abs, b: Abs) -> Abs {
+    match (op, a, b) {
+        (Op::Add, Abs::Int(a), Abs::Int(b)) => corners(a, b, i64::checked_add),
+        (Op::Sub, Abs::Int(a), Abs::Int(b)) => corners(a, b, i64::checked_sub),
+        (Op::NatSub, Abs::Int(a), Abs::Int(b)) => {
+            corners(a, b, |x, y| x.checked_sub(y).map(|d| d.max(0)))
         }
+        (Op::Mul, Abs::Int(a), Abs::Int(b)) => corners(a, b, i64::checked_mul),
+        // Division and remainder by a positive divisor only.
+        (Op::Div, Abs::Int(a), Abs::Int(b)) if b.0 > 0 => corners(a, b, i64::checked_div),
+        (Op::Rem, Abs::Int(a), Abs::Int(b)) if b.0 > 0 && a.0 >= 0 => {
+            Abs::Int((0, a.1.min(b.1 - 1)))
+        }
+        (Op::RangeIncl, Abs::Int(a), Abs::Int(b)) if a.0 <= b.1 => Abs::Set(Some((a.0, b.1))),
+        (Op::RangeExcl, Abs::Int(a), Abs::Int(b)) if a.0 < b.1 => Abs::Set(Some((a.0, b.1 - 1))),
+        (Op::RangeIncl | Op::RangeExcl, Abs::Int(_), Abs::Int(_)) => Abs::Set(None),
+        (Op::SetUnion, Abs::Set(_), Abs::Set(_)) => a.join(b),
+        (Op::SetInter, Abs::Set(x), Abs::Set(y)) => match (x, y) {
+            (Some(x), Some(y)) if x.0.max(y.0) <= x.1.min(y.1) => {
+                Abs::Set(Some((x.0.max(y.0), x.1.min(y.1))))
+            }
+            _ => Abs::Set(None),
+        },
+        (Op::SetInter, Abs::Set(_), _) => a,
+        (Op::SetInter, _, Abs::Set(_)) => b,
+        (Op::SetDiff, Abs::Set(_), _) => a,
+        (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::In | Op::NotIn, _, _)
+        | (Op::And | Op::Or, _, _) => Abs::Int((0, 1)),
+        _ => Abs::Unknown,
     }
 }
 
 /// For each helper function, the interval each integer parameter takes at the games' call
 /// sites (`None` for a parameter of another type, one called with anything, or a function
 /// the games never call). `evaluate` gives a function's values over a box exactly where it
-/// can; elsewhere the body is interpreted over intervals.
+/// can (it is asked again for the same box each round: it should remember its answers);
+/// elsewhere the body is interpreted over intervals.
 pub fn param_ranges(program: &Program, evaluate: &mut Evaluate) -> Vec<Vec<Option<Interval>>> {
     let fns = &program.fns;
     let mut a = Analysis {
-        program,
         params: fns.iter().map(|f| vec![None; f.params.len()]).collect(),
         results: vec![Abs::Unknown; fns.len()],
     };
-    let mut evaluated: Vec<(usize, Vec<FieldTy>, Option<ValueRange>)> = Vec::new();
     // Rounds until nothing changes (each link of a chain of calls takes one). Each round
     // starts afresh: the calls the moves make, and those each body makes with last round's
     // arguments, under last round's results; so a first round's guess (a result not known
@@ -357,7 +354,7 @@ pub fn param_ranges(program: &Program, evaluate: &mut Evaluate) -> Vec<Vec<Optio
         let before = (a.params.clone(), a.results.clone());
         let fresh: Vec<Vec<Option<Abs>>> = fns.iter().map(|f| vec![None; f.params.len()]).collect();
         let seen = std::mem::replace(&mut a.params, fresh);
-        for game in &a.program.games {
+        for game in &program.games {
             let GameKind::Rules(moves) = &game.kind else {
                 continue;
             };
@@ -379,41 +376,28 @@ pub fn param_ranges(program: &Program, evaluate: &mut Evaluate) -> Vec<Vec<Optio
                 continue;
             }
             let mut env = vec![Abs::Unknown; f.frame.max(f.params.len())];
-            let mut box_types = Some(Vec::new());
             for (slot, ((_, t), arg)) in f.params.iter().zip(called).enumerate() {
                 env[slot] = match of_type(t) {
                     Abs::Unknown => arg.unwrap_or(Abs::Unknown),
                     declared => declared,
                 };
-                let ty = match (t, env[slot]) {
+            }
+            // The box of arguments: integers over their intervals, other types whole.
+            let types: Option<Vec<FieldTy>> = (f.params.iter().zip(&env))
+                .map(|((_, t), arg)| match (t, arg) {
                     (FieldTy::Nat | FieldTy::Int, Abs::Int((lo, hi))) => {
-                        Some(FieldTy::Range(lo, hi))
+                        Some(FieldTy::Range(*lo, *hi))
                     }
                     (FieldTy::Nat | FieldTy::Int, _) => None,
                     (t, _) => Some(t.clone()),
-                };
-                box_types = box_types.zip(ty).map(|(mut v, t)| {
-                    v.push(t);
-                    v
-                });
-            }
+                })
+                .collect();
             // The body is interpreted anyway, for the calls it makes.
             let mut result = a.eval(&f.body, &mut env);
-            if let Some(types) = box_types {
-                let known = (evaluated.iter()).find(|(i, t, _)| *i == id && *t == types);
-                let exact = match known {
-                    Some((_, _, r)) => *r,
-                    None => {
-                        let r = evaluate(id, &types);
-                        evaluated.push((id, types, r));
-                        r
-                    }
-                };
-                match exact {
-                    Some(ValueRange::Int(i)) => result = Abs::Int(i),
-                    Some(ValueRange::Set(i)) => result = Abs::Set(i),
-                    None => {}
-                }
+            match types.and_then(|types| evaluate(id, &types)) {
+                Some(ValueRange::Int(i)) => result = Abs::Int(i),
+                Some(ValueRange::Set(i)) => result = Abs::Set(i),
+                None => {}
             }
             results.push(result);
         }
@@ -444,9 +428,10 @@ mod tests {
 
     fn ranges_of(source: &str) -> Vec<(String, Vec<Option<Interval>>)> {
         let program = compile_str(source).expect("a valid program");
-        let ranges = param_ranges(&program, &mut |id, types| {
-            crate::codegen::value_range(&program, source, id, types)
-        });
+        let ranges = param_ranges(
+            &program,
+            &mut crate::codegen::range_oracle(&program, source),
+        );
         (program.fns.iter().map(|f| f.name.clone()))
             .zip(ranges)
             .collect()
@@ -465,12 +450,21 @@ mod tests {
                 .map(|(_, r)| r.clone())
                 .expect("a function")
         };
+        // The fields' types; lines `l in 0..line_count(rows, cols)`, at most
+        // 5 * 4 + 4 * 5 = 40 on the largest board.
         let board = Some((2, 5));
         assert_eq!(get("line_count"), [board, board]);
         assert_eq!(get("boxes_of"), [board, board, Some((0, 39))]);
         assert_eq!(get("most_sides"), [board, board, None, Some((0, 39))]);
-        // `boxes_of` over its whole box (lines past a small board's last included) numbers
-        // boxes up to 25, exactly: the interpretation of its body over intervals says 75.
-        assert_eq!(get("sides"), [board, board, Some((0, 25))]);
+        // `b` ranges over what `boxes_of` gives in its box (lines past a small board's last
+        // included): every box of every board, 0..=15 on 5 × 5 dots, and few enough more
+        // that `sides` is tabulated (4 * 4 * (hi + 1) arguments, at most 1,024); the
+        // intervals alone would say 0..=75 (1,216 arguments).
+        let [r, c, Some((lo, hi))] = get("sides")[..] else {
+            panic!("sides' ranges: {:?}", get("sides"));
+        };
+        assert_eq!((r, c), (board, board));
+        assert!(lo == 0 && (15..75).contains(&hi), "b in {lo}..={hi}");
+        assert!(4 * 4 * (hi + 1) <= 1024, "b in {lo}..={hi}");
     }
 }
