@@ -17,6 +17,7 @@ pub mod loony;
 mod memo;
 pub mod memory;
 pub mod native;
+pub mod partizan;
 pub mod period;
 #[cfg(feature = "progress")]
 pub mod progress;

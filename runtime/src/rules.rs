@@ -49,6 +49,24 @@ pub trait Rules {
         false
     }
 
+    /// Whether `pos` is of a partizan game: one whose players have different moves. Its
+    /// values are canonical forms ([`crate::partizan`]), and [`Rules::options`] is not
+    /// asked for it.
+    fn is_partizan(&self, _pos: Self::Pos) -> bool {
+        false
+    }
+
+    /// Writes the options of `side` from `pos` into `out`: for an impartial game, its
+    /// options.
+    fn side_options(
+        &self,
+        pos: Self::Pos,
+        _side: crate::partizan::Side,
+        out: &mut Options<Self::Pos>,
+    ) -> Result<(), RuleError> {
+        self.options(pos, out)
+    }
+
     /// How `pos` is written in messages and output, e.g. `Kayles(7)`.
     fn write_pos(&self, pos: Self::Pos, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{pos:?}")

@@ -1,0 +1,332 @@
+//! Partizan games: positions whose players have different moves. A position's value is its
+//! canonical form ([`Forms`]); its outcome class, stops, mean, temperature and birthday are
+//! read off that form, and sums add forms.
+
+mod dyadic;
+mod forms;
+mod thermo;
+
+pub use dyadic::{Dyadic, MAX_BITS};
+pub use forms::{Forms, GameId, Nus};
+pub use thermo::{Thermograph, Wall};
+
+use crate::expr::{Compound, Expr};
+use crate::rules::{OptRef, Options, RuleError, Rules};
+use crate::solver::SolveError;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A player of a partizan game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Left (Blue, positive values).
+    Left,
+    /// Right (Red, negative values).
+    Right,
+}
+
+/// The outcome class of a partizan position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Class {
+    /// Left wins whoever starts (`G > 0`).
+    L,
+    /// Right wins whoever starts (`G < 0`).
+    R,
+    /// The second player wins (`G = 0`).
+    P,
+    /// The first player wins (`G || 0`).
+    N,
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// A value defined for partizan positions (and for impartial ones, as partizan games whose
+/// players have the same moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartizanKind {
+    /// The canonical form.
+    Canonical,
+    /// The temperature.
+    Temperature,
+    /// The mean value.
+    Mean,
+    /// The left stop.
+    LeftStop,
+    /// The right stop.
+    RightStop,
+    /// The birthday of the canonical form.
+    Birthday,
+    /// Left's winning moves (to options `>= 0`).
+    LeftMoves,
+    /// Right's winning moves (to options `<= 0`).
+    RightMoves,
+}
+
+impl PartizanKind {
+    /// Every kind.
+    pub const ALL: [PartizanKind; 8] = [
+        PartizanKind::Canonical,
+        PartizanKind::Temperature,
+        PartizanKind::Mean,
+        PartizanKind::LeftStop,
+        PartizanKind::RightStop,
+        PartizanKind::Birthday,
+        PartizanKind::LeftMoves,
+        PartizanKind::RightMoves,
+    ];
+
+    /// The name in the language.
+    pub fn name(self) -> &'static str {
+        match self {
+            PartizanKind::Canonical => "canonical",
+            PartizanKind::Temperature => "temperature",
+            PartizanKind::Mean => "mean",
+            PartizanKind::LeftStop => "left_stop",
+            PartizanKind::RightStop => "right_stop",
+            PartizanKind::Birthday => "birthday",
+            PartizanKind::LeftMoves => "left_moves",
+            PartizanKind::RightMoves => "right_moves",
+        }
+    }
+
+    /// Parses a name.
+    pub fn from_name(name: &str) -> Option<PartizanKind> {
+        PartizanKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// Canonical forms of the positions of a universe of games, memoized per position.
+pub struct PartizanSolver<'r, R: Rules> {
+    rules: &'r R,
+    forms: Forms,
+    memo: FxHashMap<R::Pos, GameId>,
+    /// Positions whose value is being computed, in move order (a repeat is a cycle).
+    path: Vec<R::Pos>,
+    /// Spare option buffers.
+    pool: Vec<Options<R::Pos>>,
+    max_positions: u64,
+}
+
+impl<R: Rules> fmt::Debug for PartizanSolver<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PartizanSolver")
+            .field("positions", &self.memo.len())
+            .field("forms", &self.forms.len())
+            .finish()
+    }
+}
+
+/// Stack kept free before a deeper call, and grown by at a time (recursion on the heap).
+const RED_ZONE: usize = 128 * 1024;
+const STACK_GROWTH: usize = 4 * 1024 * 1024;
+
+/// Runs `f` with room on the stack for a deep recursion.
+pub(crate) fn deep<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(RED_ZONE, STACK_GROWTH, f)
+}
+
+impl<'r, R: Rules> PartizanSolver<'r, R> {
+    /// A solver over `rules` that evaluates at most `max_positions` positions.
+    pub fn new(rules: &'r R, max_positions: u64) -> Self {
+        PartizanSolver {
+            rules,
+            forms: Forms::new(),
+            memo: FxHashMap::default(),
+            path: Vec::new(),
+            pool: Vec::new(),
+            max_positions,
+        }
+    }
+
+    /// The store of canonical forms.
+    pub fn forms(&mut self) -> &mut Forms {
+        &mut self.forms
+    }
+
+    /// Positions whose canonical form is known.
+    pub fn positions_solved(&self) -> u64 {
+        self.memo.len() as u64
+    }
+
+    /// The canonical form of a position expression: `end` is 0, a sum the sum of its parts'.
+    pub fn value(&mut self, expr: &Expr<R::Pos>) -> Result<GameId, SolveError> {
+        match expr {
+            Expr::End => Ok(GameId::ZERO),
+            Expr::Pos(p) => self.position(*p),
+            Expr::Compound(Compound::Sum, parts) => {
+                let mut total = GameId::ZERO;
+                for part in parts.iter() {
+                    let g = self.value(part)?;
+                    total = self.forms.add(total, g);
+                }
+                self.check_numbers()?;
+                Ok(total)
+            }
+            Expr::Compound(kind, _) => Err(SolveError::Rule(RuleError::new(format!(
+                "canonical forms are defined for sums; a {} compound has none",
+                kind.name()
+            )))),
+        }
+    }
+
+    fn check_numbers(&mut self) -> Result<(), SolveError> {
+        if self.forms.take_too_large() {
+            return Err(SolveError::Rule(RuleError::new(format!(
+                "a value needs more than {MAX_BITS} binary digits"
+            ))));
+        }
+        Ok(())
+    }
+
+    /// The canonical form of one position.
+    pub fn position(&mut self, pos: R::Pos) -> Result<GameId, SolveError> {
+        if let Some(&g) = self.memo.get(&pos) {
+            return Ok(g);
+        }
+        if let Some(at) = self.path.iter().position(|&p| p == pos) {
+            let mut positions: Vec<String> =
+                self.path[at..].iter().map(|&p| self.show(p)).collect();
+            positions.push(self.show(pos));
+            return Err(SolveError::Cycle { positions });
+        }
+        if self.memo.len() as u64 >= self.max_positions {
+            return Err(SolveError::TooManyPositions {
+                limit: self.max_positions,
+            });
+        }
+        self.path.push(pos);
+        let result = deep(|| self.solve(pos));
+        self.path.pop();
+        let g = result?;
+        self.memo.insert(pos, g);
+        Ok(g)
+    }
+
+    fn solve(&mut self, pos: R::Pos) -> Result<GameId, SolveError> {
+        let mut sides = [Vec::new(), Vec::new()];
+        for (side, values) in [Side::Left, Side::Right].into_iter().zip(&mut sides) {
+            let mut out = self.pool.pop().unwrap_or_default();
+            out.clear();
+            let listed = self.rules.side_options(pos, side, &mut out);
+            let result = listed
+                .map_err(SolveError::Rule)
+                .and_then(|()| self.option_values(&out, values));
+            self.pool.push(out);
+            result?;
+        }
+        let [left, right] = sides;
+        let g = self.forms.canonical(left, right);
+        self.check_numbers()?;
+        Ok(g)
+    }
+
+    fn option_values(
+        &mut self,
+        out: &Options<R::Pos>,
+        values: &mut Vec<GameId>,
+    ) -> Result<(), SolveError> {
+        for (i, r) in out.refs.iter().enumerate() {
+            let g = match *r {
+                OptRef::End => GameId::ZERO,
+                OptRef::Leaves { start, len } => {
+                    let mut total = GameId::ZERO;
+                    for &p in out.leaf_slice(start, len) {
+                        let g = self.position(p)?;
+                        total = self.forms.add(total, g);
+                    }
+                    total
+                }
+                OptRef::Expr(_) => self.value(&out.get(i))?,
+            };
+            values.push(g);
+        }
+        Ok(())
+    }
+
+    fn show(&self, pos: R::Pos) -> String {
+        let mut s = String::new();
+        let _ = self.rules.write_pos(pos, &mut s);
+        s
+    }
+
+    /// The outcome class of `g`.
+    pub fn class(&mut self, g: GameId) -> Class {
+        let at_least_zero = self.forms.le(GameId::ZERO, g);
+        let at_most_zero = self.forms.le(g, GameId::ZERO);
+        match (at_least_zero, at_most_zero) {
+            (true, true) => Class::P,
+            (true, false) => Class::L,
+            (false, true) => Class::R,
+            (false, false) => Class::N,
+        }
+    }
+
+    /// The options of one side of a position expression, as expressions: a sum's are its
+    /// parts' options with the other parts kept.
+    pub fn options(
+        &mut self,
+        expr: &Expr<R::Pos>,
+        side: Side,
+    ) -> Result<Vec<Expr<R::Pos>>, SolveError> {
+        Ok(match expr {
+            Expr::End => Vec::new(),
+            Expr::Pos(p) => {
+                let mut out = Options::new();
+                self.rules
+                    .side_options(*p, side, &mut out)
+                    .map_err(SolveError::Rule)?;
+                out.to_exprs()
+            }
+            Expr::Compound(Compound::Sum, parts) => {
+                let mut all = Vec::new();
+                for (i, part) in parts.iter().enumerate() {
+                    for o in self.options(part, side)? {
+                        let mut rest = parts.to_vec();
+                        rest[i] = o;
+                        all.push(Expr::sum(rest));
+                    }
+                }
+                all
+            }
+            Expr::Compound(..) => {
+                self.value(expr)?;
+                Vec::new()
+            }
+        })
+    }
+
+    /// The winning moves of `side` moving first: to options `>= 0` for Left, `<= 0` for
+    /// Right. Each option once, in the order the rules give them.
+    pub fn winning_moves(
+        &mut self,
+        expr: &Expr<R::Pos>,
+        side: Side,
+    ) -> Result<Vec<Expr<R::Pos>>, SolveError> {
+        let mut winning = Vec::new();
+        for o in self.options(expr, side)? {
+            let g = self.value(&o)?;
+            let wins = match side {
+                Side::Left => self.forms.le(GameId::ZERO, g),
+                Side::Right => self.forms.le(g, GameId::ZERO),
+            };
+            if wins && !winning.contains(&o) {
+                winning.push(o);
+            }
+        }
+        Ok(winning)
+    }
+}
+
+/// Whether any position of `expr` is of a partizan game.
+pub fn is_partizan<R: Rules>(rules: &R, expr: &Expr<R::Pos>) -> bool {
+    match expr {
+        Expr::End => false,
+        Expr::Pos(p) => rules.is_partizan(*p),
+        Expr::Compound(_, parts) => parts.iter().any(|e| is_partizan(rules, e)),
+    }
+}
