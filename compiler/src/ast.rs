@@ -165,9 +165,37 @@ pub enum GameBody {
     Subtraction(Vec<Expr>, Span),
 }
 
+/// Whose move a rule is: both players' (`move`), or one player's (`left move`,
+/// `right move`: a partizan game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveSide {
+    /// Either player's.
+    Both,
+    /// Left's only.
+    Left,
+    /// Right's only.
+    Right,
+}
+
+impl MoveSide {
+    /// Whether a move of this side is an option of `side` (`None`: of an impartial game,
+    /// whose every move is both players').
+    pub fn belongs_to(self, side: Option<cgdl_runtime::partizan::Side>) -> bool {
+        use cgdl_runtime::partizan::Side;
+        matches!(
+            (self, side),
+            (MoveSide::Both, _)
+                | (MoveSide::Left, Some(Side::Left))
+                | (MoveSide::Right, Some(Side::Right))
+        )
+    }
+}
+
 /// `move name(clauses) where c => result`
 #[derive(Clone, Debug)]
 pub struct MoveDecl {
+    /// Whose move it is.
+    pub side: MoveSide,
     /// The move's name.
     pub name: Ident,
     /// Binders and conditions, left to right.

@@ -44,11 +44,14 @@ pub enum ErrorCode {
     BadQuery,
     /// E0701: an invalid octal code.
     BadOctal,
+    /// E0801: a value or compound defined for impartial games only, asked of a partizan
+    /// position (or an impartial game moving to one).
+    Partizan,
 }
 
 impl ErrorCode {
     /// Every code, in order.
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::Syntax,
         ErrorCode::TooDeep,
         ErrorCode::UnknownName,
@@ -69,6 +72,7 @@ impl ErrorCode {
         ErrorCode::UnknownValue,
         ErrorCode::BadQuery,
         ErrorCode::BadOctal,
+        ErrorCode::Partizan,
     ];
 
     /// The code as printed, e.g. `E0202`.
@@ -94,6 +98,7 @@ impl ErrorCode {
             ErrorCode::UnknownValue => "E0601",
             ErrorCode::BadQuery => "E0602",
             ErrorCode::BadOctal => "E0701",
+            ErrorCode::Partizan => "E0801",
         }
     }
 }

@@ -5,6 +5,7 @@
 use crate::ast::{QuantKind, Span};
 use crate::ir::*;
 use cgdl_runtime::native::{checked, field_message, list_index, slice_range};
+use cgdl_runtime::partizan::{partizan_options, Side};
 use cgdl_runtime::rules::move_error;
 use cgdl_runtime::{Expr, Options, RuleError, Rules};
 use rustc_hash::FxHashMap;
@@ -195,13 +196,14 @@ impl<'p> Interpreter<'p> {
         &self,
         game: &Game,
         moves: &[Move],
+        side: Option<Side>,
         pos: u32,
         fields: &[Val],
         out: &mut Options<u32>,
     ) -> Result<(), RuleError> {
         let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
         env[..fields.len()].clone_from_slice(fields);
-        for m in moves {
+        for m in moves.iter().filter(|m| m.side.belongs_to(side)) {
             self.clauses(&m.clauses, &m.result, &mut env, out)
                 .map_err(|e| {
                     if out.stopped_at_end() {
@@ -728,7 +730,8 @@ impl Rules for Interpreter<'_> {
             _ => Err(RuleError::new(format!("{} needs a heap size", game.name))),
         };
         match &game.kind {
-            GameKind::Rules(moves) => self.move_options(game, moves, pos, &fields, out)?,
+            GameKind::Rules(_) if game.partizan => return Err(partizan_options(&game.name)),
+            GameKind::Rules(moves) => self.move_options(game, moves, None, pos, &fields, out)?,
             GameKind::Subtraction(set) => {
                 let h = |k: i64| self.intern(gid, vec![Val::Int(k)].into());
                 cgdl_runtime::rules::subtraction_options(heap()?, set, h, out);
@@ -739,6 +742,19 @@ impl Rules for Interpreter<'_> {
             }
         }
         Ok(())
+    }
+
+    fn is_partizan(&self, pos: u32) -> bool {
+        self.program.games[self.position(pos).0].partizan
+    }
+
+    fn side_options(&self, pos: u32, side: Side, out: &mut Options<u32>) -> Result<(), RuleError> {
+        let (gid, fields) = self.position(pos);
+        let game = &self.program.games[gid];
+        match &game.kind {
+            GameKind::Rules(moves) => self.move_options(game, moves, Some(side), pos, &fields, out),
+            _ => self.options(pos, out),
+        }
     }
 
     fn dense_index(&self, pos: u32) -> Option<usize> {

@@ -463,7 +463,12 @@ fn game_decl(p: Pair<Rule>) -> GameDecl {
 
 fn move_decl(p: Pair<Rule>) -> MoveDecl {
     let sp = span(&p);
-    let mut it = p.into_inner();
+    let mut it = p.into_inner().peekable();
+    let side = match it.next_if(|q| q.as_rule() == Rule::move_side) {
+        Some(q) if q.as_str() == "left" => MoveSide::Left,
+        Some(_) => MoveSide::Right,
+        None => MoveSide::Both,
+    };
     let name = ident(it.next().expect("move name"));
     let mut clauses_out = Vec::new();
     let mut guard = None;
@@ -477,6 +482,7 @@ fn move_decl(p: Pair<Rule>) -> MoveDecl {
         }
     }
     MoveDecl {
+        side,
         name,
         clauses: clauses_out,
         guard,

@@ -2,6 +2,7 @@
 //! run against a solver, and rendered as aligned text or JSON.
 
 use crate::expr::Expr;
+use crate::partizan::{self, Dyadic, PartizanKind, Side};
 use crate::period::find_period;
 use crate::rules::Rules;
 use crate::solver::{SolveError, Solver};
@@ -16,6 +17,8 @@ pub enum Ask {
     Value(ValueKind),
     /// The winning moves.
     Moves,
+    /// A value of partizan games (canonical forms and what they give).
+    Partizan(PartizanKind),
 }
 
 impl Ask {
@@ -24,7 +27,8 @@ impl Ask {
         if name == "moves" {
             return Some(Ask::Moves);
         }
-        ValueKind::from_name(name).map(Ask::Value)
+        (ValueKind::from_name(name).map(Ask::Value))
+            .or_else(|| PartizanKind::from_name(name).map(Ask::Partizan))
     }
 
     /// The name as written.
@@ -32,6 +36,7 @@ impl Ask {
         match self {
             Ask::Value(k) => k.name(),
             Ask::Moves => "moves",
+            Ask::Partizan(k) => k.name(),
         }
     }
 }
@@ -208,12 +213,56 @@ fn answer_one<R: Rules>(
     target: &Expr<R::Pos>,
 ) -> Result<serde_json::Value, SolveError> {
     Ok(match ask {
+        Ask::Value(ValueKind::Outcome) if partizan::is_partizan(solver.rules(), target) => {
+            let p = solver.partizan();
+            let g = p.value(target)?;
+            json!(p.class(g).to_string())
+        }
+        Ask::Partizan(kind) => partizan_json(solver, kind, target)?,
         Ask::Value(kind) => value_json(solver.value(kind, target)?),
         Ask::Moves => {
             let moves = solver.winning_moves(target)?;
             json!(moves.iter().map(|m| solver.display(m)).collect::<Vec<_>>())
         }
     })
+}
+
+/// A number as JSON: an integer as a number, a fraction as its text (`"-3/2"`).
+fn dyadic_json(x: Dyadic) -> serde_json::Value {
+    match x.to_integer().and_then(|n| i64::try_from(n).ok()) {
+        Some(n) => json!(n),
+        None => json!(x.to_string()),
+    }
+}
+
+fn partizan_json<R: Rules>(
+    solver: &mut Solver<'_, R>,
+    kind: PartizanKind,
+    target: &Expr<R::Pos>,
+) -> Result<serde_json::Value, SolveError> {
+    let p = solver.partizan();
+    let g = p.value(target)?;
+    let side = match kind {
+        PartizanKind::LeftMoves => Side::Left,
+        PartizanKind::RightMoves => Side::Right,
+        _ => {
+            let f = p.forms();
+            return Ok(match kind {
+                PartizanKind::Canonical => json!(f.display(g)),
+                PartizanKind::Temperature => dyadic_json(f.temperature(g)),
+                PartizanKind::Mean => dyadic_json(f.mean(g)),
+                PartizanKind::LeftStop => dyadic_json(f.left_stop(g)),
+                PartizanKind::RightStop => dyadic_json(f.right_stop(g)),
+                PartizanKind::Birthday => json!(f.birthday(g)),
+                PartizanKind::LeftMoves | PartizanKind::RightMoves => unreachable!(),
+            });
+        }
+    };
+    let moves = p.winning_moves(target, side)?;
+    Ok(json!(moves
+        .iter()
+        .map(|m| solver.display(m))
+        .collect::<Vec<_>>()))
 }
 
 /// A solved part of a query, in the order the driver prints it: a table comes as its

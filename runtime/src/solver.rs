@@ -4,6 +4,7 @@
 use crate::compound::{combine, compound_options, fast_rule};
 use crate::expr::{Expr, IntoExpr};
 use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
+use crate::partizan::PartizanSolver;
 use crate::rules::{KernelTables, OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
@@ -272,6 +273,8 @@ pub struct Solver<'r, R: Rules> {
     descent_options: u64,
     /// Components built in compound options since memory was last measured.
     expr_parts: u64,
+    /// Canonical forms of partizan positions, made when first asked for.
+    partizan: Option<PartizanSolver<'r, R>>,
 }
 
 type Pos<R> = <R as Rules>::Pos;
@@ -327,6 +330,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             ended: Vec::new(),
             descent_options: 0,
             expr_parts: 0,
+            partizan: None,
         };
         solver.measure_memory();
         solver
@@ -350,6 +354,9 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// spaces); past it, solving fails with [`SolveError::TooManyPositions`].
     pub fn set_max_positions(&mut self, limit: u64) {
         self.max_positions = limit;
+        if let Some(p) = &mut self.partizan {
+            p.set_max_positions(limit);
+        }
     }
 
     /// Bounds the memory this process may hold while solving (checked every few thousand
@@ -481,6 +488,22 @@ impl<'r, R: Rules> Solver<'r, R> {
             Value::W(w) => Ok(w),
             _ => unreachable!("w kinds decode as w-numbers"),
         }
+    }
+
+    /// The solver of canonical forms (partizan values), sharing this solver's rules and
+    /// position limit.
+    pub fn partizan(&mut self) -> &mut PartizanSolver<'r, R> {
+        let (rules, limit) = (self.rules, self.max_positions);
+        self.partizan
+            .get_or_insert_with(|| PartizanSolver::new(rules, limit))
+    }
+
+    /// The canonical form of a position expression, written as CGSuite writes it.
+    pub fn canonical(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<String, SolveError> {
+        let expr = expr.into_expr();
+        let p = self.partizan();
+        let g = p.value(&expr)?;
+        Ok(p.forms().display(g))
     }
 
     /// The options of a position expression (the compound's own moves), canonical.

@@ -183,6 +183,25 @@ impl<'a> Checker<'a> {
         self.source.get(span.start..span.end).unwrap_or("")
     }
 
+    /// Whether `e` may make a position of a partizan game (directly, or through a
+    /// function).
+    fn mentions_partizan(&self, e: &IExpr) -> bool {
+        let mut found = false;
+        let mut seen_fns = std::collections::HashSet::new();
+        let mut todo = vec![e];
+        while let Some(e) = todo.pop() {
+            match e {
+                IExpr::Pos { game, .. } if self.program.games[*game].partizan => found = true,
+                IExpr::Call { func, .. } if seen_fns.insert(*func) => {
+                    todo.push(&self.program.fns[*func].body)
+                }
+                _ => {}
+            }
+            e.for_each_child(&mut |c| todo.push(c));
+        }
+        found
+    }
+
     fn run(&mut self, file: &ast::File) {
         for item in &file.items {
             match item {
@@ -235,11 +254,14 @@ impl<'a> Checker<'a> {
                     let fields = self.game_fields(g);
                     self.game_ids
                         .insert(g.name.name.clone(), self.program.games.len());
+                    let partizan = matches!(&g.body, ast::GameBody::Rules { moves, .. }
+                        if moves.iter().any(|m| m.side != ast::MoveSide::Both));
                     self.program.games.push(Game {
                         name: g.name.name.clone(),
                         fields,
                         frame: 0,
                         kind: GameKind::Rules(Vec::new()),
+                        partizan,
                         heap_code: None,
                     });
                     game_decls.push(g);

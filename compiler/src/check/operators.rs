@@ -305,10 +305,27 @@ impl Checker<'_> {
                     .help(format!("write `{n}(A, B, ...)`")),
                 );
             }
-            let irs = args
+            let irs: Vec<IExpr> = args
                 .iter()
                 .map(|a| self.expect(a, &Ty::Game, scope, &format!("a component of `{n}`")))
                 .collect();
+            if c != Compound::Sum {
+                for (a, ir) in args.iter().zip(&irs) {
+                    if self.mentions_partizan(ir) {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::Partizan,
+                                format!(
+                                    "`{n}` combines impartial games; this component is partizan"
+                                ),
+                                a.span,
+                            )
+                            .label("a position of a game with left or right moves")
+                            .help("partizan positions combine only by sums: `+` or `sum(...)`"),
+                        );
+                    }
+                }
+            }
             return (
                 IExpr::Compound {
                     kind: c,

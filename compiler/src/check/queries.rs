@@ -1,18 +1,19 @@
 //! Queries: value names, free names and their domains, and the period query's domain.
 
 use super::*;
+use cgdl_runtime::partizan::PartizanKind;
+use cgdl_runtime::report::Ask;
 
 impl Checker<'_> {
     pub(super) fn query(&mut self, q: &ast::Query) {
         let mut values = Vec::new();
         for v in &q.values {
-            if v.name != "moves" && ValueKind::from_name(&v.name).is_none() {
-                let names = ValueKind::ALL
-                    .iter()
-                    .map(|k| k.name())
-                    .chain(std::iter::once("moves"));
+            if Ask::parse(&v.name).is_none() {
+                let names = (ValueKind::ALL.iter().map(|k| k.name()))
+                    .chain(std::iter::once("moves"))
+                    .chain(PartizanKind::ALL.iter().map(|k| k.name()));
                 let help = suggest(&v.name, names).unwrap_or_else(|| {
-                    "values: outcome, misere_outcome, grundy, wnumber, misere_wnumber, remoteness, suspense, moves".to_string()
+                    "values: outcome, misere_outcome, grundy, wnumber, misere_wnumber, remoteness, suspense, moves; of partizan games: canonical, temperature, mean, left_stop, right_stop, birthday, left_moves, right_moves".to_string()
                 });
                 self.error(
                     Diagnostic::new(
@@ -92,6 +93,31 @@ impl Checker<'_> {
             _ => {}
         }
         let target = self.expect(&q.target, &Ty::Game, &mut scope, "a query's target");
+        if self.mentions_partizan(&target) {
+            for v in &q.values {
+                let impartial_only = matches!(Ask::parse(&v.name), Some(Ask::Moves))
+                    || ValueKind::from_name(&v.name).is_some_and(|k| k != ValueKind::Outcome);
+                if impartial_only {
+                    let help = match v.name.as_str() {
+                        "moves" => "ask for left_moves or right_moves".to_string(),
+                        "grundy" => "ask for canonical: an impartial game's canonical form is its nimber".to_string(),
+                        _ => "partizan values: canonical, outcome, temperature, mean, left_stop, right_stop, birthday, left_moves, right_moves".to_string(),
+                    };
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::Partizan,
+                            format!(
+                                "`{}` is defined for impartial games, and this position is partizan",
+                                v.name
+                            ),
+                            v.span,
+                        )
+                        .label("an impartial value")
+                        .help(help),
+                    );
+                }
+            }
+        }
         let text = strip_comments(self.text(q.span))
             .split_whitespace()
             .collect::<Vec<_>>()

@@ -137,8 +137,24 @@ impl Checker<'_> {
                     scope.push(&f.name, f.ty.ty());
                 }
                 let mut out = Vec::new();
+                let partizan = self.program.games[id].partizan;
                 for m in moves {
-                    out.push(self.move_decl(m, &mut scope));
+                    let checked = self.move_decl(m, &mut scope);
+                    if !partizan && self.mentions_partizan(&checked.result) {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::Partizan,
+                                format!(
+                                    "move `{}` of the impartial game `{}` leads to a partizan position",
+                                    m.name.name, self.program.games[id].name
+                                ),
+                                m.span,
+                            )
+                            .label("a position of a game with left or right moves")
+                            .help("an impartial game's positions stay impartial: give this game `left move` and `right move` rules too"),
+                        );
+                    }
+                    out.push(checked);
                 }
                 self.program.games[id].frame = scope.max;
                 GameKind::Rules(out)
@@ -159,6 +175,7 @@ impl Checker<'_> {
         let result = self.expect(&m.result, &Ty::Game, scope, "a move's result");
         scope.reset(mark);
         Move {
+            side: m.side,
             name: m.name.name.clone(),
             clauses,
             result,

@@ -3,6 +3,7 @@
 
 use super::layout::{bit_words, cells, is_copy, union_plain, Packed};
 use super::{CodegenError, Gen};
+use crate::ast::MoveSide;
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
@@ -111,11 +112,24 @@ impl Gen<'_> {
                 let n = &fields[0];
                 quote!(#pattern => #rt::heap::heap_options(#n, &[#(#digits),*], Pos::#v, out),)
             }
+            GameKind::Rules(_) if game.partizan => {
+                let name = Literal::string(&game.name);
+                let any = self.any_pos(gid, game);
+                quote!(#any => ::std::result::Result::Err(#rt::partizan::partizan_options(#name)),)
+            }
             GameKind::Rules(_) => {
                 let options = &self.names.games[gid].options;
                 quote!(#pattern => #options(#(#fields,)* out),)
             }
         }
+    }
+
+    /// The arm of `Rules::side_options` for a partizan game.
+    pub(super) fn partizan_arm(&self, gid: usize, game: &Game) -> TokenStream {
+        let fields = self.field_names(game);
+        let pattern = self.pos_pattern(gid, &fields);
+        let options = &self.names.games[gid].options;
+        quote!(#pattern => #options(#(#fields,)* side, out),)
     }
 
     /// The arm of `Rules::write_pos` for a game.
@@ -247,8 +261,13 @@ impl Gen<'_> {
                 }
             });
             let name = Literal::string(&m.name);
-            calls.push(quote! {
+            let call = quote! {
                 #fname(#(#args,)* out).map_err(|e| #rt::rules::move_error(#name, || show_pos(this), e))?;
+            };
+            calls.push(match m.side {
+                MoveSide::Both => call,
+                MoveSide::Left => quote!(if side == #rt::partizan::Side::Left { #call }),
+                MoveSide::Right => quote!(if side == #rt::partizan::Side::Right { #call }),
             });
         }
         // Packed fields that a move reads are unpacked once; without moves, no field is read.
@@ -275,7 +294,12 @@ impl Gen<'_> {
             quote!(let this = #pos;)
         });
         let options = &names.options;
-        let doc = format!(" The options of a position of `{}`.", game.name);
+        let doc = if game.partizan {
+            params.push(quote!(side: #rt::partizan::Side));
+            format!(" The options of `side` from a position of `{}`.", game.name)
+        } else {
+            format!(" The options of a position of `{}`.", game.name)
+        };
         Ok(quote! {
             #[doc = #doc]
             fn #options(#(#params,)* out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {

@@ -20,7 +20,7 @@ impl Gen<'_> {
     ) -> Result<Option<(TokenStream, TokenStream)>, CodegenError> {
         let rt = &self.rt;
         let shape = &self.layout.games[gid].shape;
-        if matches!(shape, Shape::Other) {
+        if matches!(shape, Shape::Other) || game.partizan {
             return Ok(None);
         }
         let fields = self.field_names(game);

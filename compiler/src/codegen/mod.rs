@@ -225,6 +225,8 @@ impl Gen<'_> {
         let mut typed = Vec::new();
         let mut kernel_arms = Vec::new();
         let mut kernels = Vec::new();
+        let mut partizan_arms = Vec::new();
+        let mut partizan_pats = Vec::new();
         for (gid, game) in games.iter().enumerate() {
             variants.push(self.pos_variant(gid, game));
             interners.push(self.interners(gid, game));
@@ -233,6 +235,10 @@ impl Gen<'_> {
             option_arms.push(self.options_arm(gid, game));
             write_arms.push(self.write_arm(gid, game));
             typed.push(self.game_type(gid, game));
+            if game.partizan {
+                partizan_arms.push(self.partizan_arm(gid, game));
+                partizan_pats.push(self.any_pos(gid, game));
+            }
             if let Some((arm, kernel)) = self.kernel(gid, game)? {
                 kernel_arms.push(arm);
                 kernels.push(kernel);
@@ -260,6 +266,28 @@ impl Gen<'_> {
                 ) -> bool {
                     match pos {
                         #(#kernel_arms)*
+                    }
+                }
+            }
+        });
+        // Partizan games: each player's options; every other game's are both players'.
+        let partizan = (!partizan_arms.is_empty()).then(|| {
+            let rest = (partizan_arms.len() < games.len())
+                .then(|| quote!(_ => #rt::Rules::options(self, pos, out),));
+            quote! {
+                fn is_partizan(&self, pos: Pos) -> bool {
+                    matches!(pos, #(#partizan_pats)|*)
+                }
+
+                fn side_options(
+                    &self,
+                    pos: Pos,
+                    side: #rt::partizan::Side,
+                    out: &mut #rt::Options<Pos>,
+                ) -> ::std::result::Result<(), #rt::RuleError> {
+                    match pos {
+                        #(#partizan_arms)*
+                        #rest
                     }
                 }
             }
@@ -311,6 +339,7 @@ impl Gen<'_> {
                 #dense
                 #key
                 #kernel
+                #partizan
 
                 fn write_pos(&self, pos: Pos, out: &mut dyn ::std::fmt::Write) -> ::std::fmt::Result {
                     match pos { #(#write_arms)* }

@@ -84,6 +84,7 @@ pub(super) const GENERATED_NAMES: &[&str] = &[
     // Parameters and locals of generated functions.
     "at",
     "out",
+    "side",
     "pos",
     "this",
     "known",

@@ -206,6 +206,12 @@ fn ask(rt: &TokenStream, name: &str) -> TokenStream {
             let k = value_kind(rt, k);
             quote!(#rt::report::Ask::Value(#k))
         }
-        None => quote!(#rt::report::Ask::Moves),
+        None => match cgdl_runtime::partizan::PartizanKind::from_name(name) {
+            Some(k) => {
+                let k = quote::format_ident!("{k:?}");
+                quote!(#rt::report::Ask::Partizan(#rt::partizan::PartizanKind::#k))
+            }
+            None => quote!(#rt::report::Ask::Moves),
+        },
     }
 }

@@ -16,6 +16,9 @@ const MAX_REMOVAL: i64 = 4096;
 /// an octal code's own, or the one its rules state. The checker stores it in
 /// [`Game::heap_code`], which is what the back ends read.
 pub fn heap_code(gid: usize, game: &Game) -> Option<Vec<u8>> {
+    if game.partizan {
+        return None;
+    }
     match &game.kind {
         GameKind::Octal(digits) => Some(digits.clone()),
         GameKind::Rules(moves) if !moves.is_empty() && is_heap(game) => {

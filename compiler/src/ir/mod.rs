@@ -263,6 +263,81 @@ impl IExpr {
         self.walk_vars(&mut |v, _| f(v));
     }
 
+    /// Calls `f` on each expression directly inside this one (a clause's expressions
+    /// included).
+    pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a IExpr)) {
+        match self {
+            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
+            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => f(x),
+            IExpr::Bin { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            IExpr::Index { list, index, .. } => {
+                f(list);
+                f(index);
+            }
+            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.iter().for_each(f),
+            IExpr::Call { args, .. }
+            | IExpr::Builtin { args, .. }
+            | IExpr::Pos { args, .. }
+            | IExpr::Variant { args, .. } => args.iter().for_each(f),
+            IExpr::Compound { parts, .. } => parts.iter().for_each(f),
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(cond);
+                f(then);
+                f(otherwise);
+            }
+            IExpr::Let { value, body, .. } => {
+                f(value);
+                f(body);
+            }
+            IExpr::Quant { domain, body, .. } => {
+                f(domain);
+                f(body);
+            }
+            IExpr::Compr { elem, clauses } => {
+                for c in clauses {
+                    match c {
+                        IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => f(e),
+                    }
+                }
+                f(elem);
+            }
+            IExpr::Closure { seed, next, .. } => {
+                f(seed);
+                f(next);
+            }
+            IExpr::Slice { list, lo, hi, .. } => {
+                f(list);
+                [lo, hi].into_iter().flatten().for_each(|b| f(b));
+            }
+            IExpr::With {
+                list, index, value, ..
+            } => {
+                f(list);
+                f(index);
+                f(value);
+            }
+            IExpr::Match {
+                scrutinee,
+                arms,
+                default,
+                ..
+            } => {
+                f(scrutinee);
+                arms.iter().for_each(|arm| f(&arm.body));
+                if let Some(d) = default {
+                    f(d);
+                }
+            }
+        }
+    }
+
     /// Calls `f` on every name this expression binds (`false`) or reads (`true`).
     fn walk_vars(&self, f: &mut dyn FnMut(&Var, bool)) {
         let all = |es: &[IExpr], f: &mut dyn FnMut(&Var, bool)| {
@@ -495,6 +570,8 @@ impl Move {
 /// A move rule.
 #[derive(Clone, Debug)]
 pub struct Move {
+    /// Whose move it is (a partizan game has `Left` or `Right` moves).
+    pub side: crate::ast::MoveSide,
     /// Its name.
     pub name: String,
     /// Binders and conditions, in order (a `where` guard is the last condition).
@@ -525,6 +602,8 @@ pub struct Game {
     pub frame: usize,
     /// Its moves.
     pub kind: GameKind,
+    /// Whether some move belongs to one player only: its values are canonical forms.
+    pub partizan: bool,
     /// Its take-and-break code when it is a heap game: an octal code's digits, or the code
     /// its rules state ([`heap_code`]). Set once by the checker; every back end reads it.
     pub heap_code: Option<Vec<u8>>,

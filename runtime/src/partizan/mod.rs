@@ -143,6 +143,11 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         }
     }
 
+    /// Bounds the positions evaluated.
+    pub fn set_max_positions(&mut self, limit: u64) {
+        self.max_positions = limit;
+    }
+
     /// The store of canonical forms.
     pub fn forms(&mut self) -> &mut Forms {
         &mut self.forms
@@ -320,6 +325,16 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         }
         Ok(winning)
     }
+}
+
+/// The error of asking an impartial value of a position of partizan game `game` (both back
+/// ends raise it; the checker rejects such queries first).
+#[cold]
+pub fn partizan_options(game: &str) -> RuleError {
+    RuleError::new(format!(
+        "`{game}` is a partizan game: its values are canonical, outcome, temperature, mean, \
+         left_stop, right_stop, birthday, left_moves and right_moves"
+    ))
 }
 
 /// Whether any position of `expr` is of a partizan game.
