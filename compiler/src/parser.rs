@@ -89,7 +89,7 @@ fn describe(rule: &Rule) -> &'static str {
         Rule::match_arm | Rule::variant_pattern | Rule::wildcard => {
             "a match arm `Tag(x, ...) => e`"
         }
-        Rule::move_decl => "`move`",
+        Rule::move_decl | Rule::move_side => "`move`",
         Rule::ty | Rule::type_alias => "a type",
         Rule::EOI => "the end of the file",
         Rule::string => "a quoted string",
