@@ -351,3 +351,42 @@ fn impartial_only_values_of_partizan_positions_are_compile_errors() {
         common::stderr(&out)
     );
 }
+
+#[test]
+fn partizan_solves_stop_with_clear_errors() {
+    let loopy = temp_file(
+        "partizan_loopy.cgdl",
+        "game L(n: 0..=1) {\n    left move a => L(1 - n)\n    right move b => end\n}\nvalue canonical of L(0)\n",
+    );
+    common::both_back_ends_fail_with(
+        &["run", loopy.to_str().expect("a UTF-8 path")],
+        "the game is loopy: a position can repeat (L(0) -> L(1) -> L(0))",
+    );
+    let path = common::root().join("examples/domineering.cgdl");
+    let path = path.to_str().expect("a UTF-8 path");
+    let board = "Domineering(rect(4, 5))";
+    common::both_back_ends_fail_with(
+        &[
+            "eval",
+            path,
+            board,
+            "--value",
+            "canonical",
+            "--max-positions",
+            "1000",
+        ],
+        "more than 1000 positions would be solved",
+    );
+    common::both_back_ends_fail_with(
+        &[
+            "eval",
+            path,
+            board,
+            "--value",
+            "temperature",
+            "--max-memory",
+            "1MB",
+        ],
+        "reached its memory limit of 1.0 MiB",
+    );
+}

@@ -262,7 +262,7 @@ pub struct Solver<'r, R: Rules> {
     /// Spare buffers; boxed, as frames hold them.
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Buffers<R::Pos>>>,
-    progress: Option<Reporter<'r>>,
+    progress: Option<SharedReporter<'r>>,
     kernel_tables: KernelTables,
     /// Values the kernel tables held after the last kernel call.
     kernel_held: u64,
@@ -297,11 +297,30 @@ pub struct Progress {
 pub type ProgressReport<'r> = Box<dyn FnMut(&Progress) + 'r>;
 
 /// A progress callback and when it last ran.
-struct Reporter<'r> {
+pub(crate) struct Reporter<'r> {
     report: ProgressReport<'r>,
     started: std::time::Instant,
     last: std::time::Instant,
 }
+
+impl Reporter<'_> {
+    /// Reports `solved` positions if [`PROGRESS_EVERY`] has passed since the last report.
+    pub(crate) fn tick(&mut self, solved: u64) {
+        let now = std::time::Instant::now();
+        if now.duration_since(self.last) < PROGRESS_EVERY {
+            return;
+        }
+        self.last = now;
+        (self.report)(&Progress {
+            solved,
+            memory: crate::memory::resident_bytes(),
+            elapsed: now.duration_since(self.started),
+        });
+    }
+}
+
+/// A progress display shared by a solver and its partizan solver.
+pub(crate) type SharedReporter<'r> = std::rc::Rc<std::cell::RefCell<Reporter<'r>>>;
 
 impl<'r, R: Rules> Solver<'r, R> {
     /// A solver using the fast compound rules.
@@ -377,31 +396,20 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// (the first time once [`PROGRESS_EVERY`] has passed).
     pub fn set_progress(&mut self, report: impl FnMut(&Progress) + 'r) {
         let now = std::time::Instant::now();
-        self.progress = Some(Reporter {
+        self.progress = Some(std::rc::Rc::new(std::cell::RefCell::new(Reporter {
             report: Box::new(report),
             started: now,
             last: now,
-        });
+        })));
     }
 
     /// Reports progress if it is time to.
     #[cold]
     #[inline(never)]
     fn report_progress(&mut self) {
-        let solved = self.solved;
-        let Some(p) = self.progress.as_mut() else {
-            return;
-        };
-        let now = std::time::Instant::now();
-        if now.duration_since(p.last) < PROGRESS_EVERY {
-            return;
+        if let Some(p) = &self.progress {
+            p.borrow_mut().tick(self.solved);
         }
-        p.last = now;
-        (p.report)(&Progress {
-            solved,
-            memory: crate::memory::resident_bytes(),
-            elapsed: now.duration_since(p.started),
-        });
     }
 
     /// The evaluation mode.
@@ -490,12 +498,13 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// The solver of canonical forms (partizan values), sharing this solver's rules and
-    /// position limit.
+    /// The solver of canonical forms (partizan values), sharing this solver's rules,
+    /// limits and progress display.
     pub fn partizan(&mut self) -> &mut PartizanSolver<'r, R> {
         let (rules, limit) = (self.rules, self.max_positions);
-        self.partizan
-            .get_or_insert_with(|| PartizanSolver::new(rules, limit))
+        let p = (self.partizan).get_or_insert_with(|| PartizanSolver::new(rules, limit));
+        p.share(self.max_memory, self.progress.clone());
+        p
     }
 
     /// The canonical form of a position expression, written as CGSuite writes it.

@@ -270,6 +270,12 @@ impl Gen<'_> {
                 }
             }
         });
+        // A file of partizan games only lists no options for both players at once.
+        let options_out = if partizan_arms.len() == games.len() && !games.is_empty() {
+            format_ident!("_out")
+        } else {
+            format_ident!("out")
+        };
         // Partizan games: each player's options; every other game's are both players'.
         let partizan = (!partizan_arms.is_empty()).then(|| {
             let rest = (partizan_arms.len() < games.len())
@@ -332,7 +338,7 @@ impl Gen<'_> {
             impl #rt::Rules for Universe {
                 type Pos = Pos;
 
-                fn options(&self, pos: Pos, out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
+                fn options(&self, pos: Pos, #options_out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
                     match pos { #(#option_arms)* }
                 }
 

@@ -12,7 +12,7 @@ pub use thermo::{Thermograph, Wall};
 
 use crate::expr::{Compound, Expr};
 use crate::rules::{OptRef, Options, RuleError, Rules};
-use crate::solver::SolveError;
+use crate::solver::{SharedReporter, SolveError};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -110,6 +110,8 @@ pub struct PartizanSolver<'r, R: Rules> {
     /// Spare option buffers.
     pool: Vec<Options<R::Pos>>,
     max_positions: u64,
+    max_memory: Option<u64>,
+    progress: Option<SharedReporter<'r>>,
 }
 
 impl<R: Rules> fmt::Debug for PartizanSolver<'_, R> {
@@ -140,7 +142,30 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             path: Vec::new(),
             pool: Vec::new(),
             max_positions,
+            max_memory: None,
+            progress: None,
         }
+    }
+
+    /// Takes the memory limit and progress display of the solver this one serves.
+    pub(crate) fn share(&mut self, max_memory: Option<u64>, progress: Option<SharedReporter<'r>>) {
+        self.max_memory = max_memory;
+        self.progress = progress;
+    }
+
+    /// Every 1,024 positions: the progress display, and the memory limit.
+    #[cold]
+    fn checkpoint(&mut self) -> Result<(), SolveError> {
+        let solved = self.memo.len() as u64;
+        if let Some(p) = &self.progress {
+            p.borrow_mut().tick(solved);
+        }
+        if let (Some(limit), Some(held)) = (self.max_memory, crate::memory::resident_bytes()) {
+            if held > limit {
+                return Err(SolveError::OutOfMemory { limit });
+            }
+        }
+        Ok(())
     }
 
     /// Bounds the positions evaluated.
@@ -209,6 +234,9 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         self.path.pop();
         let g = result?;
         self.memo.insert(pos, g);
+        if self.memo.len() & 0x3FF == 0 {
+            self.checkpoint()?;
+        }
         Ok(g)
     }
 
