@@ -94,6 +94,9 @@ fn check_no_panic(source: &str) -> Result<(), TestCaseError> {
 const TOKENS: &[&str] = &[
     "game",
     "move",
+    "left move",
+    "right",
+    "canonical",
     "where",
     "in",
     "not",
@@ -344,8 +347,8 @@ fn bool_expr(names: &'static [&'static str]) -> impl Strategy<Value = String> {
 }
 
 /// A program from the grammar: constants, a function, a heap game whose moves may fail
-/// (underflow, division by zero, overflow, an index out of range) or never end, and
-/// queries of each kind.
+/// (underflow, division by zero, overflow, an index out of range) or never end, may belong
+/// to one player (a partizan game), and queries of each kind.
 fn program() -> impl Strategy<Value = String> {
     const CONST: &[&str] = &["3"];
     const FN: &[&str] = &["x", "C"];
@@ -365,29 +368,41 @@ fn program() -> impl Strategy<Value = String> {
                     "wnumber",
                     "misere_outcome",
                     "suspense",
+                    "canonical",
+                    "temperature",
+                    "left_moves",
                 ][..],
             ),
         ),
         proptest::sample::select(&["+", "union", "wtia", "conjunctive"][..]),
+        proptest::sample::select(&[("", ""), ("left ", "right "), ("", "right ")][..]),
     )
         .prop_map(
-            |(c, body, (most, cond, next), (cond2, left, right), (n, value), join)| {
-                let pair = if join == "+" {
+            |(c, body, (most, cond, next), (cond2, left, right), (n, value), join, sides)| {
+                // A partizan game (mostly) keeps to what partizan games allow, so that its
+                // solves run too: sums, no periods.
+                let partizan = !sides.1.is_empty();
+                let pair = if join == "+" || (partizan && value != "grundy") {
                     format!("G({left}) + G({right})")
                 } else {
                     format!("{join}(G({left}), G({right}))")
+                };
+                let period = if partizan {
+                    String::new()
+                } else {
+                    format!("period grundy of G(m) for m in 0..{}\n", n + 3)
                 };
                 format!(
                     "const C = {c}\n\
                  fn f(x: int) -> int = {body}\n\
                  game G(n: nat) {{\n\
-                 \x20   move take(k in 1..={most}, k <= n, {cond}) => G({next})\n\
-                 \x20   move split(k in 1..=2, k < n, {cond2}) => {pair}\n\
+                 \x20   {}move take(k in 1..={most}, k <= n, {cond}) => G({next})\n\
+                 \x20   {}move split(k in 1..=2, k < n, {cond2}) => {pair}\n\
                  }}\n\
                  value {value} of G({n})\n\
                  table {value} of G(m) for m in 0..{n}\n\
-                 period grundy of G(m) for m in 0..{}\n",
-                    n + 3
+                 {period}",
+                    sides.0, sides.1,
                 )
             },
         )
