@@ -115,6 +115,41 @@ fn hackenbush_values_of_the_seed() {
     assert_eq!(value(&answers[4], "outcome"), "N");
 }
 
+/// Antol, §3.1 (Figures 3.1 and 3.2): one blue edge is 1, a blue and a red stalk side by
+/// side 0, red on blue 1/2, two reds on blue 1/4, three 1/8, two blues on red -1/4, and
+/// red on blue beside a red edge -1/2.
+#[test]
+fn hackenbush_figures_of_antol() {
+    let cases = [
+        ("[(0, 1, Blue)], {0}", "1"),
+        ("[(0, 1, Blue), (0, 2, Red)], {0, 1}", "0"),
+        ("[(0, 1, Blue), (1, 2, Red)], {0, 1}", "1/2"),
+        ("[(0, 1, Blue), (1, 2, Red), (2, 3, Red)], {0, 1, 2}", "1/4"),
+        (
+            "[(0, 1, Blue), (1, 2, Red), (2, 3, Red), (3, 4, Red)], {0, 1, 2, 3}",
+            "1/8",
+        ),
+        (
+            "[(0, 1, Red), (1, 2, Blue), (2, 3, Blue)], {0, 1, 2}",
+            "-1/4",
+        ),
+        (
+            "[(0, 1, Blue), (1, 2, Red), (0, 3, Red)], {0, 1, 2}",
+            "-1/2",
+        ),
+    ];
+    let queries: String = (cases.iter())
+        .map(|(picture, _)| format!("value canonical of Hackenbush({picture})\n"))
+        .collect();
+    let answers = run_source(
+        &format!("{HACKENBUSH_RULES}{queries}"),
+        cgdl::runtime::Mode::Fast,
+    );
+    for ((picture, expected), answer) in cases.iter().zip(&answers) {
+        assert_eq!(value(answer, "canonical"), *expected, "{picture}");
+    }
+}
+
 /// The value of a Blue-Red Hackenbush stalk by Berlekamp's sign expansion: the first run
 /// of one colour counts ±1 an edge, then each edge ±1/2, ±1/4, ... (blue +, red -), as
 /// numerator over 2^places.

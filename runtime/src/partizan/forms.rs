@@ -105,17 +105,6 @@ impl Forms {
         self.nodes.is_empty()
     }
 
-    /// Bytes held, roughly (nodes, the intern table and the memo tables).
-    pub fn bytes(&self) -> u64 {
-        let options: usize = self
-            .nodes
-            .iter()
-            .map(|n| n.left.len() + n.right.len())
-            .sum();
-        let entries = self.nodes.len() * 2 + self.le.len() + self.sums.len() + self.nus.len();
-        (options * 12 + entries * 48) as u64
-    }
-
     /// Whether a number past [`super::dyadic::MAX_BITS`] binary digits was needed since the
     /// last call (the forms made since are not to be trusted); clears the flag.
     pub fn take_too_large(&mut self) -> bool {
@@ -243,11 +232,6 @@ impl Forms {
                 let hl = self.left(h)[i];
                 self.le_options_game(gl, gr, hl)
             })
-    }
-
-    /// Whether `g == h` as games (for canonical forms: the same id).
-    pub fn eq(&mut self, g: GameId, h: GameId) -> bool {
-        self.le(g, h) && self.le(h, g)
     }
 
     /// Keeps the options of one side that no other dominates: for Left the ones not `<=`

@@ -197,10 +197,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
                 self.check_numbers()?;
                 Ok(total)
             }
-            Expr::Compound(kind, _) => Err(SolveError::Rule(RuleError::new(format!(
-                "canonical forms are defined for sums; a {} compound has none",
-                kind.name()
-            )))),
+            Expr::Compound(kind, _) => Err(not_a_sum(*kind)),
         }
     }
 
@@ -326,10 +323,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
                 }
                 all
             }
-            Expr::Compound(..) => {
-                self.value(expr)?;
-                Vec::new()
-            }
+            Expr::Compound(kind, _) => return Err(not_a_sum(*kind)),
         })
     }
 
@@ -353,6 +347,14 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         }
         Ok(winning)
     }
+}
+
+/// The error of asking a canonical form of a compound other than a sum.
+fn not_a_sum(kind: Compound) -> SolveError {
+    SolveError::Rule(RuleError::new(format!(
+        "canonical forms are defined for sums; a {} compound has none",
+        kind.name()
+    )))
 }
 
 /// The error of asking an impartial value of a position of partizan game `game` (both back
