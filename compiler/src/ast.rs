@@ -380,6 +380,9 @@ pub enum ExprKind {
     /// `{ e for p in D, q in E, c where c2 }`: the clauses of a move (a `where` is the last
     /// condition), then the element.
     Compr(Box<Expr>, Vec<Clause>),
+    /// `sum(e for p in D where c)` (or another compound): the compound of one component per
+    /// choice of the clauses, in their order, equal ones kept.
+    CompoundCompr(Ident, Box<Expr>, Vec<Clause>),
     /// `match e { Tag(x, y) => a, Other => b, _ => c }`
     Match(Box<Expr>, Vec<MatchArm>),
 }

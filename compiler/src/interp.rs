@@ -598,6 +598,21 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
         }
         IExpr::End => Val::Game(Rc::new(Expr::End)),
+        IExpr::CompoundOf {
+            kind,
+            elem,
+            clauses,
+        } => {
+            let mut children = Vec::new();
+            choices(clauses, env, cx, &mut |env| match eval(elem, env, cx)? {
+                Val::Game(g) => {
+                    children.push((*g).clone());
+                    spend(1)
+                }
+                other => Err(EvalError::plain(format!("{other} is not a position"))),
+            })?;
+            Val::Game(Rc::new(Expr::compound_in_order(*kind, children)))
+        }
         IExpr::Compound { kind, parts } => {
             let mut children = Vec::with_capacity(parts.len());
             for p in parts {

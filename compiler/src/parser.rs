@@ -491,6 +491,18 @@ fn move_decl(p: Pair<Rule>) -> MoveDecl {
     }
 }
 
+/// The element and clauses of a comprehension (a `where` is its last condition).
+fn comprehension_parts(mut it: pest::iterators::Pairs<Rule>) -> (Expr, Vec<Clause>) {
+    let elem = expr(it.next().expect("element"));
+    let mut clauses: Vec<Clause> = (it.next().expect("clauses").into_inner())
+        .map(clause)
+        .collect();
+    if let Some(guard) = it.next() {
+        clauses.push(Clause::Cond(expr(guard.into_inner().next().expect("cond"))));
+    }
+    (elem, clauses)
+}
+
 fn clause(p: Pair<Rule>) -> Clause {
     let inner = p.into_inner().next().expect("clause");
     match inner.as_rule() {
@@ -725,15 +737,14 @@ fn primary(p: Pair<Rule>) -> Expr {
             ExprKind::Closure(Box::new(seed), var, Box::new(next))
         }
         Rule::comprehension => {
-            let mut it = p.into_inner();
-            let elem = expr(it.next().expect("element"));
-            let mut clauses: Vec<Clause> = (it.next().expect("clauses").into_inner())
-                .map(clause)
-                .collect();
-            if let Some(guard) = it.next() {
-                clauses.push(Clause::Cond(expr(guard.into_inner().next().expect("cond"))));
-            }
+            let (elem, clauses) = comprehension_parts(p.into_inner());
             ExprKind::Compr(Box::new(elem), clauses)
+        }
+        Rule::compound_compr => {
+            let mut it = p.into_inner();
+            let name = ident(it.next().expect("compound"));
+            let (elem, clauses) = comprehension_parts(it);
+            ExprKind::CompoundCompr(name, Box::new(elem), clauses)
         }
         other => unreachable!("primary {other:?}"),
     };

@@ -375,6 +375,9 @@ impl Checker<'_> {
                 )
             }
             ExprKind::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, e.span, scope),
+            ExprKind::CompoundCompr(name, elem, clauses) => {
+                self.compound_compr(name, elem, clauses, scope)
+            }
             ExprKind::Compr(elem, clauses) => {
                 let mark = scope.mark();
                 let clauses = self.clauses(clauses, scope, "a comprehension's condition");

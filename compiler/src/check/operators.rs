@@ -47,6 +47,61 @@ impl Checker<'_> {
         None
     }
 
+    /// E0801 when a compound other than a sum has a partizan component.
+    fn impartial_component(&mut self, kind: Compound, name: &str, part: &IExpr, span: Span) {
+        if kind != Compound::Sum && self.mentions_partizan(part) {
+            self.error(
+                Diagnostic::new(
+                    ErrorCode::Partizan,
+                    format!("`{name}` combines impartial games; this component is partizan"),
+                    span,
+                )
+                .label("a position of a game with left or right moves")
+                .help("partizan positions combine only by sums: `+` or `sum(...)`"),
+            );
+        }
+    }
+
+    /// `sum(e for clauses)` and the other compounds over a comprehension.
+    pub(super) fn compound_compr(
+        &mut self,
+        name: &ast::Ident,
+        elem: &ast::Expr,
+        clauses: &[ast::Clause],
+        scope: &mut Scope,
+    ) -> (IExpr, Ty) {
+        let n = name.name.as_str();
+        let Some(kind) = Compound::from_name(n).filter(|_| COMPOUNDS.contains(&n)) else {
+            self.error(
+                Diagnostic::new(
+                    ErrorCode::UnknownCallee,
+                    format!("`{n}(... for ...)`: only a compound takes a comprehension"),
+                    name.span,
+                )
+                .label("not a compound")
+                .help("write sum, union, selective, conjunctive, continued or wtia, or a set `{ e for x in D }`"),
+            );
+            return (IExpr::End, Ty::Game);
+        };
+        if self.in_const {
+            self.not_const(name.span, "a compound");
+            return (IExpr::End, Ty::Game);
+        }
+        let mark = scope.mark();
+        let clauses = self.clauses(clauses, scope, "a comprehension's condition");
+        let ir = self.expect(elem, &Ty::Game, scope, &format!("a component of `{n}`"));
+        scope.reset(mark);
+        self.impartial_component(kind, n, &ir, elem.span);
+        (
+            IExpr::CompoundOf {
+                kind,
+                elem: Box::new(ir),
+                clauses,
+            },
+            Ty::Game,
+        )
+    }
+
     /// Whether `e` is plainly a set, from its form and the names it uses (it is checked
     /// once, later, in its place).
     fn is_set(&self, e: &ast::Expr, scope: &Scope) -> bool {
@@ -309,22 +364,8 @@ impl Checker<'_> {
                 .iter()
                 .map(|a| self.expect(a, &Ty::Game, scope, &format!("a component of `{n}`")))
                 .collect();
-            if c != Compound::Sum {
-                for (a, ir) in args.iter().zip(&irs) {
-                    if self.mentions_partizan(ir) {
-                        self.error(
-                            Diagnostic::new(
-                                ErrorCode::Partizan,
-                                format!(
-                                    "`{n}` combines impartial games; this component is partizan"
-                                ),
-                                a.span,
-                            )
-                            .label("a position of a game with left or right moves")
-                            .help("partizan positions combine only by sums: `+` or `sum(...)`"),
-                        );
-                    }
-                }
+            for (a, ir) in args.iter().zip(&irs) {
+                self.impartial_component(c, n, ir, a.span);
             }
             return (
                 IExpr::Compound {

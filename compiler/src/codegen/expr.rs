@@ -433,6 +433,20 @@ impl Gen<'_> {
                 quote!((match #x { #(#out)* }))
             }
             IExpr::End => quote!(#rt::Expr::End),
+            IExpr::CompoundOf {
+                kind,
+                elem,
+                clauses,
+            } => {
+                let elem = n(elem)?;
+                let looped = self.clauses(clauses, quote!(list.push(#elem);))?;
+                let kind = super::compound(rt, *kind);
+                quote!({
+                    let mut list = ::std::vec::Vec::new();
+                    #looped
+                    #rt::Expr::compound_in_order(#kind, list)
+                })
+            }
             IExpr::Compound { kind, parts } => {
                 let parts = all(parts)?;
                 let kind = super::compound(rt, *kind);

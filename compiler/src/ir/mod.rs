@@ -225,6 +225,16 @@ pub enum IExpr {
         /// The parts.
         parts: Vec<IExpr>,
     },
+    /// A compound with one component per choice of the clauses (`sum(G(x) for x in D)`),
+    /// in the clauses' order; with no component it is `end`.
+    CompoundOf {
+        /// How the components combine.
+        kind: Compound,
+        /// Each component.
+        elem: Box<IExpr>,
+        /// The clauses.
+        clauses: Vec<IClause>,
+    },
     /// A value of a tagged union: the variant, and its payload.
     Variant {
         /// The variant.
@@ -283,6 +293,14 @@ impl IExpr {
             | IExpr::Pos { args, .. }
             | IExpr::Variant { args, .. } => args.iter().for_each(f),
             IExpr::Compound { parts, .. } => parts.iter().for_each(f),
+            IExpr::CompoundOf { elem, clauses, .. } => {
+                for c in clauses {
+                    match c {
+                        IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => f(e),
+                    }
+                }
+                f(elem);
+            }
             IExpr::If {
                 cond,
                 then,
@@ -365,6 +383,12 @@ impl IExpr {
             | IExpr::Pos { args, .. }
             | IExpr::Variant { args, .. } => all(args, f),
             IExpr::Compound { parts, .. } => all(parts, f),
+            IExpr::CompoundOf { elem, clauses, .. } => {
+                for c in clauses {
+                    c.walk_vars(f);
+                }
+                elem.walk_vars(f);
+            }
             IExpr::If {
                 cond,
                 then,

@@ -256,6 +256,11 @@ impl Analysis {
                 });
                 Abs::Unknown
             }
+            IExpr::CompoundOf { elem, clauses, .. } => {
+                self.clauses(clauses, env);
+                self.eval(elem, env);
+                Abs::Unknown
+            }
             IExpr::Closure { seed, var, next } => {
                 self.eval(seed, env);
                 set(env, var.slot, Abs::Unknown);
