@@ -400,3 +400,33 @@ fn every_cgdl_block_of_the_reference_checks() {
     }
     assert!(blocks >= 5, "only {blocks} cgdl blocks");
 }
+
+/// Node Kayles: the Petersen graph is 1 (issue 15's value), and on paths it is Dawson's
+/// chess, the octal game 0.137 (Winning Ways ch. 4), computed here by the heap engine.
+#[test]
+fn node_kayles_petersen_and_paths() {
+    let answers = run_example("node_kayles.cgdl");
+    assert_eq!(value(&answers[0], "grundy"), "1");
+    assert_eq!(value(&answers[1], "grundy"), "0");
+    let source = example("node_kayles.cgdl");
+    let rules: String = (source.lines())
+        .filter(|l| !l.starts_with("value") && !l.starts_with("table"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut queries = String::new();
+    for n in 1..=10 {
+        let edges: Vec<String> = (0..n - 1).map(|i| format!("({i}, {})", i + 1)).collect();
+        queries += &format!(
+            "value grundy of NodeKayles([{}], 0..{n})\nvalue grundy of DawsonsChess({n})\n",
+            edges.join(", ")
+        );
+    }
+    let answers = run_source(&format!("{rules}\n{queries}"), cgdl::runtime::Mode::Fast);
+    for pair in answers.chunks(2) {
+        assert_eq!(
+            value(&pair[0], "grundy"),
+            value(&pair[1], "grundy"),
+            "{pair:?}"
+        );
+    }
+}

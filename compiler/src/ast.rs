@@ -158,11 +158,24 @@ pub enum GameBody {
         params: Vec<Param>,
         /// The move rules.
         moves: Vec<MoveDecl>,
+        /// The declared symmetries.
+        symmetries: Vec<SymmetryDecl>,
     },
     /// `octal "0.77"`: a take-and-break code.
     Octal(String, Span),
     /// `subtraction {1, 3, 4}`.
     Subtraction(Vec<Expr>, Span),
+}
+
+/// `symmetry name => position`: a map of a game's positions onto its own.
+#[derive(Clone, Debug)]
+pub struct SymmetryDecl {
+    /// Its name.
+    pub name: Ident,
+    /// The image of a position (its fields are in scope).
+    pub result: Expr,
+    /// The whole declaration.
+    pub span: Span,
 }
 
 /// Whose move a rule is: both players' (`move`), or one player's (`left move`,

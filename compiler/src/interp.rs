@@ -759,6 +759,27 @@ impl Rules for Interpreter<'_> {
         Ok(())
     }
 
+    fn least_image(&self, pos: u32) -> u32 {
+        let maps = self.program.games[self.position(pos).0].symmetries.len();
+        if maps == 0 {
+            return pos;
+        }
+        cgdl_runtime::rules::least_image(pos, maps, |p, k| {
+            let (gid, fields) = self.position(p);
+            let game = &self.program.games[gid];
+            let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+            env[..fields.len()].clone_from_slice(&fields);
+            // A map whose image fails (a field outside its type) is not applied.
+            match self.eval(&game.symmetries[k].result, &mut env) {
+                Ok(Val::Game(e)) => match *e {
+                    Expr::Pos(q) => Some(q),
+                    _ => None,
+                },
+                _ => None,
+            }
+        })
+    }
+
     fn is_partizan(&self, pos: u32) -> bool {
         self.program.games[self.position(pos).0].partizan
     }

@@ -90,6 +90,7 @@ fn describe(rule: &Rule) -> &'static str {
             "a match arm `Tag(x, ...) => e`"
         }
         Rule::move_decl | Rule::move_side => "`move`",
+        Rule::symmetry_decl | Rule::symmetry_kw => "`symmetry`",
         Rule::ty | Rule::type_alias => "a type",
         Rule::EOI => "the end of the file",
         Rule::string => "a quoted string",
@@ -452,9 +453,26 @@ fn game_decl(p: Pair<Rule>) -> GameDecl {
             } else {
                 None
             };
+            let (mut moves, mut symmetries) = (Vec::new(), Vec::new());
+            for item in it {
+                if item.as_rule() == Rule::symmetry_decl {
+                    let sp = span(&item);
+                    let mut parts = item.into_inner().skip(1);
+                    let name = ident(parts.next().expect("symmetry name"));
+                    let result = expr(parts.nth(1).expect("symmetry image"));
+                    symmetries.push(SymmetryDecl {
+                        name,
+                        result,
+                        span: sp,
+                    });
+                } else {
+                    moves.push(move_decl(item));
+                }
+            }
             GameBody::Rules {
                 params: params(ps),
-                moves: it.map(move_decl).collect(),
+                moves,
+                symmetries,
             }
         }
     };

@@ -550,6 +550,43 @@ macro_rules! bits {
     };
 }
 
+/// A map of bit positions applied to a whole set at once (a symmetry of a board): one table
+/// per byte of the set, holding the image of each of the byte's 256 values, so the image of
+/// a set is one lookup and one `or` per byte.
+#[derive(Clone, Debug)]
+pub struct BitPermutation {
+    bytes: Vec<[u128; 256]>,
+}
+
+impl BitPermutation {
+    /// The map taking bit `i` to bit `image[i]` (each below 128).
+    pub fn new(image: &[u32]) -> BitPermutation {
+        let mut bytes = vec![[0u128; 256]; image.len().div_ceil(8)];
+        for (b, table) in bytes.iter_mut().enumerate() {
+            for (v, out) in table.iter_mut().enumerate() {
+                for bit in 0..8 {
+                    if v >> bit & 1 == 1 {
+                        if let Some(&to) = image.get(b * 8 + bit) {
+                            *out |= 1u128 << to;
+                        }
+                    }
+                }
+            }
+        }
+        BitPermutation { bytes }
+    }
+
+    /// The image of the set `bits`.
+    #[inline]
+    pub fn apply(&self, bits: u128) -> u128 {
+        let mut out = 0;
+        for (b, table) in self.bytes.iter().enumerate() {
+            out |= table[(bits >> (8 * b)) as u8 as usize];
+        }
+        out
+    }
+}
+
 bits!(
     /// A set of integers in `lo..lo + 128` packed into 128 bits (a `set<lo..hi>` field of
     /// a position; `lo` is known from the field's type), or a set of at most 128 values of

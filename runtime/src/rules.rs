@@ -49,6 +49,13 @@ pub trait Rules {
         false
     }
 
+    /// The position the solver keeps `pos`'s values under: for a game with declared
+    /// symmetries the least image of `pos` ([`least_image`]), otherwise `pos`. Every image
+    /// must have the values of `pos`; `Mode::Exact` does not use this.
+    fn least_image(&self, pos: Self::Pos) -> Self::Pos {
+        pos
+    }
+
     /// Whether `pos` is of a partizan game: one whose players have different moves. Its
     /// values are canonical forms ([`crate::partizan`]), and [`Rules::options`] is not
     /// asked for it.
@@ -133,6 +140,44 @@ impl KernelTables {
     pub fn take_unanswered(&mut self) -> Option<(u64, usize)> {
         self.unanswered.take()
     }
+}
+
+/// The most positions of one orbit that [`least_image`] looks at (a board's dihedral
+/// group has 8 elements).
+pub const ORBIT_LIMIT: usize = 16;
+
+/// The least position of the orbit of `pos` under maps `0..maps`, where `image(p, k)` is
+/// map `k`'s image of `p` (`None`: not applied to `p`). The maps need not be closed under
+/// composition: their images are followed until no new position appears, or until
+/// [`ORBIT_LIMIT`] positions were seen (then the least seen; any image keeps the values,
+/// so a larger orbit only shares less).
+#[inline]
+pub fn least_image<P: Copy + Ord>(
+    pos: P,
+    maps: usize,
+    mut image: impl FnMut(P, usize) -> Option<P>,
+) -> P {
+    let mut orbit = [pos; ORBIT_LIMIT];
+    let (mut len, mut next, mut least) = (1, 0, pos);
+    while next < len {
+        let p = orbit[next];
+        next += 1;
+        for k in 0..maps {
+            let Some(q) = image(p, k) else {
+                continue;
+            };
+            if orbit[..len].contains(&q) {
+                continue;
+            }
+            if len == ORBIT_LIMIT {
+                return least;
+            }
+            orbit[len] = q;
+            len += 1;
+            least = least.min(q);
+        }
+    }
+    least
 }
 
 /// The Grundy kernel of a heap game given by a code (octal or hexadecimal): the value of

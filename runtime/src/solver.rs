@@ -983,6 +983,12 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     #[inline]
     fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
+        // A position is solved and kept as its least image under the game's symmetries
+        // (an exact search uses none).
+        let p = match self.mode {
+            Mode::Fast => self.rules.least_image(p),
+            Mode::Exact => p,
+        };
         let slot = self.slot(p);
         // The small cache of positions decided by `end` first: such a position is never in
         // the memo, where looking for it is a miss in a large table.

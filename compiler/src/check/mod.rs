@@ -262,6 +262,7 @@ impl<'a> Checker<'a> {
                         frame: 0,
                         kind: GameKind::Rules(Vec::new()),
                         partizan,
+                        symmetries: Vec::new(),
                         heap_code: None,
                     });
                     game_decls.push(g);

@@ -130,7 +130,11 @@ impl Checker<'_> {
                 }
                 GameKind::Subtraction(set.into_iter().collect())
             }
-            ast::GameBody::Rules { moves, .. } => {
+            ast::GameBody::Rules {
+                moves,
+                symmetries: syms,
+                ..
+            } => {
                 let fields = self.program.games[id].fields.clone();
                 let mut scope = Scope::new();
                 for f in &fields {
@@ -156,6 +160,35 @@ impl Checker<'_> {
                     }
                     out.push(checked);
                 }
+                let mut symmetries = Vec::new();
+                for s in syms {
+                    let mark = scope.mark();
+                    let result =
+                        self.expect(&s.result, &Ty::Game, &mut scope, "a symmetry's image");
+                    scope.reset(mark);
+                    if !self.same_game_positions(&result, id) {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::TypeMismatch,
+                                format!(
+                                    "symmetry `{}` must map a position of `{}` to a position of `{}`",
+                                    s.name.name, self.program.games[id].name, self.program.games[id].name
+                                ),
+                                s.result.span,
+                            )
+                            .label("not a position of this game")
+                            .help(format!(
+                                "write the image as `{}(...)` built from the fields",
+                                self.program.games[id].name
+                            )),
+                        );
+                    }
+                    symmetries.push(Symmetry {
+                        name: s.name.name.clone(),
+                        result,
+                    });
+                }
+                self.program.games[id].symmetries = symmetries;
                 self.program.games[id].frame = scope.max;
                 GameKind::Rules(out)
             }
@@ -163,6 +196,19 @@ impl Checker<'_> {
         let game = &mut self.program.games[id];
         game.kind = kind;
         game.heap_code = crate::ir::heap_code(id, game);
+    }
+
+    /// Whether every position `e` can make is one of game `id` (`if`, `let` and `match`
+    /// choose among such positions).
+    fn same_game_positions(&self, e: &IExpr, id: usize) -> bool {
+        match e {
+            IExpr::Pos { game, .. } => *game == id,
+            IExpr::If {
+                then, otherwise, ..
+            } => self.same_game_positions(then, id) && self.same_game_positions(otherwise, id),
+            IExpr::Let { body, .. } => self.same_game_positions(body, id),
+            _ => false,
+        }
     }
 
     pub(super) fn move_decl(&mut self, m: &ast::MoveDecl, scope: &mut Scope) -> Move {

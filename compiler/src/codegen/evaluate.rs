@@ -66,6 +66,27 @@ impl<'p> Evaluations<'p> {
         (!spent).then_some(values)
     }
 
+    /// The image of each of `values` under `elem` with `x` bound to it (`None` where it
+    /// fails), within a constant's budget (`None` past it).
+    pub(super) fn map(
+        &self,
+        elem: &IExpr,
+        x: &Var,
+        frame: usize,
+        values: &[Val],
+    ) -> Option<Vec<Option<Val>>> {
+        let (images, spent) = within_budget(CONST_BUDGET, || {
+            (values.iter())
+                .map(|v| {
+                    let mut env = vec![Val::Int(0); frame.max(x.slot + 1)];
+                    env[x.slot] = v.clone();
+                    (self.interp.eval(elem, &mut env).ok()).map(Val::normalize)
+                })
+                .collect::<Vec<_>>()
+        });
+        (!spent).then_some(images)
+    }
+
     /// The hull of function `id`'s values over the arguments of types `types` (at most
     /// `limit`), when they are all numbers or all sets of numbers.
     pub(super) fn range(&self, id: usize, types: &[FieldTy], limit: usize) -> Option<ValueRange> {

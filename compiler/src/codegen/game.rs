@@ -6,7 +6,7 @@ use super::{CodegenError, Gen};
 use crate::ast::MoveSide;
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -28,6 +28,9 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
         FieldTy::List(_) => false,
     }
 }
+
+/// A map of a set field's bits: the bit each bit goes to, and whether the set takes 128 bits.
+type BitMap = (Vec<u32>, bool);
 
 impl Gen<'_> {
     /// The Rust names of a game's fields.
@@ -210,6 +213,191 @@ impl Gen<'_> {
         (0..game.fields.len())
             .filter(|&i| used.contains(game.fields[i].name.as_str()))
             .collect()
+    }
+
+    /// The arm of `Rules::least_image` and `<game>_symmetry` (the image of a position
+    /// under each declared symmetry, an error where it fails), for a game with symmetries.
+    pub(super) fn symmetry_fn(
+        &self,
+        gid: usize,
+        game: &Game,
+    ) -> Result<Option<(TokenStream, TokenStream)>, super::CodegenError> {
+        if game.symmetries.is_empty() {
+            return Ok(None);
+        }
+        let rt = &self.rt;
+        let fields = self.field_names(game);
+        let name = &self.names.games[gid].symmetry;
+        let mut read: HashSet<Rc<str>> = HashSet::new();
+        let (mut arms, mut statics) = (Vec::new(), Vec::new());
+        for (k, s) in game.symmetries.iter().enumerate() {
+            let body = match self.bit_symmetry(gid, game, &s.result) {
+                // Element-wise on set fields: a permutation of their bits, computed while
+                // building; the other fields stay as they are.
+                Some(maps) => {
+                    read.extend(game.fields.iter().map(|f| Rc::from(f.name.as_str())));
+                    let mut parts = Vec::new();
+                    for (i, (map, x)) in maps.iter().zip(&fields).enumerate() {
+                        let Some((image, wide)) = map else {
+                            parts.push(quote!(#x));
+                            continue;
+                        };
+                        let table =
+                            format_ident!("{}_{k}_{i}", name.to_string().to_ascii_uppercase());
+                        let image = image.iter().map(|&b| Literal::u32_unsuffixed(b));
+                        statics.push(quote! {
+                            static #table: ::std::sync::LazyLock<#rt::native::BitPermutation> =
+                                ::std::sync::LazyLock::new(|| #rt::native::BitPermutation::new(&[#(#image),*]));
+                        });
+                        parts.push(if *wide {
+                            quote!(#rt::native::Bits(#table.apply(#x.0)))
+                        } else {
+                            quote!(#rt::native::Bits64(#table.apply(u128::from(#x.0)) as u64))
+                        });
+                    }
+                    let image = self.pos_pattern(gid, &parts);
+                    quote!(::std::result::Result::Ok(#image))
+                }
+                None => {
+                    let mut used: HashSet<Rc<str>> = HashSet::new();
+                    s.result.for_each_read(&mut |v| {
+                        used.insert(v.name.clone());
+                    });
+                    self.reading(|f| s.result.for_each_read(f));
+                    let image = self.image(&s.result)?;
+                    let mut unpacked = Vec::new();
+                    for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
+                        let packing = &self.layout.games[gid].fields[i];
+                        if used.contains(f.name.as_str()) && !matches!(packing, Packed::Plain) {
+                            let value = self.unpack(gid, i, x);
+                            unpacked.push(quote!(let #x = #value;));
+                        }
+                    }
+                    read.extend(used);
+                    quote!({ #(#unpacked)* #image })
+                }
+            };
+            let k = Literal::usize_unsuffixed(k);
+            arms.push(quote!(#k => #body,));
+        }
+        let params = (game.fields.iter().zip(&fields).enumerate()).map(|(i, (f, x))| {
+            let ty = self.stored_ty(&f.ty, &self.layout.games[gid].fields[i]);
+            if read.contains(f.name.as_str()) {
+                quote!(#x: #ty)
+            } else {
+                quote!(_: #ty)
+            }
+        });
+        let doc = format!(
+            " The image of a position of `{}` under each symmetry.",
+            game.name
+        );
+        let lints = super::user_code_lints(&[]);
+        let function = quote! {
+            #(#statics)*
+            #[doc = #doc]
+            #lints
+            fn #name(#(#params,)* k: usize) -> ::std::result::Result<Pos, #rt::RuleError> {
+                match k {
+                    #(#arms)*
+                    _ => ::std::result::Result::Err(#rt::RuleError::new("no such symmetry")),
+                }
+            }
+        };
+        let pattern = self.pos_pattern(gid, &fields);
+        let maps = Literal::usize_unsuffixed(game.symmetries.len());
+        let any = self.any_pos(gid, game);
+        // Images are positions of the same game: another never reaches the call.
+        let other =
+            (self.program.games.len() > 1).then(|| quote!(_ => ::std::option::Option::None,));
+        let arm = quote! {
+            #any => #rt::rules::least_image(pos, #maps, |p, k| match p {
+                #pattern => #name(#(#fields,)* k).ok(),
+                #other
+            }),
+        };
+        Ok(Some((arm, function)))
+    }
+
+    /// When `result` is `Game(...)` whose every argument is either its own field or
+    /// `{ f(x) for x in field }` over a set field packed as bits, with `f` reading `x`
+    /// alone: for each field, `None` (kept) or the bit each bit goes to and whether the
+    /// set takes 128 bits. `None` when `f` fails or leaves the element type somewhere.
+    fn bit_symmetry(&self, gid: usize, game: &Game, result: &IExpr) -> Option<Vec<Option<BitMap>>> {
+        let IExpr::Pos { game: g, args, .. } = result else {
+            return None;
+        };
+        if *g != gid {
+            return None;
+        }
+        let mut maps = Vec::new();
+        let mut moved = false;
+        for (i, arg) in args.iter().enumerate() {
+            match arg {
+                IExpr::Var(v) if v.slot == i => maps.push(None),
+                IExpr::Compr { elem, clauses } => {
+                    let [IClause::Bind(vars, IExpr::Var(field))] = clauses.as_slice() else {
+                        return None;
+                    };
+                    let [x] = vars.as_slice() else {
+                        return None;
+                    };
+                    let mut alone = true;
+                    elem.for_each_read(&mut |v| alone &= v.slot == x.slot);
+                    let (FieldTy::Set(inner), true) =
+                        (&game.fields[i].ty, field.slot == i && alone)
+                    else {
+                        return None;
+                    };
+                    let wide = match &self.layout.games[gid].fields[i] {
+                        Packed::Bits(_, wide) | Packed::Ranks(_, wide) => *wide,
+                        _ => return None,
+                    };
+                    let values = inner.values(&self.program.types, 128)?;
+                    let images = self.evaluations.map(elem, x, game.frame, &values)?;
+                    let image = (images.iter())
+                        .map(|w| {
+                            let w = w.as_ref()?;
+                            values.iter().position(|v| v == w).map(|r| r as u32)
+                        })
+                        .collect::<Option<Vec<u32>>>()?;
+                    maps.push(Some((image, wide)));
+                    moved = true;
+                }
+                _ => return None,
+            }
+        }
+        moved.then_some(maps)
+    }
+
+    /// A symmetry's image: a position of its game, chosen by `if` and `let`.
+    fn image(&self, e: &IExpr) -> Result<TokenStream, super::CodegenError> {
+        Ok(match e {
+            IExpr::Pos { .. } => {
+                let p = self.position(e)?;
+                quote!(::std::result::Result::Ok(#p))
+            }
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.value(cond)?;
+                let (a, b) = (self.image(then)?, self.image(otherwise)?);
+                quote!(if #c { #a } else { #b })
+            }
+            IExpr::Let { var, value, body } => {
+                let x = self.binder(var);
+                let v = self.value(value)?;
+                let body = self.image(body)?;
+                quote!({ let #x = #v; #body })
+            }
+            _ => {
+                return Err(super::unsupported(
+                    "a symmetry whose image is not a position",
+                ))
+            }
+        })
     }
 
     /// `<game>_options` and one function per move, for a game of move rules.

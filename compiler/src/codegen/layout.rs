@@ -212,7 +212,7 @@ fn narrow_int(lo: i64, hi: i64) -> Option<Ident> {
 }
 
 /// The runtime's packed-set type: `Bits` (128 values) when `wide`, else `Bits64`.
-fn bits_type(wide: bool) -> Ident {
+pub(super) fn bits_type(wide: bool) -> Ident {
     format_ident!("{}", if wide { "Bits" } else { "Bits64" })
 }
 

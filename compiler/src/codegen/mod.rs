@@ -226,6 +226,7 @@ impl Gen<'_> {
         let mut kernel_arms = Vec::new();
         let mut kernels = Vec::new();
         let mut partizan_arms = Vec::new();
+        let mut symmetry_arms = Vec::new();
         let mut partizan_pats = Vec::new();
         for (gid, game) in games.iter().enumerate() {
             variants.push(self.pos_variant(gid, game));
@@ -235,6 +236,10 @@ impl Gen<'_> {
             option_arms.push(self.options_arm(gid, game));
             write_arms.push(self.write_arm(gid, game));
             typed.push(self.game_type(gid, game));
+            if let Some((arm, function)) = self.symmetry_fn(gid, game)? {
+                symmetry_arms.push(arm);
+                option_fns.push(function);
+            }
             if game.partizan {
                 partizan_arms.push(self.partizan_arm(gid, game));
                 partizan_pats.push(self.any_pos(gid, game));
@@ -266,6 +271,18 @@ impl Gen<'_> {
                 ) -> bool {
                     match pos {
                         #(#kernel_arms)*
+                    }
+                }
+            }
+        });
+        // Games with symmetries: positions are kept as their least image.
+        let symmetric = (!symmetry_arms.is_empty()).then(|| {
+            let rest = (symmetry_arms.len() < games.len()).then(|| quote!(_ => pos,));
+            quote! {
+                fn least_image(&self, pos: Pos) -> Pos {
+                    match pos {
+                        #(#symmetry_arms)*
+                        #rest
                     }
                 }
             }
@@ -346,6 +363,7 @@ impl Gen<'_> {
                 #key
                 #kernel
                 #partizan
+                #symmetric
 
                 fn write_pos(&self, pos: Pos, out: &mut dyn ::std::fmt::Write) -> ::std::fmt::Result {
                     match pos { #(#write_arms)* }

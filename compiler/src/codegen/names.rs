@@ -274,6 +274,8 @@ pub(super) struct GameNames {
     pub moves: Vec<Ident>,
     /// `<game>_grundy_kernel`.
     pub kernel: Ident,
+    /// `<game>_symmetry`: the image of a position under symmetry `k`.
+    pub symmetry: Ident,
     /// `LISTS_<game>_<field>`: the interner of each list field (by field index).
     pub lists: Vec<Ident>,
 }
@@ -360,6 +362,7 @@ impl Names {
                         _ => Vec::new(),
                     },
                     kernel: taken.claim(&format!("{s}_grundy_kernel")),
+                    symmetry: taken.claim(&format!("{s}_symmetry")),
                     lists: (0..g.fields.len())
                         .map(|i| taken.claim(&format!("LISTS_{}_{i}", s.to_ascii_uppercase())))
                         .collect(),
@@ -409,6 +412,9 @@ fn collect_locals(program: &Program, out: &mut Vec<Rc<str>>) {
             for m in moves {
                 m.for_each_var(&mut |v| out.push(v.name.clone()));
             }
+        }
+        for s in &g.symmetries {
+            s.result.for_each_var(&mut |v| out.push(v.name.clone()));
         }
     }
     for f in &program.fns {

@@ -604,6 +604,15 @@ pub struct Move {
     pub result: IExpr,
 }
 
+/// A declared symmetry of a game.
+#[derive(Clone, Debug)]
+pub struct Symmetry {
+    /// Its name.
+    pub name: String,
+    /// The image of a position: a position of the same game.
+    pub result: IExpr,
+}
+
 /// How a game's options are produced.
 #[derive(Clone, Debug)]
 pub enum GameKind {
@@ -628,6 +637,9 @@ pub struct Game {
     pub kind: GameKind,
     /// Whether some move belongs to one player only: its values are canonical forms.
     pub partizan: bool,
+    /// The declared symmetries: maps of its positions onto its own (fields in slots
+    /// 0..fields.len()).
+    pub symmetries: Vec<Symmetry>,
     /// Its take-and-break code when it is a heap game: an octal code's digits, or the code
     /// its rules state ([`heap_code`]). Set once by the checker; every back end reads it.
     pub heap_code: Option<Vec<u8>>,

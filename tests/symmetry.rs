@@ -1,0 +1,84 @@
+//! Declared symmetries: a position is solved as its least image, which changes no value.
+//! `Mode::Exact` uses no symmetry, so it is the definition the fast mode is held to.
+
+mod common;
+
+use cgdl::runtime::Mode;
+use common::{both_back_ends, example, resized, run_source, stdout, temp_file};
+use proptest::prelude::*;
+
+/// Every value of every query, the same with and without the symmetries.
+fn assert_symmetries_keep_values(source: &str) {
+    let fast = run_source(source, Mode::Fast);
+    let exact = run_source(source, Mode::Exact);
+    assert_eq!(fast, exact, "{source}");
+    let plain: String = (source.lines())
+        .filter(|l| !l.trim_start().starts_with("symmetry"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(fast, run_source(&plain, Mode::Fast), "{source}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// Cram on boards up to 3 × 4, with the example's mirror symmetries: Grundy values,
+    /// outcomes and remoteness of every one-row and two-row start, and of random boards.
+    #[test]
+    fn cram_mirrors_keep_every_value(
+        rows in 1u32..=3,
+        cols in 1u32..=4,
+        holes in prop::collection::vec((0i64..3, 0i64..4), 0..4),
+    ) {
+        let holes: Vec<String> = (holes.iter())
+            .filter(|(r, c)| *r < rows as i64 && *c < cols as i64)
+            .map(|(r, c)| format!("({r}, {c})"))
+            .collect();
+        let source = resized(&example("cram.cgdl"), rows, cols)
+            + &format!(
+                "\nvalue grundy, remoteness, suspense, wnumber of Cram(Cell - {{{}}})\n",
+                holes.join(", ")
+            );
+        assert_symmetries_keep_values(&source);
+    }
+}
+
+/// A symmetry that is not element-wise on a set (native code calls the image's rules), and
+/// one on a field of several: negating a signed counter, mirroring a row.
+const SIGNED: &str = "
+game Walk(at: -4..=4, seen: set<-4..=4>) {
+    move step(d in [-1, 1], at + d in -4..=4, at + d not in seen) => Walk(at + d, seen | {at + d})
+    symmetry flip => Walk(-at, { -x for x in seen })
+}
+table grundy, remoteness of Walk(a, {a}) for a in -4..=4
+table outcome of Walk(a, {a, -a}) for a in -4..=4
+";
+
+#[test]
+fn symmetries_of_several_fields_keep_values_in_both_back_ends() {
+    assert_symmetries_keep_values(SIGNED);
+    let path = temp_file("symmetry_walk.cgdl", SIGNED);
+    let outs = both_back_ends(&["run", path.to_str().expect("a UTF-8 path")]);
+    for out in &outs {
+        assert!(out.status.success(), "{}", common::stderr(out));
+    }
+    assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
+    // The walk from 0 on 9 squares either way: 4 steps to one end, then back is seen.
+    assert!(stdout(&outs[0]).contains("grundy"), "{}", stdout(&outs[0]));
+}
+
+#[test]
+fn a_symmetry_to_another_game_is_an_error() {
+    let path = temp_file(
+        "symmetry_other_game.cgdl",
+        "game A(n: 0..=3) { move m(n > 0) => A(n - 1)\n symmetry s => B(n) }\n\
+         game B(n: 0..=3) { move m(n > 0) => B(n - 1) }\nvalue grundy of A(3)\n",
+    );
+    let out = common::cgdl(&["check", path.to_str().expect("a UTF-8 path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        common::stderr(&out)
+            .contains("symmetry `s` must map a position of `A` to a position of `A`"),
+        "{}",
+        common::stderr(&out)
+    );
+}
