@@ -242,21 +242,16 @@ fn partizan_json<R: Rules>(
 ) -> Result<serde_json::Value, SolveError> {
     let p = solver.partizan();
     let g = p.value(target)?;
+    let f = p.forms();
     let side = match kind {
+        PartizanKind::Canonical => return Ok(json!(f.display(g))),
+        PartizanKind::Temperature => return Ok(dyadic_json(f.temperature(g))),
+        PartizanKind::Mean => return Ok(dyadic_json(f.mean(g))),
+        PartizanKind::LeftStop => return Ok(dyadic_json(f.left_stop(g))),
+        PartizanKind::RightStop => return Ok(dyadic_json(f.right_stop(g))),
+        PartizanKind::Birthday => return Ok(json!(f.birthday(g))),
         PartizanKind::LeftMoves => Side::Left,
         PartizanKind::RightMoves => Side::Right,
-        _ => {
-            let f = p.forms();
-            return Ok(match kind {
-                PartizanKind::Canonical => json!(f.display(g)),
-                PartizanKind::Temperature => dyadic_json(f.temperature(g)),
-                PartizanKind::Mean => dyadic_json(f.mean(g)),
-                PartizanKind::LeftStop => dyadic_json(f.left_stop(g)),
-                PartizanKind::RightStop => dyadic_json(f.right_stop(g)),
-                PartizanKind::Birthday => json!(f.birthday(g)),
-                PartizanKind::LeftMoves | PartizanKind::RightMoves => unreachable!(),
-            });
-        }
     };
     let moves = p.winning_moves(target, side)?;
     Ok(json!(moves

@@ -110,8 +110,42 @@ impl Gen<'_> {
         Ok(quote!(for #pattern in #rt::native::Domain::into_elements(#d) { #body }))
     }
 
+    /// Code for a result expression: `if` and `let` as they are written, `leaf` for what they
+    /// choose among (a move's options, a symmetry's image).
+    pub(super) fn result_tree(
+        &self,
+        e: &IExpr,
+        leaf: &dyn Fn(&IExpr) -> Result<TokenStream, CodegenError>,
+    ) -> Result<TokenStream, CodegenError> {
+        Ok(match e {
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.value(cond)?;
+                let (a, b) = (
+                    self.result_tree(then, leaf)?,
+                    self.result_tree(otherwise, leaf)?,
+                );
+                quote!(if #c { #a } else { #b })
+            }
+            IExpr::Let { var, value, body } => {
+                let x = self.binder(var);
+                let v = self.value(value)?;
+                let body = self.result_tree(body, leaf)?;
+                quote!({ let #x = #v; #body })
+            }
+            other => leaf(other)?,
+        })
+    }
+
     /// Statements that add the options a result expression denotes.
     pub(super) fn emit(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
+        self.result_tree(e, &|e| self.emit_leaf(e))
+    }
+
+    fn emit_leaf(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
         Ok(match e {
             IExpr::End => quote!(out.end(); out.check()?;),
             IExpr::Pos { .. } => {
@@ -126,21 +160,6 @@ impl Gen<'_> {
             } if matches!(**lhs, IExpr::Pos { .. }) && matches!(**rhs, IExpr::Pos { .. }) => {
                 let (a, b) = (self.position(lhs)?, self.position(rhs)?);
                 quote!(out.sum([#a, #b]); out.check()?;)
-            }
-            IExpr::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let c = self.value(cond)?;
-                let (a, b) = (self.emit(then)?, self.emit(otherwise)?);
-                quote!(if #c { #a } else { #b })
-            }
-            IExpr::Let { var, value, body } => {
-                let x = self.binder(var);
-                let v = self.value(value)?;
-                let body = self.emit(body)?;
-                quote!({ let #x = #v; #body })
             }
             other => {
                 let v = self.value(other)?;

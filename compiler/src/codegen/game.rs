@@ -264,7 +264,15 @@ impl Gen<'_> {
                         used.insert(v.name.clone());
                     });
                     self.reading(|f| s.result.for_each_read(f));
-                    let image = self.image(&s.result)?;
+                    let image = self.result_tree(&s.result, &|e| match e {
+                        IExpr::Pos { .. } => {
+                            let p = self.position(e)?;
+                            Ok(quote!(::std::result::Result::Ok(#p)))
+                        }
+                        _ => Err(super::unsupported(
+                            "a symmetry whose image is not a position",
+                        )),
+                    })?;
                     let mut unpacked = Vec::new();
                     for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
                         let packing = &self.layout.games[gid].fields[i];
@@ -368,36 +376,6 @@ impl Gen<'_> {
             }
         }
         moved.then_some(maps)
-    }
-
-    /// A symmetry's image: a position of its game, chosen by `if` and `let`.
-    fn image(&self, e: &IExpr) -> Result<TokenStream, super::CodegenError> {
-        Ok(match e {
-            IExpr::Pos { .. } => {
-                let p = self.position(e)?;
-                quote!(::std::result::Result::Ok(#p))
-            }
-            IExpr::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let c = self.value(cond)?;
-                let (a, b) = (self.image(then)?, self.image(otherwise)?);
-                quote!(if #c { #a } else { #b })
-            }
-            IExpr::Let { var, value, body } => {
-                let x = self.binder(var);
-                let v = self.value(value)?;
-                let body = self.image(body)?;
-                quote!({ let #x = #v; #body })
-            }
-            _ => {
-                return Err(super::unsupported(
-                    "a symmetry whose image is not a position",
-                ))
-            }
-        })
     }
 
     /// `<game>_options` and one function per move, for a game of move rules.

@@ -293,14 +293,7 @@ impl IExpr {
             | IExpr::Pos { args, .. }
             | IExpr::Variant { args, .. } => args.iter().for_each(f),
             IExpr::Compound { parts, .. } => parts.iter().for_each(f),
-            IExpr::CompoundOf { elem, clauses, .. } => {
-                for c in clauses {
-                    match c {
-                        IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => f(e),
-                    }
-                }
-                f(elem);
-            }
+
             IExpr::If {
                 cond,
                 then,
@@ -318,12 +311,8 @@ impl IExpr {
                 f(domain);
                 f(body);
             }
-            IExpr::Compr { elem, clauses } => {
-                for c in clauses {
-                    match c {
-                        IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => f(e),
-                    }
-                }
+            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+                clauses.iter().for_each(|c| f(c.expr()));
                 f(elem);
             }
             IExpr::Closure { seed, next, .. } => {
@@ -543,6 +532,13 @@ pub enum IClause {
 }
 
 impl IClause {
+    /// The clause's expression: a binder's domain, a condition, a `let`'s value.
+    pub fn expr(&self) -> &IExpr {
+        match self {
+            IClause::Bind(_, e) | IClause::Cond(e) | IClause::Let(_, e) => e,
+        }
+    }
+
     /// Calls `f` on every name this clause reads.
     pub fn for_each_read(&self, f: &mut dyn FnMut(&Var)) {
         self.walk_vars(&mut |v, read| {
