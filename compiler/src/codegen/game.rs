@@ -32,6 +32,46 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
 /// A map of a set field's bits: the bit each bit goes to, and whether the set takes 128 bits.
 type BitMap = (Vec<u32>, bool);
 
+/// The maps that `generators` (each a map of every field: `None` keeps it) generate by
+/// composition, but the identity; `None` when there are more than the runtime's orbit
+/// limit allows.
+fn bit_group(generators: &[Vec<Option<BitMap>>]) -> Option<Vec<Vec<Option<BitMap>>>> {
+    // `g` after `h`, field by field; a map that moves no bit keeps its field.
+    let compose = |g: &[Option<BitMap>], h: &[Option<BitMap>]| -> Vec<Option<BitMap>> {
+        g.iter()
+            .zip(h)
+            .map(|(g, h)| {
+                let map = match (g, h) {
+                    (None, x) | (x, None) => x.clone(),
+                    (Some((g, wide)), Some((h, _))) => {
+                        Some((h.iter().map(|&b| g[b as usize]).collect(), *wide))
+                    }
+                };
+                map.filter(|(m, _)| m.iter().enumerate().any(|(i, &b)| b as usize != i))
+            })
+            .collect()
+    };
+    let identity = |e: &[Option<BitMap>]| e.iter().all(Option::is_none);
+    let mut group: Vec<Vec<Option<BitMap>>> = Vec::new();
+    let mut work: Vec<Vec<Option<BitMap>>> = generators
+        .iter()
+        .map(|g| compose(g, &vec![None; g.len()]))
+        .collect();
+    while let Some(e) = work.pop() {
+        if identity(&e) || group.contains(&e) {
+            continue;
+        }
+        if group.len() + 1 >= cgdl_runtime::rules::ORBIT_LIMIT {
+            return None;
+        }
+        for g in generators {
+            work.push(compose(g, &e));
+        }
+        group.push(e);
+    }
+    Some(group)
+}
+
 impl Gen<'_> {
     /// The Rust names of a game's fields.
     pub(super) fn field_names(&self, game: &Game) -> Vec<Ident> {
@@ -228,34 +268,41 @@ impl Gen<'_> {
         let rt = &self.rt;
         let fields = self.field_names(game);
         let name = &self.names.games[gid].symmetry;
+        let bit_maps: Option<Vec<Vec<Option<BitMap>>>> = (game.symmetries.iter())
+            .map(|s| self.bit_symmetry(gid, game, &s.result))
+            .collect();
+        // Every map a permutation of bits: the group they generate is computed while
+        // building, and the least image is the least of its elements' images.
+        if let Some(group) = bit_maps.as_deref().and_then(bit_group) {
+            let mut statics = Vec::new();
+            let mut tries = Vec::new();
+            for (e, maps) in group.iter().enumerate() {
+                let image = self.bit_image(gid, &format!("{name}_group_{e}"), maps, &mut statics);
+                tries.push(quote!({
+                    let image = #image;
+                    if image < least {
+                        least = image;
+                    }
+                }));
+            }
+            let pattern = self.pos_pattern(gid, &fields);
+            let arm = quote!(#pattern => {
+                let mut least = pos;
+                #(#tries)*
+                least
+            });
+            return Ok(Some((arm, quote!(#(#statics)*))));
+        }
         let mut read: HashSet<Rc<str>> = HashSet::new();
         let (mut arms, mut statics) = (Vec::new(), Vec::new());
         for (k, s) in game.symmetries.iter().enumerate() {
-            let body = match self.bit_symmetry(gid, game, &s.result) {
+            let bits = bit_maps.as_ref().and_then(|m| m.get(k)).cloned();
+            let body = match bits.or_else(|| self.bit_symmetry(gid, game, &s.result)) {
                 // Element-wise on set fields: a permutation of their bits, computed while
                 // building; the other fields stay as they are.
                 Some(maps) => {
                     read.extend(game.fields.iter().map(|f| Rc::from(f.name.as_str())));
-                    let mut parts = Vec::new();
-                    for (i, (map, x)) in maps.iter().zip(&fields).enumerate() {
-                        let Some((image, wide)) = map else {
-                            parts.push(quote!(#x));
-                            continue;
-                        };
-                        let table =
-                            format_ident!("{}_{k}_{i}", name.to_string().to_ascii_uppercase());
-                        let image = image.iter().map(|&b| Literal::u32_unsuffixed(b));
-                        statics.push(quote! {
-                            static #table: ::std::sync::LazyLock<#rt::native::BitPermutation> =
-                                ::std::sync::LazyLock::new(|| #rt::native::BitPermutation::new(&[#(#image),*]));
-                        });
-                        parts.push(if *wide {
-                            quote!(#rt::native::Bits(#table.apply(#x.0)))
-                        } else {
-                            quote!(#rt::native::Bits64(#table.apply(u128::from(#x.0)) as u64))
-                        });
-                    }
-                    let image = self.pos_pattern(gid, &parts);
+                    let image = self.bit_image(gid, &format!("{name}_{k}"), &maps, &mut statics);
                     quote!(::std::result::Result::Ok(#image))
                 }
                 None => {
@@ -325,6 +372,38 @@ impl Gen<'_> {
             }),
         };
         Ok(Some((arm, function)))
+    }
+
+    /// The position whose set fields are mapped by `maps` (the others kept), with a table
+    /// per mapped field added to `statics` (named after `prefix`).
+    fn bit_image(
+        &self,
+        gid: usize,
+        prefix: &str,
+        maps: &[Option<BitMap>],
+        statics: &mut Vec<TokenStream>,
+    ) -> TokenStream {
+        let rt = &self.rt;
+        let fields = self.field_names(&self.program.games[gid]);
+        let mut parts = Vec::new();
+        for (i, (map, x)) in maps.iter().zip(&fields).enumerate() {
+            let Some((image, wide)) = map else {
+                parts.push(quote!(#x));
+                continue;
+            };
+            let table = format_ident!("{}_{i}", prefix.to_ascii_uppercase());
+            let image = image.iter().map(|&b| Literal::u32_unsuffixed(b));
+            statics.push(quote! {
+                static #table: ::std::sync::LazyLock<#rt::native::BitPermutation> =
+                    ::std::sync::LazyLock::new(|| #rt::native::BitPermutation::new(&[#(#image),*]));
+            });
+            parts.push(if *wide {
+                quote!(#rt::native::Bits(#table.apply(#x.0)))
+            } else {
+                quote!(#rt::native::Bits64(#table.apply(u128::from(#x.0)) as u64))
+            });
+        }
+        self.pos_pattern(gid, &parts)
     }
 
     /// When `result` is `Game(...)` whose every argument is either its own field or
