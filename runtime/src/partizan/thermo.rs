@@ -203,27 +203,8 @@ impl Forms {
                 mast: x,
             },
             None => {
-                let mut left: Option<Wall> = None;
-                for i in 0..self.left(g).len() {
-                    let gl = self.left(g)[i];
-                    let wall = self.thermograph(gl).right.clone();
-                    left = Some(match left {
-                        Some(w) => w.combine(&wall, true),
-                        None => wall,
-                    });
-                }
-                let mut right: Option<Wall> = None;
-                for i in 0..self.right(g).len() {
-                    let gr = self.right(g)[i];
-                    let wall = self.thermograph(gr).left.clone();
-                    right = Some(match right {
-                        Some(w) => w.combine(&wall, false),
-                        None => wall,
-                    });
-                }
-                // A canonical form that is not a number has options on both sides.
-                let left = left.map_or_else(|| Wall::constant(Dyadic::ZERO), |w| w.tilted(-1));
-                let right = right.map_or_else(|| Wall::constant(Dyadic::ZERO), |w| w.tilted(1));
+                let left = self.scaffold(self.left(g).to_vec(), true);
+                let right = self.scaffold(self.right(g).to_vec(), false);
                 let temperature = meeting(&left, &right);
                 let (l, r) = (left.at(temperature), right.at(temperature));
                 let mast = if l == r {
@@ -241,6 +222,23 @@ impl Forms {
         });
         self.thermographs.insert(g, t.clone());
         t
+    }
+
+    /// The left scaffold (`max` of the left options' right walls, less `t`) or the right
+    /// one (`min` of the right options' left walls, plus `t`). A canonical form that is not
+    /// a number has options on both sides.
+    fn scaffold(&mut self, options: Vec<GameId>, left: bool) -> Wall {
+        let mut scaffold: Option<Wall> = None;
+        for o in options {
+            let t = self.thermograph(o);
+            let wall = if left { &t.right } else { &t.left };
+            scaffold = Some(match scaffold {
+                Some(w) => w.combine(wall, left),
+                None => wall.clone(),
+            });
+        }
+        let tilt = if left { -1 } else { 1 };
+        scaffold.map_or_else(|| Wall::constant(Dyadic::ZERO), |w| w.tilted(tilt))
     }
 
     /// The temperature of `g`.
