@@ -97,6 +97,8 @@ const TOKENS: &[&str] = &[
     "left move",
     "right",
     "canonical",
+    "symmetry",
+    "sum(",
     "where",
     "in",
     "not",
