@@ -268,12 +268,14 @@ impl Gen<'_> {
         let rt = &self.rt;
         let fields = self.field_names(game);
         let name = &self.names.games[gid].symmetry;
-        let bit_maps: Option<Vec<Vec<Option<BitMap>>>> = (game.symmetries.iter())
+        // Each map as a permutation of bits, where it is one (evaluated once, while building).
+        let bit_maps: Vec<Option<Vec<Option<BitMap>>>> = (game.symmetries.iter())
             .map(|s| self.bit_symmetry(gid, game, &s.result))
             .collect();
         // Every map a permutation of bits: the group they generate is computed while
         // building, and the least image is the least of its elements' images.
-        if let Some(group) = bit_maps.as_deref().and_then(bit_group) {
+        let all_bits: Option<Vec<Vec<Option<BitMap>>>> = bit_maps.iter().cloned().collect();
+        if let Some(group) = all_bits.as_deref().and_then(bit_group) {
             let mut statics = Vec::new();
             let mut tries = Vec::new();
             for (e, maps) in group.iter().enumerate() {
@@ -296,8 +298,7 @@ impl Gen<'_> {
         let mut read: HashSet<Rc<str>> = HashSet::new();
         let (mut arms, mut statics) = (Vec::new(), Vec::new());
         for (k, s) in game.symmetries.iter().enumerate() {
-            let bits = bit_maps.as_ref().and_then(|m| m.get(k)).cloned();
-            let body = match bits.or_else(|| self.bit_symmetry(gid, game, &s.result)) {
+            let body = match &bit_maps[k] {
                 // Element-wise on set fields: a permutation of their bits, computed while
                 // building; the other fields stay as they are.
                 Some(maps) => {
