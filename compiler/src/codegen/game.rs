@@ -303,7 +303,7 @@ impl Gen<'_> {
                 // building; the other fields stay as they are.
                 Some(maps) => {
                     read.extend(game.fields.iter().map(|f| Rc::from(f.name.as_str())));
-                    let image = self.bit_image(gid, &format!("{name}_{k}"), &maps, &mut statics);
+                    let image = self.bit_image(gid, &format!("{name}_{k}"), maps, &mut statics);
                     quote!(::std::result::Result::Ok(#image))
                 }
                 None => {
