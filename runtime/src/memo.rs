@@ -139,8 +139,13 @@ impl KeyTable {
 
     #[inline]
     fn prefetch(&self, key: u64) {
-        if let Some(e) = self.entries.get(self.home(key)) {
+        let home = self.home(key);
+        if let Some(e) = self.entries.get(home) {
             prefetch_read(e);
+            // A miss reads on to the next empty entry, often on the next cache line.
+            if let Some(next) = self.entries.get((home | 3) + 1) {
+                prefetch_read(next);
+            }
         }
     }
 

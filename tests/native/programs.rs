@@ -1,14 +1,15 @@
 //! Random small CGDL programs for the native == interpreter property test.
 //!
 //! Each program has a heap game `A(n: nat)`, a bounded game `B(a, b)`, a set game
-//! `C(s: set<0..8>)` and a board game `D(cells: set<Cell>, tags: set<T>)` over a tuple type
+//! `C(s: set<0..8>)`, a board game `D(cells: set<Cell>, tags: set<T>)` over a tuple type
 //! `Cell` and a tagged type `T` (sets kept as bits natively, functions over finite types
-//! computed into tables while building), whose moves are drawn from templates (take, split, finish, shrink
+//! computed into tables while building), and a game `E` on the same board whose `end`
+//! conditions native code answers by a probe (its quantifiers exchanged), whose moves are drawn from templates (take, split, finish, shrink
 //! through a helper, compounds in results, conditional results, moves from `B` into `A`, set
 //! algebra on sets with negative and large elements), with random constants, and a random
 //! set of queries (tables of every value kind, grids, compound values, periods). Every move
 //! lowers a measure (`A` by `n`; `B` by `(b, a)` in lexicographic order, and `B` may move
-//! into `A` but not back; `C` by its size; `D` by its cells, then its tags), so the games are acyclic; some programs deliberately build a field value
+//! into `A` but not back; `C` by its size; `D` by its cells, then its tags; `E` fills its board), so the games are acyclic; some programs deliberately build a field value
 //! outside its type, so that run-time errors are compared too.
 //!
 //! Sampling uses proptest's strategies with a fixed seed, so build.rs and the test see the
@@ -261,6 +262,22 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
         );
     }
     out += "}\n";
+    // A game whose `end` conditions native code turns into a probe (`Rules::ends_now`),
+    // with its quantifiers exchanged: nothing in its moves can fail.
+    out += "game E(cells: set<Cell>, tags: set<T>) {\n";
+    out += &format!(
+        "    move close(x in Cell, x not in cells) => if exists y in Cell: x in around(y) and \
+         len(around(y) & cells) == {} then end else E(cells | {{x}}, tags)\n",
+        more.int(1, 2)
+    );
+    out += &format!(
+        "    move flip(t in T, t not in tags) => if len(tags) >= {} and t != Q then end \
+         else E(cells, tags | {{t}})\n",
+        more.int(1, 3)
+    );
+    out += "}\n";
+    out += "value outcome, wnumber, grundy of E({}, {})\n";
+    out += "table outcome of E({x}, {}) for x in Cell\n";
     out += &format!("value {} of D(Cell, {{}})\n", s.subset(VALUES).join(", "));
     out += &format!(
         "table {} of D({{x}}, T - {{tag(x)}}) for x in Cell\n",

@@ -26,6 +26,7 @@ mod kernel;
 mod layout;
 mod names;
 mod plans;
+mod probe;
 mod tidy;
 mod types;
 
@@ -221,6 +222,7 @@ impl Gen<'_> {
         let mut makers = Vec::new();
         let mut option_fns = Vec::new();
         let mut option_arms = Vec::new();
+        let mut ends_arms = Vec::new();
         let mut write_arms = Vec::new();
         let mut typed = Vec::new();
         let mut kernel_arms = Vec::new();
@@ -234,6 +236,10 @@ impl Gen<'_> {
             makers.push(self.maker(gid, game));
             option_fns.push(self.options_fns(gid, game)?);
             option_arms.push(self.options_arm(gid, game));
+            if let Some((arm, function)) = self.ends_probe(gid, game)? {
+                ends_arms.push(arm);
+                option_fns.push(function);
+            }
             write_arms.push(self.write_arm(gid, game));
             typed.push(self.game_type(gid, game));
             if let Some((arm, function)) = self.symmetry_fn(gid, game)? {
@@ -315,6 +321,18 @@ impl Gen<'_> {
                 }
             }
         });
+        // Games whose moves can end the game outright: a probe for such a move.
+        let ends_now = (!ends_arms.is_empty()).then(|| {
+            let rest = (ends_arms.len() < games.len()).then(|| quote!(_ => ::std::option::Option::None,));
+            quote! {
+                fn ends_now(&self, pos: Pos) -> ::std::option::Option<::std::result::Result<bool, #rt::RuleError>> {
+                    match pos {
+                        #(#ends_arms)*
+                        #rest
+                    }
+                }
+            }
+        });
         let dense = self.dense_index().map(|dense| {
             quote! {
                 fn dense_index(&self, pos: Pos) -> ::std::option::Option<usize> {
@@ -364,6 +382,7 @@ impl Gen<'_> {
                 #kernel
                 #partizan
                 #symmetric
+                #ends_now
 
                 fn write_pos(&self, pos: Pos, out: &mut dyn ::std::fmt::Write) -> ::std::fmt::Result {
                     match pos { #(#write_arms)* }

@@ -272,6 +272,9 @@ pub(super) struct GameNames {
     pub options: Ident,
     /// `<game>_<move>`, one per move rule.
     pub moves: Vec<Ident>,
+    /// `<game>_ends_now`: whether a position has a move to `end` (the runtime's
+    /// `Rules::ends_now`).
+    pub ends: Ident,
     /// `<game>_grundy_kernel`.
     pub kernel: Ident,
     /// `<game>_symmetry`: the image of a position under symmetry `k`.
@@ -361,6 +364,7 @@ impl Names {
                             .collect(),
                         _ => Vec::new(),
                     },
+                    ends: taken.claim(&format!("{s}_ends_now")),
                     kernel: taken.claim(&format!("{s}_grundy_kernel")),
                     symmetry: taken.claim(&format!("{s}_symmetry")),
                     lists: (0..g.fields.len())
