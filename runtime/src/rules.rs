@@ -60,9 +60,9 @@ pub trait Rules {
     /// game (such a position is N). It must answer what [`Rules::options`] would, enumerated
     /// up to its first `end`: `true` when it reaches one, the same error when it fails
     /// first. `None` when the rules offer no probe (generated rules have one when it is far
-    /// cheaper than the options; see `cgdl-compiler`'s `codegen::probe`). The solver asks it
-    /// of each option that its memo does not know, so a position decided by one move costs
-    /// no frame and no second lookup. `Mode::Exact` does not use it.
+    /// cheaper than the options; see `cgdl-compiler`'s `codegen::probe`). An outcome search
+    /// asks it of each option before it looks the option up, so a position decided by one
+    /// move costs no lookup and no frame. `Mode::Exact` does not use it.
     fn ends_now(&self, _pos: Self::Pos) -> Option<Result<bool, RuleError>> {
         None
     }

@@ -945,7 +945,6 @@ impl<'r, R: Rules> Solver<'r, R> {
             match self.try_opt(kind, opts, i)? {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),
-                Step::Need(task) if self.ends_now(task)? => bufs.vals.push(OUTCOME_N),
                 Step::Need(task) => {
                     bufs.vals.push(UNKNOWN);
                     if first_unknown.is_none() {
@@ -958,20 +957,6 @@ impl<'r, R: Rules> Solver<'r, R> {
             Some((i, task)) => Scan::Unknown(i, task),
             None => Scan::AllLosing,
         })
-    }
-
-    /// Whether the rules' probe finds that `task` is the outcome of a position with a move
-    /// to `end` (N): asked of an option the memo does not know, so that such a position,
-    /// never memoized, costs no frame and no second lookup ([`Rules::ends_now`]).
-    #[inline]
-    fn ends_now(&self, task: Task<Pos<R>>) -> Result<bool, Fail<Pos<R>>> {
-        match (task.kind, task.node, self.mode) {
-            (ValueKind::Outcome, Node::Leaf(p), Mode::Fast) => match self.rules.ends_now(p) {
-                Some(ends) => ends.map_err(Fail::from),
-                None => Ok(false),
-            },
-            _ => Ok(false),
-        }
     }
 
     fn store(&mut self, task: Task<Pos<R>>, value: u32) {
@@ -1000,6 +985,16 @@ impl<'r, R: Rules> Solver<'r, R> {
     fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
         // A position is solved and kept as its least image under the game's symmetries
         // (an exact search uses none).
+        // A position with a move to `end` is N: the rules' probe, where they have one, says
+        // so before any image or lookup (such positions are never memoized, so looking one
+        // up would be a miss in a large table).
+        if kind == ValueKind::Outcome && self.mode == Mode::Fast {
+            if let Some(ends) = self.rules.ends_now(p) {
+                if ends.map_err(Fail::from)? {
+                    return Ok(Step::Value(OUTCOME_N));
+                }
+            }
+        }
         let p = match self.mode {
             Mode::Fast => self.rules.least_image(p),
             Mode::Exact => p,
