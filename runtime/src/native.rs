@@ -356,6 +356,38 @@ impl<T: Elem> Domain<T> for Vec<T> {
     }
 }
 
+/// `closure(seed, x => next)`: every element reached from `seed` by `next`, each visited
+/// once, in the reference interpreter's order (a stack, seeded in increasing order), so that
+/// a failing `next` fails at the same element. A set of values with codes keeps what it has
+/// seen as bits; other sets in a search tree.
+pub fn closure<T: Elem, N: IntoIterator<Item = T>>(
+    seed: Set<T>,
+    mut next: impl FnMut(T) -> Result<N, RuleError>,
+) -> Result<Set<T>, RuleError> {
+    let mut work: Vec<T> = seed.iter().collect();
+    if <T::Store as Store<T>>::BITS {
+        let mut seen = seed;
+        while let Some(x) = work.pop() {
+            for y in next(x)? {
+                if !seen.contains(&y) {
+                    seen = seen.with(y.clone());
+                    work.push(y);
+                }
+            }
+        }
+        return Ok(seen);
+    }
+    let mut seen: std::collections::BTreeSet<T> = work.iter().cloned().collect();
+    while let Some(x) = work.pop() {
+        for y in next(x)? {
+            if seen.insert(y.clone()) {
+                work.push(y);
+            }
+        }
+    }
+    Ok(seen.into_iter().collect())
+}
+
 /// The smallest or largest element of a domain (`min(S)`, `max(S)`).
 #[inline]
 pub fn extreme<T>(d: &impl Domain<T>, largest: bool, at: &str) -> Result<T, RuleError> {

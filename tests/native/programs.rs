@@ -255,6 +255,12 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
         more.int(1, 2),
         more.int(1, 3)
     );
+    // A closure over a set of tuples (bits natively), whose steps may fail (`near` leaves
+    // the board): both back ends must visit the same cells first.
+    out += &format!(
+        "    move reach(x in cells, len(closure({{x}}, y => near(y) & cells)) >= {}) => D(cells - {{x}}, tags)\n",
+        more.int(1, 3)
+    );
     if s.chance(0.5) {
         out += &format!(
             "    move finish((r, c) in cells, (r, c + 1) in cells, r >= {}) => end\n",

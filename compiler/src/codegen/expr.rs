@@ -381,23 +381,10 @@ impl Gen<'_> {
             }
             IExpr::Closure { seed, var, next } => {
                 let (seed, next, x) = (n(seed)?, n(next)?, self.binder(var));
-                let item = if is_copy(self.program, &var.ty) {
-                    quote!(item)
-                } else {
-                    quote!(item.clone())
-                };
-                quote!({
-                    let mut seen: ::std::collections::BTreeSet<_> = (#seed).into_iter().collect();
-                    let mut work: ::std::vec::Vec<_> = seen.iter().cloned().collect();
-                    while let ::std::option::Option::Some(#x) = work.pop() {
-                        for item in #next {
-                            if seen.insert(#item) {
-                                work.push(item);
-                            }
-                        }
-                    }
-                    seen.into_iter().collect::<#rt::native::Set<_>>()
-                })
+                quote!(#rt::native::closure(
+                    (#seed).into_iter().collect::<#rt::native::Set<_>>(),
+                    |#x| ::std::result::Result::Ok(#next),
+                )?)
             }
             IExpr::Call { func, args } => {
                 let name = &self.names.fns[*func];

@@ -53,6 +53,9 @@ pub trait Store<T>: Clone + Eq + Hash + Debug {
     type IntoIter: Iterator<Item = T>;
     /// Collects elements in any order, with repeats.
     type Builder: Default;
+    /// Whether adding one element and testing one are a few word operations (a set of
+    /// values with codes), not a search and a copy.
+    const BITS: bool = false;
 
     /// Adds an element to a builder.
     fn push(builder: &mut Self::Builder, x: T);
@@ -736,6 +739,7 @@ impl<T: Elem, const W: usize> Store<T> for CodeStore<T, W> {
         T: 'a;
     type IntoIter = CodeIntoIter<T, W>;
     type Builder = CodeBuilder<T, W>;
+    const BITS: bool = true;
 
     #[inline(always)]
     fn push(builder: &mut CodeBuilder<T, W>, x: T) {
@@ -865,6 +869,7 @@ impl<T: Elem, const W: usize> Store<T> for BitStore<T, W> {
         T: 'a;
     type IntoIter = CodeBits<T, W>;
     type Builder = BitStore<T, W>;
+    const BITS: bool = true;
 
     #[inline(always)]
     fn push(builder: &mut BitStore<T, W>, x: T) {
