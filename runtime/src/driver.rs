@@ -198,6 +198,14 @@ pub fn run_queries<'r, R: Rules>(
     if queries.is_empty() {
         note(&format!("{}: no queries to run", options.file));
     }
+    match solver.memo_clears() {
+        0 => {}
+        n => note(&format!(
+            "note: the memo was emptied {n} time{} to stay under --max-memory: the values are \
+             exact, the solve took longer (a larger --max-memory avoids it)",
+            if n == 1 { "" } else { "s" }
+        )),
+    }
     true
 }
 
@@ -337,7 +345,8 @@ Options:
   --pretty               indent JSON output (default: one line per query)
   --exact                search every compound's own positions instead of the fast rules
   --max-positions <N>    give up (with an error) after solving N positions
-  --max-memory <SIZE>    give up (with an error) past this much memory (e.g. 8G)
+  --max-memory <SIZE>    hold at most this much memory (e.g. 8G): the memo is emptied
+                         rather than grow past it; give up (with an error) past it
                          [default: three quarters of the machine's memory]
   --file <NAME>          the file name shown in errors and JSON
   --eval <VALUES>        print NAME VALUE lines of the last query's position, or of

@@ -57,6 +57,50 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
         }
     }
 
+    /// The bytes that storing a value at `slot` would allocate: 0, or the new size of the
+    /// table that has to grow for it.
+    pub(crate) fn growth_bytes(&self, slot: Slot) -> u64 {
+        match slot {
+            Slot::Dense(i) if i >= self.dense.len() => {
+                let len = (i + 1).max(self.dense.len() * 2).min(DENSE_LIMIT);
+                len as u64 * 4
+            }
+            Slot::Dense(_) => 0,
+            Slot::Key(_) => self.keyed.growth_bytes(),
+            Slot::Hashed if self.map.len() < self.map.capacity() => 0,
+            // A hash map doubles; each entry takes its position, its value and a control byte.
+            Slot::Hashed => {
+                let entry = std::mem::size_of::<(P, u32)>() as u64 + 1;
+                (self.map.capacity() as u64 * 2).max(4) * entry
+            }
+        }
+    }
+
+    /// Stores a value if its table has room without growing; false if it has not.
+    pub(crate) fn set_without_growing(&mut self, slot: Slot, p: P, v: u32) -> bool {
+        let room = match slot {
+            Slot::Dense(i) => i < self.dense.len(),
+            // Linear probing works up to a full table but one entry (a miss ends at a
+            // vacant one).
+            Slot::Key(_) => self.keyed.len + 1 < self.keyed.entries.len(),
+            Slot::Hashed => self.map.len() < self.map.capacity(),
+        };
+        if room {
+            match slot {
+                Slot::Key(k) => self.keyed.insert(k, v),
+                _ => self.set(slot, p, v),
+            }
+        }
+        room
+    }
+
+    /// Forgets every value, keeping the tables' memory.
+    pub(crate) fn clear(&mut self) {
+        self.dense.fill(UNKNOWN);
+        self.keyed.clear();
+        self.map.clear();
+    }
+
     pub(crate) fn set(&mut self, slot: Slot, p: P, v: u32) {
         match slot {
             Slot::Dense(i) => {
@@ -149,11 +193,32 @@ impl KeyTable {
         }
     }
 
+    /// The bytes of the table that the next new key would make it grow to (0 if none).
+    fn growth_bytes(&self) -> u64 {
+        if (self.len + 1) * 4 > self.entries.len() * 3 {
+            let capacity = (self.entries.len() * 2).max(MIN_CAPACITY);
+            (capacity * std::mem::size_of::<Entry>()) as u64
+        } else {
+            0
+        }
+    }
+
+    /// Removes every key, keeping the table's size.
+    fn clear(&mut self) {
+        self.entries.fill(VACANT);
+        self.len = 0;
+    }
+
     fn set(&mut self, key: u64, value: u32) {
         debug_assert_ne!(key, EMPTY, "the solver hashes positions with the empty key");
         if (self.len + 1) * 4 > self.entries.len() * 3 {
             self.grow();
         }
+        self.insert(key, value);
+    }
+
+    /// Stores a value without growing (the table has a vacant entry besides `key`'s).
+    fn insert(&mut self, key: u64, value: u32) {
         let i = self.probe(key);
         if self.entries[i].key == EMPTY {
             self.len += 1;
@@ -229,6 +294,22 @@ mod tests {
                 prop_assert_eq!(table.get(k), map.get(&k).copied().unwrap_or(UNKNOWN));
             }
         }
+    }
+
+    #[test]
+    fn a_cleared_table_forgets_its_keys_and_keeps_its_size() {
+        let mut table = KeyTable::default();
+        for k in 0..3000u64 {
+            table.set(k, 1);
+        }
+        let size = table.entries.len();
+        assert!(table.growth_bytes() == 0 || table.growth_bytes() as usize == size * 2 * 16);
+        table.clear();
+        assert_eq!(table.entries.len(), size);
+        assert_eq!(table.growth_bytes(), 0);
+        assert!((0..3000u64).all(|k| table.get(k) == UNKNOWN));
+        table.set(5, 7);
+        assert_eq!(table.get(5), 7);
     }
 
     #[test]

@@ -78,9 +78,14 @@ pub fn line(p: &Progress) -> String {
         .memory
         .map(|b| format!(", memory {}", indicatif::BinaryBytes(b)))
         .unwrap_or_default();
+    let cleared = match p.cleared {
+        0 => String::new(),
+        1 => ", memo emptied once to stay under --max-memory".to_string(),
+        n => format!(", memo emptied {n} times to stay under --max-memory"),
+    };
     let t = p.elapsed.as_secs();
     format!(
-        "solving: {} positions ({}/s){memory}, {}:{:02}:{:02}",
+        "solving: {} positions ({}/s){memory}, {}:{:02}:{:02}{cleared}",
         indicatif::HumanCount(p.solved),
         indicatif::HumanCount(rate),
         t / 3600,
@@ -99,6 +104,7 @@ mod tests {
             solved: 12_345_678,
             memory: Some(3 << 29),
             elapsed: Duration::from_secs(3671),
+            cleared: 0,
         };
         assert_eq!(
             line(&p),
@@ -106,5 +112,9 @@ mod tests {
         );
         let none = Progress { memory: None, ..p };
         assert!(!line(&none).contains("memory"));
+        let cleared = Progress { cleared: 2, ..p };
+        assert!(
+            line(&cleared).ends_with(", 1:01:11, memo emptied 2 times to stay under --max-memory")
+        );
     }
 }

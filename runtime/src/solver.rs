@@ -275,7 +275,17 @@ pub struct Solver<'r, R: Rules> {
     expr_parts: u64,
     /// Canonical forms of partizan positions, made when first asked for.
     partizan: Option<PartizanSolver<'r, R>>,
+    /// How often the memos were emptied because one would have grown past the limit.
+    cleared: u64,
+    /// How many more times the memos may be emptied while solving the current value.
+    clears_left: u32,
+    /// A memo could neither grow nor be emptied within the memory limit: the solve stops.
+    memory_exhausted: bool,
 }
+
+/// How many times the memos may be emptied while one value is solved: a solve whose
+/// positions are needed again and again would otherwise start over without end.
+pub const MEMO_CLEARS_PER_VALUE: u32 = 3;
 
 type Pos<R> = <R as Rules>::Pos;
 
@@ -291,6 +301,9 @@ pub struct Progress {
     pub memory: Option<u64>,
     /// Time since the progress display was set.
     pub elapsed: std::time::Duration,
+    /// How often the memo was emptied to stay under the memory limit (see
+    /// [`Solver::set_max_memory`]).
+    pub cleared: u64,
 }
 
 /// A progress display: called with what a solve has done, a few times a second.
@@ -305,7 +318,7 @@ pub(crate) struct Reporter<'r> {
 
 impl Reporter<'_> {
     /// Reports `solved` positions if [`PROGRESS_EVERY`] has passed since the last report.
-    pub(crate) fn tick(&mut self, solved: u64) {
+    pub(crate) fn tick(&mut self, solved: u64, cleared: u64) {
         let now = std::time::Instant::now();
         if now.duration_since(self.last) < PROGRESS_EVERY {
             return;
@@ -315,6 +328,7 @@ impl Reporter<'_> {
             solved,
             memory: crate::memory::resident_bytes(),
             elapsed: now.duration_since(self.started),
+            cleared,
         });
     }
 }
@@ -350,6 +364,9 @@ impl<'r, R: Rules> Solver<'r, R> {
             descent_options: 0,
             expr_parts: 0,
             partizan: None,
+            cleared: 0,
+            clears_left: MEMO_CLEARS_PER_VALUE,
+            memory_exhausted: false,
         };
         solver.measure_memory();
         solver
@@ -381,9 +398,20 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// Bounds the memory this process may hold while solving (checked every few thousand
     /// positions); past it, solving fails with [`SolveError::OutOfMemory`]. The default is
     /// three quarters of the machine's memory; `None` removes the bound.
+    ///
+    /// A memo never grows past the bound: when storing a value would make one of its tables
+    /// grow (doubling) beyond the memory left, and that table holds at least an eighth of the
+    /// bound, every memo is emptied first (the marks of the positions being solved are kept)
+    /// and the solve goes on, solving again whatever it needs again. Values stay exact; a solve that needs more than the bound takes longer,
+    /// and [`Solver::memo_clears`] counts how often that happened.
     pub fn set_max_memory(&mut self, limit: Option<u64>) {
         self.max_memory = limit;
         self.measure_memory();
+    }
+
+    /// How often the memos were emptied to stay under the memory limit.
+    pub fn memo_clears(&self) -> u64 {
+        self.cleared
     }
 
     /// The proven period that a heap's Grundy value was last read from (a heap too large to
@@ -408,7 +436,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     #[inline(never)]
     fn report_progress(&mut self) {
         if let Some(p) = &self.progress {
-            p.borrow_mut().tick(self.solved);
+            p.borrow_mut().tick(self.solved, self.cleared);
         }
     }
 
@@ -572,6 +600,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     fn raw_value(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
+        self.clears_left = MEMO_CLEARS_PER_VALUE;
         loop {
             match self.try_expr(kind, expr) {
                 Ok(Step::Value(v)) => return Ok(v),
@@ -732,6 +761,12 @@ impl<'r, R: Rules> Solver<'r, R> {
             }));
         }
         self.solved += 1;
+        if self.memory_exhausted {
+            self.memory_exhausted = false;
+            if let Some(limit) = self.max_memory {
+                return Err(Fail::Error(SolveError::OutOfMemory { limit }));
+            }
+        }
         if self.solved & 0x3FFF == 0 {
             if let Some(limit) = self.measure_memory() {
                 return Err(Fail::Error(SolveError::OutOfMemory { limit }));
@@ -964,6 +999,25 @@ impl<'r, R: Rules> Solver<'r, R> {
         match task.node {
             Node::Leaf(p) => {
                 let at = self.slot(p);
+                // A memo table that would double past the limit is emptied instead, when it
+                // is a good part of the limit (else emptying it would not help: the limit is
+                // reached, and reported, as before).
+                let grows = self.leaf_memo[slot].growth_bytes(at);
+                if let (true, Some(limit)) = (grows > 0, self.max_memory) {
+                    self.measure_memory();
+                    if grows > self.free_memory {
+                        if grows >= limit / 4 && self.clears_left > 0 {
+                            self.clear_memos();
+                        } else {
+                            // The solve stops at its next position; the table does not
+                            // double past the limit meanwhile if it has room.
+                            self.memory_exhausted = true;
+                            if self.leaf_memo[slot].set_without_growing(at, p, value) {
+                                return;
+                            }
+                        }
+                    }
+                }
                 self.leaf_memo[slot].set(at, p, value);
             }
             Node::Expr(id) => {
@@ -972,6 +1026,26 @@ impl<'r, R: Rules> Solver<'r, R> {
                     memo.resize(self.exprs.len().max(id as usize + 1), UNKNOWN);
                 }
                 memo[id as usize] = value;
+            }
+        }
+    }
+
+    /// Empties every memo, keeping the marks of the positions on the stack (being solved):
+    /// a memo that would outgrow the memory limit starts afresh instead. Frames keep the
+    /// option values they have; anything else is solved again when needed.
+    #[cold]
+    fn clear_memos(&mut self) {
+        for memo in &mut self.leaf_memo {
+            memo.clear();
+        }
+        self.ended.fill(KEY_TABLE_EMPTY);
+        self.cleared += 1;
+        self.clears_left -= 1;
+        for i in 0..self.stack.len() {
+            let task = self.stack[i].task;
+            if let Node::Leaf(p) = task.node {
+                let at = self.slot(p);
+                self.leaf_memo[task.kind.slot()].set(at, p, IN_PROGRESS);
             }
         }
     }

@@ -158,7 +158,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
     fn checkpoint(&mut self) -> Result<(), SolveError> {
         let solved = self.memo.len() as u64;
         if let Some(p) = &self.progress {
-            p.borrow_mut().tick(solved);
+            p.borrow_mut().tick(solved, 0);
         }
         if let (Some(limit), Some(held)) = (self.max_memory, crate::memory::resident_bytes()) {
             if held > limit {
