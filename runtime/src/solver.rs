@@ -399,11 +399,14 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// positions); past it, solving fails with [`SolveError::OutOfMemory`]. The default is
     /// three quarters of the machine's memory; `None` removes the bound.
     ///
-    /// A memo never grows past the bound: when storing a value would make one of its tables
-    /// grow (doubling) beyond the memory left, and that table holds at least an eighth of the
+    /// A memo never doubles past the bound: when storing a value would make one of its
+    /// tables grow beyond the memory left, and that table holds at least an eighth of the
     /// bound, every memo is emptied first (the marks of the positions being solved are kept)
-    /// and the solve goes on, solving again whatever it needs again. Values stay exact; a solve that needs more than the bound takes longer,
-    /// and [`Solver::memo_clears`] counts how often that happened.
+    /// and the solve goes on, solving again whatever it needs again. Values stay exact; a
+    /// solve that needs more than the bound takes longer, and [`Solver::memo_clears`] counts
+    /// how often that happened. One value may empty the memos [`MEMO_CLEARS_PER_VALUE`]
+    /// times; past that, or for a table too small to be worth emptying, the solve stops
+    /// with [`SolveError::OutOfMemory`] without letting the table double.
     pub fn set_max_memory(&mut self, limit: Option<u64>) {
         self.max_memory = limit;
         self.measure_memory();
@@ -601,6 +604,7 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     fn raw_value(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
         self.clears_left = MEMO_CLEARS_PER_VALUE;
+        self.memory_exhausted = false;
         loop {
             match self.try_expr(kind, expr) {
                 Ok(Step::Value(v)) => return Ok(v),
@@ -1057,8 +1061,6 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     #[inline]
     fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
-        // A position is solved and kept as its least image under the game's symmetries
-        // (an exact search uses none).
         // A position with a move to `end` is N: the rules' probe, where they have one, says
         // so before any image or lookup (such positions are never memoized, so looking one
         // up would be a miss in a large table).
@@ -1069,6 +1071,8 @@ impl<'r, R: Rules> Solver<'r, R> {
                 }
             }
         }
+        // A position is solved and kept as its least image under the game's symmetries
+        // (an exact search uses none).
         let p = match self.mode {
             Mode::Fast => self.rules.least_image(p),
             Mode::Exact => p,
