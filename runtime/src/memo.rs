@@ -61,10 +61,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     /// table that has to grow for it.
     pub(crate) fn growth_bytes(&self, slot: Slot) -> u64 {
         match slot {
-            Slot::Dense(i) if i >= self.dense.len() => {
-                let len = (i + 1).max(self.dense.len() * 2).min(DENSE_LIMIT);
-                len as u64 * 4
-            }
+            Slot::Dense(i) if i >= self.dense.len() => self.dense_len_for(i) as u64 * 4,
             Slot::Dense(_) => 0,
             Slot::Key(_) => self.keyed.growth_bytes(),
             Slot::Hashed if self.map.len() < self.map.capacity() => 0,
@@ -74,6 +71,11 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
                 (self.map.capacity() as u64 * 2).max(4) * entry
             }
         }
+    }
+
+    /// The length the flat array grows to for index `i`.
+    fn dense_len_for(&self, i: usize) -> usize {
+        (i + 1).max(self.dense.len() * 2).min(DENSE_LIMIT)
     }
 
     /// Stores a value if its table has room without growing; false if it has not.
@@ -105,8 +107,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
         match slot {
             Slot::Dense(i) => {
                 if i >= self.dense.len() {
-                    let len = (i + 1).max(self.dense.len() * 2).min(DENSE_LIMIT);
-                    self.dense.resize(len, UNKNOWN);
+                    self.dense.resize(self.dense_len_for(i), UNKNOWN);
                 }
                 self.dense[i] = v;
             }
@@ -195,12 +196,20 @@ impl KeyTable {
 
     /// The bytes of the table that the next new key would make it grow to (0 if none).
     fn growth_bytes(&self) -> u64 {
-        if (self.len + 1) * 4 > self.entries.len() * 3 {
-            let capacity = (self.entries.len() * 2).max(MIN_CAPACITY);
-            (capacity * std::mem::size_of::<Entry>()) as u64
-        } else {
-            0
+        match self.full() {
+            true => (self.grown_capacity() * std::mem::size_of::<Entry>()) as u64,
+            false => 0,
         }
+    }
+
+    /// Whether one more key would fill the table past its load (three quarters).
+    fn full(&self) -> bool {
+        (self.len + 1) * 4 > self.entries.len() * 3
+    }
+
+    /// The size the table grows to.
+    fn grown_capacity(&self) -> usize {
+        (self.entries.len() * 2).max(MIN_CAPACITY)
     }
 
     /// Removes every key, keeping the table's size.
@@ -211,7 +220,7 @@ impl KeyTable {
 
     fn set(&mut self, key: u64, value: u32) {
         debug_assert_ne!(key, EMPTY, "the solver hashes positions with the empty key");
-        if (self.len + 1) * 4 > self.entries.len() * 3 {
+        if self.full() {
             self.grow();
         }
         self.insert(key, value);
@@ -240,7 +249,7 @@ impl KeyTable {
 
     #[cold]
     fn grow(&mut self) {
-        let capacity = (self.entries.len() * 2).max(MIN_CAPACITY);
+        let capacity = self.grown_capacity();
         let old = std::mem::replace(&mut self.entries, vec![VACANT; capacity]);
         self.shift = 64 - capacity.trailing_zeros();
         for e in old.into_iter().filter(|e| e.key != EMPTY) {

@@ -364,28 +364,39 @@ pub fn closure<T: Elem, N: IntoIterator<Item = T>>(
     seed: Set<T>,
     mut next: impl FnMut(T) -> Result<N, RuleError>,
 ) -> Result<Set<T>, RuleError> {
-    let mut work: Vec<T> = seed.iter().collect();
+    let work: Vec<T> = seed.iter().collect();
     if <T::Store as Store<T>>::BITS {
         let mut seen = seed;
-        while let Some(x) = work.pop() {
-            for y in next(x)? {
-                if !seen.contains(&y) {
-                    seen = seen.with(y.clone());
-                    work.push(y);
-                }
+        let insert = |seen: &mut Set<T>, y: &T| {
+            let new = !seen.contains(y);
+            if new {
+                *seen = seen.with(y.clone());
             }
-        }
+            new
+        };
+        visit(work, &mut seen, insert, &mut next)?;
         return Ok(seen);
     }
     let mut seen: std::collections::BTreeSet<T> = work.iter().cloned().collect();
+    visit(work, &mut seen, |seen, y| seen.insert(y.clone()), &mut next)?;
+    Ok(seen.into_iter().collect())
+}
+
+/// Pops elements off `work`, pushing each element of `next` that `insert` records as new.
+fn visit<T, S, N: IntoIterator<Item = T>>(
+    mut work: Vec<T>,
+    seen: &mut S,
+    insert: impl Fn(&mut S, &T) -> bool,
+    next: &mut impl FnMut(T) -> Result<N, RuleError>,
+) -> Result<(), RuleError> {
     while let Some(x) = work.pop() {
         for y in next(x)? {
-            if seen.insert(y.clone()) {
+            if insert(seen, &y) {
                 work.push(y);
             }
         }
     }
-    Ok(seen.into_iter().collect())
+    Ok(())
 }
 
 /// The smallest or largest element of a domain (`min(S)`, `max(S)`).

@@ -18,13 +18,6 @@ use quote::quote;
 /// The most values a domain, or the type of the element looked for, may have.
 const INVERSE_LIMIT: usize = 4096;
 
-/// Whether `e` reads the name `v`.
-fn reads(e: &IExpr, v: &Var) -> bool {
-    let mut found = false;
-    e.for_each_read(&mut |r| found |= r.slot == v.slot && r.name == v.name);
-    found
-}
-
 impl Gen<'_> {
     /// The quantifier `kind vars in domain: body` as a loop over an inverted table, when
     /// `body` is `x in f(b)` or `x in f(b) and rest` as the module describes; else `None`.
@@ -65,7 +58,7 @@ impl Gen<'_> {
         if !matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == b.slot && v.name == b.name) {
             return Ok(None);
         }
-        if reads(x, b) {
+        if x.reads_any(std::slice::from_ref(b)) {
             return Ok(None);
         }
         let f = &self.program.fns[*func];
@@ -110,7 +103,8 @@ impl Gen<'_> {
         let fits = self.admits(elem_ty, quote!(looked_for));
         let rank = self.rank(elem_ty, quote!(looked_for));
         // Only the rest is tested (`x in f(b)` holds); `b` is bound when it reads it.
-        let (each_rank, bind) = if rest.is_some_and(|rest| reads(rest, b)) {
+        let (each_rank, bind) = if rest.is_some_and(|rest| rest.reads_any(std::slice::from_ref(b)))
+        {
             let pattern = self.binder(b);
             let each = self.unrank(dom_ty, quote!(rank));
             (quote!(&rank), quote!(let #pattern = #each;))

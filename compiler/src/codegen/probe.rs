@@ -411,13 +411,6 @@ fn and_all(parts: Vec<IExpr>) -> IExpr {
     parts.into_iter().reduce(and).unwrap_or_else(|| truth(true))
 }
 
-/// Whether `e` reads one of `vars`.
-fn reads_any(e: &IExpr, vars: &[Var]) -> bool {
-    let mut found = false;
-    e.for_each_read(&mut |v| found |= vars.iter().any(|x| x.name == v.name));
-    found
-}
-
 /// `exists x in D: P(x) and (exists y in E: A(x, y) and B(y))` →
 /// `exists y in E: B(y) and (exists x in D: P(x) and A(x, y))`, where `E` and `B` do not read
 /// `x`: the test of `B` runs once per `y` instead of once per pair. Applied inside out.
@@ -440,8 +433,8 @@ fn exchange(e: IExpr) -> IExpr {
                 } => {
                     let mut inner_parts = Vec::new();
                     conjuncts((**inner_body).clone(), &mut inner_parts);
-                    !reads_any(inner_domain, &vars)
-                        && inner_parts.iter().any(|q| !reads_any(q, &vars))
+                    !inner_domain.reads_any(&vars)
+                        && inner_parts.iter().any(|q| !q.reads_any(&vars))
                 }
                 _ => false,
             });
@@ -465,7 +458,7 @@ fn exchange(e: IExpr) -> IExpr {
             let mut inner_parts = Vec::new();
             conjuncts(*inner_body, &mut inner_parts);
             let (with_x, without_x): (Vec<IExpr>, Vec<IExpr>) =
-                inner_parts.into_iter().partition(|q| reads_any(q, &vars));
+                inner_parts.into_iter().partition(|q| q.reads_any(&vars));
             parts.extend(with_x);
             let moved = IExpr::Quant {
                 kind: QuantKind::Exists,

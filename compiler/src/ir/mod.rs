@@ -259,6 +259,15 @@ pub enum IExpr {
 }
 
 impl IExpr {
+    /// Whether this expression reads one of `vars` (the same name in the same slot).
+    pub fn reads_any(&self, vars: &[Var]) -> bool {
+        let mut found = false;
+        self.for_each_read(&mut |r| {
+            found |= vars.iter().any(|v| r.slot == v.slot && r.name == v.name)
+        });
+        found
+    }
+
     /// Calls `f` on every name this expression reads (not the names it binds).
     pub fn for_each_read(&self, f: &mut dyn FnMut(&Var)) {
         self.walk_vars(&mut |v, read| {
