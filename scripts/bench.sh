@@ -4,16 +4,12 @@
 #   scripts/bench.sh           quick sizes (minutes)
 #   scripts/bench.sh --full    the sizes of issue 4 (about four minutes)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/common.sh"
 full=false
 [ "${1:-}" = "--full" ] && full=true
 if $full; then kn=100000; ki=10000; gn=100000; q=1000; else kn=20000; ki=4000; gn=20000; q=300; fi
 
-cargo build --release -q -p cgdl -p cgdl-runtime --examples --bins
-export CGDL_CACHE_DIR="${CGDL_CACHE_DIR:-$PWD/target/cgdl-bench-cache}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cgdl=target/release/cgdl
+cargo build --release -q -p cgdl-runtime --examples
 
 # Runs a command; prints "seconds|peak MB".
 measure() {

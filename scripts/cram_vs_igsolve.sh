@@ -6,21 +6,15 @@
 # A cgdl run past $LIMIT seconds (default 120) is stopped and shown as "> LIMIT s".
 #   scripts/cram_vs_igsolve.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release -q -p cgdl
-export CGDL_CACHE_DIR="${CGDL_CACHE_DIR:-$PWD/target/cgdl-bench-cache}"
+source "$(dirname "$0")/common.sh"
 igsolve=target/peers/bin/igsolve
 [ -x "$igsolve" ] || cargo install -q igsolve --root target/peers
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cgdl=target/release/cgdl
 limit=${LIMIT:-120}
 
 # The example on an R × C board asking for the empty board's Grundy value, and the same
 # without its symmetries.
 boards() {
-    sed -e "s/^const R = .*/const R = $1/" -e "s/^const C = .*/const C = $2/" \
-        -e '/^value\|^table/d' examples/cram.cgdl > "$tmp/sym.cgdl"
+    sized examples/cram.cgdl "$1" "$2" "$tmp/sym.cgdl"
     echo 'value grundy of Cram(Cell)' >> "$tmp/sym.cgdl"
     grep -v '^ *symmetry' "$tmp/sym.cgdl" > "$tmp/plain.cgdl"
 }

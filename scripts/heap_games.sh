@@ -6,13 +6,8 @@
 #   scripts/heap_games.sh              every row (about fifteen minutes: 0.07 and 0.007 are slow)
 #   scripts/heap_games.sh 0.156 0.16   only these codes
 set -euo pipefail
-cd "$(dirname "$0")/.."
 command -v ogsolve > /dev/null || { echo "ogsolve is needed: cargo install ogsolve" >&2; exit 1; }
-cargo build --release -q -p cgdl
-export CGDL_CACHE_DIR="${CGDL_CACHE_DIR:-$PWD/target/cgdl-bench-cache}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cgdl=target/release/cgdl
+source "$(dirname "$0")/common.sh"
 runs=${RUNS:-1}
 methods=${METHODS:-naive,rc,rc2}
 

@@ -6,12 +6,7 @@
 #                                          against the tuned dots without its shortcut
 #                                          (about three minutes)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release -q -p cgdl
-export CGDL_CACHE_DIR="${CGDL_CACHE_DIR:-$PWD/target/cgdl-bench-cache}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cgdl=target/release/cgdl
+source "$(dirname "$0")/common.sh"
 runs=${RUNS:-3}
 
 # Best time (seconds) of $runs runs of `cgdl run FILE`, after one run that builds it.
@@ -27,8 +22,7 @@ best() {
 
 # The natural dots of examples/dots_lines.cgdl on an R × C board, its empty board only.
 natural_dots() {
-    sed -e "s/^const R = .*/const R = $1/" -e "s/^const C = .*/const C = $2/" \
-        -e '/^value\|^table/d' examples/dots_lines.cgdl > "$tmp/natural.cgdl"
+    sized examples/dots_lines.cgdl "$1" "$2" "$tmp/natural.cgdl"
     echo 'value outcome of Dots({})' >> "$tmp/natural.cgdl"
 }
 tuned_dots() {
@@ -45,8 +39,8 @@ tuned_unshortcut() {
 }
 # (Without its symmetries: this table compares descriptions of the same search.)
 natural_cram() {
-    sed -e "s/^const R = .*/const R = $1/" -e "s/^const C = .*/const C = $2/" \
-        -e '/^value\|^table\|^ *symmetry/d' examples/cram.cgdl > "$tmp/natural.cgdl"
+    sized examples/cram.cgdl "$1" "$2" "$tmp/sized.cgdl"
+    grep -v '^ *symmetry' "$tmp/sized.cgdl" > "$tmp/natural.cgdl"
     echo 'value outcome of Cram(Cell)' >> "$tmp/natural.cgdl"
 }
 # Cram with cells numbered by hand: cell (r, c) is r * C + c.

@@ -9,23 +9,17 @@
 # query less a run of the same solver on the empty board (start-up, reading the cached
 # solver); the whole run is shown too.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo build --release -q -p cgdl
-export CGDL_CACHE_DIR="${CGDL_CACHE_DIR:-$PWD/target/cgdl-bench-cache}"
+source "$(dirname "$0")/common.sh"
 venv=target/cgt-venv
 if ! "$venv/bin/python" -c 'import cgt_py' 2> /dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q cgt-py anywidget
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cgdl=target/release/cgdl
 runs=${RUNS:-5}
 
 # The example on an R × C board, asking for `query` alone.
 board() {
-    sed -e "s/^const R = .*/const R = $1/" -e "s/^const C = .*/const C = $2/" \
-        -e '/^value\|^table/d' examples/domineering.cgdl > "$tmp/d.cgdl"
+    sized examples/domineering.cgdl "$1" "$2" "$tmp/d.cgdl"
     echo "$3" >> "$tmp/d.cgdl"
 }
 # Best of $runs wall times of `cgdl run`, after a run that builds the solver.
