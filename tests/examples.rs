@@ -422,11 +422,22 @@ fn node_kayles_petersen_and_paths() {
         );
     }
     let answers = run_source(&format!("{rules}\n{queries}"), cgdl::runtime::Mode::Fast);
-    for pair in answers.chunks(2) {
+    // Node Kayles on a path of n vertices by the definition: a pick at vertex i leaves
+    // paths of i - 1 and n - i - 2 vertices (none where that is negative).
+    let mut path = [0u32; 11];
+    for n in 1..=10usize {
+        let values: Vec<u32> = (0..n)
+            .map(|i| path[i.saturating_sub(1)] ^ path[n.saturating_sub(i + 2)])
+            .collect();
+        path[n] = (0..).find(|g| !values.contains(g)).expect("a mex");
+    }
+    for (n, pair) in (1..=10).zip(answers.chunks(2)) {
+        let expected = path[n].to_string();
         assert_eq!(
             value(&pair[0], "grundy"),
-            value(&pair[1], "grundy"),
-            "{pair:?}"
+            expected,
+            "Node Kayles, path of {n}"
         );
+        assert_eq!(value(&pair[1], "grundy"), expected, "Dawson's chess {n}");
     }
 }
