@@ -47,6 +47,18 @@ fn functions_are_tabulated_within_the_constant_budget() {
             .map_or(code.len(), |e| start + e);
         code[start..end].to_string()
     };
-    assert!(body("light").contains("static TABLE"), "{}", body("light"));
+    // A complete table is a lookup of its own (`light_table`), called where the argument
+    // lies in it.
+    assert!(
+        body("light").contains("light_table(x)"),
+        "{}",
+        body("light")
+    );
+    assert!(
+        body("light_table").contains("static TABLE"),
+        "{}",
+        body("light_table")
+    );
     assert!(!body("heavy").contains("static TABLE"), "{}", body("heavy"));
+    assert!(!code.contains("fn heavy_table("), "{code}");
 }

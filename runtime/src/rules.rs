@@ -62,9 +62,20 @@ pub trait Rules {
     /// first. `None` when the rules offer no probe (generated rules have one when it is far
     /// cheaper than the options; see `cgdl-compiler`'s `codegen::probe`). An outcome search
     /// asks it of each option before it looks the option up, so a position decided by one
-    /// move costs no lookup and no frame. `Mode::Exact` does not use it.
+    /// move costs no lookup and no frame; a fast search asks it of each position it expands
+    /// (then [`Rules::options_open`] enumerates one without such a move). `Mode::Exact`
+    /// does not use it.
     fn ends_now(&self, _pos: Self::Pos) -> Option<Result<bool, RuleError>> {
         None
+    }
+
+    /// The options of `pos` once [`Rules::ends_now`] has answered `Some(Ok(false))` for it:
+    /// exactly those of [`Rules::options`], found without the tests that decide whether a
+    /// move is to `end` (none is). Generated rules skip those tests; the default enumerates
+    /// as `options` does. A fast search asks it of each position it expands whose probe
+    /// said so.
+    fn options_open(&self, pos: Self::Pos, out: &mut Options<Self::Pos>) -> Result<(), RuleError> {
+        self.options(pos, out)
     }
 
     /// Whether `pos` is of a partizan game: one whose players have different moves. Its

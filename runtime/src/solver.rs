@@ -827,10 +827,29 @@ impl<'r, R: Rules> Solver<'r, R> {
             (ValueKind::WNumber, Node::Leaf(_)) => Some(W_SW),
             _ => None,
         };
-        opts.set_stop_at_end(decided.is_some());
-        let enumerated = self.enumerate(task.node, opts);
-        let ended = opts.stopped_at_end();
-        opts.set_stop_at_end(false);
+        // The rules' probe for a move to `end`, where they have one: a position it finds
+        // with such a move is decided as if enumerated to that move; one without has its
+        // options enumerated without the tests for `end`.
+        let probe = match (self.mode, task.node) {
+            (Mode::Fast, Node::Leaf(p)) => {
+                (self.rules.ends_now(p).transpose()).map_err(Fail::from)?
+            }
+            _ => None,
+        };
+        let (enumerated, ended) = match (probe, task.node) {
+            (Some(true), _) if decided.is_some() => (Ok(()), true),
+            (Some(false), Node::Leaf(p)) => {
+                let open = self.rules.options_open(p, opts).map_err(Fail::from);
+                (open, false)
+            }
+            _ => {
+                opts.set_stop_at_end(decided.is_some());
+                let enumerated = self.enumerate(task.node, opts);
+                let ended = opts.stopped_at_end();
+                opts.set_stop_at_end(false);
+                (enumerated, ended)
+            }
+        };
         if let (true, Some(value)) = (ended, decided) {
             // An outcome with a memo key goes to the small cache (see `ENDED_CACHE`).
             let key = match (task.kind, task.node) {

@@ -133,7 +133,7 @@ impl Gen<'_> {
             IExpr::Let { var, value, body } => {
                 let x = self.binder(var);
                 let v = self.value(value)?;
-                let body = self.result_tree(body, leaf)?;
+                let body = self.knowing_let(var, value, || self.result_tree(body, leaf))?;
                 quote!({ let #x = #v; #body })
             }
             other => leaf(other)?,
@@ -174,10 +174,36 @@ impl Gen<'_> {
             return Err(unsupported("this position expression"));
         };
         let make = &self.names.games[*game].make;
+        // (A list field is interned, which may fail: those keep the maker.)
+        let lists = (self.layout.games[*game].fields.iter())
+            .any(|p| matches!(p, super::layout::Packed::List));
+        let fits = !lists
+            && (self.fitting.borrow().as_ref())
+                .is_some_and(|scope| self.position_fits(*game, args, scope));
         let args = args
             .iter()
             .map(|a| self.value(a))
             .collect::<Result<Vec<_>, _>>()?;
+        if fits {
+            // Every value surely fits its field: packed without the maker's checks.
+            let fields = self.field_names(&self.program.games[*game]);
+            let stored = (0..fields.len())
+                .map(|i| {
+                    let x = &fields[i];
+                    self.pack(*game, i, quote!(#x))
+                })
+                .collect::<Vec<_>>();
+            let build = self.pos_pattern(*game, &stored);
+            let bind = match (fields.as_slice(), args.as_slice()) {
+                ([], _) => quote!(),
+                ([x], [v]) => quote!(let #x = #v;),
+                _ => quote!(let (#(#fields,)*) = (#(#args,)*);),
+            };
+            return Ok(quote!({
+                #bind
+                #build
+            }));
+        }
         let at = self.at(*span);
         Ok(quote!(#make(#(#args,)* #at)?))
     }
@@ -353,7 +379,8 @@ impl Gen<'_> {
                 quote!((if #c { #a } else { #b }))
             }
             IExpr::Let { var, value, body } => {
-                let (x, v, body) = (self.binder(var), n(value)?, n(body)?);
+                let (x, v) = (self.binder(var), n(value)?);
+                let body = self.knowing_let(var, value, || n(body))?;
                 quote!({ let #x = #v; #body })
             }
             IExpr::Quant {
@@ -365,7 +392,7 @@ impl Gen<'_> {
                 if let Some(inverted) = self.inverted_quantifier(*kind, vars, domain, body)? {
                     return Ok(inverted);
                 }
-                let b = n(body)?;
+                let b = self.knowing_binder(vars, domain, || n(body))?;
                 let (init, step) = match kind {
                     QuantKind::Exists => (quote!(false), quote!(if #b { found = true; break; })),
                     QuantKind::Forall => (quote!(true), quote!(if !(#b) { found = false; break; })),
@@ -389,10 +416,21 @@ impl Gen<'_> {
             IExpr::Call { func, args } => {
                 let name = &self.names.fns[*func];
                 let params = &self.program.fns[*func].params;
+                let unchecked = self.lookup_box(*func).is_some_and(|types| {
+                    (self.fitting.borrow().as_ref()).is_some_and(|scope| {
+                        (args.iter().zip(&types)).all(|(a, t)| self.values_within(a, t, scope))
+                    })
+                });
                 let args = (args.iter().zip(params))
                     .map(|(a, (_, t))| self.argument(a, &t.ty()))
                     .collect::<Result<Vec<_>, _>>()?;
-                quote!(#name(#(#args),*)?)
+                if unchecked {
+                    // Every argument surely lies in the function's complete table.
+                    let lookup = &self.names.fn_tables[*func];
+                    quote!(#lookup(#(#args),*))
+                } else {
+                    quote!(#name(#(#args),*)?)
+                }
             }
             IExpr::Builtin { func, args, span } => self.builtin(*func, args, *span)?,
             IExpr::Pos { .. } => {

@@ -6,7 +6,7 @@ use super::{CodegenError, Gen};
 use crate::ast::MoveSide;
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -27,6 +27,46 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
         },
         FieldTy::List(_) => false,
     }
+}
+
+/// A move's result where no move of the position is to `end`: each `if` one of whose
+/// branches is `end` is the other branch (its test is known to choose that one).
+fn without_end(result: &IExpr) -> IExpr {
+    match result {
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => match (without_end(then), without_end(otherwise)) {
+            (IExpr::End, rest) | (rest, IExpr::End) => rest,
+            (then, otherwise) => IExpr::If {
+                cond: cond.clone(),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+            },
+        },
+        IExpr::Let { var, value, body } => IExpr::Let {
+            var: var.clone(),
+            value: value.clone(),
+            body: Box::new(without_end(body)),
+        },
+        other => other.clone(),
+    }
+}
+
+/// How a helper function is tabulated ([`Gen::table_plan`]).
+struct TablePlan {
+    /// The types of the arguments in the table.
+    types: Vec<FieldTy>,
+    /// Its values there, in rank order (`None` where it fails).
+    values: super::evaluate::BoxValues,
+    /// Its values are sets of numbers below 128, kept as words.
+    small_sets: bool,
+    /// Its values are sets of a tagged type kept as this many words of bits, each value
+    /// the bit of its rank (the values of the type, in order).
+    union_words: Option<(usize, Vec<Val>)>,
+    /// The table is a constant array (numbers, `bool`s, such sets).
+    constant: bool,
 }
 
 /// A map of a set field's bits: the bit each bit goes to, and whether the set takes 128 bits.
@@ -458,11 +498,15 @@ impl Gen<'_> {
         moved.then_some(maps)
     }
 
-    /// `<game>_options` and one function per move, for a game of move rules.
+    /// `<game>_options` and one function per move, for a game of move rules; with `open`,
+    /// `<game>_options_open` and its moves: the options of a position that the probe
+    /// ([`Gen::ends_probe`]) has found without a move to `end`. There every test that
+    /// decides between `end` and another result is known to fail, and is left out.
     pub(super) fn options_fns(
         &self,
         gid: usize,
         game: &Game,
+        open: bool,
     ) -> Result<TokenStream, super::CodegenError> {
         let rt = &self.rt;
         let GameKind::Rules(moves) = &game.kind else {
@@ -473,7 +517,11 @@ impl Gen<'_> {
         let uses: Vec<Vec<usize>> = moves.iter().map(|m| self.fields_used(game, m)).collect();
         let mut move_fns = Vec::new();
         let mut calls = Vec::new();
-        for ((m, used), fname) in moves.iter().zip(&uses).zip(&names.moves) {
+        let (options, move_names) = match open {
+            false => (&names.options, &names.moves),
+            true => (&names.options_open, &names.moves_open),
+        };
+        for ((m, used), fname) in moves.iter().zip(&uses).zip(move_names) {
             let mut params = Vec::new();
             let mut args = Vec::new();
             let mut borrowed = HashSet::new();
@@ -491,12 +539,21 @@ impl Gen<'_> {
             }
             *self.borrowed.borrow_mut() = borrowed;
             self.reading(|f| m.for_each_read(f));
-            let body = self
-                .emit(&m.result)
-                .and_then(|inner| self.clauses(&m.clauses, inner));
+            let result = match open {
+                false => m.result.clone(),
+                true => without_end(&m.result),
+            };
+            *self.fitting.borrow_mut() = Some(self.move_scope(game, m));
+            let emitted = self.emit(&result);
+            *self.fitting.borrow_mut() = None;
+            let body = emitted.and_then(|inner| self.clauses(&m.clauses, inner));
             self.borrowed.borrow_mut().clear();
             let body = body?;
             let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
+            let doc = match open {
+                false => doc,
+                true => format!("{doc} (no move is to `end`)"),
+            };
             let lints = super::user_code_lints(&["ptr_arg"]);
             move_fns.push(quote! {
                 #[doc = #doc]
@@ -539,12 +596,18 @@ impl Gen<'_> {
             let pos = self.pos_pattern(gid, &fields);
             quote!(let this = #pos;)
         });
-        let options = &names.options;
         let doc = if game.partizan {
             params.push(quote!(side: #rt::partizan::Side));
             format!(" The options of `side` from a position of `{}`.", game.name)
         } else {
             format!(" The options of a position of `{}`.", game.name)
+        };
+        let doc = match open {
+            false => doc,
+            true => format!(
+                " The options of a position of `{}` that has no move to `end`.",
+                game.name
+            ),
         };
         Ok(quote! {
             #[doc = #doc]
@@ -581,20 +644,51 @@ impl Gen<'_> {
         self.borrowed.borrow_mut().clear();
         let body = body?;
         let ret = self.value_ty(&f.ret);
-        let table = self.function_table(id, f)?;
+        let (table, lookup) = self.function_table(id, f, &params)?;
         let doc = format!(" The function `{}`.", f.name);
         let lints = super::user_code_lints(&["ptr_arg"]);
         let reads = self.reads.borrow();
         let unused = (f.params.iter().any(|(p, _)| !reads.contains(p)))
             .then(|| quote!(#[allow(unused_variables)]));
+        if table.is_empty() {
+            return Ok(quote! {
+                #[doc = #doc]
+                #unused
+                #lints
+                fn #name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
+                    ::std::result::Result::Ok(#body)
+                }
+            });
+        }
+        // The lookup is inlined where the function is called; the body, for arguments the
+        // table does not answer, is not.
+        let body_name = &self.names.fn_bodies[id];
+        let args = f.params.iter().map(|(p, _)| self.names.local(p));
+        let body_doc = format!(
+            " The function `{}` where its table does not answer.",
+            f.name
+        );
+        // Where every call reads the table directly (`<f>_table`), the function itself is
+        // not called.
+        let dead = (!lookup.is_empty()).then(|| quote!(#[allow(dead_code)]));
         Ok(quote! {
             #[doc = #doc]
-            #unused
             #lints
+            #dead
+            #[inline]
             fn #name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
                 #table
+                #body_name(#(#args),*)
+            }
+            #[doc = #body_doc]
+            #unused
+            #lints
+            #dead
+            #[inline(never)]
+            fn #body_name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
                 ::std::result::Result::Ok(#body)
             }
+            #lookup
         })
     }
 
@@ -604,46 +698,59 @@ impl Gen<'_> {
     /// computed now by the interpreter, and a lookup that answers from it whenever the
     /// arguments lie in their types. (Arguments outside them, and arguments whose value is
     /// an error, take the function's body.) Empty when the function has no table.
-    fn function_table(&self, id: usize, f: &Function) -> Result<TokenStream, CodegenError> {
-        // A set of numbers copies cheaply when every value in the table is bits (checked
-        // below, once the values are known).
-        let small_sets =
-            matches!(&f.ret, FieldTy::Set(t) if matches!(**t, FieldTy::Nat | FieldTy::Int));
-        if f.params.is_empty() || !(cheap_copy(self.program, &f.ret) || small_sets) {
-            return Ok(quote!());
-        }
-        // Integer parameters span the range their call sites give them.
-        let ranges = self.param_ranges.get(id);
-        let types: Vec<FieldTy> = (f.params.iter().enumerate())
-            .map(
-                |(i, (_, t))| match ranges.and_then(|r| r.get(i).copied().flatten()) {
-                    Some((lo, hi)) if matches!(t, FieldTy::Nat | FieldTy::Int) => {
-                        FieldTy::Range(lo, hi)
-                    }
-                    _ => t.clone(),
-                },
-            )
-            .collect();
+    fn function_table(
+        &self,
+        id: usize,
+        f: &Function,
+        params: &[TokenStream],
+    ) -> Result<(TokenStream, TokenStream), CodegenError> {
+        let Some(plan) = self.table_plan(id) else {
+            return Ok((quote!(), quote!()));
+        };
+        let TablePlan {
+            types,
+            values,
+            small_sets,
+            union_words,
+            constant,
+        } = plan;
         let whole = FieldTy::Tuple(types.clone());
-        let Some(values) = self.evaluations.values(id, &types, TABLE_LIMIT) else {
-            return Ok(quote!());
-        };
-        let bits = |v: &Val| match v {
-            Val::Set(s) => (s.iter()).all(|x| matches!(x, Val::Int(i) if (0..128).contains(i))),
-            _ => false,
-        };
-        if small_sets && !values.iter().flatten().all(bits) {
-            return Ok(quote!());
-        }
-        let entries = (values.iter())
+        let items = (values.iter())
             .map(|v| match v {
-                Some(v) if f.ret.admits(v) => {
-                    let v = self.literal(v)?;
-                    Ok(quote!(::std::option::Option::Some(#v)))
+                Some(v @ Val::Set(members)) if small_sets && f.ret.admits(v) => {
+                    let word = (members.iter())
+                        .map(|m| match m {
+                            Val::Int(i) => 1u128 << i,
+                            _ => 0,
+                        })
+                        .fold(0u128, |a, b| a | b);
+                    Ok(Some(Literal::u128_suffixed(word).into_token_stream()))
                 }
-                _ => Ok(quote!(::std::option::Option::None)),
+                Some(v @ Val::Set(members)) if f.ret.admits(v) && union_words.is_some() => {
+                    let Some((w, elems)) = &union_words else {
+                        unreachable!("checked in the guard")
+                    };
+                    let mut words = vec![0u64; *w];
+                    for m in members.iter() {
+                        let Some(rank) = elems.iter().position(|e| e == m) else {
+                            return Ok(None);
+                        };
+                        words[rank / 64] |= 1 << (rank % 64);
+                    }
+                    let words = words.iter().map(|&x| Literal::u64_suffixed(x));
+                    Ok(Some(quote!([#(#words),*])))
+                }
+                Some(v) if f.ret.admits(v) => Ok(Some(self.literal(v)?)),
+                _ => Ok(None),
             })
             .collect::<Result<Vec<_>, CodegenError>>()?;
+        let complete = items.iter().cloned().collect::<Option<Vec<TokenStream>>>();
+        let entries: Vec<TokenStream> = (items.into_iter())
+            .map(|v| match v {
+                Some(v) => quote!(::std::option::Option::Some(#v)),
+                None => quote!(::std::option::Option::None),
+            })
+            .collect();
         let ret = self.value_ty(&f.ret);
         let names: Vec<Ident> = f.params.iter().map(|(p, _)| self.names.local(p)).collect();
         let fits: Vec<TokenStream> = (types.iter().zip(&names))
@@ -661,16 +768,152 @@ impl Gen<'_> {
         } else {
             quote!(v.clone())
         };
-        Ok(quote! {
-            type Entry = ::std::option::Option<#ret>;
-            static TABLE: ::std::sync::LazyLock<[Entry; #len]> =
-                ::std::sync::LazyLock::new(|| [#(#entries),*]);
-            if #fits {
-                if let ::std::option::Option::Some(v) = &TABLE[(#rank) as usize] {
-                    return ::std::result::Result::Ok(#copied);
+        if constant {
+            let rt_path = &self.rt;
+            let (entry, make) = match (small_sets, &union_words) {
+                (true, _) => (quote!(u128), quote!(#rt_path::native::Set::from_word(v))),
+                (_, Some((w, _))) => {
+                    let w = Literal::usize_unsuffixed(*w);
+                    (
+                        quote!([u64; #w]),
+                        quote!(#rt_path::native::Set::from_words(v)),
+                    )
                 }
+                _ => (quote!(#ret), quote!(v)),
+            };
+            // Where the function succeeds at every argument of the box, the entries are
+            // the values themselves, in a lookup of their own: code that knows its
+            // arguments lie in the box calls it directly ([`Gen::lookup_box`]).
+            if let Some(values) = complete {
+                let lookup = &self.names.fn_tables[id];
+                let doc = format!(
+                    " The table of `{}`: its value at arguments that lie in {}.",
+                    f.name, whole
+                );
+                let lints = super::user_code_lints(&["ptr_arg"]);
+                let read = match (small_sets, &union_words) {
+                    (false, None) => quote!(TABLE[(#rank) as usize]),
+                    _ => quote!(let v = TABLE[(#rank) as usize]; #make),
+                };
+                return Ok((
+                    quote! {
+                        if #fits {
+                            return ::std::result::Result::Ok(#lookup(#(#names),*));
+                        }
+                    },
+                    quote! {
+                        #[doc = #doc]
+                        #lints
+                        #[allow(dead_code)]
+                        #[inline(always)]
+                        fn #lookup(#(#params),*) -> #ret {
+                            static TABLE: [#entry; #len] = [#(#values),*];
+                            #read
+                        }
+                    },
+                ));
             }
+            return Ok((
+                quote! {
+                    static TABLE: [::std::option::Option<#entry>; #len] = [#(#entries),*];
+                    if #fits {
+                        if let ::std::option::Option::Some(v) = TABLE[(#rank) as usize] {
+                            return ::std::result::Result::Ok(#make);
+                        }
+                    }
+                },
+                quote!(),
+            ));
+        }
+        Ok((
+            quote! {
+                type Entry = ::std::option::Option<#ret>;
+                static TABLE: ::std::sync::LazyLock<[Entry; #len]> =
+                    ::std::sync::LazyLock::new(|| [#(#entries),*]);
+                if #fits {
+                    if let ::std::option::Option::Some(v) = &TABLE[(#rank) as usize] {
+                        return ::std::result::Result::Ok(#copied);
+                    }
+                }
+            },
+            quote!(),
+        ))
+    }
+
+    /// Whether and how function `id` is tabulated: over its parameters' finite types, or
+    /// the ranges its calls give them ([`crate::ir::param_ranges`]), at most
+    /// [`TABLE_LIMIT`] arguments, with values cheap to copy.
+    fn table_plan(&self, id: usize) -> Option<TablePlan> {
+        let f = &self.program.fns[id];
+        // A set of numbers copies cheaply when every value in the table is bits (checked
+        // below, once the values are known).
+        let small_sets =
+            matches!(&f.ret, FieldTy::Set(t) if matches!(**t, FieldTy::Nat | FieldTy::Int));
+        if f.params.is_empty() || !(cheap_copy(self.program, &f.ret) || small_sets) {
+            return None;
+        }
+        // Integer parameters span the range their call sites give them.
+        let ranges = self.param_ranges.get(id);
+        let types: Vec<FieldTy> = (f.params.iter().enumerate())
+            .map(
+                |(i, (_, t))| match ranges.and_then(|r| r.get(i).copied().flatten()) {
+                    Some((lo, hi)) if matches!(t, FieldTy::Nat | FieldTy::Int) => {
+                        FieldTy::Range(lo, hi)
+                    }
+                    _ => t.clone(),
+                },
+            )
+            .collect();
+        let values = self.evaluations.values(id, &types, TABLE_LIMIT)?;
+        let bits = |v: &Val| match v {
+            Val::Set(s) => (s.iter()).all(|x| matches!(x, Val::Int(i) if (0..128).contains(i))),
+            _ => false,
+        };
+        if small_sets && !values.iter().flatten().all(bits) {
+            return None;
+        }
+        let union_words = match &f.ret {
+            FieldTy::Set(t) => match &**t {
+                FieldTy::Union(u) => bit_words(self.program, u.id).and_then(|w| {
+                    let elems = t.values(&self.program.types, w * 64)?;
+                    Some((w, elems))
+                }),
+                _ => None,
+            },
+            _ => None,
+        };
+        // Small sets of numbers and of tagged values are words and numbers are numbers: a
+        // constant table. Other values are built once, on first use.
+        let constant = small_sets
+            || union_words.is_some()
+            || matches!(
+                f.ret,
+                FieldTy::Nat | FieldTy::Int | FieldTy::Range(..) | FieldTy::Bool
+            );
+        Some(TablePlan {
+            types,
+            values,
+            small_sets,
+            union_words,
+            constant,
         })
+    }
+
+    /// The types of the arguments that function `id`'s lookup (`<f>_table`) answers, when
+    /// it has one: a constant table where the function succeeds at every argument.
+    pub(super) fn lookup_box(&self, id: usize) -> Option<Vec<FieldTy>> {
+        let plan = self.table_plan(id)?;
+        let ret = &self.program.fns[id].ret;
+        let complete = (plan.values.iter()).all(|v| v.as_ref().is_some_and(|v| ret.admits(v)));
+        (plan.constant && complete).then_some(plan.types)
+    }
+
+    /// The arm of `Rules::options_open` for a game of move rules.
+    pub(super) fn options_open_arm(&self, gid: usize, game: &Game) -> TokenStream {
+        let fields = self.field_names(game);
+        let pattern = self.pos_pattern(gid, &fields);
+        let options = &self.names.games[gid].options_open;
+        quote!(#pattern => #options(#(#fields,)* out),)
     }
 
     /// The typed API of one game: a struct named after it with `new`/`try_new`, one

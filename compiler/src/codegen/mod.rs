@@ -94,6 +94,7 @@ pub fn generate_file(
         reads: RefCell::new(HashSet::new()),
         param_ranges,
         evaluations,
+        fitting: RefCell::new(None),
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -140,6 +141,10 @@ struct Gen<'a> {
     param_ranges: Vec<Vec<Option<crate::ir::Interval>>>,
     /// Helper functions' values over boxes of arguments, computed while building.
     evaluations: evaluate::Evaluations<'a>,
+    /// While a move's result is generated: what is known of the names in scope
+    /// ([`Gen::move_scope`]), so that a position whose values surely fit its fields is
+    /// built without checking them.
+    fitting: RefCell<Option<probe::Scope>>,
 }
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds
@@ -223,6 +228,7 @@ impl Gen<'_> {
         let mut option_fns = Vec::new();
         let mut option_arms = Vec::new();
         let mut ends_arms = Vec::new();
+        let mut open_arms = Vec::new();
         let mut write_arms = Vec::new();
         let mut typed = Vec::new();
         let mut kernel_arms = Vec::new();
@@ -234,11 +240,13 @@ impl Gen<'_> {
             variants.push(self.pos_variant(gid, game));
             interners.push(self.interners(gid, game));
             makers.push(self.maker(gid, game));
-            option_fns.push(self.options_fns(gid, game)?);
+            option_fns.push(self.options_fns(gid, game, false)?);
             option_arms.push(self.options_arm(gid, game));
             if let Some((arm, function)) = self.ends_probe(gid, game)? {
                 ends_arms.push(arm);
                 option_fns.push(function);
+                option_fns.push(self.options_fns(gid, game, true)?);
+                open_arms.push(self.options_open_arm(gid, game));
             }
             write_arms.push(self.write_arm(gid, game));
             typed.push(self.game_type(gid, game));
@@ -324,11 +332,19 @@ impl Gen<'_> {
         // Games whose moves can end the game outright: a probe for such a move.
         let ends_now = (!ends_arms.is_empty()).then(|| {
             let rest = (ends_arms.len() < games.len()).then(|| quote!(_ => ::std::option::Option::None,));
+            let others = (open_arms.len() < games.len()).then(|| quote!(_ => self.options(pos, out),));
             quote! {
                 fn ends_now(&self, pos: Pos) -> ::std::option::Option<::std::result::Result<bool, #rt::RuleError>> {
                     match pos {
                         #(#ends_arms)*
                         #rest
+                    }
+                }
+
+                fn options_open(&self, pos: Pos, out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
+                    match pos {
+                        #(#open_arms)*
+                        #others
                     }
                 }
             }

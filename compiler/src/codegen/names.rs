@@ -272,6 +272,11 @@ pub(super) struct GameNames {
     pub options: Ident,
     /// `<game>_<move>`, one per move rule.
     pub moves: Vec<Ident>,
+    /// `<game>_options_open`: the options of a position that has no move to `end` (the
+    /// runtime's `Rules::options_open`).
+    pub options_open: Ident,
+    /// `<game>_<move>_open`, one per move rule, for `options_open`.
+    pub moves_open: Vec<Ident>,
     /// `<game>_ends_now`: whether a position has a move to `end` (the runtime's
     /// `Rules::ends_now`).
     pub ends: Ident,
@@ -301,6 +306,11 @@ pub(super) struct Names {
     pub unions: Vec<UnionNames>,
     /// Helper functions by id.
     pub fns: Vec<Ident>,
+    /// The body of each helper function that has a table, by id: called on a miss.
+    pub fn_bodies: Vec<Ident>,
+    /// The lookup of each helper function whose table is complete, by id: for arguments
+    /// known to lie in the table.
+    pub fn_tables: Vec<Ident>,
     /// Each local name of the file (fields, binders, parameters) and its Rust name.
     locals: HashMap<Rc<str>, Ident>,
 }
@@ -336,6 +346,12 @@ impl Names {
                 };
                 taken.claim(&base)
             })
+            .collect::<Vec<Ident>>();
+        let fn_bodies = (fns.iter())
+            .map(|f| taken.claim(&format!("{f}_body")))
+            .collect();
+        let fn_tables = (fns.iter())
+            .map(|f| taken.claim(&format!("{f}_table")))
             .collect();
         // Locals keep their names unless an item or a generated name has it; renamed ones
         // get a suffix that no kept name has.
@@ -361,6 +377,13 @@ impl Names {
                     moves: match &g.kind {
                         GameKind::Rules(moves) => (moves.iter())
                             .map(|m| taken.claim(&format!("{s}_{}", snake(&m.name))))
+                            .collect(),
+                        _ => Vec::new(),
+                    },
+                    options_open: taken.claim(&format!("{s}_options_open")),
+                    moves_open: match &g.kind {
+                        GameKind::Rules(moves) => (moves.iter())
+                            .map(|m| taken.claim(&format!("{s}_{}_open", snake(&m.name))))
                             .collect(),
                         _ => Vec::new(),
                     },
@@ -395,6 +418,8 @@ impl Names {
             games,
             unions,
             fns,
+            fn_bodies,
+            fn_tables,
             locals,
         }
     }

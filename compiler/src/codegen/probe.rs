@@ -25,7 +25,7 @@ use std::rc::Rc;
 
 /// The finite types of the names in scope whose every value is known to lie in the type
 /// (fields, and names bound over a type's values).
-type Scope = HashMap<Rc<str>, FieldTy>;
+pub(super) type Scope = HashMap<Rc<str>, FieldTy>;
 
 impl Gen<'_> {
     /// The arm of `Rules::ends_now` and the probe function of a game, when its moves can end
@@ -45,7 +45,10 @@ impl Gen<'_> {
         let Some(cond) = self.ends_condition(game, moves) else {
             return Ok(None);
         };
-        let cond = exchange(cond);
+        let scope: Scope = (game.fields.iter())
+            .map(|f| (Rc::from(f.name.as_str()), f.ty.clone()))
+            .collect();
+        let cond = narrow(self.exchange(cond, &scope));
         let fields = self.field_names(game);
         let mut unpacked = Vec::new();
         let mut params = Vec::new();
@@ -71,7 +74,9 @@ impl Gen<'_> {
         }
         *self.borrowed.borrow_mut() = borrowed;
         self.reading(|f| cond.for_each_read(f));
+        *self.fitting.borrow_mut() = Some(scope);
         let value = self.value(&cond);
+        *self.fitting.borrow_mut() = None;
         self.borrowed.borrow_mut().clear();
         let value = value?;
         let name = &self.names.games[gid].ends;
@@ -91,6 +96,77 @@ impl Gen<'_> {
         let pattern = self.pos_pattern(gid, &fields);
         let arm = quote!(#pattern => ::std::option::Option::Some(#name(#(#fields),*)),);
         Ok(Some((arm, function)))
+    }
+
+    /// What is known of the names a move's result sees: the fields' types, and a finite
+    /// type holding each binder's and `let`'s values where [`Gen::values_of`] finds one.
+    /// (Sound whatever the clauses do: a name bound at all holds a value of its domain.)
+    pub(super) fn move_scope(&self, game: &Game, m: &Move) -> Scope {
+        let mut scope: Scope = (game.fields.iter())
+            .map(|f| (Rc::from(f.name.as_str()), f.ty.clone()))
+            .collect();
+        for clause in &m.clauses {
+            match clause {
+                IClause::Bind(vars, dom) => {
+                    if let ([v], Some(t)) = (vars.as_slice(), self.domain_type(dom, &scope)) {
+                        scope.insert(v.name.clone(), t);
+                    }
+                }
+                IClause::Let(var, value) => scope = self.with_let(var, value, &scope),
+                IClause::Cond(_) => {}
+            }
+        }
+        scope
+    }
+
+    /// `f()` with what is known of the names in scope (while a move's result or a probe is
+    /// generated) extended by the name a quantifier binds over `domain`.
+    pub(super) fn knowing_binder<T>(
+        &self,
+        vars: &[Var],
+        domain: &IExpr,
+        f: impl FnOnce() -> T,
+    ) -> T {
+        let known = self.fitting.borrow().as_ref().and_then(|scope| match vars {
+            [v] => Some((v.name.clone(), self.domain_type(domain, scope)?)),
+            _ => None,
+        });
+        self.knowing(known, f)
+    }
+
+    /// `f()` with what is known of the names in scope extended by a `let`.
+    pub(super) fn knowing_let<T>(&self, var: &Var, value: &IExpr, f: impl FnOnce() -> T) -> T {
+        let known = (self.fitting.borrow().as_ref())
+            .and_then(|scope| Some((var.name.clone(), self.values_of(value, scope)?)));
+        self.knowing(known, f)
+    }
+
+    fn knowing<T>(&self, known: Option<(Rc<str>, FieldTy)>, f: impl FnOnce() -> T) -> T {
+        let Some((name, ty)) = known else {
+            return f();
+        };
+        let before = (self.fitting.borrow_mut().as_mut()).and_then(|s| s.insert(name.clone(), ty));
+        let out = f();
+        if let Some(scope) = self.fitting.borrow_mut().as_mut() {
+            match before {
+                Some(t) => scope.insert(name, t),
+                None => scope.remove(&name),
+            };
+        }
+        out
+    }
+
+    /// Whether every value `arg` can take lies in the finite type `t`, given `scope`.
+    pub(super) fn values_within(&self, arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
+        self.values_of(arg, scope).is_some_and(|v| within(&v, t))
+    }
+
+    /// Whether every field value of position `args` of game `gid` surely lies in its
+    /// field's type, given `scope`.
+    pub(super) fn position_fits(&self, gid: usize, args: &[IExpr], scope: &Scope) -> bool {
+        (self.program.games[gid].fields.iter())
+            .zip(args)
+            .all(|(f, a)| self.lies_in(a, &f.ty, scope))
     }
 
     /// "Some move of the game is to `end`" as one condition over the fields, when every
@@ -116,9 +192,18 @@ impl Gen<'_> {
                             bound.push(v.name.clone());
                         }
                     }
-                    IClause::Cond(c) | IClause::Let(_, c) => {
+                    IClause::Cond(c) => {
                         if !self.sure(c, &scope) {
                             return None;
+                        }
+                    }
+                    IClause::Let(var, value) => {
+                        if !self.sure(value, &scope) {
+                            return None;
+                        }
+                        if let Some(t) = self.values_of(value, &scope) {
+                            scope.insert(var.name.clone(), t);
+                            bound.push(var.name.clone());
                         }
                     }
                 }
@@ -177,16 +262,17 @@ impl Gen<'_> {
                 if !self.sure(value, scope) {
                     return None;
                 }
+                let inner = self.with_let(var, value, scope);
                 IExpr::Let {
                     var: var.clone(),
                     value: value.clone(),
-                    body: Box::new(self.ends_of(body, scope)?),
+                    body: Box::new(self.ends_of(body, &inner)?),
                 }
             }
             IExpr::Pos { game, args, .. } => {
                 let fields = &self.program.games[*game].fields;
                 let fits = (fields.iter().zip(args))
-                    .all(|(f, a)| self.sure(a, scope) && lies_in(a, &f.ty, scope));
+                    .all(|(f, a)| self.sure(a, scope) && self.lies_in(a, &f.ty, scope));
                 if !fits {
                     return None;
                 }
@@ -198,8 +284,8 @@ impl Gen<'_> {
 
     /// Whether evaluating `e` cannot fail: no arithmetic (which may overflow), no field of
     /// a position or payload that its value might not fit, only calls of functions that
-    /// succeed at every argument of their parameters' finite types, with arguments that lie
-    /// in those types.
+    /// succeed at every argument their arguments' known values allow (each evaluated while
+    /// the solver is built; see [`Gen::call_types`]).
     fn sure(&self, e: &IExpr, scope: &Scope) -> bool {
         match e {
             IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::Var(_) => true,
@@ -220,6 +306,8 @@ impl Gen<'_> {
                         | Op::SetUnion
                         | Op::SetInter
                         | Op::SetDiff
+                        | Op::RangeIncl
+                        | Op::RangeExcl
                 ) && self.sure(lhs, scope)
                     && self.sure(rhs, scope)
             }
@@ -229,7 +317,9 @@ impl Gen<'_> {
                 then,
                 otherwise,
             } => [cond, then, otherwise].iter().all(|x| self.sure(x, scope)),
-            IExpr::Let { value, body, .. } => self.sure(value, scope) && self.sure(body, scope),
+            IExpr::Let { var, value, body } => {
+                self.sure(value, scope) && self.sure(body, &self.with_let(var, value, scope))
+            }
             IExpr::Quant {
                 vars, domain, body, ..
             } => {
@@ -243,7 +333,7 @@ impl Gen<'_> {
                 self.sure(body, &inner)
             }
             IExpr::Variant { variant, args, .. } => (variant.fields.iter().zip(args))
-                .all(|(t, a)| self.sure(a, scope) && lies_in(a, t, scope)),
+                .all(|(t, a)| self.sure(a, scope) && self.lies_in(a, t, scope)),
             IExpr::Builtin {
                 func: Builtin::Len,
                 args,
@@ -251,31 +341,123 @@ impl Gen<'_> {
             } => args.iter().all(|x| self.sure(x, scope)),
             IExpr::Call { func, args } => {
                 let f = &self.program.fns[*func];
-                let types: Vec<FieldTy> = f.params.iter().map(|(_, t)| t.clone()).collect();
-                let in_types = (types.iter().zip(args))
-                    .all(|(t, a)| self.sure(a, scope) && lies_in(a, t, scope));
-                in_types
-                    && (self
-                        .evaluations
-                        .values(*func, &types, super::game::TABLE_LIMIT))
-                    .is_some_and(|vs| {
-                        vs.iter()
-                            .all(|v| v.as_ref().is_some_and(|v| f.ret.admits(v)))
-                    })
+                args.iter().all(|a| self.sure(a, scope))
+                    && (self.call_types(*func, args, scope))
+                        .and_then(|types| {
+                            (self.evaluations).values(*func, &types, super::game::TABLE_LIMIT)
+                        })
+                        .is_some_and(|vs| {
+                            vs.iter()
+                                .all(|v| v.as_ref().is_some_and(|v| f.ret.admits(v)))
+                        })
             }
             _ => false,
         }
     }
 
-    /// The finite type whose values a domain holds, when known: a type's name, or a field
-    /// of set type.
+    /// `scope` with the name a `let` binds, when its values are known.
+    fn with_let(&self, var: &Var, value: &IExpr, scope: &Scope) -> Scope {
+        let mut inner = scope.clone();
+        if let Some(t) = self.values_of(value, scope) {
+            inner.insert(var.name.clone(), t);
+        }
+        inner
+    }
+
+    /// Finite types that hold every argument of a call of function `func` and lie in its
+    /// parameters' types: the arguments' known values (`rows` of a field of type `2..=5`
+    /// for a `nat` parameter), or the parameter's own finite type when the argument surely
+    /// lies in it.
+    fn call_types(&self, func: usize, args: &[IExpr], scope: &Scope) -> Option<Vec<FieldTy>> {
+        let f = &self.program.fns[func];
+        (f.params.iter().zip(args))
+            .map(|((_, param), arg)| match self.values_of(arg, scope) {
+                Some(t) if within(&t, param) => Some(t),
+                _ => self.lies_in(arg, param, scope).then(|| param.clone()),
+            })
+            .collect()
+    }
+
+    /// A finite type holding every value `e` takes (when `e` is [sure](Gen::sure)), when
+    /// one is known: a name's type in scope, a constant, a range from its bounds, a set
+    /// built from others, the hull of a function's values over its arguments' types.
+    fn values_of(&self, e: &IExpr, scope: &Scope) -> Option<FieldTy> {
+        let set = |t: FieldTy| Some(FieldTy::Set(Box::new(t)));
+        match e {
+            IExpr::Var(v) => scope.get(&v.name).cloned(),
+            IExpr::Lit(Val::Int(i)) => Some(FieldTy::Range(*i, *i)),
+            IExpr::Lit(Val::Bool(_)) => Some(FieldTy::Bool),
+            IExpr::Lit(Val::Range(lo, hi)) => set(FieldTy::Range(*lo, (*hi).max(*lo))),
+            IExpr::AllOf { ty, .. } => set(ty.clone()),
+            IExpr::Bin {
+                op: op @ (Op::RangeIncl | Op::RangeExcl),
+                lhs,
+                rhs,
+                ..
+            } => {
+                let (FieldTy::Range(lo, _), FieldTy::Range(_, hi)) =
+                    (self.values_of(lhs, scope)?, self.values_of(rhs, scope)?)
+                else {
+                    return None;
+                };
+                let hi = if *op == Op::RangeExcl {
+                    hi.checked_sub(1)?
+                } else {
+                    hi
+                };
+                set(FieldTy::Range(lo, hi.max(lo)))
+            }
+            IExpr::Bin {
+                op: Op::SetUnion,
+                lhs,
+                rhs,
+                ..
+            } => join(self.values_of(lhs, scope)?, self.values_of(rhs, scope)?),
+            IExpr::Bin {
+                op: Op::SetInter,
+                lhs,
+                rhs,
+                ..
+            } => (self.values_of(lhs, scope)).or_else(|| self.values_of(rhs, scope)),
+            IExpr::Bin {
+                op: Op::SetDiff,
+                lhs,
+                ..
+            } => self.values_of(lhs, scope),
+            IExpr::Set(es) => {
+                let mut elems = es.iter().map(|x| self.values_of(x, scope));
+                let first = elems.next().unwrap_or(Some(FieldTy::Range(0, 0)))?;
+                set(elems.try_fold(first, |acc, t| join(acc, t?))?)
+            }
+            IExpr::Call { func, args } => {
+                let types = self.call_types(*func, args, scope)?;
+                match (self.evaluations).range(*func, &types, super::game::TABLE_LIMIT) {
+                    Some(ValueRange::Int((lo, hi))) => Some(FieldTy::Range(lo, hi)),
+                    Some(ValueRange::Set(Some((lo, hi)))) => set(FieldTy::Range(lo, hi)),
+                    Some(ValueRange::Set(None)) => set(FieldTy::Range(0, 0)),
+                    // Not numbers: the declared result type, where every value of its
+                    // static type lies in it (a tagged type, sets of one).
+                    None => {
+                        let ret = &self.program.fns[*func].ret;
+                        holds_any(ret).then(|| ret.clone())
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the value of `arg` surely lies in the type `t` (see [`lies_in`]), or its
+    /// known values do.
+    fn lies_in(&self, arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
+        lies_in(arg, t, scope) || self.values_of(arg, scope).is_some_and(|v| within(&v, t))
+    }
+
+    /// A finite type holding every element of a domain, when known: a type's name, a
+    /// field of set type, a range or a function's sets (see [`Gen::values_of`]).
     fn domain_type(&self, dom: &IExpr, scope: &Scope) -> Option<FieldTy> {
-        match dom {
-            IExpr::AllOf { ty, .. } => Some(ty.clone()),
-            IExpr::Var(v) => match scope.get(&v.name) {
-                Some(FieldTy::Set(t)) => Some((**t).clone()),
-                _ => None,
-            },
+        match self.values_of(dom, scope)? {
+            FieldTy::Set(t) => Some(*t),
             _ => None,
         }
     }
@@ -411,10 +593,164 @@ fn and_all(parts: Vec<IExpr>) -> IExpr {
     parts.into_iter().reduce(and).unwrap_or_else(|| truth(true))
 }
 
-/// `exists x in D: P(x) and (exists y in E: A(x, y) and B(y))` →
-/// `exists y in E: B(y) and (exists x in D: P(x) and A(x, y))`, where `E` and `B` do not read
-/// `x`: the test of `B` runs once per `y` instead of once per pair. Applied inside out.
-fn exchange(e: IExpr) -> IExpr {
+/// Whether every value of the finite type `a` lies in the type `b`.
+fn within(a: &FieldTy, b: &FieldTy) -> bool {
+    match (a, b) {
+        _ if a == b => true,
+        (FieldTy::Range(lo, hi), FieldTy::Range(c, d)) => c <= lo && hi <= d,
+        (FieldTy::Range(lo, _), FieldTy::Nat) => *lo >= 0,
+        (FieldTy::Range(..) | FieldTy::Nat, FieldTy::Int) => true,
+        (FieldTy::Set(a), FieldTy::Set(b)) => within(a, b),
+        (FieldTy::Tuple(a), FieldTy::Tuple(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| within(a, b))
+        }
+        _ => false,
+    }
+}
+
+/// A type holding the values of both `a` and `b`, when one is known.
+fn join(a: FieldTy, b: FieldTy) -> Option<FieldTy> {
+    match (a, b) {
+        (a, b) if a == b => Some(a),
+        (FieldTy::Range(lo, hi), FieldTy::Range(c, d)) => {
+            Some(FieldTy::Range(lo.min(c), hi.max(d)))
+        }
+        (FieldTy::Set(a), FieldTy::Set(b)) => Some(FieldTy::Set(Box::new(join(*a, *b)?))),
+        _ => None,
+    }
+}
+
+/// The most values the type of a loop added by [`Gen::exchange`] may have: it runs over
+/// every value the inner domain's elements can take, so a wide one costs more than it saves.
+const EXCHANGE_LIMIT: usize = 256;
+
+impl Gen<'_> {
+    /// `exists x in D: P(x) and (exists y in E: A(x, y) and B(y))` →
+    /// `exists y in E: B(y) and (exists x in D: P(x) and A(x, y))`, where `E` and `B` do not
+    /// read `x`: the test of `B` runs once per `y` instead of once per pair. Where `E` reads
+    /// `x` (the boxes of a line, `boxes_of(rows, cols, l)`) but `B` still does not, `y` runs
+    /// over a finite type `U` holding every element of `E` (see [`Gen::values_of`]):
+    /// `exists y in U: B(y) and (exists x in D: P(x) and y in E and A(x, y))`. Applied inside
+    /// out. Both are exact only because nothing in the condition can fail (every part is
+    /// [sure](Gen::sure) over the types in `scope`, `U` included).
+    fn exchange(&self, e: IExpr, scope: &Scope) -> IExpr {
+        match e {
+            IExpr::Quant {
+                kind: QuantKind::Exists,
+                vars,
+                domain,
+                body,
+            } => {
+                let mut inner_scope = scope.clone();
+                if let ([v], Some(t)) = (vars.as_slice(), self.domain_type(&domain, scope)) {
+                    inner_scope.insert(v.name.clone(), t);
+                }
+                let mut parts = Vec::new();
+                conjuncts(self.exchange(*body, &inner_scope), &mut parts);
+                // The inner quantifier to move out, and the domain it then runs over.
+                let candidate = |p: &IExpr| -> Option<IExpr> {
+                    let IExpr::Quant {
+                        kind: QuantKind::Exists,
+                        vars: inner_vars,
+                        domain: inner_domain,
+                        body: inner_body,
+                    } = p
+                    else {
+                        return None;
+                    };
+                    let mut inner_parts = Vec::new();
+                    conjuncts((**inner_body).clone(), &mut inner_parts);
+                    if inner_parts.iter().all(|q| q.reads_any(&vars)) {
+                        return None;
+                    }
+                    if !inner_domain.reads_any(&vars) {
+                        return Some((**inner_domain).clone());
+                    }
+                    let [_] = inner_vars.as_slice() else {
+                        return None;
+                    };
+                    let ty = self.domain_type(inner_domain, &inner_scope)?;
+                    let values = ty.values(&self.program.types, EXCHANGE_LIMIT)?;
+                    Some(match ty {
+                        FieldTy::Range(lo, hi) => bin(
+                            Op::RangeIncl,
+                            IExpr::Lit(Val::Int(lo)),
+                            IExpr::Lit(Val::Int(hi)),
+                        ),
+                        ty => IExpr::AllOf {
+                            ty,
+                            values: Val::Set(Rc::new(values.into_iter().collect())),
+                        },
+                    })
+                };
+                let found = parts
+                    .iter()
+                    .enumerate()
+                    .find_map(|(j, p)| candidate(p).map(|outer| (j, outer)));
+                let Some((j, outer_domain)) = found else {
+                    return IExpr::Quant {
+                        kind: QuantKind::Exists,
+                        vars,
+                        domain,
+                        body: Box::new(and_all(parts)),
+                    };
+                };
+                let IExpr::Quant {
+                    vars: inner_vars,
+                    domain: inner_domain,
+                    body: inner_body,
+                    ..
+                } = parts.remove(j)
+                else {
+                    unreachable!("the candidate is a quantifier")
+                };
+                let mut inner_parts = Vec::new();
+                conjuncts(*inner_body, &mut inner_parts);
+                let (with_x, without_x): (Vec<IExpr>, Vec<IExpr>) =
+                    inner_parts.into_iter().partition(|q| q.reads_any(&vars));
+                if inner_domain.reads_any(&vars) {
+                    // `y in E`, tested where `E` is known.
+                    let [y] = inner_vars.as_slice() else {
+                        unreachable!("the candidate binds one name")
+                    };
+                    parts.push(bin(Op::In, IExpr::Var(y.clone()), *inner_domain));
+                }
+                parts.extend(with_x);
+                let moved = IExpr::Quant {
+                    kind: QuantKind::Exists,
+                    vars,
+                    domain,
+                    body: Box::new(and_all(parts)),
+                };
+                IExpr::Quant {
+                    kind: QuantKind::Exists,
+                    vars: inner_vars,
+                    domain: Box::new(outer_domain),
+                    body: Box::new(and(and_all(without_x), moved)),
+                }
+            }
+            IExpr::Bin {
+                op: Op::Or,
+                lhs,
+                rhs,
+                span,
+            } => IExpr::Bin {
+                op: Op::Or,
+                lhs: Box::new(self.exchange(*lhs, scope)),
+                rhs: Box::new(self.exchange(*rhs, scope)),
+                span,
+            },
+            other => other,
+        }
+    }
+}
+
+/// `exists x in D: P(x) and x in S and Q(x)` → `exists x in S: x in D and P(x) and Q(x)`,
+/// where `S` does not read `x`: the loop runs over the few elements of `S` (the sides of a
+/// box) instead of the whole domain (every line). `x in D` is left out where `D` is the
+/// type's every value. Exact in a probe, whose parts cannot fail (the order of evaluation
+/// is not observable). Applied everywhere in the condition.
+fn narrow(e: IExpr) -> IExpr {
     match e {
         IExpr::Quant {
             kind: QuantKind::Exists,
@@ -423,22 +759,22 @@ fn exchange(e: IExpr) -> IExpr {
             body,
         } => {
             let mut parts = Vec::new();
-            conjuncts(exchange(*body), &mut parts);
-            let inner = parts.iter().position(|p| match p {
-                IExpr::Quant {
-                    kind: QuantKind::Exists,
-                    domain: inner_domain,
-                    body: inner_body,
-                    ..
-                } => {
-                    let mut inner_parts = Vec::new();
-                    conjuncts((**inner_body).clone(), &mut inner_parts);
-                    !inner_domain.reads_any(&vars)
-                        && inner_parts.iter().any(|q| !q.reads_any(&vars))
-                }
-                _ => false,
-            });
-            let Some(j) = inner else {
+            conjuncts(narrow(*body), &mut parts);
+            let member = match vars.as_slice() {
+                [x] => parts.iter().position(|p| match p {
+                    IExpr::Bin {
+                        op: Op::In,
+                        lhs,
+                        rhs,
+                        ..
+                    } => {
+                        matches!(&**lhs, IExpr::Var(v) if v.name == x.name) && !rhs.reads_any(&vars)
+                    }
+                    _ => false,
+                }),
+                _ => None,
+            };
+            let Some(j) = member else {
                 return IExpr::Quant {
                     kind: QuantKind::Exists,
                     vars,
@@ -446,43 +782,44 @@ fn exchange(e: IExpr) -> IExpr {
                     body: Box::new(and_all(parts)),
                 };
             };
-            let IExpr::Quant {
-                vars: inner_vars,
-                domain: inner_domain,
-                body: inner_body,
-                ..
-            } = parts.remove(j)
-            else {
-                unreachable!("the position found a quantifier")
+            let IExpr::Bin { lhs, rhs, .. } = parts.remove(j) else {
+                unreachable!("the position found a membership")
             };
-            let mut inner_parts = Vec::new();
-            conjuncts(*inner_body, &mut inner_parts);
-            let (with_x, without_x): (Vec<IExpr>, Vec<IExpr>) =
-                inner_parts.into_iter().partition(|q| q.reads_any(&vars));
-            parts.extend(with_x);
-            let moved = IExpr::Quant {
-                kind: QuantKind::Exists,
-                vars,
-                domain,
-                body: Box::new(and_all(parts)),
-            };
+            let whole_type = matches!(&*domain, IExpr::AllOf { ty, .. } if holds_any(ty));
+            if !whole_type {
+                parts.insert(0, bin(Op::In, *lhs, *domain));
+            }
             IExpr::Quant {
                 kind: QuantKind::Exists,
-                vars: inner_vars,
-                domain: inner_domain,
-                body: Box::new(and(and_all(without_x), moved)),
+                vars,
+                domain: rhs,
+                body: Box::new(and_all(parts)),
             }
         }
         IExpr::Bin {
-            op: Op::Or,
+            op: op @ (Op::Or | Op::And),
             lhs,
             rhs,
             span,
         } => IExpr::Bin {
-            op: Op::Or,
-            lhs: Box::new(exchange(*lhs)),
-            rhs: Box::new(exchange(*rhs)),
+            op,
+            lhs: Box::new(narrow(*lhs)),
+            rhs: Box::new(narrow(*rhs)),
             span,
+        },
+        IExpr::Let { var, value, body } => IExpr::Let {
+            var,
+            value,
+            body: Box::new(narrow(*body)),
+        },
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => IExpr::If {
+            cond,
+            then: Box::new(narrow(*then)),
+            otherwise: Box::new(narrow(*otherwise)),
         },
         other => other,
     }

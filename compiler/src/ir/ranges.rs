@@ -455,21 +455,18 @@ mod tests {
                 .map(|(_, r)| r.clone())
                 .expect("a function")
         };
-        // The fields' types; lines `l in 0..line_count(rows, cols)`, at most
-        // 5 * 4 + 4 * 5 = 40 on the largest board.
+        // The fields' types, for every function the move calls with them.
         let board = Some((2, 5));
         assert_eq!(get("line_count"), [board, board]);
-        assert_eq!(get("boxes_of"), [board, board, Some((0, 39))]);
-        assert_eq!(get("most_sides"), [board, board, None, Some((0, 39))]);
-        // `b` ranges over what `boxes_of` gives in its box (lines past a small board's last
-        // included): every box of every board, 0..=15 on 5 × 5 dots, and few enough more
-        // that `sides` is tabulated (4 * 4 * (hi + 1) arguments, at most 1,024); the
-        // intervals alone would say 0..=75 (1,216 arguments).
+        assert_eq!(get("box_count"), [board, board]);
+        // `b in 0..box_count(rows, cols)`: every box of every board, 0..=15 on 5 × 5 dots
+        // (the tabulated `box_count` is exact where the intervals alone would say
+        // (5 - 1) * (5 - 1) - 1 all the same, and `sides` is tabulated: 4 * 4 * 16
+        // arguments, at most 1,024).
         let [r, c, Some((lo, hi))] = get("sides")[..] else {
             panic!("sides' ranges: {:?}", get("sides"));
         };
         assert_eq!((r, c), (board, board));
-        assert!(lo == 0 && (15..75).contains(&hi), "b in {lo}..={hi}");
-        assert!(4 * 4 * (hi + 1) <= 1024, "b in {lo}..={hi}");
+        assert_eq!((lo, hi), (0, 15), "b in {lo}..={hi}");
     }
 }

@@ -188,7 +188,7 @@ impl FieldTy {
         Some(match self {
             FieldTy::Bool => vec![Val::Bool(false), Val::Bool(true)],
             FieldTy::Range(lo, hi) => {
-                if (hi - lo) as u128 >= limit as u128 {
+                if i128::from(*hi) - i128::from(*lo) >= limit as i128 {
                     return None;
                 }
                 (*lo..=*hi).map(Val::Int).collect()

@@ -180,7 +180,7 @@ pub struct Word {
 impl Word {
     /// The word of a `u128`.
     #[inline]
-    pub fn from_u128(bits: u128) -> Word {
+    pub const fn from_u128(bits: u128) -> Word {
         Word {
             low: bits as u64,
             high: (bits >> 64) as u64,
@@ -1116,6 +1116,13 @@ impl Set<i64> {
             IntStore::Small(bits) if (0..128).contains(&lo) => bits.to_u128() >> lo,
             _ => self.iter().fold(0, |b, x| b | 1 << (x - lo)),
         }
+    }
+
+    /// The set whose elements are the bits of `bits` (`{i : bit i is set}`): the form of a
+    /// table of small sets of numbers in generated code.
+    #[inline(always)]
+    pub const fn from_word(bits: u128) -> Set<i64> {
+        Set(IntStore::Small(Word::from_u128(bits)))
     }
 
     /// The set `{lo + i : bit i of bits is set}`.
