@@ -20,7 +20,7 @@ fn eval_dots(position: &str, extra: &[&str]) -> String {
 
 /// Lenhardt, Theorem 4.1: on the empty 4×4-dot board the second player wins.
 #[test]
-#[ignore = "seconds natively, about a minute with the interpreter (release mode)"]
+#[ignore = "a second natively, several minutes with the interpreter (release mode)"]
 fn degenerate_dots_4x4_empty_board() {
     assert_eq!(eval_dots("Dots(4, 4, {})", &[]), "outcome P\n");
     assert_eq!(eval_dots("Dots(4, 4, {})", &["--interp"]), "outcome P\n");
@@ -29,7 +29,7 @@ fn degenerate_dots_4x4_empty_board() {
 /// Lenhardt, Theorems 4.1 and 4.2: the second player wins an empty board iff rows + columns
 /// is even, so the first player wins on 4×5 dots (issue 4's benchmark (d), natively).
 #[test]
-#[ignore = "about 20 seconds natively (release mode)"]
+#[ignore = "about 10 to 20 seconds natively (release mode)"]
 fn degenerate_dots_4x5_empty_board() {
     assert_eq!(eval_dots("Dots(4, 5, {})", &[]), "outcome N\n");
 }
@@ -87,7 +87,7 @@ fn growing_move_domains_are_reported_with_their_line() {
 /// -c C`); 3×5 = 1, 4×5 = 2, 5×5 = 0 and 5×6 = 2 as issue 15 lists them, the first row
 /// Dawson's Kayles (0.07), and every even × even board 0 by the symmetric strategy.
 #[test]
-#[ignore = "about 20 seconds natively (release mode)"]
+#[ignore = "about 10 to 20 seconds natively (release mode)"]
 fn cram_boards_up_to_5x6() {
     const IGSOLVE: [[&str; 6]; 5] = [
         ["0", "1", "1", "2", "0", "3"],
