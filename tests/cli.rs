@@ -462,6 +462,26 @@ value grundy, moves of T(Err(2), 0, false, 0, 0) + Universe(QUERIES, Vec)
 value grundy, remoteness of T_(3) + match_(1)
 ";
 
+/// A game whose end probe needs the values of a `nat` helper (`i in 0..reach(k)` lies in
+/// `0..8`), so native code has a probe, open options and unchecked positions for it.
+const PROBE: &str = "fn reach(n: nat) -> nat = n + 3
+game G(k: 0..5, s: set<0..8>) {
+    move m(i in 0..reach(k), i not in s) => if i in {1, 4} and len(s) >= 2 then end else G(k, s | {i})
+}
+table outcome, grundy, wnumber of G(k, {}) for k in 0..5
+value outcome, grundy of G(4, {0, 2})
+";
+
+/// [`PROBE`] with a helper that fails where `k` is 0 (`nat` underflow) or 1 (division by
+/// zero).
+const NO_PROBE: &str = "fn reach(n: nat) -> nat = 12 / (n - 1)
+game G(k: 0..5, s: set<0..12>) {
+    move m(i in 0..min(reach(k), 8), i not in s) => if i in {1, 4} and len(s) >= 2 then end else G(k, s | {i})
+}
+value outcome, wnumber of G(3, {})
+value outcome of G(1, {})
+";
+
 #[test]
 fn native_and_interpreter_agree_on_output_and_errors() {
     let mut files: Vec<PathBuf> = [
@@ -470,6 +490,11 @@ fn native_and_interpreter_agree_on_output_and_errors() {
         ("loopy.cgdl", "game L(n: 0..3) {\n    move step() => L((n + 1) % 3)\n}\nvalue outcome of L(0)\n"),
         ("index.cgdl", "const XS = [1, 2]\ngame G(n: nat) {\n    move m(n < 5) => G(n + XS[n])\n}\nvalue grundy of G(0)\n"),
         ("variant.cgdl", "type Cell = At(0..3)\ngame G(c: Cell) {\n    move right() => match c { At(i) => G(At(i + 1)) }\n}\nvalue grundy of G(At(0))\n"),
+        // The probe for a move to `end` over a `nat` helper (sure: it succeeds at every
+        // value of `k`), and the same where the helper fails at some (no probe; the same
+        // error from both back ends).
+        ("probe.cgdl", PROBE),
+        ("no_probe.cgdl", NO_PROBE),
     ]
     .iter()
     .map(|(name, source)| temp_file(name, source))

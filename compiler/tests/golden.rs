@@ -62,3 +62,35 @@ fn functions_are_tabulated_within_the_constant_budget() {
     assert!(!body("heavy").contains("static TABLE"), "{}", body("heavy"));
     assert!(!code.contains("fn heavy_table("), "{code}");
 }
+
+/// The probe for a move to `end` (and the options of a position without one) exists where
+/// every call in the moves succeeds at the values its arguments can take (`reach(k)` for
+/// `k` in `0..5`), and not where one may fail (`12 / (k - 1)`); in the first, the position
+/// built is known to fit its field (`i` lies in `0..8`) and is packed without the maker.
+#[test]
+fn end_probes_need_calls_that_cannot_fail() {
+    let game = |reach: &str| {
+        format!(
+            "fn reach(n: nat) -> nat = {reach}\n\
+             game G(k: 0..5, s: set<0..8>) {{\n\
+                 move m(i in 0..min(reach(k), 8), i not in s) =>\n\
+                     if i in {{1, 4}} and len(s) >= 2 then end else G(k, s | {{i}})\n\
+             }}\n\
+             value outcome of G(3, {{}})\n"
+        )
+    };
+    let code = |source: &str| {
+        let program = cgdl_compiler::compile_str(source).expect("checks");
+        generate_source(&program, source, &CodegenOptions::default()).expect("compiles")
+    };
+    // `min` is not among what the probe proves sure: without it, the first has a probe.
+    let sure = code(&game("n + 3").replace("min(reach(k), 8)", "reach(k)"));
+    assert!(sure.contains("fn g_ends_now("), "{sure}");
+    assert!(sure.contains("fn g_options_open("), "{sure}");
+    assert!(sure.contains("out.position({"), "{sure}");
+    assert!(!sure.contains("out.position(make_g("), "{sure}");
+    let unsure = code(&game("12 / (n - 1)"));
+    assert!(!unsure.contains("fn g_ends_now("), "{unsure}");
+    assert!(!unsure.contains("fn g_options_open("), "{unsure}");
+    assert!(unsure.contains("out.position(make_g("), "{unsure}");
+}
