@@ -196,9 +196,14 @@ impl Gen<'_> {
             let build = self.pos_pattern(*game, &stored);
             let bind = match (fields.as_slice(), args.as_slice()) {
                 ([], _) => quote!(),
+                // (`let n = n;` would be a redundant local.)
+                ([x], [v]) if *x == v.to_string() => quote!(),
                 ([x], [v]) => quote!(let #x = #v;),
                 _ => quote!(let (#(#fields,)*) = (#(#args,)*);),
             };
+            if bind.is_empty() {
+                return Ok(build);
+            }
             return Ok(quote!({
                 #bind
                 #build
