@@ -463,10 +463,12 @@ value grundy, remoteness of T_(3) + match_(1)
 ";
 
 /// A game whose end probe needs the values of a `nat` helper (`i in 0..reach(k)` lies in
-/// `0..8`), so native code has a probe, open options and unchecked positions for it.
+/// `0..8`), so native code has a probe, open options and unchecked positions for it; its
+/// second move is never `end` (the open options call its one function).
 const PROBE: &str = "fn reach(n: nat) -> nat = n + 3
 game G(k: 0..5, s: set<0..8>) {
     move m(i in 0..reach(k), i not in s) => if i in {1, 4} and len(s) >= 2 then end else G(k, s | {i})
+    move skip(k > 0) => G(0, s)
 }
 table outcome, grundy, wnumber of G(k, {}) for k in 0..5
 value outcome, grundy of G(4, {0, 2})

@@ -75,6 +75,7 @@ fn end_probes_need_calls_that_cannot_fail() {
              game G(k: 0..5, s: set<0..8>) {{\n\
                  move m(i in 0..min(reach(k), 8), i not in s) =>\n\
                      if i in {{1, 4}} and len(s) >= 2 then end else G(k, s | {{i}})\n\
+                 move skip(k > 0) => G(0, s)\n\
              }}\n\
              value outcome of G(3, {{}})\n"
         )
@@ -87,6 +88,11 @@ fn end_probes_need_calls_that_cannot_fail() {
     let sure = code(&game("n + 3").replace("min(reach(k), 8)", "reach(k)"));
     assert!(sure.contains("fn g_ends_now("), "{sure}");
     assert!(sure.contains("fn g_options_open("), "{sure}");
+    // A move that never ends the game is the same either way: its function serves both.
+    assert!(sure.contains("fn g_m_open("), "{sure}");
+    assert!(!sure.contains("fn g_skip_open("), "{sure}");
+    let open = &sure[sure.find("fn g_options_open(").expect("open options")..];
+    assert!(open.contains("g_skip(k, &s, out)"), "{open}");
     assert!(sure.contains("out.position({"), "{sure}");
     assert!(!sure.contains("out.position(make_g("), "{sure}");
     let unsure = code(&game("12 / (n - 1)"));

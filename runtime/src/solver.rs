@@ -829,7 +829,10 @@ impl<'r, R: Rules> Solver<'r, R> {
         };
         // The rules' probe for a move to `end`, where they have one: a position it finds
         // with such a move is decided as if enumerated to that move; one without has its
-        // options enumerated without the tests for `end`.
+        // options enumerated without the tests for `end`. (An outcome search probed the
+        // option it descends into already, but it expands the option's least image, which
+        // the probe must answer for itself: a declared symmetry is trusted for values, not
+        // for the shape of the moves.)
         let probe = match (self.mode, task.node) {
             (Mode::Fast, Node::Leaf(p)) => {
                 (self.rules.ends_now(p).transpose()).map_err(Fail::from)?

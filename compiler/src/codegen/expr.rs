@@ -178,7 +178,7 @@ impl Gen<'_> {
         let lists = (self.layout.games[*game].fields.iter())
             .any(|p| matches!(p, super::layout::Packed::List));
         let fits = !lists
-            && (self.fitting.borrow().as_ref())
+            && (self.known.borrow().as_ref())
                 .is_some_and(|scope| self.position_fits(*game, args, scope));
         let args = args
             .iter()
@@ -422,7 +422,7 @@ impl Gen<'_> {
                 let name = &self.names.fns[*func];
                 let params = &self.program.fns[*func].params;
                 let unchecked = self.lookup_box(*func).is_some_and(|types| {
-                    (self.fitting.borrow().as_ref()).is_some_and(|scope| {
+                    (self.known.borrow().as_ref()).is_some_and(|scope| {
                         (args.iter().zip(&types)).all(|(a, t)| self.values_within(a, t, scope))
                     })
                 });

@@ -29,31 +29,6 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
     }
 }
 
-/// A move's result where no move of the position is to `end`: each `if` one of whose
-/// branches is `end` is the other branch (its test is known to choose that one).
-fn without_end(result: &IExpr) -> IExpr {
-    match result {
-        IExpr::If {
-            cond,
-            then,
-            otherwise,
-        } => match (without_end(then), without_end(otherwise)) {
-            (IExpr::End, rest) | (rest, IExpr::End) => rest,
-            (then, otherwise) => IExpr::If {
-                cond: cond.clone(),
-                then: Box::new(then),
-                otherwise: Box::new(otherwise),
-            },
-        },
-        IExpr::Let { var, value, body } => IExpr::Let {
-            var: var.clone(),
-            value: value.clone(),
-            body: Box::new(without_end(body)),
-        },
-        other => other.clone(),
-    }
-}
-
 /// How a helper function is tabulated ([`Gen::table_plan`]).
 struct TablePlan {
     /// The types of the arguments in the table.
@@ -517,11 +492,18 @@ impl Gen<'_> {
         let uses: Vec<Vec<usize>> = moves.iter().map(|m| self.fields_used(game, m)).collect();
         let mut move_fns = Vec::new();
         let mut calls = Vec::new();
-        let (options, move_names) = match open {
-            false => (&names.options, &names.moves),
-            true => (&names.options_open, &names.moves_open),
+        let options = match open {
+            false => &names.options,
+            true => &names.options_open,
         };
-        for ((m, used), fname) in moves.iter().zip(&uses).zip(move_names) {
+        for (k, (m, used)) in moves.iter().zip(&uses).enumerate() {
+            // A move whose result is never `end` has the same options either way: the open
+            // options call its function.
+            let own = open && super::probe::ends_outright(&m.result);
+            let fname = match own {
+                false => &names.moves[k],
+                true => &names.moves_open[k],
+            };
             let mut params = Vec::new();
             let mut args = Vec::new();
             let mut borrowed = HashSet::new();
@@ -537,20 +519,32 @@ impl Gen<'_> {
                     borrowed.insert(Rc::from(f.name.as_str()));
                 }
             }
+            let name = Literal::string(&m.name);
+            let call = quote! {
+                #fname(#(#args,)* out).map_err(|e| #rt::rules::move_error(#name, || show_pos(this), e))?;
+            };
+            calls.push(match m.side {
+                MoveSide::Both => call,
+                MoveSide::Left => quote!(if side == #rt::partizan::Side::Left { #call }),
+                MoveSide::Right => quote!(if side == #rt::partizan::Side::Right { #call }),
+            });
+            if open && !own {
+                continue;
+            }
             *self.borrowed.borrow_mut() = borrowed;
             self.reading(|f| m.for_each_read(f));
-            let result = match open {
+            let result = match own {
                 false => m.result.clone(),
-                true => without_end(&m.result),
+                true => super::probe::without_end(&m.result),
             };
-            *self.fitting.borrow_mut() = Some(self.move_scope(game, m));
+            *self.known.borrow_mut() = Some(self.move_scope(game, m));
             let emitted = self.emit(&result);
-            *self.fitting.borrow_mut() = None;
+            *self.known.borrow_mut() = None;
             let body = emitted.and_then(|inner| self.clauses(&m.clauses, inner));
             self.borrowed.borrow_mut().clear();
             let body = body?;
             let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
-            let doc = match open {
+            let doc = match own {
                 false => doc,
                 true => format!("{doc} (no move is to `end`)"),
             };
@@ -562,15 +556,6 @@ impl Gen<'_> {
                     #body
                     ::std::result::Result::Ok(())
                 }
-            });
-            let name = Literal::string(&m.name);
-            let call = quote! {
-                #fname(#(#args,)* out).map_err(|e| #rt::rules::move_error(#name, || show_pos(this), e))?;
-            };
-            calls.push(match m.side {
-                MoveSide::Both => call,
-                MoveSide::Left => quote!(if side == #rt::partizan::Side::Left { #call }),
-                MoveSide::Right => quote!(if side == #rt::partizan::Side::Right { #call }),
             });
         }
         // Packed fields that a move reads are unpacked once; without moves, no field is read.
@@ -901,11 +886,18 @@ impl Gen<'_> {
 
     /// The types of the arguments that function `id`'s lookup (`<f>_table`) answers, when
     /// it has one: a constant table where the function succeeds at every argument.
+    /// (Found once per function: every call asks.)
     pub(super) fn lookup_box(&self, id: usize) -> Option<Vec<FieldTy>> {
-        let plan = self.table_plan(id)?;
-        let ret = &self.program.fns[id].ret;
-        let complete = (plan.values.iter()).all(|v| v.as_ref().is_some_and(|v| ret.admits(v)));
-        (plan.constant && complete).then_some(plan.types)
+        if let Some(known) = self.lookup_boxes.borrow().get(&id) {
+            return known.clone();
+        }
+        let found = self.table_plan(id).and_then(|plan| {
+            let ret = &self.program.fns[id].ret;
+            let complete = (plan.values.iter()).all(|v| v.as_ref().is_some_and(|v| ret.admits(v)));
+            (plan.constant && complete).then_some(plan.types)
+        });
+        self.lookup_boxes.borrow_mut().insert(id, found.clone());
+        found
     }
 
     /// The arm of `Rules::options_open` for a game of move rules.

@@ -37,7 +37,7 @@ use names::Names;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Why a program cannot be compiled to native code (yet).
@@ -94,7 +94,8 @@ pub fn generate_file(
         reads: RefCell::new(HashSet::new()),
         param_ranges,
         evaluations,
-        fitting: RefCell::new(None),
+        known: RefCell::new(None),
+        lookup_boxes: RefCell::new(HashMap::new()),
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -141,10 +142,14 @@ struct Gen<'a> {
     param_ranges: Vec<Vec<Option<crate::ir::Interval>>>,
     /// Helper functions' values over boxes of arguments, computed while building.
     evaluations: evaluate::Evaluations<'a>,
-    /// While a move's result is generated: what is known of the names in scope
-    /// ([`Gen::move_scope`]), so that a position whose values surely fit its fields is
-    /// built without checking them.
-    fitting: RefCell<Option<probe::Scope>>,
+    /// While a move's result or an end probe is generated: a finite type holding the
+    /// values of each name in scope where one is known ([`Gen::move_scope`]). A position
+    /// whose values surely fit its fields is then built without checks, and a call whose
+    /// arguments surely lie in its function's complete table reads the table directly.
+    known: RefCell<Option<probe::Scope>>,
+    /// Per helper function, the argument types its complete table answers, once found
+    /// ([`Gen::lookup_box`]).
+    lookup_boxes: RefCell<HashMap<usize, Option<Vec<crate::ir::FieldTy>>>>,
 }
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds

@@ -45,9 +45,7 @@ impl Gen<'_> {
         let Some(cond) = self.ends_condition(game, moves) else {
             return Ok(None);
         };
-        let scope: Scope = (game.fields.iter())
-            .map(|f| (Rc::from(f.name.as_str()), f.ty.clone()))
-            .collect();
+        let scope = field_scope(game);
         let cond = narrow(self.exchange(cond, &scope));
         let fields = self.field_names(game);
         let mut unpacked = Vec::new();
@@ -74,9 +72,9 @@ impl Gen<'_> {
         }
         *self.borrowed.borrow_mut() = borrowed;
         self.reading(|f| cond.for_each_read(f));
-        *self.fitting.borrow_mut() = Some(scope);
+        *self.known.borrow_mut() = Some(scope);
         let value = self.value(&cond);
-        *self.fitting.borrow_mut() = None;
+        *self.known.borrow_mut() = None;
         self.borrowed.borrow_mut().clear();
         let value = value?;
         let name = &self.names.games[gid].ends;
@@ -102,16 +100,10 @@ impl Gen<'_> {
     /// type holding each binder's and `let`'s values where [`Gen::values_of`] finds one.
     /// (Sound whatever the clauses do: a name bound at all holds a value of its domain.)
     pub(super) fn move_scope(&self, game: &Game, m: &Move) -> Scope {
-        let mut scope: Scope = (game.fields.iter())
-            .map(|f| (Rc::from(f.name.as_str()), f.ty.clone()))
-            .collect();
+        let mut scope = field_scope(game);
         for clause in &m.clauses {
             match clause {
-                IClause::Bind(vars, dom) => {
-                    if let ([v], Some(t)) = (vars.as_slice(), self.domain_type(dom, &scope)) {
-                        scope.insert(v.name.clone(), t);
-                    }
-                }
+                IClause::Bind(vars, dom) => scope = self.with_binder(vars, dom, &scope),
                 IClause::Let(var, value) => scope = self.with_let(var, value, &scope),
                 IClause::Cond(_) => {}
             }
@@ -127,16 +119,14 @@ impl Gen<'_> {
         domain: &IExpr,
         f: impl FnOnce() -> T,
     ) -> T {
-        let known = self.fitting.borrow().as_ref().and_then(|scope| match vars {
-            [v] => Some((v.name.clone(), self.domain_type(domain, scope)?)),
-            _ => None,
-        });
+        let known =
+            (self.known.borrow().as_ref()).and_then(|scope| self.binder_type(vars, domain, scope));
         self.knowing(known, f)
     }
 
     /// `f()` with what is known of the names in scope extended by a `let`.
     pub(super) fn knowing_let<T>(&self, var: &Var, value: &IExpr, f: impl FnOnce() -> T) -> T {
-        let known = (self.fitting.borrow().as_ref())
+        let known = (self.known.borrow().as_ref())
             .and_then(|scope| Some((var.name.clone(), self.values_of(value, scope)?)));
         self.knowing(known, f)
     }
@@ -145,9 +135,9 @@ impl Gen<'_> {
         let Some((name, ty)) = known else {
             return f();
         };
-        let before = (self.fitting.borrow_mut().as_mut()).and_then(|s| s.insert(name.clone(), ty));
+        let before = (self.known.borrow_mut().as_mut()).and_then(|s| s.insert(name.clone(), ty));
         let out = f();
-        if let Some(scope) = self.fitting.borrow_mut().as_mut() {
+        if let Some(scope) = self.known.borrow_mut().as_mut() {
             match before {
                 Some(t) => scope.insert(name, t),
                 None => scope.remove(&name),
@@ -172,14 +162,12 @@ impl Gen<'_> {
     /// "Some move of the game is to `end`" as one condition over the fields, when every
     /// move is sure and the moves have at most `MAX_OPTIONS` options together.
     fn ends_condition(&self, game: &Game, moves: &[Move]) -> Option<IExpr> {
-        let mut scope: Scope = (game.fields.iter())
-            .map(|f| (Rc::from(f.name.as_str()), f.ty.clone()))
-            .collect();
+        let fields = field_scope(game);
         let mut options = 0usize;
         let mut any: Option<IExpr> = None;
         for m in moves {
             let mut count = 1usize;
-            let mut bound = Vec::new();
+            let mut scope = fields.clone();
             for clause in &m.clauses {
                 match clause {
                     IClause::Bind(vars, dom) => {
@@ -187,10 +175,7 @@ impl Gen<'_> {
                         if !self.sure(dom, &scope) {
                             return None;
                         }
-                        if let ([v], Some(t)) = (vars.as_slice(), self.domain_type(dom, &scope)) {
-                            scope.insert(v.name.clone(), t);
-                            bound.push(v.name.clone());
-                        }
+                        scope = self.with_binder(vars, dom, &scope);
                     }
                     IClause::Cond(c) => {
                         if !self.sure(c, &scope) {
@@ -201,17 +186,11 @@ impl Gen<'_> {
                         if !self.sure(value, &scope) {
                             return None;
                         }
-                        if let Some(t) = self.values_of(value, &scope) {
-                            scope.insert(var.name.clone(), t);
-                            bound.push(var.name.clone());
-                        }
+                        scope = self.with_let(var, value, &scope);
                     }
                 }
             }
             let ends = self.ends_of(&m.result, &scope)?;
-            for name in bound {
-                scope.remove(&name);
-            }
             options = options.saturating_add(count);
             let ends = (m.clauses.iter().rev()).fold(ends, |body, clause| match clause {
                 IClause::Bind(vars, dom) => IExpr::Quant {
@@ -326,11 +305,7 @@ impl Gen<'_> {
                 if !self.sure(domain, scope) || self.domain_size(domain, scope).is_none() {
                     return false;
                 }
-                let mut inner = scope.clone();
-                if let ([v], Some(t)) = (vars.as_slice(), self.domain_type(domain, scope)) {
-                    inner.insert(v.name.clone(), t);
-                }
-                self.sure(body, &inner)
+                self.sure(body, &self.with_binder(vars, domain, scope))
             }
             IExpr::Variant { variant, args, .. } => (variant.fields.iter().zip(args))
                 .all(|(t, a)| self.sure(a, scope) && self.lies_in(a, t, scope)),
@@ -352,6 +327,27 @@ impl Gen<'_> {
                         })
             }
             _ => false,
+        }
+    }
+
+    /// `scope` with the name a quantifier or a move binds over `domain`, when a type holds
+    /// its elements.
+    fn with_binder(&self, vars: &[Var], domain: &IExpr, scope: &Scope) -> Scope {
+        let mut inner = scope.clone();
+        inner.extend(self.binder_type(vars, domain, scope));
+        inner
+    }
+
+    /// The one name bound over `domain` and a finite type holding its elements.
+    fn binder_type(
+        &self,
+        vars: &[Var],
+        domain: &IExpr,
+        scope: &Scope,
+    ) -> Option<(Rc<str>, FieldTy)> {
+        match vars {
+            [v] => Some((v.name.clone(), self.domain_type(domain, scope)?)),
+            _ => None,
         }
     }
 
@@ -378,8 +374,8 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// A finite type holding every value `e` takes (when `e` is [sure](Gen::sure)), when
-    /// one is known: a name's type in scope, a constant, a range from its bounds, a set
+    /// A finite type holding every value `e` takes where its evaluation succeeds (so also
+    /// for parts that may fail: a move's result, a `let`), when one is known: a name's type in scope, a constant, a range from its bounds, a set
     /// built from others, the hull of a function's values over its arguments' types.
     fn values_of(&self, e: &IExpr, scope: &Scope) -> Option<FieldTy> {
         let set = |t: FieldTy| Some(FieldTy::Set(Box::new(t)));
@@ -528,8 +524,33 @@ fn holds_any(t: &FieldTy) -> bool {
     }
 }
 
+/// A move's result where no move of the position is to `end`: each `if` one of whose
+/// branches is `end` is the other branch (its test is known to choose that one).
+pub(super) fn without_end(result: &IExpr) -> IExpr {
+    match result {
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => match (without_end(then), without_end(otherwise)) {
+            (IExpr::End, rest) | (rest, IExpr::End) => rest,
+            (then, otherwise) => IExpr::If {
+                cond: cond.clone(),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+            },
+        },
+        IExpr::Let { var, value, body } => IExpr::Let {
+            var: var.clone(),
+            value: value.clone(),
+            body: Box::new(without_end(body)),
+        },
+        other => other.clone(),
+    }
+}
+
 /// Whether a move's result can be `end` itself (through `if` and `let`).
-fn ends_outright(result: &IExpr) -> bool {
+pub(super) fn ends_outright(result: &IExpr) -> bool {
     match result {
         IExpr::End => true,
         IExpr::If {
@@ -593,6 +614,13 @@ fn and_all(parts: Vec<IExpr>) -> IExpr {
     parts.into_iter().reduce(and).unwrap_or_else(|| truth(true))
 }
 
+/// The names of a game's fields, each with its type (every value of a field lies in it).
+fn field_scope(game: &Game) -> Scope {
+    (game.fields.iter())
+        .map(|f| (Rc::from(f.name.as_str()), f.ty.clone()))
+        .collect()
+}
+
 /// Whether every value of the finite type `a` lies in the type `b`.
 fn within(a: &FieldTy, b: &FieldTy) -> bool {
     match (a, b) {
@@ -641,10 +669,7 @@ impl Gen<'_> {
                 domain,
                 body,
             } => {
-                let mut inner_scope = scope.clone();
-                if let ([v], Some(t)) = (vars.as_slice(), self.domain_type(&domain, scope)) {
-                    inner_scope.insert(v.name.clone(), t);
-                }
+                let inner_scope = self.with_binder(&vars, &domain, scope);
                 let mut parts = Vec::new();
                 conjuncts(self.exchange(*body, &inner_scope), &mut parts);
                 // The inner quantifier to move out, and the domain it then runs over.
