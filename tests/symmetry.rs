@@ -21,8 +21,10 @@ fn assert_symmetries_keep_values(source: &str) {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
-    /// Cram on boards up to 3 × 4, with the example's mirror symmetries: Grundy values,
-    /// outcomes and remoteness of every one-row and two-row start, and of random boards.
+    /// Cram on boards up to 3 × 4, with the example's mirror symmetries and its regions
+    /// split into sums: Grundy values, outcomes and remoteness of every one-row and two-row
+    /// start, and of random boards, the same without the symmetries, by search (`Exact`),
+    /// and from the plain description.
     #[test]
     fn cram_mirrors_keep_every_value(
         rows in 1u32..=3,
@@ -39,7 +41,28 @@ proptest! {
                 holes.join(", ")
             );
         assert_symmetries_keep_values(&source);
+        // Split into regions or not, each value is that of the plain description.
+        assert_eq!(run_source(&source, Mode::Fast), run_source(&unsplit(&source), Mode::Fast));
     }
+}
+
+/// The example's Cram as first written: no symmetry, and a move's result the whole rest of
+/// the board instead of the sum of its regions.
+fn unsplit(source: &str) -> String {
+    let (open, close) = (
+        "sum(Cram(part) for part in components(",
+        ", x => neighbours(x)))",
+    );
+    let plain: Vec<String> = (source.lines())
+        .filter(|l| !l.trim_start().starts_with("symmetry"))
+        .map(|l| match (l.find(open), l.find(close)) {
+            (Some(a), Some(b)) => format!("{}Cram({})", &l[..a], &l[a + open.len()..b]),
+            _ => l.to_string(),
+        })
+        .collect();
+    let plain = plain.join("\n");
+    assert!(!plain.contains("components"), "{plain}");
+    plain
 }
 
 /// A symmetry that is not element-wise on a set (native code calls the image's rules), and

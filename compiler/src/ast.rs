@@ -351,6 +351,17 @@ pub enum QuantKind {
     Count,
 }
 
+/// What a `closure(...)`-shaped expression computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClosureKind {
+    /// `closure(seed, x => next)`: the least set holding `seed` and closed under `next`.
+    Reach,
+    /// `components(set, x => next)`: the classes of the least equivalence on `set` that
+    /// relates each `x` to the elements of `next` in `set`, in the order of their least
+    /// elements (a list of sets).
+    Components,
+}
+
 /// An expression with its span.
 #[derive(Clone, Debug)]
 pub struct Expr {
@@ -384,8 +395,9 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Let(Ident, Box<Expr>, Box<Expr>),
     Quant(QuantKind, Pattern, Box<Expr>, Box<Expr>),
-    /// `closure(seed, x => next)`: the least set containing `seed` closed under `next`.
-    Closure(Box<Expr>, Ident, Box<Expr>),
+    /// `closure(seed, x => next)`: the least set containing `seed` closed under `next`;
+    /// `components(set, x => next)`: the parts `next` connects `set` into.
+    Closure(ClosureKind, Box<Expr>, Ident, Box<Expr>),
     /// `xs[lo..hi]`, either bound optional.
     Slice(Box<Expr>, Option<Box<Expr>>, Option<Box<Expr>>),
     /// `xs with [i] = v`

@@ -2,7 +2,7 @@
 //! IR and implements the runtime's [`Rules`] for every game of a program, so each value and
 //! compound of the runtime works on interpreted games.
 
-use crate::ast::{QuantKind, Span};
+use crate::ast::{ClosureKind, QuantKind, Span};
 use crate::ir::*;
 use cgdl_runtime::native::{checked, field_message, list_index, slice_range};
 use cgdl_runtime::partizan::{partizan_options, Side};
@@ -492,7 +492,53 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             })?;
             Val::Set(Rc::new(out))
         }
-        IExpr::Closure { seed, var, next } => {
+        IExpr::Closure {
+            kind: ClosureKind::Components,
+            seed,
+            var,
+            next,
+        } => {
+            let whole = set_of(eval(seed, env, cx)?)?;
+            ensure(env, var.slot);
+            // Part by part from the least element left, wave by wave through what the
+            // steps reach (each wave in increasing order); a step into an earlier part
+            // joins it to this one.
+            let mut parts: Vec<BTreeSet<Val>> = Vec::new();
+            let mut left: BTreeSet<Val> = (*whole).clone();
+            while let Some(x) = left.pop_first() {
+                let mut part = BTreeSet::from([x.clone()]);
+                let mut wave = vec![x];
+                while !wave.is_empty() {
+                    let mut reached = BTreeSet::new();
+                    for y in wave {
+                        env[var.slot] = y;
+                        let step = set_of(eval(next, env, cx)?)?;
+                        spend(step.len() as u64)?;
+                        reached.extend(step.iter().filter(|z| whole.contains(*z)).cloned());
+                    }
+                    if reached
+                        .iter()
+                        .any(|z| !part.contains(z) && !left.contains(z))
+                    {
+                        spend(parts.len() as u64)?;
+                        let (joined, apart): (Vec<_>, Vec<_>) =
+                            parts.into_iter().partition(|p| !p.is_disjoint(&reached));
+                        joined.into_iter().for_each(|p| part.extend(p));
+                        parts = apart;
+                    }
+                    wave = reached.into_iter().filter(|z| left.remove(z)).collect();
+                    part.extend(wave.iter().cloned());
+                }
+                parts.push(part);
+            }
+            parts.sort_by(|a, b| a.first().cmp(&b.first()));
+            Val::List(Rc::new(
+                parts.into_iter().map(|p| Val::Set(Rc::new(p))).collect(),
+            ))
+        }
+        IExpr::Closure {
+            seed, var, next, ..
+        } => {
             let mut seen: BTreeSet<Val> = set_of(eval(seed, env, cx)?)?.iter().cloned().collect();
             let mut work: Vec<Val> = seen.iter().cloned().collect();
             ensure(env, var.slot);

@@ -749,10 +749,14 @@ fn primary(p: Pair<Rule>) -> Expr {
         }
         Rule::closure => {
             let mut it = p.into_inner();
+            let kind = match it.next().expect("kind").as_str() {
+                "closure" => ClosureKind::Reach,
+                _ => ClosureKind::Components,
+            };
             let seed = expr(it.next().expect("seed"));
             let var = ident(it.next().expect("variable"));
             let next = expr(it.next().expect("next"));
-            ExprKind::Closure(Box::new(seed), var, Box::new(next))
+            ExprKind::Closure(kind, Box::new(seed), var, Box::new(next))
         }
         Rule::comprehension => {
             let (elem, clauses) = comprehension_parts(p.into_inner());

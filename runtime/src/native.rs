@@ -8,9 +8,9 @@ mod datum;
 mod set;
 pub use datum::{datum_error, Datum, FromDatum, PositionDatum};
 pub use set::{
-    tuple_codes, BitIter, BitStore, CodeBits, CodeBuilder, CodeIntoIter, CodeIter, CodeStore, Elem,
-    IntBuilder, IntIntoIter, IntIter, IntStore, Set, SetBuilder, Store, VecStore, CODE_WORDS,
-    INT_CODES, MAX_CODES,
+    code_bits_of, tuple_codes, BitIter, BitStore, CodeBits, CodeBuilder, CodeIntoIter, CodeIter,
+    CodeStore, Elem, IntBuilder, IntIntoIter, IntIter, IntStore, Set, SetBuilder, Store, VecStore,
+    CODE_WORDS, INT_CODES, MAX_CODES,
 };
 
 /// An error while evaluating generated code: a message and, where known, `line:col`.
@@ -380,6 +380,118 @@ pub fn closure<T: Elem, N: IntoIterator<Item = T>>(
     let mut seen: std::collections::BTreeSet<T> = work.iter().cloned().collect();
     visit(work, &mut seen, |seen, y| seen.insert(y.clone()), &mut next)?;
     Ok(seen.into_iter().collect())
+}
+
+/// `components(whole, x => next)`: the classes of the least equivalence on `whole` that
+/// relates each `x` to the elements of `next(x)` in `whole`, ordered by their least
+/// elements. `next` is asked of each element once, in the reference interpreter's order:
+/// part by part from the least element not yet in one, then wave by wave through what the
+/// steps reach, each wave in increasing order (so a failing `next` fails at the same
+/// element). A step into an earlier part joins it to the part being found.
+pub fn components<T: Elem>(
+    whole: &Set<T>,
+    mut next: impl FnMut(T) -> Result<Set<T>, RuleError>,
+) -> Result<Vec<Set<T>>, RuleError> {
+    if let Some(all) = whole.code_bits() {
+        return components_of_codes(all, next);
+    }
+    let mut parts: Vec<Set<T>> = Vec::new();
+    let mut left = whole.clone();
+    loop {
+        let least = left.iter().next();
+        let Some(x) = least else {
+            break;
+        };
+        left = left.without(x.clone());
+        let mut part = Set::default().with(x);
+        let mut wave = part.clone();
+        loop {
+            let mut reached = Set::default();
+            for y in wave.iter() {
+                reached = reached.union(&next(y)?);
+            }
+            let reached = reached.inter(whole);
+            let new = reached.inter(&left);
+            if !reached.diff(&part).diff(&new).is_empty() {
+                // Steps into earlier parts: they are one with this part.
+                parts.retain(|p| {
+                    let apart = p.inter(&reached).is_empty();
+                    if !apart {
+                        part = part.union(p);
+                    }
+                    apart
+                });
+            }
+            if new.is_empty() {
+                break;
+            }
+            part = part.union(&new);
+            left = left.diff(&new);
+            wave = new;
+        }
+        parts.push(part);
+    }
+    parts.sort_by_key(|part| part.iter().next());
+    Ok(parts)
+}
+
+/// [`components`] of a set kept as the bits of its elements' codes, on those bits.
+fn components_of_codes<T: Elem>(
+    all: [u64; CODE_WORDS],
+    mut next: impl FnMut(T) -> Result<Set<T>, RuleError>,
+) -> Result<Vec<Set<T>>, RuleError> {
+    type Bits = [u64; CODE_WORDS];
+    let op = |a: &Bits, b: &Bits, f: fn(u64, u64) -> u64| -> Bits {
+        std::array::from_fn(|i| f(a[i], b[i]))
+    };
+    let empty = |a: &Bits| a.iter().all(|&w| w == 0);
+    let mut parts: Vec<Bits> = Vec::new();
+    let mut left = all;
+    while let Some(least) = code_bits_of(left).next() {
+        let mut part = [0; CODE_WORDS];
+        part[least as usize / 64] = 1 << (least % 64);
+        left = op(&left, &part, |a, b| a & !b);
+        let mut wave = part;
+        loop {
+            let mut reached = [0; CODE_WORDS];
+            for code in code_bits_of(wave) {
+                let step = next(T::decode(code))?;
+                let bits = step.code_bits().unwrap_or_else(|| {
+                    let mut bits = [0; CODE_WORDS];
+                    for c in step.iter().filter_map(|y| y.code()) {
+                        if (c as usize) < 64 * CODE_WORDS {
+                            bits[c as usize / 64] |= 1 << (c % 64);
+                        }
+                    }
+                    bits
+                });
+                reached = op(&reached, &bits, |a, b| a | b);
+            }
+            let reached = op(&reached, &all, |a, b| a & b);
+            let new = op(&reached, &left, |a, b| a & b);
+            if !empty(&op(&op(&reached, &part, |a, b| a & !b), &new, |a, b| {
+                a & !b
+            })) {
+                // Steps into earlier parts: they are one with this part.
+                parts.retain(|p| {
+                    let apart = empty(&op(p, &reached, |a, b| a & b));
+                    if !apart {
+                        part = op(&part, p, |a, b| a | b);
+                    }
+                    apart
+                });
+            }
+            if empty(&new) {
+                break;
+            }
+            part = op(&part, &new, |a, b| a | b);
+            left = op(&left, &new, |a, b| a & !b);
+            wave = new;
+        }
+        parts.push(part);
+    }
+    parts.sort_by_key(|part| code_bits_of(*part).next());
+    Ok(parts.into_iter().map(Set::from_code_bits).collect())
 }
 
 /// Pops elements off `work`, pushing each element of `next` that `insert` records as new.
@@ -839,5 +951,63 @@ impl<T: Clone + Eq + std::hash::Hash> ListInterner<T> {
 impl<T: Clone + Eq + std::hash::Hash> Default for ListInterner<T> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `components` against its definition: `x` and `y` share a part when a path of
+        /// steps joins them, each step going either way and staying within the set. Cells
+        /// of rows 0..4 are bits; row 40 has no code, so its sets are vectors.
+        #[test]
+        fn components_are_the_classes_of_the_steps(
+            whole in proptest::collection::btree_set((prop_oneof![0i64..4, Just(40)], 0i64..4), 0..12),
+            steps in proptest::collection::vec(proptest::collection::vec((0i64..5, 0i64..4), 0..3), 20),
+        ) {
+            let cells: Vec<(i64, i64)> = whole.iter().copied().collect();
+            let step = |x: &(i64, i64)| -> Vec<(i64, i64)> {
+                steps[((x.0 % 5) * 4 + x.1) as usize].clone()
+            };
+            // joined[i][j]: cells i and j are joined (reflexive, symmetric, transitive closure).
+            let n = cells.len();
+            let mut joined = vec![vec![false; n]; n];
+            for i in 0..n {
+                joined[i][i] = true;
+                for y in step(&cells[i]) {
+                    if let Some(j) = cells.iter().position(|c| *c == y) {
+                        joined[i][j] = true;
+                        joined[j][i] = true;
+                    }
+                }
+            }
+            for k in 0..n {
+                for i in 0..n {
+                    for j in 0..n {
+                        joined[i][j] |= joined[i][k] && joined[k][j];
+                    }
+                }
+            }
+            // A part for each cell joined to no earlier one: the cells joined to it.
+            let want: Vec<Vec<(i64, i64)>> = (joined.iter().enumerate())
+                .filter(|(i, row)| !row[..*i].contains(&true))
+                .map(|(_, row)| (0..n).filter(|&j| row[j]).map(|j| cells[j]).collect())
+                .collect();
+            let set: Set<(i64, i64)> = cells.iter().copied().collect();
+            let mut asked: Vec<(i64, i64)> = Vec::new();
+            let got = components(&set, |x| {
+                asked.push(x);
+                Ok(step(&x).into_iter().collect())
+            })
+            .expect("no step fails");
+            let got: Vec<Vec<(i64, i64)>> = got.iter().map(Set::to_vec).collect();
+            prop_assert_eq!(got, want);
+            // Each element is asked for once.
+            asked.sort();
+            prop_assert_eq!(asked, cells);
+        }
     }
 }

@@ -408,8 +408,29 @@ impl<P: Copy + Ord> Options<P> {
 
     /// Adds a disjunctive sum of positions (which may be of different games).
     pub fn sum(&mut self, positions: impl IntoIterator<Item = P>) {
-        let start = self.leaves.len();
+        let start = self.open_sum();
         self.leaves.extend(positions);
+        self.close_sum(start);
+    }
+
+    /// Starts a disjunctive sum whose positions are then added one by one
+    /// ([`Options::leaf`]) and which [`Options::close_sum`] adds as one option (a sum over a
+    /// comprehension, without collecting it first).
+    #[inline]
+    pub fn open_sum(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// Adds a position to the sum begun by [`Options::open_sum`].
+    #[inline]
+    pub fn leaf(&mut self, pos: P) {
+        self.leaves.push(pos);
+    }
+
+    /// Adds the sum of the positions added since `start` ([`Options::open_sum`]) as one
+    /// option: `end` when there is none.
+    #[inline]
+    pub fn close_sum(&mut self, start: usize) {
         let len = self.leaves.len() - start;
         if len == 0 {
             self.push_end();

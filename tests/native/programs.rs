@@ -2,7 +2,7 @@
 //!
 //! Each program has a heap game `A(n: nat)`, a bounded game `B(a, b)`, a set game
 //! `C(s: set<0..8>)`, a board game `D(cells: set<Cell>, tags: set<T>)` over a tuple type
-//! `Cell` and a tagged type `T` (sets kept as bits natively, functions over finite types
+//! `Cell` and a tagged type `T` (sets kept as bits natively, split by `components`, functions over finite types
 //! computed into tables while building), and a game `E` on the same board whose `end`
 //! conditions native code answers by a probe (its quantifiers exchanged), whose moves are drawn from templates (take, split, finish, shrink
 //! through a helper, compounds in results, conditional results, moves from `B` into `A`, set
@@ -259,6 +259,13 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
     // the board): both back ends must visit the same cells first.
     out += &format!(
         "    move reach(x in cells, len(closure({{x}}, y => near(y) & cells)) >= {}) => D(cells - {{x}}, tags)\n",
+        more.int(1, 3)
+    );
+    // The parts of a set of tuples under a step that is not symmetric and leaves the
+    // board: a condition on them, and a sum of one game per part.
+    out += &format!(
+        "    move split(x in cells, len(components(cells - {{x}}, y => near(y))) >= {}) => \
+         sum(D(p, tags) for p in components(cells - {{x}}, y => near(y)))\n",
         more.int(1, 3)
     );
     if s.chance(0.5) {

@@ -211,28 +211,41 @@ impl Checker<'_> {
                     elem,
                 )
             }
-            ExprKind::Closure(seed, var, next) => {
+            ExprKind::Closure(kind, seed, var, next) => {
+                let (what, step) = match kind {
+                    ClosureKind::Reach => ("`closure`", "`closure`'s step"),
+                    ClosureKind::Components => ("`components`", "`components`'s step"),
+                };
                 let (seed_ir, seed_ty) = self.expr(seed, scope);
                 let elem = match seed_ty {
                     Ty::Set(t) => *t,
                     Ty::Any => Ty::Any,
                     other => {
-                        self.mismatch(seed.span, "`closure`", "a set as its seed", &other);
+                        let expected = match kind {
+                            ClosureKind::Reach => "a set as its seed",
+                            ClosureKind::Components => "a set to divide",
+                        };
+                        self.mismatch(seed.span, what, expected, &other);
                         Ty::Any
                     }
                 };
                 let mark = scope.mark();
                 let var = self.bind(scope, var, elem.clone());
                 let want = Ty::Set(Box::new(elem));
-                let next_ir = self.expect(next, &want, scope, "`closure`'s step");
+                let next_ir = self.expect(next, &want, scope, step);
                 scope.reset(mark);
+                let ty = match kind {
+                    ClosureKind::Reach => want,
+                    ClosureKind::Components => Ty::List(Box::new(want)),
+                };
                 (
                     IExpr::Closure {
+                        kind: *kind,
                         seed: Box::new(seed_ir),
                         var,
                         next: Box::new(next_ir),
                     },
-                    want,
+                    ty,
                 )
             }
             ExprKind::Slice(list, lo, hi) => {

@@ -13,7 +13,7 @@ mod operators;
 mod queries;
 mod rules;
 
-use crate::ast::{self, BinOp, ExprKind, QuantKind, QueryKind, Span, UnOp};
+use crate::ast::{self, BinOp, ClosureKind, ExprKind, QuantKind, QueryKind, Span, UnOp};
 use crate::codes::ErrorCode;
 use crate::diagnostics::Diagnostic;
 use crate::interp::eval_const;

@@ -3,8 +3,9 @@
 
 use super::layout::{count_values, is_copy};
 use super::{int, unsupported, CodegenError, Gen};
-use crate::ast::QuantKind;
+use crate::ast::{ClosureKind, QuantKind};
 use crate::ir::*;
+use cgdl_runtime::Compound;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
@@ -41,21 +42,25 @@ impl Gen<'_> {
     pub(super) fn clauses(
         &self,
         clauses: &[IClause],
-        inner: TokenStream,
+        inner: &dyn Fn() -> Result<TokenStream, CodegenError>,
     ) -> Result<TokenStream, CodegenError> {
         let Some((first, rest)) = clauses.split_first() else {
-            return Ok(inner);
+            return inner();
         };
-        let inner = self.clauses(rest, inner)?;
         Ok(match first {
             IClause::Cond(c) => {
                 let c = self.value(c)?;
+                let inner = self.clauses(rest, inner)?;
                 quote!(if #c { #inner })
             }
-            IClause::Bind(vars, dom) => self.for_each(vars, dom, inner)?,
+            IClause::Bind(vars, dom) => {
+                let inner = self.knowing_binder(vars, dom, || self.clauses(rest, inner))?;
+                self.for_each(vars, dom, inner)?
+            }
             IClause::Let(var, value) => {
-                let (x, value) = (self.binder(var), self.value(value)?);
-                quote!({ let #x = #value; #inner })
+                let (x, v) = (self.binder(var), self.value(value)?);
+                let inner = self.knowing_let(var, value, || self.clauses(rest, inner))?;
+                quote!({ let #x = #v; #inner })
             }
         })
     }
@@ -160,6 +165,18 @@ impl Gen<'_> {
             } if matches!(**lhs, IExpr::Pos { .. }) && matches!(**rhs, IExpr::Pos { .. }) => {
                 let (a, b) = (self.position(lhs)?, self.position(rhs)?);
                 quote!(out.sum([#a, #b]); out.check()?;)
+            }
+            IExpr::CompoundOf {
+                kind: Compound::Sum,
+                elem,
+                clauses,
+            } if matches!(**elem, IExpr::Pos { .. }) => {
+                // A sum over a comprehension of positions: its leaves go straight to `out`.
+                let looped = self.clauses(clauses, &|| {
+                    let p = self.position(elem)?;
+                    Ok(quote!(out.leaf(#p);))
+                })?;
+                quote!({ let start = out.open_sum(); #looped out.close_sum(start); } out.check()?;)
             }
             other => {
                 let v = self.value(other)?;
@@ -407,11 +424,36 @@ impl Gen<'_> {
                 quote!({ let mut found = #init; #looped found })
             }
             IExpr::Compr { elem, clauses } => {
-                let elem = n(elem)?;
-                let looped = self.clauses(clauses, quote!(set.push(#elem);))?;
+                let looped = self.clauses(clauses, &|| {
+                    let elem = n(elem)?;
+                    Ok(quote!(set.push(#elem);))
+                })?;
                 quote!({ let mut set = #rt::native::SetBuilder::new(); #looped set.build() })
             }
-            IExpr::Closure { seed, var, next } => {
+            IExpr::Closure {
+                kind: ClosureKind::Components,
+                seed,
+                var,
+                next,
+            } => {
+                let whole = match &**seed {
+                    IExpr::Var(v) => self.var_ref(v),
+                    other => {
+                        let v = n(other)?;
+                        quote!(&#v)
+                    }
+                };
+                // `var` ranges over the elements of the set divided.
+                let next = self.knowing_binder(std::slice::from_ref(var), seed, || n(next))?;
+                let x = self.binder(var);
+                quote!(#rt::native::components(#whole, |#x| {
+                    let step = #next;
+                    ::std::result::Result::Ok(step)
+                })?)
+            }
+            IExpr::Closure {
+                seed, var, next, ..
+            } => {
                 let (seed, next, x) = (n(seed)?, n(next)?, self.binder(var));
                 quote!(#rt::native::closure(
                     (#seed).into_iter().collect::<#rt::native::Set<_>>(),
@@ -487,8 +529,10 @@ impl Gen<'_> {
                 elem,
                 clauses,
             } => {
-                let elem = n(elem)?;
-                let looped = self.clauses(clauses, quote!(list.push(#elem);))?;
+                let looped = self.clauses(clauses, &|| {
+                    let elem = n(elem)?;
+                    Ok(quote!(list.push(#elem);))
+                })?;
                 let kind = super::compound(rt, *kind);
                 quote!({
                     let mut list = ::std::vec::Vec::new();
@@ -619,9 +663,10 @@ impl Gen<'_> {
                 if let [IExpr::Compr { elem, clauses }] = args {
                     // The extreme of a comprehension's elements is that of its set: fold
                     // them instead of building the set.
-                    let elem = self.value(elem)?;
-                    let keep = quote!(best = #rt::native::keep_extreme(best, #elem, #largest););
-                    let looped = self.clauses(clauses, keep)?;
+                    let looped = self.clauses(clauses, &|| {
+                        let elem = self.value(elem)?;
+                        Ok(quote!(best = #rt::native::keep_extreme(best, #elem, #largest);))
+                    })?;
                     quote!({
                         let mut best = ::std::option::Option::None;
                         #looped

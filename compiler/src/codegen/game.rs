@@ -5,6 +5,7 @@ use super::layout::{bit_words, cells, is_copy, union_plain, Packed};
 use super::{CodegenError, Gen};
 use crate::ast::MoveSide;
 use crate::ir::*;
+use cgdl_runtime::native::{CODE_WORDS, INT_CODES};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use std::collections::HashSet;
@@ -40,8 +41,27 @@ struct TablePlan {
     /// Its values are sets of a tagged type kept as this many words of bits, each value
     /// the bit of its rank (the values of the type, in order).
     union_words: Option<(usize, Vec<Val>)>,
+    /// Its values are sets of pairs of numbers in `0..16` (board cells), kept as the
+    /// runtime's code words (bit `16 a + b` for `(a, b)`).
+    pair_sets: bool,
     /// The table is a constant array (numbers, `bool`s, such sets).
     constant: bool,
+}
+
+/// The code the runtime gives a pair of numbers in `0..16` in a set (`16 a + b`), as an
+/// index of its code words.
+fn pair_code(v: &Val) -> Option<usize> {
+    let Val::Tuple(parts) = v else {
+        return None;
+    };
+    let part = |p: &Val| match p {
+        Val::Int(i) if (0..INT_CODES as i64).contains(i) => Some(*i as usize),
+        _ => None,
+    };
+    match &parts[..] {
+        [a, b] => Some(part(a)? * INT_CODES as usize + part(b)?),
+        _ => None,
+    }
 }
 
 /// A map of a set field's bits: the bit each bit goes to, and whether the set takes 128 bits.
@@ -540,7 +560,7 @@ impl Gen<'_> {
             *self.known.borrow_mut() = Some(self.move_scope(game, m));
             let emitted = self.emit(&result);
             *self.known.borrow_mut() = None;
-            let body = emitted.and_then(|inner| self.clauses(&m.clauses, inner));
+            let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
             self.borrowed.borrow_mut().clear();
             let body = body?;
             let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
@@ -697,6 +717,7 @@ impl Gen<'_> {
             values,
             small_sets,
             union_words,
+            pair_sets,
             constant,
         } = plan;
         let whole = FieldTy::Tuple(types.clone());
@@ -721,6 +742,14 @@ impl Gen<'_> {
                             return Ok(None);
                         };
                         words[rank / 64] |= 1 << (rank % 64);
+                    }
+                    let words = words.iter().map(|&x| Literal::u64_suffixed(x));
+                    Ok(Some(quote!([#(#words),*])))
+                }
+                Some(v @ Val::Set(members)) if pair_sets && f.ret.admits(v) => {
+                    let mut words = [0u64; CODE_WORDS];
+                    for code in members.iter().filter_map(pair_code) {
+                        words[code / 64] |= 1 << (code % 64);
                     }
                     let words = words.iter().map(|&x| Literal::u64_suffixed(x));
                     Ok(Some(quote!([#(#words),*])))
@@ -757,6 +786,13 @@ impl Gen<'_> {
             let rt_path = &self.rt;
             let (entry, make) = match (small_sets, &union_words) {
                 (true, _) => (quote!(u128), quote!(#rt_path::native::Set::from_word(v))),
+                _ if pair_sets => {
+                    let w = Literal::usize_unsuffixed(CODE_WORDS);
+                    (
+                        quote!([u64; #w]),
+                        quote!(#rt_path::native::Set::from_code_words(v)),
+                    )
+                }
                 (_, Some((w, _))) => {
                     let w = Literal::usize_unsuffixed(*w);
                     (
@@ -777,7 +813,7 @@ impl Gen<'_> {
                 );
                 let lints = super::user_code_lints(&["ptr_arg"]);
                 let read = match (small_sets, &union_words) {
-                    (false, None) => quote!(TABLE[(#rank) as usize]),
+                    (false, None) if !pair_sets => quote!(TABLE[(#rank) as usize]),
                     _ => quote!(let v = TABLE[(#rank) as usize]; #make),
                 };
                 return Ok((
@@ -867,10 +903,18 @@ impl Gen<'_> {
             },
             _ => None,
         };
-        // Small sets of numbers and of tagged values are words and numbers are numbers: a
-        // constant table. Other values are built once, on first use.
+        let pair_sets = matches!(&f.ret, FieldTy::Set(t) if matches!(&**t,
+                FieldTy::Tuple(parts) if parts.len() == 2 && parts.iter().all(|p|
+                    matches!(p, FieldTy::Nat | FieldTy::Int | FieldTy::Range(..)))))
+            && (values.iter().flatten()).all(|v| match v {
+                Val::Set(s) => s.iter().all(|x| pair_code(x).is_some()),
+                _ => false,
+            });
+        // Small sets of numbers, of tagged values and of cells are words and numbers are
+        // numbers: a constant table. Other values are built once, on first use.
         let constant = small_sets
             || union_words.is_some()
+            || pair_sets
             || matches!(
                 f.ret,
                 FieldTy::Nat | FieldTy::Int | FieldTy::Range(..) | FieldTy::Bool
@@ -880,6 +924,7 @@ impl Gen<'_> {
             values,
             small_sets,
             union_words,
+            pair_sets,
             constant,
         })
     }

@@ -63,7 +63,7 @@ impl Gen<'_> {
                     let Some(emit) = self.kernel_emit(gid, shape, &m.result)? else {
                         return Ok(None);
                     };
-                    parts.push(self.clauses(&m.clauses, emit)?);
+                    parts.push(self.clauses(&m.clauses, &|| Ok(emit.clone()))?);
                 }
                 quote!(#(#parts)*)
             }

@@ -15,7 +15,7 @@
 //! enumerating the options up to the first `end` would, errors included (there are none).
 
 use super::{CodegenError, Gen};
-use crate::ast::QuantKind;
+use crate::ast::{ClosureKind, QuantKind};
 use crate::ir::*;
 use cgdl_runtime::rules::MAX_OPTIONS;
 use proc_macro2::TokenStream;
@@ -452,6 +452,15 @@ impl Gen<'_> {
     /// A finite type holding every element of a domain, when known: a type's name, a
     /// field of set type, a range or a function's sets (see [`Gen::values_of`]).
     fn domain_type(&self, dom: &IExpr, scope: &Scope) -> Option<FieldTy> {
+        if let IExpr::Closure {
+            kind: ClosureKind::Components,
+            seed,
+            ..
+        } = dom
+        {
+            // Each part is a subset of the set divided.
+            return Some(FieldTy::Set(Box::new(self.domain_type(seed, scope)?)));
+        }
         match self.values_of(dom, scope)? {
             FieldTy::Set(t) => Some(*t),
             _ => None,

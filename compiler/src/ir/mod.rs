@@ -1,7 +1,7 @@
 //! The checked IR, read by both back ends: names resolved (each with its slot and type),
 //! operators resolved by type, constants folded.
 
-use crate::ast::{QuantKind, Span};
+use crate::ast::{ClosureKind, QuantKind, Span};
 use cgdl_runtime::native::payload_message;
 use cgdl_runtime::Compound;
 use std::rc::Rc;
@@ -160,8 +160,11 @@ pub enum IExpr {
         /// Binders, conditions and `let`s, in order.
         clauses: Vec<IClause>,
     },
-    /// `closure(seed, var => next)`: the least set holding `seed` and closed under `next`.
+    /// `closure(seed, var => next)`: the least set holding `seed` and closed under `next`;
+    /// `components(seed, var => next)`: the parts `next` connects `seed` into.
     Closure {
+        /// Which of the two.
+        kind: ClosureKind,
         /// The starting elements.
         seed: Box<IExpr>,
         /// The name bound to each element reached.
@@ -414,7 +417,9 @@ impl IExpr {
                 }
                 elem.walk_vars(f);
             }
-            IExpr::Closure { seed, var, next } => {
+            IExpr::Closure {
+                seed, var, next, ..
+            } => {
                 f(var, false);
                 seed.walk_vars(f);
                 next.walk_vars(f);

@@ -261,7 +261,9 @@ impl Analysis {
                 self.eval(elem, env);
                 Abs::Unknown
             }
-            IExpr::Closure { seed, var, next } => {
+            IExpr::Closure {
+                seed, var, next, ..
+            } => {
                 self.eval(seed, env);
                 set(env, var.slot, Abs::Unknown);
                 self.eval(next, env);

@@ -42,6 +42,34 @@ pub const CODE_WORDS: usize = (MAX_CODES / 64) as usize;
 /// cell of up to 16 × 16) has a code below [`MAX_CODES`].
 pub const INT_CODES: u32 = 16;
 
+/// The codes whose bits are set in `bits`, in increasing order.
+#[inline]
+pub fn code_bits_of(bits: [u64; CODE_WORDS]) -> impl Iterator<Item = u32> {
+    (0..CODE_WORDS).flat_map(move |i| {
+        let mut w = bits[i];
+        std::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let bit = w.trailing_zeros();
+                w &= w - 1;
+                i as u32 * 64 + bit
+            })
+        })
+    })
+}
+
+/// `W` words as [`CODE_WORDS`] words (when `W` is at most that many).
+#[inline(always)]
+fn widened<const W: usize>(w: &[u64; W]) -> Option<[u64; CODE_WORDS]> {
+    (W <= CODE_WORDS).then(|| std::array::from_fn(|i| if i < W { w[i] } else { 0 }))
+}
+
+/// [`CODE_WORDS`] words as `W` words, when no bit lies past them.
+#[inline(always)]
+fn narrowed<const W: usize>(bits: &[u64; CODE_WORDS]) -> Option<[u64; W]> {
+    (bits.iter().skip(W).all(|&b| b == 0))
+        .then(|| std::array::from_fn(|i| bits.get(i).copied().unwrap_or(0)))
+}
+
 /// The storage behind a [`Set`]: sorted, without duplicates, in one canonical form per set
 /// (so that derived equality and hashing are set equality and hashing).
 pub trait Store<T>: Clone + Eq + Hash + Debug {
@@ -90,6 +118,24 @@ pub trait Store<T>: Clone + Eq + Hash + Debug {
         let mut b = Self::Builder::default();
         Self::push(&mut b, x);
         self.diff(&Self::build(b))
+    }
+    /// The elements' codes as the bits of [`CODE_WORDS`] words, when the set is kept as
+    /// such bits; `None` otherwise.
+    #[inline(always)]
+    fn code_bits(&self) -> Option<[u64; CODE_WORDS]> {
+        None
+    }
+    /// The set of the values whose codes are the bits of `bits` (each a code some value
+    /// has).
+    fn from_code_bits(bits: [u64; CODE_WORDS]) -> Self
+    where
+        T: Elem,
+    {
+        let mut b = Self::Builder::default();
+        for code in code_bits_of(bits) {
+            Self::push(&mut b, T::decode(code));
+        }
+        Self::build(b)
     }
     /// The smallest (`largest == false`) or largest element.
     fn extreme(&self, largest: bool) -> Option<T>;
@@ -803,6 +849,49 @@ impl<T: Elem, const W: usize> Store<T> for CodeStore<T, W> {
     fn diff(&self, other: &Self) -> Self {
         self.words_op(other, SetOp::Diff)
     }
+    #[inline(always)]
+    fn code_bits(&self) -> Option<[u64; CODE_WORDS]> {
+        match self {
+            CodeStore::Bits(w) => widened(w),
+            CodeStore::List(_) => None,
+        }
+    }
+    fn from_code_bits(bits: [u64; CODE_WORDS]) -> Self {
+        match narrowed::<W>(&bits) {
+            Some(w) => CodeStore::Bits(w),
+            None => CodeStore::List(code_bits_of(bits).map(T::decode).collect()),
+        }
+    }
+    #[inline(always)]
+    fn with(&self, x: T) -> Self {
+        match (self, code_bit::<T, W>(&x)) {
+            (CodeStore::Bits(w), Some((i, bit))) => {
+                let mut w = *w;
+                w[i] |= bit;
+                CodeStore::Bits(w)
+            }
+            _ => {
+                let mut b = CodeBuilder::default();
+                Self::push(&mut b, x);
+                self.union(&Self::build(b))
+            }
+        }
+    }
+    #[inline(always)]
+    fn without(&self, x: T) -> Self {
+        match (self, code_bit::<T, W>(&x)) {
+            (CodeStore::Bits(w), Some((i, bit))) => {
+                let mut w = *w;
+                w[i] &= !bit;
+                CodeStore::Bits(w)
+            }
+            _ => {
+                let mut b = CodeBuilder::default();
+                Self::push(&mut b, x);
+                self.diff(&Self::build(b))
+            }
+        }
+    }
     fn extreme(&self, largest: bool) -> Option<T> {
         match self {
             CodeStore::Bits(w) => extreme_code(w, largest).map(T::decode),
@@ -912,6 +1001,15 @@ impl<T: Elem, const W: usize> Store<T> for BitStore<T, W> {
     #[inline]
     fn diff(&self, other: &Self) -> Self {
         Self::of(std::array::from_fn(|i| self.words[i] & !other.words[i]))
+    }
+    #[inline(always)]
+    fn code_bits(&self) -> Option<[u64; CODE_WORDS]> {
+        widened(&self.words)
+    }
+    fn from_code_bits(bits: [u64; CODE_WORDS]) -> Self {
+        // Every value of the type has a code below `64 W`.
+        debug_assert!(narrowed::<W>(&bits).is_some());
+        Self::of(std::array::from_fn(|i| bits.get(i).copied().unwrap_or(0)))
     }
     #[inline(always)]
     fn with(&self, x: T) -> Self {
@@ -1093,6 +1191,18 @@ impl<T: Elem> Set<T> {
     #[inline]
     pub fn diff(&self, other: &Set<T>) -> Set<T> {
         Set(self.0.diff(&other.0))
+    }
+
+    /// The elements' codes as bits, when the set is kept so (see [`Store::code_bits`]).
+    #[inline(always)]
+    pub fn code_bits(&self) -> Option<[u64; CODE_WORDS]> {
+        self.0.code_bits()
+    }
+
+    /// The set of the values whose codes are the bits of `bits`.
+    #[inline]
+    pub fn from_code_bits(bits: [u64; CODE_WORDS]) -> Set<T> {
+        Set(T::Store::from_code_bits(bits))
     }
 }
 
