@@ -830,6 +830,10 @@ impl Rules for Interpreter<'_> {
         self.program.games[self.position(pos).0].partizan
     }
 
+    fn splits(&self, pos: u32) -> bool {
+        self.program.games[self.position(pos).0].splits()
+    }
+
     fn side_options(&self, pos: u32, side: Side, out: &mut Options<u32>) -> Result<(), RuleError> {
         let (gid, fields) = self.position(pos);
         let game = &self.program.games[gid];

@@ -78,6 +78,15 @@ pub trait Rules {
         self.options(pos, out)
     }
 
+    /// Whether a move of `pos`'s game can split it into a sum of several positions. The
+    /// solver then finds the Grundy value of such a position by nimber search (see
+    /// `solver::nimber`), which decides small values of sums without the exact value of
+    /// every position below; for other games the mex of the options' values is cheaper.
+    /// Values are the same either way.
+    fn splits(&self, _pos: Self::Pos) -> bool {
+        false
+    }
+
     /// Whether `pos` is of a partizan game: one whose players have different moves. Its
     /// values are canonical forms ([`crate::partizan`]), and [`Rules::options`] is not
     /// asked for it.

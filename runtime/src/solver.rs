@@ -12,6 +12,8 @@ use crate::value::{
 use rustc_hash::FxHashMap;
 use std::fmt;
 
+mod nimber;
+
 /// How compounds are evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -281,6 +283,9 @@ pub struct Solver<'r, R: Rules> {
     clears_left: u32,
     /// A memo could neither grow nor be emptied within the memory limit: the solve stops.
     memory_exhausted: bool,
+    /// Values below 64 that a nimber search found a position (a least image) not to have,
+    /// as bits, while its value is not known ([`nimber`]).
+    not_values: FxHashMap<R::Pos, u64>,
 }
 
 /// How many times the memos may be emptied while one value is solved: a solve whose
@@ -367,6 +372,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             cleared: 0,
             clears_left: MEMO_CLEARS_PER_VALUE,
             memory_exhausted: false,
+            not_values: FxHashMap::default(),
         };
         solver.measure_memory();
         solver
@@ -614,8 +620,21 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// Solves `task` and everything it depends on.
+    /// Solves `task` and everything it depends on. The Grundy value of a position of a
+    /// game that splits into sums ([`Rules::splits`]) is found by nimber search
+    /// ([`nimber`]) where no kernel answers for it; otherwise, and where that search gives
+    /// up, by the ordinary search (the mex of every option's value).
     fn run(&mut self, task: Task<Pos<R>>) -> Result<(), SolveError> {
+        if let (Mode::Fast, ValueKind::Grundy, Node::Leaf(p)) = (self.mode, task.kind, task.node) {
+            if self.rules.splits(p) && !self.rules.is_partizan(p) {
+                match self.try_kernel(task) {
+                    Ok(true) => return Ok(()),
+                    Ok(false) if self.nimber_search(p).is_some() => return Ok(()),
+                    // The ordinary search takes over, and reports what went wrong.
+                    _ => {}
+                }
+            }
+        }
         if let Err(fail) = self.start(task) {
             return Err(self.abort(fail));
         }
@@ -1065,6 +1084,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             memo.clear();
         }
         self.ended.fill(KEY_TABLE_EMPTY);
+        self.not_values = FxHashMap::default();
         self.cleared += 1;
         self.clears_left -= 1;
         for i in 0..self.stack.len() {

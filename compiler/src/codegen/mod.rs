@@ -241,6 +241,7 @@ impl Gen<'_> {
         let mut partizan_arms = Vec::new();
         let mut symmetry_arms = Vec::new();
         let mut partizan_pats = Vec::new();
+        let mut split_pats = Vec::new();
         for (gid, game) in games.iter().enumerate() {
             variants.push(self.pos_variant(gid, game));
             interners.push(self.interners(gid, game));
@@ -258,6 +259,9 @@ impl Gen<'_> {
             if let Some((arm, function)) = self.symmetry_fn(gid, game)? {
                 symmetry_arms.push(arm);
                 option_fns.push(function);
+            }
+            if game.splits() {
+                split_pats.push(self.any_pos(gid, game));
             }
             if game.partizan {
                 partizan_arms.push(self.partizan_arm(gid, game));
@@ -291,6 +295,14 @@ impl Gen<'_> {
                     match pos {
                         #(#kernel_arms)*
                     }
+                }
+            }
+        });
+        // Games that split into sums: their Grundy values by nimber search.
+        let splits = (!split_pats.is_empty()).then(|| {
+            quote! {
+                fn splits(&self, pos: Pos) -> bool {
+                    matches!(pos, #(#split_pats)|*)
                 }
             }
         });
@@ -402,6 +414,7 @@ impl Gen<'_> {
                 #key
                 #kernel
                 #partizan
+                #splits
                 #symmetric
                 #ends_now
 

@@ -655,6 +655,38 @@ pub struct Game {
     pub heap_code: Option<Vec<u8>>,
 }
 
+impl Game {
+    /// Whether some move's result can be a sum of several positions (the game splits into
+    /// independent parts): the solver then finds its Grundy values by nimber search
+    /// (`Rules::splits`). Both back ends answer by this.
+    pub fn splits(&self) -> bool {
+        fn sum(e: &IExpr) -> bool {
+            match e {
+                IExpr::If {
+                    then, otherwise, ..
+                } => sum(then) || sum(otherwise),
+                IExpr::Let { body, .. } => sum(body),
+                IExpr::Bin {
+                    op: Op::GameSum, ..
+                }
+                | IExpr::CompoundOf {
+                    kind: Compound::Sum,
+                    ..
+                } => true,
+                IExpr::Compound {
+                    kind: Compound::Sum,
+                    parts,
+                } => parts.len() > 1,
+                _ => false,
+            }
+        }
+        match &self.kind {
+            GameKind::Rules(moves) => moves.iter().any(|m| sum(&m.result)),
+            _ => false,
+        }
+    }
+}
+
 /// A query, checked.
 #[derive(Clone, Debug)]
 pub struct IQuery {

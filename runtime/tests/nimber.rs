@@ -1,0 +1,217 @@
+//! Nimber search, which the solver uses for the Grundy values of games that split into sums
+//! (`Rules::splits`), against the mex of every option's value, computed here from the
+//! games' definitions.
+
+use cgdl_runtime::{Options, RuleError, Rules, SolveError, Solver};
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+/// The least value not in `values`.
+fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
+    let seen: Vec<u32> = values.into_iter().collect();
+    (0..).find(|v| !seen.contains(v)).expect("a value is free")
+}
+
+/// A take-and-break game: take `k` tokens for each `k` in `take`; with `split`, what is
+/// left may also be left as two nonempty heaps.
+struct Breaks {
+    take: Vec<u32>,
+    split: bool,
+}
+
+impl Rules for Breaks {
+    type Pos = u32;
+    fn options(&self, n: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        for &k in self.take.iter().filter(|&&k| k <= n) {
+            let rest = n - k;
+            if rest == 0 {
+                out.end();
+            } else {
+                out.position(rest);
+            }
+            if self.split {
+                for a in 1..=rest / 2 {
+                    out.sum([a, rest - a]);
+                }
+            }
+        }
+        Ok(())
+    }
+    fn splits(&self, _: u32) -> bool {
+        true
+    }
+}
+
+/// The Grundy value of heap `n` of `game`, by its definition.
+fn breaks_grundy(game: &Breaks, n: u32, memo: &mut HashMap<u32, u32>) -> u32 {
+    if let Some(&g) = memo.get(&n) {
+        return g;
+    }
+    let mut values = Vec::new();
+    for &k in game.take.iter().filter(|&&k| k <= n) {
+        let rest = n - k;
+        values.push(breaks_grundy(game, rest, memo));
+        if game.split {
+            for a in 1..=rest / 2 {
+                values.push(breaks_grundy(game, a, memo) ^ breaks_grundy(game, rest - a, memo));
+            }
+        }
+    }
+    let g = mex(values);
+    memo.insert(n, g);
+    g
+}
+
+/// Cram on a board of `rows` × `cols` cells (at most 25), a position the bits of its empty
+/// cells (bit `r * cols + c`): a domino leaves the sum of the regions of what is left.
+struct Cram {
+    rows: u32,
+    cols: u32,
+}
+
+impl Cram {
+    /// The dominoes that fit in `empty`, as the bits of their two cells.
+    fn dominoes(&self, empty: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                let at = 1 << (r * self.cols + c);
+                if c + 1 < self.cols && empty & at != 0 && empty & (at << 1) != 0 {
+                    out.push(at | at << 1);
+                }
+                if r + 1 < self.rows && empty & at != 0 && empty & (at << self.cols) != 0 {
+                    out.push(at | at << self.cols);
+                }
+            }
+        }
+        out
+    }
+
+    /// The regions of `cells`: the parts that side-by-side neighbours join.
+    fn regions(&self, mut cells: u32) -> Vec<u32> {
+        let mut parts = Vec::new();
+        while cells != 0 {
+            let mut part = cells & cells.wrapping_neg();
+            loop {
+                let mut grown = part;
+                for i in 0..self.rows * self.cols {
+                    if part >> i & 1 == 1 {
+                        let (r, c) = (i / self.cols, i % self.cols);
+                        if c > 0 {
+                            grown |= 1 << (i - 1);
+                        }
+                        if c + 1 < self.cols {
+                            grown |= 1 << (i + 1);
+                        }
+                        if r > 0 {
+                            grown |= 1 << (i - self.cols);
+                        }
+                        if r + 1 < self.rows {
+                            grown |= 1 << (i + self.cols);
+                        }
+                    }
+                }
+                grown &= cells;
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            parts.push(part);
+            cells &= !part;
+        }
+        parts
+    }
+}
+
+impl Rules for Cram {
+    type Pos = u32;
+    fn options(&self, empty: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        for d in self.dominoes(empty) {
+            out.sum(self.regions(empty & !d));
+        }
+        Ok(())
+    }
+    fn splits(&self, _: u32) -> bool {
+        true
+    }
+}
+
+/// The Grundy value of Cram on `empty`, by its definition (the whole rest of the board
+/// after each domino, never split).
+fn cram_grundy(game: &Cram, empty: u32, memo: &mut HashMap<u32, u32>) -> u32 {
+    if let Some(&g) = memo.get(&empty) {
+        return g;
+    }
+    let values: Vec<u32> = (game.dominoes(empty).into_iter())
+        .map(|d| cram_grundy(game, empty & !d, memo))
+        .collect();
+    let g = mex(values);
+    memo.insert(empty, g);
+    g
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Heaps of random take-and-break games, asked in a random order of one solver (which
+    /// keeps what earlier searches found), have the values of the definition.
+    #[test]
+    fn take_and_break_values_are_the_mex(
+        take in prop::collection::btree_set(1u32..6, 1..4),
+        split in any::<bool>(),
+        heaps in prop::collection::vec(0u32..40, 1..8),
+    ) {
+        let game = Breaks { take: take.into_iter().collect(), split };
+        let mut solver = Solver::new(&game);
+        let mut memo = HashMap::new();
+        for n in heaps {
+            let g = solver.grundy(n).expect("an acyclic game");
+            prop_assert_eq!(g, breaks_grundy(&game, n, &mut memo), "heap {}", n);
+        }
+    }
+
+    /// Cram on boards up to 4 × 5 with random holes, split into regions: the values of
+    /// the whole boards by their definition.
+    #[test]
+    fn cram_values_are_the_mex(rows in 1u32..=4, cols in 1u32..=5, holes in any::<u32>()) {
+        let game = Cram { rows, cols };
+        let board = (1u32 << (rows * cols)) - 1;
+        let mut solver = Solver::new(&game);
+        let mut memo = HashMap::new();
+        for empty in [board, board & !(holes & holes >> 7)] {
+            let g = solver.grundy(empty).expect("an acyclic game");
+            prop_assert_eq!(g, cram_grundy(&game, empty, &mut memo), "{:b}", empty);
+        }
+    }
+}
+
+/// A game that splits and loops: the search gives up, and the ordinary search reports
+/// the cycle.
+struct Loop;
+
+impl Rules for Loop {
+    type Pos = u32;
+    fn options(&self, n: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        match n {
+            0 => out.sum([1, 2]),
+            1 => out.position(0),
+            _ => {}
+        }
+        Ok(())
+    }
+    fn splits(&self, _: u32) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_loop_in_a_game_that_splits_is_reported() {
+    let mut solver = Solver::new(&Loop);
+    match solver.grundy(0u32) {
+        Err(SolveError::Cycle { positions }) => assert!(positions.len() >= 2, "{positions:?}"),
+        other => panic!("{other:?}"),
+    }
+    // The solver stays usable: position 2 is terminal.
+    assert_eq!(solver.grundy(2u32).ok(), Some(0));
+}
