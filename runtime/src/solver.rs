@@ -286,6 +286,8 @@ pub struct Solver<'r, R: Rules> {
     /// Values below 64 that a nimber search found a position (a least image) not to have,
     /// as bits, while its value is not known ([`nimber`]).
     not_values: FxHashMap<R::Pos, u64>,
+    /// The positions a nimber search is deciding, from the first down to the current one.
+    searching: rustc_hash::FxHashSet<R::Pos>,
 }
 
 /// How many times the memos may be emptied while one value is solved: a solve whose
@@ -373,6 +375,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             clears_left: MEMO_CLEARS_PER_VALUE,
             memory_exhausted: false,
             not_values: FxHashMap::default(),
+            searching: Default::default(),
         };
         solver.measure_memory();
         solver

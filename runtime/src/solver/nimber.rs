@@ -70,12 +70,10 @@ impl<R: Rules> Solver<'_, R> {
     }
 
     /// The options of `p` (a least image, not yet known), having counted it as solved and
-    /// marked it as being decided.
+    /// noted it as being decided (a position met again while it is being decided is a
+    /// loop: the search gives up).
     fn open(&mut self, p: Pos<R>, depth: usize) -> Result<Box<Buffers<Pos<R>>>, GiveUp> {
-        let slot = ValueKind::Grundy.slot();
-        if depth >= NIMBER_DEPTH
-            || self.solved >= self.max_positions
-            || self.leaf_memo[slot].get(self.slot(p), p) == IN_PROGRESS
+        if depth >= NIMBER_DEPTH || self.solved >= self.max_positions || self.searching.contains(&p)
         {
             return Err(GiveUp);
         }
@@ -93,13 +91,17 @@ impl<R: Rules> Solver<'_, R> {
             self.recycle(bufs);
             return Err(GiveUp);
         }
-        self.store(self.grundy_task(p), IN_PROGRESS);
+        self.searching.insert(p);
         Ok(bufs)
     }
 
-    /// Ends the search of `p` opened by [`Solver::open`]: its value when found, else no mark.
+    /// Ends the search of `p` opened by [`Solver::open`], keeping its value when found
+    /// (a position left undecided takes no memo entry).
     fn close(&mut self, p: Pos<R>, bufs: Box<Buffers<Pos<R>>>, value: Option<u32>) {
-        self.store(self.grundy_task(p), value.unwrap_or(UNKNOWN));
+        self.searching.remove(&p);
+        if let Some(v) = value {
+            self.store(self.grundy_task(p), v);
+        }
         self.recycle(bufs);
     }
 
