@@ -806,11 +806,15 @@ impl Rules for Interpreter<'_> {
     }
 
     fn least_image(&self, pos: u32) -> u32 {
+        self.least_image_fixing(pos).0
+    }
+
+    fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
         let maps = self.program.games[self.position(pos).0].symmetries.len();
         if maps == 0 {
-            return pos;
+            return (pos, 0);
         }
-        cgdl_runtime::rules::least_image(pos, maps, |p, k| {
+        cgdl_runtime::rules::least_image_fixing(pos, maps, |p, k| {
             let (gid, fields) = self.position(p);
             let game = &self.program.games[gid];
             let mut env = vec![Val::Int(0); game.frame.max(fields.len())];

@@ -201,6 +201,9 @@ enum Scan<P> {
     Unknown(usize, Task<P>),
 }
 
+/// A lookup's answer, and the symmetries that fix the position looked up.
+type Fixed<P> = (Step<P>, u64);
+
 enum Fail<P> {
     Cycle(Task<P>),
     Error(SolveError),
@@ -218,6 +221,12 @@ struct Buffers<P> {
     /// The options' values in order, as they are solved; for an outcome search, each
     /// option's value when the memo was scanned (see `Solver::scan_known`).
     vals: Vec<u32>,
+    /// An outcome search's order of the options (indices), where a symmetry fixes some
+    /// option not yet known (see `Solver::symmetric_first`); empty: their own order.
+    order: Vec<u32>,
+    /// Each option's fixing symmetries ([`Rules::least_image_fixing`]) where `order` is
+    /// not empty.
+    fixing: Vec<u64>,
 }
 
 impl<P> Default for Buffers<P> {
@@ -225,6 +234,71 @@ impl<P> Default for Buffers<P> {
         Buffers {
             opts: Options::default(),
             vals: Vec::new(),
+            order: Vec::new(),
+            fixing: Vec::new(),
+        }
+    }
+}
+
+impl<P> Buffers<P> {
+    /// The option at `cursor` in the search's order.
+    #[inline]
+    fn at(&self, cursor: usize) -> usize {
+        match self.order.get(cursor) {
+            Some(&i) => i as usize,
+            None => cursor,
+        }
+    }
+}
+
+/// How often the options that each symmetry fixes turned out to be winning replies (P),
+/// and how often they were tried: bit `e` of [`Rules::least_image_fixing`]'s answer is
+/// entry `e`. (Games of one universe share the entries: the statistics only order moves.)
+#[derive(Clone, Debug)]
+pub(crate) struct SymmetryStats {
+    wins: [u32; 64],
+    tries: [u32; 64],
+}
+
+impl Default for SymmetryStats {
+    fn default() -> Self {
+        SymmetryStats {
+            wins: [0; 64],
+            tries: [0; 64],
+        }
+    }
+}
+
+impl SymmetryStats {
+    /// How likely an option fixed by the symmetries `fixing` is a winning reply, in
+    /// millionths: the chance that one of them makes it so, were they independent, each
+    /// symmetry's rate counted from one win in two tries before any is seen (so an untried
+    /// symmetry is tried, and a position that more symmetries fix comes first).
+    pub(crate) fn promise(&self, fixing: u64) -> u32 {
+        let mut missed = 1.0f64;
+        let mut bits = fixing;
+        while bits != 0 {
+            let e = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let rate = (f64::from(self.wins[e]) + 1.0) / (f64::from(self.tries[e]) + 2.0);
+            missed *= 1.0 - rate;
+        }
+        ((1.0 - missed) * 1e6) as u32
+    }
+
+    /// Records that an option fixed by `fixing` was (`won`) or was not a winning reply.
+    pub(crate) fn record(&mut self, fixing: u64, won: bool) {
+        let mut bits = fixing;
+        while bits != 0 {
+            let e = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            // Halve both counts now and then, so that the rates follow the search.
+            if self.tries[e] == u32::MAX / 2 {
+                self.tries[e] /= 2;
+                self.wins[e] /= 2;
+            }
+            self.tries[e] += 1;
+            self.wins[e] += u32::from(won);
         }
     }
 }
@@ -288,6 +362,8 @@ pub struct Solver<'r, R: Rules> {
     not_values: FxHashMap<R::Pos, u64>,
     /// The positions a nimber search is deciding, from the first down to the current one.
     searching: rustc_hash::FxHashSet<R::Pos>,
+    /// Which symmetries' fixed options turned out winning replies (move ordering only).
+    symmetry_stats: SymmetryStats,
 }
 
 /// How many times the memos may be emptied while one value is solved: a solve whose
@@ -376,6 +452,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             memory_exhausted: false,
             not_values: FxHashMap::default(),
             searching: Default::default(),
+            symmetry_stats: SymmetryStats::default(),
         };
         solver.measure_memory();
         solver
@@ -935,6 +1012,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         if self.pool.len() < POOL_LIMIT {
             bufs.opts.clear();
             bufs.vals.clear();
+            bufs.order.clear();
+            bufs.fixing.clear();
             self.pool.push(bufs);
         }
     }
@@ -974,6 +1053,8 @@ impl<'r, R: Rules> Solver<'r, R> {
                     frame.cursor = frame.bufs.opts.len();
                     return Ok(None);
                 }
+                // Options that a symmetry fixes first: the loop below takes them in order.
+                Scan::Unknown(_, _) if !frame.bufs.order.is_empty() => frame.cursor = 0,
                 Scan::Unknown(i, task) => {
                     frame.cursor = i;
                     return Ok(Some(task));
@@ -981,15 +1062,21 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         while frame.cursor < frame.bufs.opts.len() {
-            if outcome_kind && frame.bufs.vals[frame.cursor] != UNKNOWN {
+            let i = frame.bufs.at(frame.cursor);
+            if outcome_kind && frame.bufs.vals[i] != UNKNOWN {
                 // Known to be a losing move when the scan looked.
                 frame.cursor += 1;
                 continue;
             }
-            match self.try_opt(kind, &frame.bufs.opts, frame.cursor)? {
+            match self.try_opt(kind, &frame.bufs.opts, i)? {
                 Step::Need(task) => return Ok(Some(task)),
                 Step::Value(v) => {
                     frame.cursor += 1;
+                    if let Some(&fixing) = frame.bufs.fixing.get(i) {
+                        if fixing != 0 {
+                            self.symmetry_stats.record(fixing, v == OUTCOME_P);
+                        }
+                    }
                     if outcome_kind {
                         if v == OUTCOME_P {
                             // A winning move: no need to look further.
@@ -1023,23 +1110,60 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         bufs.vals.clear();
-        let mut first_unknown = None;
+        bufs.order.clear();
+        bufs.fixing.clear();
+        let (mut first_unknown, mut any_fixed) = (None, false);
         for i in 0..opts.len() {
-            match self.try_opt(kind, opts, i)? {
+            let (step, fixing) = match opts.refs[i] {
+                OptRef::Leaves { start, len: 1 } => {
+                    self.try_leaf_fixing(kind, opts.leaves[start as usize])?
+                }
+                _ => (self.try_opt(kind, opts, i)?, 0),
+            };
+            bufs.fixing.push(fixing);
+            match step {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),
                 Step::Need(task) => {
                     bufs.vals.push(UNKNOWN);
+                    any_fixed |= fixing != 0;
                     if first_unknown.is_none() {
                         first_unknown = Some((i, task));
                     }
                 }
             }
         }
+        if any_fixed {
+            self.symmetric_first(bufs);
+        } else {
+            bufs.fixing.clear();
+        }
         Ok(match first_unknown {
             Some((i, task)) => Scan::Unknown(i, task),
             None => Scan::AllLosing,
         })
+    }
+
+    /// Orders an outcome search's options: first those a symmetry fixes, the most promising
+    /// first ([`SymmetryStats::promise`]), then the others in their own order. A position
+    /// that a symmetry fixes is often P (Tweedledum and Tweedledee: the second player
+    /// answers each move with its mirror image), and which symmetry's fixed positions are
+    /// is learnt as the search goes (on a board, the half turn's usually, not a mirror's,
+    /// whose axis holds moves of its own).
+    fn symmetric_first(&self, bufs: &mut Buffers<Pos<R>>) {
+        let stats = &self.symmetry_stats;
+        let mut fixed: Vec<(u32, u32)> = (0..bufs.fixing.len())
+            .filter(|&i| bufs.fixing[i] != 0 && bufs.vals[i] == UNKNOWN)
+            .map(|i| (stats.promise(bufs.fixing[i]), i as u32))
+            .collect();
+        // The most promising first; equals in their own order.
+        fixed.sort_by_key(|&(promise, i)| (std::cmp::Reverse(promise), i));
+        bufs.order.extend(fixed.iter().map(|&(_, i)| i));
+        let rest = (0..bufs.fixing.len() as u32).filter(|&i| {
+            let i = i as usize;
+            !(bufs.fixing[i] != 0 && bufs.vals[i] == UNKNOWN)
+        });
+        bufs.order.extend(rest);
     }
 
     fn store(&mut self, task: Task<Pos<R>>, value: u32) {
@@ -1122,6 +1246,35 @@ impl<'r, R: Rules> Solver<'r, R> {
             Mode::Fast => self.rules.least_image(p),
             Mode::Exact => p,
         };
+        self.look_up(kind, p)
+    }
+
+    /// [`Solver::try_leaf`], and the symmetries that fix `p`
+    /// ([`Rules::least_image_fixing`]; none in `Mode::Exact`, or where the probe decides).
+    #[inline]
+    fn try_leaf_fixing(
+        &self,
+        kind: ValueKind,
+        p: Pos<R>,
+    ) -> Result<Fixed<Pos<R>>, Fail<Pos<R>>> {
+        if kind == ValueKind::Outcome && self.mode == Mode::Fast {
+            if let Some(ends) = self.rules.ends_now(p) {
+                if ends.map_err(Fail::from)? {
+                    return Ok((Step::Value(OUTCOME_N), 0));
+                }
+            }
+        }
+        let (p, fixing) = match self.mode {
+            Mode::Fast => self.rules.least_image_fixing(p),
+            Mode::Exact => (p, 0),
+        };
+        Ok((self.look_up(kind, p)?, fixing))
+    }
+
+    /// The value `kind` of `p` (a least image) where the memo knows it, else the task
+    /// that solves it.
+    #[inline]
+    fn look_up(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
         let slot = self.slot(p);
         // The small cache of positions decided by `end` first: such a position is never in
         // the memo, where looking for it is a miss in a large table.

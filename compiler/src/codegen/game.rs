@@ -290,7 +290,7 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// The arm of `Rules::least_image` and `<game>_symmetry` (the image of a position
+    /// The arm of `Rules::least_image_fixing` and `<game>_symmetry` (the image of a position
     /// under each declared symmetry, an error where it fails), for a game with symmetries.
     pub(super) fn symmetry_fn(
         &self,
@@ -315,18 +315,21 @@ impl Gen<'_> {
             let mut tries = Vec::new();
             for (e, maps) in group.iter().enumerate() {
                 let image = self.bit_image(gid, &format!("{name}_group_{e}"), maps, &mut statics);
+                let bit = Literal::u64_unsuffixed(1 << e);
                 tries.push(quote!({
                     let image = #image;
                     if image < least {
                         least = image;
+                    } else if image == pos {
+                        fixing |= #bit;
                     }
                 }));
             }
             let pattern = self.pos_pattern(gid, &fields);
             let arm = quote!(#pattern => {
-                let mut least = pos;
+                let (mut least, mut fixing) = (pos, 0u64);
                 #(#tries)*
-                least
+                (least, fixing)
             });
             return Ok(Some((arm, quote!(#(#statics)*))));
         }
@@ -402,7 +405,7 @@ impl Gen<'_> {
         let other =
             (self.program.games.len() > 1).then(|| quote!(_ => ::std::option::Option::None,));
         let arm = quote! {
-            #any => #rt::rules::least_image(pos, #maps, |p, k| match p {
+            #any => #rt::rules::least_image_fixing(pos, #maps, |p, k| match p {
                 #pattern => #name(#(#fields,)* k).ok(),
                 #other
             }),

@@ -307,10 +307,16 @@ impl Gen<'_> {
             }
         });
         // Games with symmetries: positions are kept as their least image.
+        // With it, the symmetries that fix the position (see `Rules::least_image_fixing`).
         let symmetric = (!symmetry_arms.is_empty()).then(|| {
-            let rest = (symmetry_arms.len() < games.len()).then(|| quote!(_ => pos,));
+            let rest = (symmetry_arms.len() < games.len()).then(|| quote!(_ => (pos, 0),));
             quote! {
+                #[inline]
                 fn least_image(&self, pos: Pos) -> Pos {
+                    self.least_image_fixing(pos).0
+                }
+                #[inline]
+                fn least_image_fixing(&self, pos: Pos) -> (Pos, u64) {
                     match pos {
                         #(#symmetry_arms)*
                         #rest

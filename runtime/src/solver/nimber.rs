@@ -132,10 +132,10 @@ impl<R: Rules> Solver<'_, R> {
                 None => left.push(i),
             }
         }
-        self.order(opts, &mut left);
+        let fixing = self.order(opts, &mut left);
         let mut v = 0;
         loop {
-            if !seen.has(v) && !self.take_option(opts, &mut left, v, depth)? {
+            if !seen.has(v) && !self.take_option(opts, &mut left, &fixing, v, depth)? {
                 return Ok(v);
             }
             v += 1;
@@ -189,9 +189,9 @@ impl<R: Rules> Solver<'_, R> {
                 None => left.push(i),
             }
         }
-        self.order(opts, &mut left);
+        let fixing = self.order(opts, &mut left);
         for j in 0..k {
-            if !seen.has(j) && !self.take_option(opts, &mut left, j, depth)? {
+            if !seen.has(j) && !self.take_option(opts, &mut left, &fixing, j, depth)? {
                 // No option has value `j`, the least such: that is the value.
                 return Ok((false, Some(j)));
             }
@@ -204,24 +204,54 @@ impl<R: Rules> Solver<'_, R> {
         Ok((true, Some(k)))
     }
 
-    /// Puts the options likely easiest to decide first: sums of more parts (smaller ones).
-    fn order(&self, opts: &Options<Pos<R>>, left: &mut [usize]) {
-        left.sort_by_key(|&i| match opts.refs[i] {
-            OptRef::Leaves { len, .. } => std::cmp::Reverse(len),
-            _ => std::cmp::Reverse(0),
+    /// Puts first the positions that a symmetry fixes, the most promising first (likely
+    /// value 0: see `Solver::symmetric_first`), then the options likely easiest to decide:
+    /// sums of more parts (smaller ones). Returns each option's fixing symmetries (empty
+    /// where none is fixed).
+    fn order(&self, opts: &Options<Pos<R>>, left: &mut [usize]) -> Vec<u64> {
+        let mut fixing = Vec::new();
+        for &i in left.iter() {
+            if let OptRef::Leaves { start, len: 1 } = opts.refs[i] {
+                let (_, fixed) = self.rules.least_image_fixing(opts.leaves[start as usize]);
+                if fixed != 0 {
+                    fixing.resize(opts.len(), 0);
+                    fixing[i] = fixed;
+                }
+            }
+        }
+        let stats = &self.symmetry_stats;
+        left.sort_by_key(|&i| {
+            let promise = match fixing.get(i) {
+                Some(&fixed) if fixed != 0 => stats.promise(fixed),
+                _ => 0,
+            };
+            let parts = match opts.refs[i] {
+                OptRef::Leaves { len, .. } => len,
+                _ => 0,
+            };
+            (std::cmp::Reverse(promise), std::cmp::Reverse(parts))
         });
+        fixing
     }
 
-    /// Removes from `left` the first option with value `v`; whether there was one.
+    /// Removes from `left` the first option with value `v`; whether there was one. An
+    /// option that a symmetry fixes (`fixing`) asked for value 0 counts toward that
+    /// symmetry's promise.
     fn take_option(
         &mut self,
         opts: &Options<Pos<R>>,
         left: &mut Vec<usize>,
+        fixing: &[u64],
         v: u32,
         depth: usize,
     ) -> Result<bool, GiveUp> {
         for at in 0..left.len() {
-            if self.option_has(opts, left[at], v, depth)? {
+            let found = self.option_has(opts, left[at], v, depth)?;
+            match fixing.get(left[at]) {
+                Some(&fixed) if fixed != 0 && v == 0 => self.symmetry_stats.record(fixed, found),
+                _ => {}
+            }
+            if found {
                 left.remove(at);
                 return Ok(true);
             }
