@@ -121,3 +121,37 @@ fn a_symmetry_to_another_game_is_an_error() {
         common::stderr(&out)
     );
 }
+
+/// `examples/degenerate_dots.cgdl` without its queries: boards of every size up to 5 × 5,
+/// its symmetries maps of numbered lines that read the board's size (the diagonal swaps
+/// it), which native code tabulates for every size.
+fn numbered_dots() -> String {
+    (example("degenerate_dots.cgdl").lines())
+        .filter(|l| !l.starts_with("value") && !l.starts_with("table"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+    /// Degenerate dots on boards up to 3 × 3: outcomes, w-numbers and Grundy values of
+    /// random positions, the same with the symmetries, without them, and by search.
+    #[test]
+    fn numbered_dots_symmetries_keep_every_value(
+        rows in 2i64..=3,
+        cols in 2i64..=3,
+        lines in prop::collection::vec(0i64..14, 0..6),
+    ) {
+        let count = rows * (cols - 1) + (rows - 1) * cols;
+        let drawn: Vec<String> = (lines.iter())
+            .filter(|&&l| l < count)
+            .map(|l| l.to_string())
+            .collect();
+        let source = numbered_dots()
+            + &format!(
+                "\nvalue outcome, wnumber, grundy of Dots({rows}, {cols}, {{{}}})\n",
+                drawn.join(", ")
+            );
+        assert_symmetries_keep_values(&source);
+    }
+}

@@ -742,6 +742,63 @@ impl BitPermutation {
     }
 }
 
+/// The bit maps of a symmetry for each context (a choice of the values of the fields it
+/// reads besides its sets, such as a board's size), in the generated code's rank order:
+/// where the symmetry applies, the image's context and a map of each set field it maps.
+/// A set field's map may be undefined at some elements: it applies to a set without them.
+#[derive(Clone, Debug)]
+pub struct ContextPermutations {
+    entries: Vec<Option<ContextImage>>,
+}
+
+/// Where a symmetry applies in a context: the image's context, and each mapped set field's
+/// domain (the elements its map is defined at) and map.
+type ContextImage = (usize, Vec<(u128, BitPermutation)>);
+
+/// A context's entry as generated code writes it (see [`ContextPermutations::new`]).
+pub type ContextEntry<'a> = Option<(usize, &'a [&'a [u32]])>;
+
+/// In [`ContextPermutations::new`]'s maps: an element the map is not defined at.
+pub const UNDEFINED: u32 = u32::MAX;
+
+impl ContextPermutations {
+    /// The maps of every context: `None` where the symmetry does not apply, else the
+    /// image's context and, for each mapped set field, the bit each bit goes to
+    /// ([`UNDEFINED`] where the map is not defined).
+    pub fn new(entries: &[ContextEntry]) -> ContextPermutations {
+        let field = |map: &[u32]| {
+            let domain = (map.iter().enumerate())
+                .filter(|&(_, &to)| to != UNDEFINED)
+                .fold(0u128, |d, (i, _)| d | 1 << i);
+            let defined: Vec<u32> = map.iter().map(|&to| to.min(127)).collect();
+            (domain, BitPermutation::new(&defined))
+        };
+        let entries = (entries.iter())
+            .map(|e| e.map(|(to, maps)| (to, maps.iter().map(|m| field(m)).collect())))
+            .collect();
+        ContextPermutations { entries }
+    }
+
+    /// The image context and the images of the sets `sets` (one per mapped field) under
+    /// the symmetry in context `context`, where it applies to them.
+    #[inline]
+    pub fn apply<const N: usize>(
+        &self,
+        context: usize,
+        sets: [u128; N],
+    ) -> Option<(usize, [u128; N])> {
+        let (to, maps) = self.entries.get(context)?.as_ref()?;
+        let mut images = [0; N];
+        for ((image, set), (domain, map)) in images.iter_mut().zip(sets).zip(maps) {
+            if set & !domain != 0 {
+                return None;
+            }
+            *image = map.apply(set);
+        }
+        Some((*to, images))
+    }
+}
+
 bits!(
     /// A set of integers in `lo..lo + 128` packed into 128 bits (a `set<lo..hi>` field of
     /// a position; `lo` is known from the field's type), or a set of at most 128 values of

@@ -1252,11 +1252,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// [`Solver::try_leaf`], and the symmetries that fix `p`
     /// ([`Rules::least_image_fixing`]; none in `Mode::Exact`, or where the probe decides).
     #[inline]
-    fn try_leaf_fixing(
-        &self,
-        kind: ValueKind,
-        p: Pos<R>,
-    ) -> Result<Fixed<Pos<R>>, Fail<Pos<R>>> {
+    fn try_leaf_fixing(&self, kind: ValueKind, p: Pos<R>) -> Result<Fixed<Pos<R>>, Fail<Pos<R>>> {
         if kind == ValueKind::Outcome && self.mode == Mode::Fast {
             if let Some(ends) = self.rules.ends_now(p) {
                 if ends.map_err(Fail::from)? {

@@ -66,25 +66,37 @@ impl<'p> Evaluations<'p> {
         (!spent).then_some(values)
     }
 
-    /// The image of each of `values` under `elem` with `x` bound to it (`None` where it
-    /// fails), within a constant's budget (`None` past it).
+    /// The image of each of `values` under `elem` with `x` bound to it and the other slots
+    /// as in `env` (`None` where it fails), within a constant's budget (`None` past it).
     pub(super) fn map(
         &self,
         elem: &IExpr,
         x: &Var,
-        frame: usize,
+        env: &[Val],
         values: &[Val],
     ) -> Option<Vec<Option<Val>>> {
         let (images, spent) = within_budget(CONST_BUDGET, || {
             (values.iter())
                 .map(|v| {
-                    let mut env = vec![Val::Int(0); frame.max(x.slot + 1)];
+                    let mut env = env.to_vec();
+                    if env.len() <= x.slot {
+                        env.resize(x.slot + 1, Val::Int(0));
+                    }
                     env[x.slot] = v.clone();
                     (self.interp.eval(elem, &mut env).ok()).map(Val::normalize)
                 })
                 .collect::<Vec<_>>()
         });
         (!spent).then_some(images)
+    }
+
+    /// The value of `e` in `env` (`None` where it fails), within a constant's budget
+    /// (`None` past it).
+    pub(super) fn eval(&self, e: &IExpr, env: &[Val]) -> Option<Option<Val>> {
+        let (value, spent) = within_budget(CONST_BUDGET, || {
+            (self.interp.eval(e, &mut env.to_vec()).ok()).map(Val::normalize)
+        });
+        (!spent).then_some(value)
     }
 
     /// The hull of function `id`'s values over the arguments of types `types` (at most

@@ -7,7 +7,7 @@ use crate::ast::MoveSide;
 use crate::ir::*;
 use cgdl_runtime::native::{CODE_WORDS, INT_CODES};
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote, ToTokens};
+use quote::{quote, ToTokens};
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -62,49 +62,6 @@ fn pair_code(v: &Val) -> Option<usize> {
         [a, b] => Some(part(a)? * INT_CODES as usize + part(b)?),
         _ => None,
     }
-}
-
-/// A map of a set field's bits: the bit each bit goes to, and whether the set takes 128 bits.
-type BitMap = (Vec<u32>, bool);
-
-/// The maps that `generators` (each a map of every field: `None` keeps it) generate by
-/// composition, but the identity; `None` when there are more than the runtime's orbit
-/// limit allows.
-fn bit_group(generators: &[Vec<Option<BitMap>>]) -> Option<Vec<Vec<Option<BitMap>>>> {
-    // `g` after `h`, field by field; a map that moves no bit keeps its field.
-    let compose = |g: &[Option<BitMap>], h: &[Option<BitMap>]| -> Vec<Option<BitMap>> {
-        g.iter()
-            .zip(h)
-            .map(|(g, h)| {
-                let map = match (g, h) {
-                    (None, x) | (x, None) => x.clone(),
-                    (Some((g, wide)), Some((h, _))) => {
-                        Some((h.iter().map(|&b| g[b as usize]).collect(), *wide))
-                    }
-                };
-                map.filter(|(m, _)| m.iter().enumerate().any(|(i, &b)| b as usize != i))
-            })
-            .collect()
-    };
-    let identity = |e: &[Option<BitMap>]| e.iter().all(Option::is_none);
-    let mut group: Vec<Vec<Option<BitMap>>> = Vec::new();
-    let mut work: Vec<Vec<Option<BitMap>>> = generators
-        .iter()
-        .map(|g| compose(g, &vec![None; g.len()]))
-        .collect();
-    while let Some(e) = work.pop() {
-        if identity(&e) || group.contains(&e) {
-            continue;
-        }
-        if group.len() + 1 >= cgdl_runtime::rules::ORBIT_LIMIT {
-            return None;
-        }
-        for g in generators {
-            work.push(compose(g, &e));
-        }
-        group.push(e);
-    }
-    Some(group)
 }
 
 impl Gen<'_> {
@@ -290,212 +247,6 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// The arm of `Rules::least_image_fixing` and `<game>_symmetry` (the image of a position
-    /// under each declared symmetry, an error where it fails), for a game with symmetries.
-    pub(super) fn symmetry_fn(
-        &self,
-        gid: usize,
-        game: &Game,
-    ) -> Result<Option<(TokenStream, TokenStream)>, super::CodegenError> {
-        if game.symmetries.is_empty() {
-            return Ok(None);
-        }
-        let rt = &self.rt;
-        let fields = self.field_names(game);
-        let name = &self.names.games[gid].symmetry;
-        // Each map as a permutation of bits, where it is one (evaluated once, while building).
-        let bit_maps: Vec<Option<Vec<Option<BitMap>>>> = (game.symmetries.iter())
-            .map(|s| self.bit_symmetry(gid, game, &s.result))
-            .collect();
-        // Every map a permutation of bits: the group they generate is computed while
-        // building, and the least image is the least of its elements' images.
-        let all_bits: Option<Vec<Vec<Option<BitMap>>>> = bit_maps.iter().cloned().collect();
-        if let Some(group) = all_bits.as_deref().and_then(bit_group) {
-            let mut statics = Vec::new();
-            let mut tries = Vec::new();
-            for (e, maps) in group.iter().enumerate() {
-                let image = self.bit_image(gid, &format!("{name}_group_{e}"), maps, &mut statics);
-                let bit = Literal::u64_unsuffixed(1 << e);
-                tries.push(quote!({
-                    let image = #image;
-                    if image < least {
-                        least = image;
-                    } else if image == pos {
-                        fixing |= #bit;
-                    }
-                }));
-            }
-            let pattern = self.pos_pattern(gid, &fields);
-            let arm = quote!(#pattern => {
-                let (mut least, mut fixing) = (pos, 0u64);
-                #(#tries)*
-                (least, fixing)
-            });
-            return Ok(Some((arm, quote!(#(#statics)*))));
-        }
-        let mut read: HashSet<Rc<str>> = HashSet::new();
-        let (mut arms, mut statics) = (Vec::new(), Vec::new());
-        for (k, s) in game.symmetries.iter().enumerate() {
-            let body = match &bit_maps[k] {
-                // Element-wise on set fields: a permutation of their bits, computed while
-                // building; the other fields stay as they are.
-                Some(maps) => {
-                    read.extend(game.fields.iter().map(|f| Rc::from(f.name.as_str())));
-                    let image = self.bit_image(gid, &format!("{name}_{k}"), maps, &mut statics);
-                    quote!(::std::result::Result::Ok(#image))
-                }
-                None => {
-                    let mut used: HashSet<Rc<str>> = HashSet::new();
-                    s.result.for_each_read(&mut |v| {
-                        used.insert(v.name.clone());
-                    });
-                    self.reading(|f| s.result.for_each_read(f));
-                    let image = self.result_tree(&s.result, &|e| match e {
-                        IExpr::Pos { .. } => {
-                            let p = self.position(e)?;
-                            Ok(quote!(::std::result::Result::Ok(#p)))
-                        }
-                        _ => Err(super::unsupported(
-                            "a symmetry whose image is not a position",
-                        )),
-                    })?;
-                    let mut unpacked = Vec::new();
-                    for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
-                        let packing = &self.layout.games[gid].fields[i];
-                        if used.contains(f.name.as_str()) && !matches!(packing, Packed::Plain) {
-                            let value = self.unpack(gid, i, x);
-                            unpacked.push(quote!(let #x = #value;));
-                        }
-                    }
-                    read.extend(used);
-                    quote!({ #(#unpacked)* #image })
-                }
-            };
-            let k = Literal::usize_unsuffixed(k);
-            arms.push(quote!(#k => #body,));
-        }
-        let params = (game.fields.iter().zip(&fields).enumerate()).map(|(i, (f, x))| {
-            let ty = self.stored_ty(&f.ty, &self.layout.games[gid].fields[i]);
-            if read.contains(f.name.as_str()) {
-                quote!(#x: #ty)
-            } else {
-                quote!(_: #ty)
-            }
-        });
-        let doc = format!(
-            " The image of a position of `{}` under each symmetry.",
-            game.name
-        );
-        let lints = super::user_code_lints(&[]);
-        let function = quote! {
-            #(#statics)*
-            #[doc = #doc]
-            #lints
-            fn #name(#(#params,)* k: usize) -> ::std::result::Result<Pos, #rt::RuleError> {
-                match k {
-                    #(#arms)*
-                    _ => ::std::result::Result::Err(#rt::RuleError::new("no such symmetry")),
-                }
-            }
-        };
-        let pattern = self.pos_pattern(gid, &fields);
-        let maps = Literal::usize_unsuffixed(game.symmetries.len());
-        let any = self.any_pos(gid, game);
-        // Images are positions of the same game: another never reaches the call.
-        let other =
-            (self.program.games.len() > 1).then(|| quote!(_ => ::std::option::Option::None,));
-        let arm = quote! {
-            #any => #rt::rules::least_image_fixing(pos, #maps, |p, k| match p {
-                #pattern => #name(#(#fields,)* k).ok(),
-                #other
-            }),
-        };
-        Ok(Some((arm, function)))
-    }
-
-    /// The position whose set fields are mapped by `maps` (the others kept), with a table
-    /// per mapped field added to `statics` (named after `prefix`).
-    fn bit_image(
-        &self,
-        gid: usize,
-        prefix: &str,
-        maps: &[Option<BitMap>],
-        statics: &mut Vec<TokenStream>,
-    ) -> TokenStream {
-        let rt = &self.rt;
-        let fields = self.field_names(&self.program.games[gid]);
-        let mut parts = Vec::new();
-        for (i, (map, x)) in maps.iter().zip(&fields).enumerate() {
-            let Some((image, wide)) = map else {
-                parts.push(quote!(#x));
-                continue;
-            };
-            let table = format_ident!("{}_{i}", prefix.to_ascii_uppercase());
-            let image = image.iter().map(|&b| Literal::u32_unsuffixed(b));
-            statics.push(quote! {
-                static #table: ::std::sync::LazyLock<#rt::native::BitPermutation> =
-                    ::std::sync::LazyLock::new(|| #rt::native::BitPermutation::new(&[#(#image),*]));
-            });
-            parts.push(if *wide {
-                quote!(#rt::native::Bits(#table.apply(#x.0)))
-            } else {
-                quote!(#rt::native::Bits64(#table.apply(u128::from(#x.0)) as u64))
-            });
-        }
-        self.pos_pattern(gid, &parts)
-    }
-
-    /// When `result` is `Game(...)` whose every argument is either its own field or
-    /// `{ f(x) for x in field }` over a set field packed as bits, with `f` reading `x`
-    /// alone: for each field, `None` (kept) or the bit each bit goes to and whether the
-    /// set takes 128 bits. `None` when `f` fails or leaves the element type somewhere.
-    fn bit_symmetry(&self, gid: usize, game: &Game, result: &IExpr) -> Option<Vec<Option<BitMap>>> {
-        let IExpr::Pos { game: g, args, .. } = result else {
-            return None;
-        };
-        if *g != gid {
-            return None;
-        }
-        let mut maps = Vec::new();
-        let mut moved = false;
-        for (i, arg) in args.iter().enumerate() {
-            match arg {
-                IExpr::Var(v) if v.slot == i => maps.push(None),
-                IExpr::Compr { elem, clauses } => {
-                    let [IClause::Bind(vars, IExpr::Var(field))] = clauses.as_slice() else {
-                        return None;
-                    };
-                    let [x] = vars.as_slice() else {
-                        return None;
-                    };
-                    let mut alone = true;
-                    elem.for_each_read(&mut |v| alone &= v.slot == x.slot);
-                    let (FieldTy::Set(inner), true) =
-                        (&game.fields[i].ty, field.slot == i && alone)
-                    else {
-                        return None;
-                    };
-                    let wide = match &self.layout.games[gid].fields[i] {
-                        Packed::Bits(_, wide) | Packed::Ranks(_, wide) => *wide,
-                        _ => return None,
-                    };
-                    let values = inner.values(&self.program.types, 128)?;
-                    let images = self.evaluations.map(elem, x, game.frame, &values)?;
-                    let image = (images.iter())
-                        .map(|w| {
-                            let w = w.as_ref()?;
-                            values.iter().position(|v| v == w).map(|r| r as u32)
-                        })
-                        .collect::<Option<Vec<u32>>>()?;
-                    maps.push(Some((image, wide)));
-                    moved = true;
-                }
-                _ => return None,
-            }
-        }
-        moved.then_some(maps)
-    }
-
     /// `<game>_options` and one function per move, for a game of move rules; with `open`,
     /// `<game>_options_open` and its moves: the options of a position that the probe
     /// ([`Gen::ends_probe`]) has found without a move to `end`. There every test that
@@ -658,11 +409,15 @@ impl Gen<'_> {
         let reads = self.reads.borrow();
         let unused = (f.params.iter().any(|(p, _)| !reads.contains(p)))
             .then(|| quote!(#[allow(unused_variables)]));
+        // A function may be called only while building (by a symmetry whose maps are
+        // computed then), or only through its table (`<f>_table`).
+        let dead = quote!(#[allow(dead_code)]);
         if table.is_empty() {
             return Ok(quote! {
                 #[doc = #doc]
                 #unused
                 #lints
+                #dead
                 fn #name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
                     ::std::result::Result::Ok(#body)
                 }
@@ -676,9 +431,6 @@ impl Gen<'_> {
             " The function `{}` where its table does not answer.",
             f.name
         );
-        // Where every call reads the table directly (`<f>_table`), the function itself is
-        // not called.
-        let dead = (!lookup.is_empty()).then(|| quote!(#[allow(dead_code)]));
         Ok(quote! {
             #[doc = #doc]
             #lints

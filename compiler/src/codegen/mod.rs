@@ -27,6 +27,7 @@ mod layout;
 mod names;
 mod plans;
 mod probe;
+mod symmetry;
 mod tidy;
 mod types;
 

@@ -1,0 +1,721 @@
+//! Declared symmetries: `Rules::least_image_fixing` of a game with `symmetry` maps.
+//!
+//! A map whose image keeps a field, rebuilds a set field element by element (`{ f(x) for x
+//! in s }`), or computes a field with few values from fields with few values, is for each
+//! choice of the values of the fields it reads besides its sets (its *context*: a board's
+//! size, say) a permutation of the sets' bits and a new context. Such maps are evaluated
+//! while building, for every context, with the group they generate; a position's least
+//! image is then the least of the group's images of it, a table lookup per byte of each
+//! set. Other maps are followed through their rules at run time
+//! (`rules::least_image_fixing`).
+
+use super::layout::Packed;
+use super::Gen;
+use crate::ir::*;
+use cgdl_runtime::native::UNDEFINED;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// The most contexts for which a game's maps are tabulated.
+const CONTEXT_LIMIT: usize = 4096;
+
+/// A map of a set field's bits: the bit each bit goes to ([`UNDEFINED`] for an element
+/// the map is not defined at: it applies to sets without it), and whether the set takes
+/// 128 bits.
+type BitMap = (Vec<u32>, bool);
+
+/// One map of a game's positions, or an element of the group the maps generate, as bit
+/// maps: for each context (in rank order), `None` where the map does not apply, else the
+/// image's context and a map of each field (`None`: kept; a context field's image is in
+/// the context).
+#[derive(Clone, Debug, PartialEq)]
+struct BitSymmetry {
+    entries: Vec<Option<(usize, Vec<Option<BitMap>>)>>,
+}
+
+impl BitSymmetry {
+    /// This map after `first`.
+    fn after(&self, first: &BitSymmetry) -> BitSymmetry {
+        let entries = (first.entries.iter())
+            .map(|entry| {
+                let (middle, first_maps) = entry.as_ref()?;
+                let (to, maps) = self.entries[*middle].as_ref()?;
+                let composed = (maps.iter().zip(first_maps))
+                    .map(|(g, h)| match (g, h) {
+                        (None, x) | (x, None) => x.clone(),
+                        (Some((g, wide)), Some((h, _))) => {
+                            let image = (h.iter())
+                                .map(|&b| match b {
+                                    UNDEFINED => UNDEFINED,
+                                    b => g[b as usize],
+                                })
+                                .collect();
+                            moved((image, *wide))
+                        }
+                    })
+                    .collect();
+                Some((*to, composed))
+            })
+            .collect();
+        BitSymmetry { entries }
+    }
+
+    /// Whether it maps every position it applies to to itself.
+    fn is_identity(&self) -> bool {
+        let fixed = |map: &Option<BitMap>| match map {
+            None => true,
+            Some((m, _)) => (m.iter().enumerate()).all(|(i, &b)| b == UNDEFINED || b as usize == i),
+        };
+        (self.entries.iter().enumerate()).all(|(c, entry)| match entry {
+            None => true,
+            Some((to, maps)) => *to == c && maps.iter().all(fixed),
+        })
+    }
+
+    /// Whether it maps field `i`'s bits in some context.
+    fn maps_field(&self, i: usize) -> bool {
+        (self.entries.iter().flatten()).any(|(_, maps)| maps[i].is_some())
+    }
+
+    /// Whether it applies in its one context to every position.
+    fn everywhere(&self) -> bool {
+        match self.entries.as_slice() {
+            [Some((_, maps))] => (maps.iter().flatten()).all(|(m, _)| !m.contains(&UNDEFINED)),
+            _ => false,
+        }
+    }
+}
+
+/// `map`, or `None` when it moves no bit.
+fn moved(map: BitMap) -> Option<BitMap> {
+    (map.0.iter().enumerate())
+        .any(|(i, &b)| b as usize != i)
+        .then_some(map)
+}
+
+/// Restricts the maps `generators` to the elements that every map is defined at, in each
+/// context, and takes into such elements again (a map undefined outside a board's lines
+/// then composes with the others to the same group as on the lines alone). A map applies
+/// to fewer sets, never to more, so every image is still an image.
+fn common_domains(generators: &mut [BitSymmetry], sizes: &[Option<(usize, bool)>]) {
+    let Some(first) = generators.first() else {
+        return;
+    };
+    let contexts = first.entries.len();
+    // Each context's domain of each set field, as a list of flags.
+    let mut domains: Vec<Vec<Vec<bool>>> = (0..contexts)
+        .map(|_| {
+            sizes
+                .iter()
+                .map(|n| vec![true; n.map_or(0, |(n, _)| n)])
+                .collect()
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for g in generators.iter() {
+            for (c, entry) in g.entries.iter().enumerate() {
+                let Some((to, maps)) = entry else {
+                    continue;
+                };
+                for (i, map) in maps.iter().enumerate() {
+                    for x in 0..domains[c][i].len() {
+                        if !domains[c][i][x] {
+                            continue;
+                        }
+                        let image = match map {
+                            Some((m, _)) => m[x],
+                            None => x as u32,
+                        };
+                        let inside = image != UNDEFINED && domains[*to][i][image as usize];
+                        if !inside {
+                            domains[c][i][x] = false;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for g in generators.iter_mut() {
+        for (c, entry) in g.entries.iter_mut().enumerate() {
+            let Some((_, maps)) = entry else {
+                continue;
+            };
+            for (i, map) in maps.iter_mut().enumerate() {
+                let domain = &domains[c][i];
+                if domain.iter().all(|&inside| inside) {
+                    continue;
+                }
+                let (mut m, wide) = match map.take() {
+                    Some(map) => map,
+                    None => (
+                        (0..domain.len() as u32).collect(),
+                        sizes[i].is_some_and(|(_, w)| w),
+                    ),
+                };
+                for (x, inside) in domain.iter().enumerate() {
+                    if !inside {
+                        m[x] = UNDEFINED;
+                    }
+                }
+                *map = Some((m, wide));
+            }
+        }
+    }
+}
+
+/// The maps that `generators` generate by composition, but the identity; `None` when
+/// there are more than the runtime's orbit limit allows.
+fn bit_group(generators: &[BitSymmetry]) -> Option<Vec<BitSymmetry>> {
+    let mut group: Vec<BitSymmetry> = Vec::new();
+    let mut work: Vec<BitSymmetry> = generators.to_vec();
+    while let Some(e) = work.pop() {
+        if e.is_identity() || group.contains(&e) {
+            continue;
+        }
+        if group.len() + 1 >= cgdl_runtime::rules::ORBIT_LIMIT {
+            return None;
+        }
+        for g in generators {
+            work.push(g.after(&e));
+        }
+        group.push(e);
+    }
+    Some(group)
+}
+
+/// The fields that a game's bit maps read or compute besides their sets, and their values:
+/// every choice of those values is a context, ranked with the first field the most
+/// significant.
+struct Contexts {
+    fields: Vec<usize>,
+    values: Vec<Vec<Val>>,
+}
+
+impl Contexts {
+    fn count(&self) -> usize {
+        self.values.iter().map(Vec::len).product()
+    }
+
+    /// The values of context `rank`'s fields.
+    fn choice(&self, mut rank: usize) -> Vec<Val> {
+        let mut out = Vec::with_capacity(self.values.len());
+        for values in self.values.iter().rev() {
+            out.push(values[rank % values.len()].clone());
+            rank /= values.len();
+        }
+        out.reverse();
+        out
+    }
+
+    /// The rank of a choice of the context fields' values, when they are theirs.
+    fn rank(&self, choice: &[Val]) -> Option<usize> {
+        let mut rank = 0;
+        for (values, v) in self.values.iter().zip(choice) {
+            rank = rank * values.len() + values.iter().position(|w| w == v)?;
+        }
+        Some(rank)
+    }
+}
+
+/// How a map's image gives one field.
+enum Arg<'e> {
+    /// The field itself.
+    Kept,
+    /// `{ elem for x in field }`.
+    Elements { elem: &'e IExpr, x: &'e Var },
+    /// An expression of context fields.
+    Computed(&'e IExpr),
+}
+
+impl Gen<'_> {
+    /// The arm of `Rules::least_image_fixing` and `<game>_symmetry` (the image of a
+    /// position under each declared symmetry, an error where it fails), for a game with
+    /// symmetries.
+    pub(super) fn symmetry_fn(
+        &self,
+        gid: usize,
+        game: &Game,
+    ) -> Result<Option<(TokenStream, TokenStream)>, super::CodegenError> {
+        if game.symmetries.is_empty() {
+            return Ok(None);
+        }
+        let rt = &self.rt;
+        let fields = self.field_names(game);
+        let name = &self.names.games[gid].symmetry;
+        // Each map as bit maps, where it is one (evaluated once, while building).
+        let (contexts, bit_maps) = self.bit_symmetries(gid, game);
+        let context = self.context_rank(gid, &contexts, &fields);
+        // Every map bit maps: the group they generate is computed while building, and the
+        // least image is the least of its elements' images.
+        let mut all_bits: Option<Vec<BitSymmetry>> = bit_maps.iter().cloned().collect();
+        if let Some(all) = &mut all_bits {
+            common_domains(all, &self.set_sizes(gid, game));
+        }
+        if let Some(group) = all_bits.as_deref().and_then(bit_group) {
+            let mut statics = Vec::new();
+            let mut tries = Vec::new();
+            for (e, element) in group.iter().enumerate() {
+                let prefix = format!("{name}_group_{e}");
+                let (guard, image) = self.bit_image(gid, &prefix, element, &contexts, &mut statics);
+                let bit = Literal::u64_unsuffixed(1 << e);
+                let compare = quote! {
+                    let image = #image;
+                    if image < least {
+                        least = image;
+                    } else if image == pos {
+                        fixing |= #bit;
+                    }
+                };
+                tries.push(match guard {
+                    None => quote!({ #compare }),
+                    Some(guard) => quote!(if let #guard { #compare }),
+                });
+            }
+            let pattern = self.pos_pattern(gid, &fields);
+            let arm = quote!(#pattern => {
+                let (mut least, mut fixing) = (pos, 0u64);
+                #context
+                #(#tries)*
+                (least, fixing)
+            });
+            self.context_values(gid, &contexts, &mut statics);
+            return Ok(Some((arm, quote!(#(#statics)*))));
+        }
+        let mut read: HashSet<Rc<str>> = HashSet::new();
+        let (mut arms, mut statics) = (Vec::new(), Vec::new());
+        for (k, s) in game.symmetries.iter().enumerate() {
+            let body = match &bit_maps[k] {
+                // Bit maps of the sets (and the context), computed while building.
+                Some(element) => {
+                    read.extend(game.fields.iter().map(|f| Rc::from(f.name.as_str())));
+                    let prefix = format!("{name}_{k}");
+                    let (guard, image) =
+                        self.bit_image(gid, &prefix, element, &contexts, &mut statics);
+                    match guard {
+                        None => quote!(::std::result::Result::Ok(#image)),
+                        Some(guard) => quote!({
+                            #context
+                            if let #guard {
+                                ::std::result::Result::Ok(#image)
+                            } else {
+                                ::std::result::Result::Err(#rt::RuleError::new(
+                                    "the symmetry does not apply to this position",
+                                ))
+                            }
+                        }),
+                    }
+                }
+                None => {
+                    let mut used: HashSet<Rc<str>> = HashSet::new();
+                    s.result.for_each_read(&mut |v| {
+                        used.insert(v.name.clone());
+                    });
+                    self.reading(|f| s.result.for_each_read(f));
+                    let image = self.result_tree(&s.result, &|e| match e {
+                        IExpr::Pos { .. } => {
+                            let p = self.position(e)?;
+                            Ok(quote!(::std::result::Result::Ok(#p)))
+                        }
+                        _ => Err(super::unsupported(
+                            "a symmetry whose image is not a position",
+                        )),
+                    })?;
+                    let mut unpacked = Vec::new();
+                    for (i, (f, x)) in game.fields.iter().zip(&fields).enumerate() {
+                        let packing = &self.layout.games[gid].fields[i];
+                        if used.contains(f.name.as_str()) && !matches!(packing, Packed::Plain) {
+                            let value = self.unpack(gid, i, x);
+                            unpacked.push(quote!(let #x = #value;));
+                        }
+                    }
+                    read.extend(used);
+                    quote!({ #(#unpacked)* #image })
+                }
+            };
+            let k = Literal::usize_unsuffixed(k);
+            arms.push(quote!(#k => #body,));
+        }
+        self.context_values(gid, &contexts, &mut statics);
+        let params = (game.fields.iter().zip(&fields).enumerate()).map(|(i, (f, x))| {
+            let ty = self.stored_ty(&f.ty, &self.layout.games[gid].fields[i]);
+            if read.contains(f.name.as_str()) {
+                quote!(#x: #ty)
+            } else {
+                quote!(_: #ty)
+            }
+        });
+        let doc = format!(
+            " The image of a position of `{}` under each symmetry.",
+            game.name
+        );
+        let lints = super::user_code_lints(&[]);
+        let function = quote! {
+            #(#statics)*
+            #[doc = #doc]
+            #lints
+            fn #name(#(#params,)* k: usize) -> ::std::result::Result<Pos, #rt::RuleError> {
+                match k {
+                    #(#arms)*
+                    _ => ::std::result::Result::Err(#rt::RuleError::new("no such symmetry")),
+                }
+            }
+        };
+        let pattern = self.pos_pattern(gid, &fields);
+        let maps = Literal::usize_unsuffixed(game.symmetries.len());
+        let any = self.any_pos(gid, game);
+        // Images are positions of the same game: another never reaches the call.
+        let other =
+            (self.program.games.len() > 1).then(|| quote!(_ => ::std::option::Option::None,));
+        let arm = quote! {
+            #any => #rt::rules::least_image_fixing(pos, #maps, |p, k| match p {
+                #pattern => #name(#(#fields,)* k).ok(),
+                #other
+            }),
+        };
+        Ok(Some((arm, function)))
+    }
+
+    /// The image of a position under `element`, its set fields mapped by tables added to
+    /// `statics` (named after `prefix`): the image, and where it may not apply (the game
+    /// has contexts, or a map is not defined everywhere), the pattern
+    /// (`Some((to, [sets...])) = TABLE.apply(context, [sets...])`) under which it does.
+    fn bit_image(
+        &self,
+        gid: usize,
+        prefix: &str,
+        element: &BitSymmetry,
+        contexts: &Contexts,
+        statics: &mut Vec<TokenStream>,
+    ) -> (Option<TokenStream>, TokenStream) {
+        let rt = &self.rt;
+        let fields = self.field_names(&self.program.games[gid]);
+        let apply = |wide: bool, table: TokenStream, x: &Ident| match wide {
+            true => quote!(#rt::native::Bits(#table.apply(#x.0))),
+            false => quote!(#rt::native::Bits64(#table.apply(u128::from(#x.0)) as u64)),
+        };
+        if contexts.fields.is_empty() && element.everywhere() {
+            let Some((_, maps)) = &element.entries[0] else {
+                unreachable!("a map that applies everywhere has its one context");
+            };
+            let mut parts = Vec::new();
+            for (i, (map, x)) in maps.iter().zip(&fields).enumerate() {
+                let Some((image, wide)) = map else {
+                    parts.push(quote!(#x));
+                    continue;
+                };
+                let table = format_ident!("{}_{i}", prefix.to_ascii_uppercase());
+                let image = image.iter().map(|&b| Literal::u32_unsuffixed(b));
+                statics.push(quote! {
+                    static #table: ::std::sync::LazyLock<#rt::native::BitPermutation> =
+                        ::std::sync::LazyLock::new(|| #rt::native::BitPermutation::new(&[#(#image),*]));
+                });
+                parts.push(apply(*wide, quote!(#table), x));
+            }
+            return (None, self.pos_pattern(gid, &parts));
+        }
+        // One table for every context: where the element applies, the image's context and
+        // a map of each set field it maps (the identity in contexts where it keeps the set).
+        let mapped: Vec<usize> = (0..fields.len())
+            .filter(|&i| element.maps_field(i))
+            .collect();
+        // How many bits field `i` maps (its element type's values), and whether it takes
+        // 128 bits.
+        let size = |i: usize| {
+            let maps = element.entries.iter().flatten();
+            let found = maps.filter_map(|(_, maps)| maps[i].as_ref()).next();
+            let Some((map, wide)) = found else {
+                unreachable!("a mapped field has a map in some context")
+            };
+            (map.len() as u32, *wide)
+        };
+        let entries = element.entries.iter().map(|entry| match entry {
+            None => quote!(::std::option::Option::None),
+            Some((to, maps)) => {
+                let perms = mapped.iter().map(|&i| {
+                    let image: Vec<u32> = match &maps[i] {
+                        Some((image, _)) => image.clone(),
+                        None => (0..size(i).0).collect(),
+                    };
+                    let image = image.iter().map(|&b| Literal::u32_unsuffixed(b));
+                    quote!(&[#(#image),*])
+                });
+                let to = Literal::usize_unsuffixed(*to);
+                quote!(::std::option::Option::Some((#to, &[#(#perms),*])))
+            }
+        });
+        let table = format_ident!("{}", prefix.to_ascii_uppercase());
+        statics.push(quote! {
+            static #table: ::std::sync::LazyLock<#rt::native::ContextPermutations> =
+                ::std::sync::LazyLock::new(|| #rt::native::ContextPermutations::new(&[#(#entries),*]));
+        });
+        let images: Vec<Ident> = (0..mapped.len())
+            .map(|j| format_ident!("image_{j}"))
+            .collect();
+        let sets = mapped.iter().map(|&i| {
+            let x = &fields[i];
+            match size(i).1 {
+                true => quote!(#x.0),
+                false => quote!(u128::from(#x.0)),
+            }
+        });
+        let mut parts = Vec::new();
+        for (i, x) in fields.iter().enumerate() {
+            if let Some(k) = contexts.fields.iter().position(|&f| f == i) {
+                let values = self.context_table(gid, k);
+                parts.push(quote!(#values[to]));
+            } else if let Some(j) = mapped.iter().position(|&f| f == i) {
+                let image = &images[j];
+                parts.push(match size(i).1 {
+                    true => quote!(#rt::native::Bits(#image)),
+                    false => quote!(#rt::native::Bits64(#image as u64)),
+                });
+            } else {
+                parts.push(quote!(#x));
+            }
+        }
+        let (to, context) = match contexts.fields.is_empty() {
+            true => (quote!(_), quote!(0)),
+            false => (quote!(to), quote!(context)),
+        };
+        let guard = quote! {
+            ::std::option::Option::Some((#to, [#(#images),*])) = #table.apply(#context, [#(#sets),*])
+        };
+        (Some(guard), self.pos_pattern(gid, &parts))
+    }
+
+    /// The name of the table of the stored values of the `k`th context field, by context.
+    fn context_table(&self, gid: usize, k: usize) -> Ident {
+        let name = &self.names.games[gid].symmetry;
+        format_ident!("{}_CONTEXT_{k}", name.to_string().to_ascii_uppercase())
+    }
+
+    /// `let context = ...;`: the rank of a position's context (nothing without contexts).
+    fn context_rank(&self, gid: usize, contexts: &Contexts, fields: &[Ident]) -> TokenStream {
+        if contexts.fields.is_empty() {
+            return quote!();
+        }
+        let mut rank: Option<TokenStream> = None;
+        for (&f, values) in contexts.fields.iter().zip(&contexts.values) {
+            let x = &fields[f];
+            let count = Literal::usize_unsuffixed(values.len());
+            let digit = match &self.program.games[gid].fields[f].ty {
+                FieldTy::Range(lo, _) => {
+                    let lo = Literal::i64_unsuffixed(*lo);
+                    quote!((#x as i64 - #lo) as usize)
+                }
+                _ => quote!(#x as usize),
+            };
+            rank = Some(match rank {
+                None => digit,
+                Some(rank) => quote!(#rank * #count + #digit),
+            });
+        }
+        quote!(let context: usize = #rank;)
+    }
+
+    /// The tables of the context fields' stored values, by context.
+    fn context_values(&self, gid: usize, contexts: &Contexts, statics: &mut Vec<TokenStream>) {
+        let game = &self.program.games[gid];
+        for (k, &f) in contexts.fields.iter().enumerate() {
+            let ty = self.stored_ty(&game.fields[f].ty, &self.layout.games[gid].fields[f]);
+            let values = (0..contexts.count()).map(|rank| match &contexts.choice(rank)[k] {
+                Val::Bool(b) => quote!(#b),
+                Val::Int(i) => {
+                    let i = Literal::i64_unsuffixed(*i);
+                    quote!(#i)
+                }
+                _ => unreachable!("context fields are numbers or booleans"),
+            });
+            let count = contexts.count();
+            let table = self.context_table(gid, k);
+            statics.push(quote!(static #table: [#ty; #count] = [#(#values),*];));
+        }
+    }
+
+    /// For each field of a game packed as bits, how many values its elements take, and
+    /// whether it takes 128 bits.
+    fn set_sizes(&self, gid: usize, game: &Game) -> Vec<Option<(usize, bool)>> {
+        (game.fields.iter().zip(&self.layout.games[gid].fields))
+            .map(|(f, packed)| match (&f.ty, packed) {
+                (FieldTy::Set(inner), Packed::Bits(_, wide) | Packed::Ranks(_, wide)) => {
+                    Some((inner.values(&self.program.types, 128)?.len(), *wide))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The values of field `i` of game `gid` when it can be part of a context: a range or
+    /// `bool` stored as a number or `bool`, with few values.
+    fn context_field(&self, gid: usize, i: usize) -> Option<Vec<Val>> {
+        let ty = &self.program.games[gid].fields[i].ty;
+        let packed = &self.layout.games[gid].fields[i];
+        match (ty, packed) {
+            (FieldTy::Range(..) | FieldTy::Bool, Packed::Plain | Packed::Narrow(_)) => {
+                ty.values(&self.program.types, CONTEXT_LIMIT)
+            }
+            _ => None,
+        }
+    }
+
+    /// How each field of `result` (a symmetry's image) is given, when it is a bit map.
+    fn image_shape<'e>(&self, gid: usize, game: &Game, result: &'e IExpr) -> Option<Vec<Arg<'e>>> {
+        let IExpr::Pos { game: g, args, .. } = result else {
+            return None;
+        };
+        if *g != gid {
+            return None;
+        }
+        let n = game.fields.len();
+        let bits = |i: usize| {
+            matches!(
+                self.layout.games[gid].fields[i],
+                Packed::Bits(..) | Packed::Ranks(..)
+            )
+        };
+        // Reads fields (with few values, not sets) and `x` alone.
+        let context_reads = |e: &IExpr, x: Option<usize>| {
+            let mut fine = true;
+            e.for_each_read(&mut |v| fine &= Some(v.slot) == x || (v.slot < n && !bits(v.slot)));
+            fine
+        };
+        let mut shape = Vec::with_capacity(n);
+        for (i, arg) in args.iter().enumerate() {
+            shape.push(match arg {
+                IExpr::Var(v) if v.slot == i => Arg::Kept,
+                IExpr::Compr { elem, clauses } if bits(i) => {
+                    let [IClause::Bind(vars, IExpr::Var(field))] = clauses.as_slice() else {
+                        return None;
+                    };
+                    let [x] = vars.as_slice() else {
+                        return None;
+                    };
+                    if field.slot != i || !context_reads(elem, Some(x.slot)) {
+                        return None;
+                    }
+                    Arg::Elements { elem, x }
+                }
+                e if !bits(i) && context_reads(e, None) => Arg::Computed(e),
+                _ => return None,
+            });
+        }
+        Some(shape)
+    }
+
+    /// The game's contexts, and each of its symmetries as bit maps where it is one: every
+    /// field kept, a set field rebuilt element by element (`{ f(x) for x in field }`), or
+    /// a context field computed.
+    fn bit_symmetries(&self, gid: usize, game: &Game) -> (Contexts, Vec<Option<BitSymmetry>>) {
+        let shapes: Vec<Option<Vec<Arg>>> = (game.symmetries.iter())
+            .map(|s| self.image_shape(gid, game, &s.result))
+            .collect();
+        // The context: the fields that some map reads or computes besides its sets.
+        let mut used = std::collections::BTreeSet::new();
+        for (i, arg) in shapes.iter().flatten().flat_map(|s| s.iter().enumerate()) {
+            match arg {
+                Arg::Kept => {}
+                Arg::Elements { elem, .. } => elem.for_each_read(&mut |v| {
+                    if v.slot < game.fields.len() {
+                        used.insert(v.slot);
+                    }
+                }),
+                Arg::Computed(e) => {
+                    used.insert(i);
+                    e.for_each_read(&mut |v| {
+                        used.insert(v.slot);
+                    });
+                }
+            }
+        }
+        let values: Option<Vec<Vec<Val>>> =
+            used.iter().map(|&f| self.context_field(gid, f)).collect();
+
+        let contexts = match values {
+            Some(values) if values.iter().map(Vec::len).product::<usize>() <= CONTEXT_LIMIT => {
+                Contexts {
+                    fields: used.into_iter().collect(),
+                    values,
+                }
+            }
+            // No bit maps where the contexts are too many.
+            _ => {
+                let none = shapes.iter().map(|_| None).collect();
+                let contexts = Contexts {
+                    fields: Vec::new(),
+                    values: Vec::new(),
+                };
+                return (contexts, none);
+            }
+        };
+        let maps = (shapes.iter())
+            .map(|shape| self.bit_symmetry(gid, game, shape.as_deref()?, &contexts))
+            .collect();
+        (contexts, maps)
+    }
+
+    /// The bit maps of a map of shape `shape` in every context; `None` when it applies in
+    /// none.
+    fn bit_symmetry(
+        &self,
+        gid: usize,
+        game: &Game,
+        shape: &[Arg],
+        contexts: &Contexts,
+    ) -> Option<BitSymmetry> {
+        let types = &self.program.types;
+        let mut entries = Vec::with_capacity(contexts.count());
+        for rank in 0..contexts.count() {
+            let choice = contexts.choice(rank);
+            let mut env = vec![Val::Int(0); game.frame.max(game.fields.len())];
+            for (&f, v) in contexts.fields.iter().zip(&choice) {
+                env[f] = v.clone();
+            }
+            let entry = (|| {
+                let mut image = choice.clone();
+                let mut maps = Vec::with_capacity(shape.len());
+                for (i, arg) in shape.iter().enumerate() {
+                    match arg {
+                        Arg::Kept => maps.push(None),
+                        Arg::Computed(e) => {
+                            let v = self.evaluations.eval(e, &env)??;
+                            let k = contexts.fields.iter().position(|&f| f == i)?;
+                            image[k] = v;
+                            maps.push(None);
+                        }
+                        Arg::Elements { elem, x } => {
+                            let FieldTy::Set(inner) = &game.fields[i].ty else {
+                                return None;
+                            };
+                            let wide = match &self.layout.games[gid].fields[i] {
+                                Packed::Bits(_, wide) | Packed::Ranks(_, wide) => *wide,
+                                _ => return None,
+                            };
+                            let values = inner.values(types, 128)?;
+                            let images = self.evaluations.map(elem, x, &env, &values)?;
+                            // Undefined where `f` fails or leaves the element type.
+                            let bits = (images.iter())
+                                .map(|w| {
+                                    let rank = values.iter().position(|v| Some(v) == w.as_ref());
+                                    rank.map_or(UNDEFINED, |r| r as u32)
+                                })
+                                .collect();
+                            maps.push(moved((bits, wide)));
+                        }
+                    }
+                }
+                Some((contexts.rank(&image)?, maps))
+            })();
+            entries.push(entry);
+        }
+        let symmetry = BitSymmetry { entries };
+        (symmetry.entries.iter().any(Option::is_some) && !symmetry.is_identity())
+            .then_some(symmetry)
+    }
+}
