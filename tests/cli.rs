@@ -79,6 +79,39 @@ fn eval_prints_name_value_lines() {
     assert_eq!(stdout(&out), "wnumber SL\nmisere_wnumber SW\n");
 }
 
+/// `--stats` writes how many positions were solved, in how long, to stderr, in both back
+/// ends and for `run` and `eval` alike; the output is unchanged.
+#[test]
+fn stats_are_written_to_stderr() {
+    let path = temp_file(
+        "stats.cgdl",
+        "game Walk(n: 0..=9) { move step(k in 1..=2, k <= n) => Walk(n - k) }\n\
+         value grundy of Walk(9)\n",
+    );
+    let path = path.to_str().expect("utf-8 path");
+    for args in [
+        vec!["run", path],
+        vec!["eval", path, "Walk(7)", "--value", "grundy"],
+    ] {
+        let plain = both_back_ends(&args);
+        let mut with = args.clone();
+        with.push("--stats");
+        for (out, plain) in both_back_ends(&with).iter().zip(&plain) {
+            assert!(out.status.success(), "{}", stderr(out));
+            assert_eq!(stdout(out), stdout(plain));
+            let err = stderr_without_build_note(out);
+            let line = err.lines().last().expect("a stats line");
+            let solved: u64 = (line.strip_prefix("stats: "))
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("not a stats line: {line}"));
+            // Walk(9) and its smaller walks, each solved once.
+            assert!((1..=10).contains(&solved), "{line}");
+            assert!(line.contains(" positions solved in "), "{line}");
+        }
+    }
+}
+
 #[test]
 fn eval_rejects_bad_values_and_positions() {
     let out = cgdl(&["eval", "examples/nim.cgdl", "Heap(3)", "--value", "nimber"]);

@@ -20,18 +20,22 @@ fn eval_dots(position: &str, extra: &[&str]) -> String {
 
 /// Lenhardt, Theorem 4.1: on the empty 4×4-dot board the second player wins.
 #[test]
-#[ignore = "a second natively, several minutes with the interpreter (release mode)"]
+#[ignore = "a moment natively, about a minute with the interpreter (release mode)"]
 fn degenerate_dots_4x4_empty_board() {
     assert_eq!(eval_dots("Dots(4, 4, {})", &[]), "outcome P\n");
     assert_eq!(eval_dots("Dots(4, 4, {})", &["--interp"]), "outcome P\n");
 }
 
 /// Lenhardt, Theorems 4.1 and 4.2: the second player wins an empty board iff rows + columns
-/// is even, so the first player wins on 4×5 dots (issue 4's benchmark (d), natively).
+/// is even, so the first player wins on 4×5 and 5×4 dots (issue 4's benchmark (d),
+/// natively), and the second on 5×5 (40 lines: "about a year" by plain search, Lenhardt
+/// §6; a second or two with the example's symmetries, issue 15).
 #[test]
-#[ignore = "about 10 to 20 seconds natively (release mode)"]
-fn degenerate_dots_4x5_empty_board() {
+#[ignore = "a few seconds natively (release mode), with the build of the solver"]
+fn degenerate_dots_larger_empty_boards() {
     assert_eq!(eval_dots("Dots(4, 5, {})", &[]), "outcome N\n");
+    assert_eq!(eval_dots("Dots(5, 4, {})", &[]), "outcome N\n");
+    assert_eq!(eval_dots("Dots(5, 5, {})", &[]), "outcome P\n");
 }
 
 /// Runs `cgdl run SOURCE ARGS` natively and interpreted: both fail alike with `expected`.

@@ -144,6 +144,10 @@ struct SolveArgs {
     /// [default: three quarters of the machine's memory].
     #[arg(long, value_parser = cgdl::runtime::memory::parse_size)]
     max_memory: Option<u64>,
+    /// At the end, write to stderr how many positions were solved, in how long, and the
+    /// memory held.
+    #[arg(long)]
+    stats: bool,
 }
 
 /// An error already explained to the user on stderr.
@@ -215,6 +219,7 @@ fn driver_options(file: &str, output: &OutputArgs, args: &SolveArgs) -> DriverOp
         max_memory: args.max_memory,
         eval: None,
         svg: None,
+        stats: args.stats,
     }
 }
 
@@ -312,6 +317,9 @@ fn run_solver(
     }
     if let Some(dir) = &options.svg {
         cmd.arg("--svg").arg(dir);
+    }
+    if options.stats {
+        cmd.arg("--stats");
     }
     if let Some(asks) = &options.eval {
         let names: Vec<&str> = asks.iter().map(|a| a.name()).collect();

@@ -101,6 +101,9 @@ pub struct DriverOptions {
     /// Write a heat map of each value of each two-name table into this folder (feature
     /// `svg`).
     pub svg: Option<std::path::PathBuf>,
+    /// At the end, write to stderr how many positions were solved, in how long, and the
+    /// memory held.
+    pub stats: bool,
 }
 
 impl Default for DriverOptions {
@@ -114,6 +117,7 @@ impl Default for DriverOptions {
             max_memory: None,
             eval: None,
             svg: None,
+            stats: false,
         }
     }
 }
@@ -136,7 +140,34 @@ pub fn run_queries<'r, R: Rules>(
     options: &DriverOptions,
     progress: Option<ProgressReport<'r>>,
 ) -> bool {
+    let started = std::time::Instant::now();
     let mut solver = new_solver(rules, options, progress);
+    let succeeded = run_with(&mut solver, queries, plan, options);
+    if options.stats {
+        note(&stats_line(&solver, started.elapsed()));
+    }
+    succeeded
+}
+
+/// The statistics `--stats` writes: positions solved, time, memory.
+fn stats_line<R: Rules>(solver: &Solver<'_, R>, elapsed: std::time::Duration) -> String {
+    let memory = crate::memory::resident_bytes()
+        .map(|b| format!(", {} held", crate::memory::show_size(b)))
+        .unwrap_or_default();
+    format!(
+        "stats: {} positions solved in {:.2} s{memory}",
+        solver.positions_solved(),
+        elapsed.as_secs_f64()
+    )
+}
+
+/// [`run_queries`] with its solver.
+fn run_with<'r, R: Rules>(
+    solver: &mut Solver<'r, R>,
+    queries: &[QueryInfo],
+    plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
+    options: &DriverOptions,
+) -> bool {
     let fail = |i: usize, msg: String| {
         let q = &queries[i];
         error_line(&format!(
@@ -158,7 +189,7 @@ pub fn run_queries<'r, R: Rules>(
                 return false;
             }
         };
-        return eval_position(&mut solver, &queries[last].text, target, options);
+        return eval_position(solver, &queries[last].text, target, options);
     }
     let mut out = Output::default();
     let mut doc: Box<dyn Document> = if options.json {
@@ -177,7 +208,7 @@ pub fn run_queries<'r, R: Rules>(
             }
         };
         let mut pictures = Ok(());
-        let solved = solve_plan(&mut solver, p, &mut |part| {
+        let solved = solve_plan(solver, p, &mut |part| {
             if let (Some(dir), Part::Answer(answer)) = (&options.svg, &part) {
                 pictures = pictures.clone().and(write_pictures(dir, i + 1, answer));
             }
@@ -354,6 +385,8 @@ Options:
   --position <JSON|->    with --eval: the position (as `cgdl eval` writes it; `-`
                          reads it from standard input)
   --svg <DIR>            write a heat map of each two-name table into DIR
+  --stats                at the end, write to stderr the positions solved, the time
+                         and the memory held
   -h, --help             print this help
 ";
 
@@ -457,6 +490,7 @@ fn solver_main<R: Rules>(
             }
             "--position" => given = Some(value("a position")),
             "--svg" => options.svg = Some(value("a folder").into()),
+            "--stats" => options.stats = true,
             other => {
                 eprintln!("error: unknown argument `{other}`");
                 std::process::exit(2)
@@ -475,8 +509,13 @@ fn solver_main<R: Rules>(
                 return std::process::ExitCode::FAILURE;
             }
         };
+        let started = std::time::Instant::now();
         let mut solver = new_solver(rules, &options, terminal_progress());
-        return if eval_position(&mut solver, "eval", target, &options) {
+        let succeeded = eval_position(&mut solver, "eval", target, &options);
+        if options.stats {
+            note(&stats_line(&solver, started.elapsed()));
+        }
+        return if succeeded {
             std::process::ExitCode::SUCCESS
         } else {
             std::process::ExitCode::FAILURE
