@@ -435,7 +435,9 @@ pub fn components<T: Elem>(
     Ok(parts)
 }
 
-/// [`components`] of a set kept as the bits of its elements' codes, on those bits.
+/// [`components`] of a set kept as the bits of its elements' codes, on those bits. The
+/// parts are kept on the stack while they are few (a board's regions after a move), so
+/// that the one allocation is the list returned.
 fn components_of_codes<T: Elem>(
     all: [u64; CODE_WORDS],
     mut next: impl FnMut(T) -> Result<Set<T>, RuleError>,
@@ -445,7 +447,10 @@ fn components_of_codes<T: Elem>(
         std::array::from_fn(|i| f(a[i], b[i]))
     };
     let empty = |a: &Bits| a.iter().all(|&w| w == 0);
-    let mut parts: Vec<Bits> = Vec::new();
+    let mut parts: smallvec::SmallVec<[Bits; 8]> = smallvec::SmallVec::new();
+    // Parts are found in the order of their least elements, unless a step joins a part to
+    // an earlier one.
+    let mut joined = false;
     let mut left = all;
     while let Some(least) = code_bits_of(left).next() {
         let mut part = [0; CODE_WORDS];
@@ -480,6 +485,7 @@ fn components_of_codes<T: Elem>(
                     }
                     apart
                 });
+                joined = true;
             }
             if empty(&new) {
                 break;
@@ -490,8 +496,13 @@ fn components_of_codes<T: Elem>(
         }
         parts.push(part);
     }
-    parts.sort_by_key(|part| code_bits_of(*part).next());
-    Ok(parts.into_iter().map(Set::from_code_bits).collect())
+    let parts = parts.as_mut_slice();
+    if joined {
+        parts.sort_by_key(|part| code_bits_of(*part).next());
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    out.extend(parts.iter().map(|&p| Set::from_code_bits(p)));
+    Ok(out)
 }
 
 /// Pops elements off `work`, pushing each element of `next` that `insert` records as new.
@@ -711,6 +722,8 @@ macro_rules! bits {
 #[derive(Clone, Debug)]
 pub struct BitPermutation {
     bytes: Vec<[u128; 256]>,
+    /// The same tables in 64 bits, where every bit goes below 64 (half the cache).
+    narrow: Vec<[u64; 256]>,
 }
 
 impl BitPermutation {
@@ -728,7 +741,13 @@ impl BitPermutation {
                 }
             }
         }
-        BitPermutation { bytes }
+        let narrow = match image.iter().all(|&to| to < 64) {
+            true => (bytes.iter())
+                .map(|table| table.map(|word| word as u64))
+                .collect(),
+            false => Vec::new(),
+        };
+        BitPermutation { bytes, narrow }
     }
 
     /// The image of the set `bits`.
@@ -736,6 +755,19 @@ impl BitPermutation {
     pub fn apply(&self, bits: u128) -> u128 {
         let mut out = 0;
         for (b, table) in self.bytes.iter().enumerate() {
+            out |= table[(bits >> (8 * b)) as u8 as usize];
+        }
+        out
+    }
+
+    /// The image of the set `bits` of a map whose every bit goes below 64.
+    #[inline]
+    pub fn apply64(&self, bits: u64) -> u64 {
+        if self.narrow.is_empty() {
+            return self.apply(u128::from(bits)) as u64;
+        }
+        let mut out = 0;
+        for (b, table) in self.narrow.iter().enumerate() {
             out |= table[(bits >> (8 * b)) as u8 as usize];
         }
         out
@@ -1017,6 +1049,22 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// A permutation's image of a set, by its tables (128 and 64 bits), against the
+        /// image of each element.
+        #[test]
+        fn bit_permutations_map_each_element(
+            image in proptest::collection::vec(0u32..64, 1..64),
+            set: u64,
+        ) {
+            let map = BitPermutation::new(&image);
+            let set = set & (u64::MAX >> (64 - image.len()));
+            let want = (0..image.len())
+                .filter(|&i| set >> i & 1 == 1)
+                .fold(0u64, |out, i| out | 1 << image[i]);
+            prop_assert_eq!(map.apply(u128::from(set)), u128::from(want));
+            prop_assert_eq!(map.apply64(set), want);
+        }
+
         /// `components` against its definition: `x` and `y` share a part when a path of
         /// steps joins them, each step going either way and staying within the set. Cells
         /// of rows 0..4 are bits; row 40 has no code, so its sets are vectors.

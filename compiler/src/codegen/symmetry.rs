@@ -398,7 +398,7 @@ impl Gen<'_> {
         let fields = self.field_names(&self.program.games[gid]);
         let apply = |wide: bool, table: TokenStream, x: &Ident| match wide {
             true => quote!(#rt::native::Bits(#table.apply(#x.0))),
-            false => quote!(#rt::native::Bits64(#table.apply(u128::from(#x.0)) as u64)),
+            false => quote!(#rt::native::Bits64(#table.apply64(#x.0))),
         };
         if contexts.fields.is_empty() && element.everywhere() {
             let Some((_, maps)) = &element.entries[0] else {
