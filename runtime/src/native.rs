@@ -435,53 +435,173 @@ pub fn components<T: Elem>(
     Ok(parts)
 }
 
-/// [`components`] of a set kept as the bits of its elements' codes, on those bits. The
-/// parts are kept on the stack while they are few (a board's regions after a move), so
-/// that the one allocation is the list returned.
+/// The steps of [`components`] as a table of code words: where `next` is a function
+/// computed for every element while building (a board's neighbours), the elements it is
+/// defined at (`domain`) and, by each one's code, the codes of its step.
+#[derive(Clone, Debug)]
+pub struct CodeSteps {
+    domain: [u64; CODE_WORDS],
+    steps: Vec<[u64; CODE_WORDS]>,
+}
+
+impl CodeSteps {
+    /// The table of the given `(code, step)` pairs; the domain is their codes.
+    pub fn new(entries: &[(u32, [u64; CODE_WORDS])]) -> CodeSteps {
+        let mut domain = [0u64; CODE_WORDS];
+        let mut steps = vec![[0u64; CODE_WORDS]; 64 * CODE_WORDS];
+        for &(code, step) in entries {
+            domain[code as usize / 64] |= 1 << (code % 64);
+            steps[code as usize] = step;
+        }
+        CodeSteps { domain, steps }
+    }
+}
+
+/// [`components`] where `next` is the function `steps` tabulates: a set of codes within the
+/// table's domain is divided by the table, one load and `or` per element; any other set by
+/// `next`. The two are one function there, so the parts are the same.
+pub fn components_by_codes<T: Elem>(
+    whole: &Set<T>,
+    steps: &CodeSteps,
+    next: impl FnMut(T) -> Result<Set<T>, RuleError>,
+) -> Result<Vec<Set<T>>, RuleError> {
+    match whole.code_bits() {
+        Some(all) if (all.iter().zip(&steps.domain)).all(|(a, d)| a & !d == 0) => {
+            components_with_codes(all, |code| Ok(steps.steps[code as usize]))
+        }
+        _ => components(whole, next),
+    }
+}
+
+/// The steps of [`components`] on a set of a board's cells kept by rank (row by row, as
+/// a position's field): by each cell's rank, the ranks its step joins it to, either way.
+#[derive(Clone, Debug)]
+pub struct RankSteps {
+    steps: Vec<u128>,
+}
+
+impl RankSteps {
+    /// The table: entry `r` the ranks joined to rank `r` (each symmetric: `s` in entry `r`
+    /// when `r` is in entry `s`).
+    pub fn new(steps: &[u128]) -> RankSteps {
+        RankSteps {
+            steps: steps.to_vec(),
+        }
+    }
+}
+
+/// The parts of the set of ranks `whole` that `steps` join, in the order of their least
+/// ranks, each given to `part` as it is found (as [`components`] finds them).
+#[inline]
+pub fn rank_components(whole: u128, steps: &RankSteps, mut part: impl FnMut(u128)) {
+    let mut left = whole;
+    while left != 0 {
+        let first = left & left.wrapping_neg();
+        left &= !first;
+        let (mut found, mut wave) = (first, first);
+        while wave != 0 {
+            let mut reached = 0;
+            let mut w = wave;
+            while w != 0 {
+                reached |= steps.steps[w.trailing_zeros() as usize];
+                w &= w - 1;
+            }
+            wave = reached & left;
+            left &= !wave;
+            found |= wave;
+        }
+        part(found);
+    }
+}
+
+/// [`components`] of a set kept as the bits of its elements' codes, on those bits.
 fn components_of_codes<T: Elem>(
     all: [u64; CODE_WORDS],
     mut next: impl FnMut(T) -> Result<Set<T>, RuleError>,
 ) -> Result<Vec<Set<T>>, RuleError> {
-    type Bits = [u64; CODE_WORDS];
-    let op = |a: &Bits, b: &Bits, f: fn(u64, u64) -> u64| -> Bits {
-        std::array::from_fn(|i| f(a[i], b[i]))
+    components_with_codes(all, |code| {
+        let step = next(T::decode(code))?;
+        Ok(step.code_bits().unwrap_or_else(|| {
+            let mut bits = [0; CODE_WORDS];
+            for c in step.iter().filter_map(|y| y.code()) {
+                if (c as usize) < 64 * CODE_WORDS {
+                    bits[c as usize / 64] |= 1 << (c % 64);
+                }
+            }
+            bits
+        }))
+    })
+}
+
+/// [`components`] of a set of codes, each element's step given as codes by `step`, on as
+/// many words as the set's codes need (a 5 × 6 board's cells have codes below 128: two).
+fn components_with_codes<T: Elem>(
+    all: [u64; CODE_WORDS],
+    step: impl FnMut(u32) -> Result<[u64; CODE_WORDS], RuleError>,
+) -> Result<Vec<Set<T>>, RuleError> {
+    match all.iter().rposition(|&w| w != 0) {
+        None => Ok(Vec::new()),
+        Some(0) => components_in_words::<T, 1>(all, step),
+        Some(1) => components_in_words::<T, 2>(all, step),
+        _ => components_in_words::<T, CODE_WORDS>(all, step),
+    }
+}
+
+/// [`components_with_codes`] of a set whose codes lie in its first `W` words. The parts
+/// are kept on the stack while they are few (a board's regions after a move), so that the
+/// one allocation is the list returned.
+#[inline(always)]
+fn components_in_words<T: Elem, const W: usize>(
+    whole: [u64; CODE_WORDS],
+    mut step: impl FnMut(u32) -> Result<[u64; CODE_WORDS], RuleError>,
+) -> Result<Vec<Set<T>>, RuleError> {
+    type Words<const W: usize> = [u64; W];
+    let all: Words<W> = std::array::from_fn(|i| whole[i]);
+    let empty = |a: &Words<W>| a.iter().all(|&w| w == 0);
+    let least = |a: &Words<W>| {
+        (a.iter().enumerate())
+            .find(|(_, &w)| w != 0)
+            .map(|(i, w)| i as u32 * 64 + w.trailing_zeros())
     };
-    let empty = |a: &Bits| a.iter().all(|&w| w == 0);
-    let mut parts: smallvec::SmallVec<[Bits; 8]> = smallvec::SmallVec::new();
+    let mut parts: smallvec::SmallVec<[Words<W>; 8]> = smallvec::SmallVec::new();
     // Parts are found in the order of their least elements, unless a step joins a part to
     // an earlier one.
     let mut joined = false;
     let mut left = all;
-    while let Some(least) = code_bits_of(left).next() {
-        let mut part = [0; CODE_WORDS];
-        part[least as usize / 64] = 1 << (least % 64);
-        left = op(&left, &part, |a, b| a & !b);
+    while let Some(first) = least(&left) {
+        let mut part = [0; W];
+        part[first as usize / 64] = 1 << (first % 64);
+        left[first as usize / 64] &= !part[first as usize / 64];
         let mut wave = part;
         loop {
-            let mut reached = [0; CODE_WORDS];
-            for code in code_bits_of(wave) {
-                let step = next(T::decode(code))?;
-                let bits = step.code_bits().unwrap_or_else(|| {
-                    let mut bits = [0; CODE_WORDS];
-                    for c in step.iter().filter_map(|y| y.code()) {
-                        if (c as usize) < 64 * CODE_WORDS {
-                            bits[c as usize / 64] |= 1 << (c % 64);
-                        }
+            let mut reached = [0; W];
+            for (i, &word) in wave.iter().enumerate() {
+                let mut w = word;
+                while w != 0 {
+                    let code = i as u32 * 64 + w.trailing_zeros();
+                    w &= w - 1;
+                    let to = step(code)?;
+                    for j in 0..W {
+                        reached[j] |= to[j];
                     }
-                    bits
-                });
-                reached = op(&reached, &bits, |a, b| a | b);
+                }
             }
-            let reached = op(&reached, &all, |a, b| a & b);
-            let new = op(&reached, &left, |a, b| a & b);
-            if !empty(&op(&op(&reached, &part, |a, b| a & !b), &new, |a, b| {
-                a & !b
-            })) {
+            let mut new = [0; W];
+            let mut earlier = 0;
+            for j in 0..W {
+                let r = reached[j] & all[j];
+                new[j] = r & left[j];
+                // Reached, but neither in this part nor left: in an earlier part.
+                earlier |= r & !part[j] & !left[j];
+            }
+            if earlier != 0 {
                 // Steps into earlier parts: they are one with this part.
                 parts.retain(|p| {
-                    let apart = empty(&op(p, &reached, |a, b| a & b));
+                    let apart = (0..W).all(|j| p[j] & reached[j] == 0);
                     if !apart {
-                        part = op(&part, p, |a, b| a | b);
+                        for j in 0..W {
+                            part[j] |= p[j];
+                        }
                     }
                     apart
                 });
@@ -490,18 +610,22 @@ fn components_of_codes<T: Elem>(
             if empty(&new) {
                 break;
             }
-            part = op(&part, &new, |a, b| a | b);
-            left = op(&left, &new, |a, b| a & !b);
+            for j in 0..W {
+                part[j] |= new[j];
+                left[j] &= !new[j];
+            }
             wave = new;
         }
         parts.push(part);
     }
-    let parts = parts.as_mut_slice();
     if joined {
-        parts.sort_by_key(|part| code_bits_of(*part).next());
+        parts.sort_by_key(|part| least(part));
     }
     let mut out = Vec::with_capacity(parts.len());
-    out.extend(parts.iter().map(|&p| Set::from_code_bits(p)));
+    out.extend(parts.iter().map(|p| {
+        let words: [u64; CODE_WORDS] = std::array::from_fn(|i| p.get(i).copied().unwrap_or(0));
+        Set::from_code_bits(words)
+    }));
     Ok(out)
 }
 
@@ -1065,13 +1189,80 @@ mod tests {
             prop_assert_eq!(map.apply64(set), want);
         }
 
+        /// `components_by_codes` divides a set by its table as `components` does by the
+        /// function the table holds, inside the table's domain and outside it (row 6 is
+        /// not in it).
+        #[test]
+        fn code_steps_divide_as_their_function(
+            whole in proptest::collection::btree_set((0i64..8, 0i64..4), 0..16),
+            steps in proptest::collection::vec(proptest::collection::vec((0i64..8, 0i64..4), 0..4), 32),
+        ) {
+            let step = |x: (i64, i64)| -> Set<(i64, i64)> {
+                steps[(x.0 * 4 + x.1) as usize].iter().copied().collect()
+            };
+            let table: Vec<(u32, [u64; CODE_WORDS])> = (0..8i64)
+                .filter(|&r| r != 6)
+                .flat_map(|r| (0..4i64).map(move |c| (r, c)))
+                .map(|x| {
+                    let code = (x.0 * 16 + x.1) as u32;
+                    (code, step(x).code_bits().expect("cells have codes"))
+                })
+                .collect();
+            let table = CodeSteps::new(&table);
+            let set: Set<(i64, i64)> = whole.iter().copied().collect();
+            let by_table = components_by_codes(&set, &table, |x| Ok(step(x))).expect("no error");
+            let by_steps = components(&set, |x| Ok(step(x))).expect("no error");
+            prop_assert_eq!(by_table, by_steps);
+        }
+
+        /// `rank_components` on a board's ranks finds the parts `components` finds on its
+        /// cells, in the same order, with the steps made symmetric.
+        #[test]
+        fn rank_components_are_components(
+            rows in 1u32..=5,
+            cols in 1u32..=6,
+            whole: u32,
+            steps in proptest::collection::vec(proptest::collection::vec((0u32..5, 0u32..6), 0..3), 30),
+        ) {
+            let rank = |(r, c): (u32, u32)| (r * cols + c) as usize;
+            let on_board = |&(r, c): &(u32, u32)| r < rows && c < cols;
+            let step = |x: (u32, u32)| -> Vec<(u32, u32)> {
+                steps[rank(x) % steps.len()].iter().copied().filter(on_board).collect()
+            };
+            let board: Vec<(u32, u32)> = (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).collect();
+            let mut table = vec![0u128; board.len()];
+            for &x in &board {
+                for y in step(x) {
+                    table[rank(x)] |= 1 << rank(y);
+                    table[rank(y)] |= 1 << rank(x);
+                }
+            }
+            let table = RankSteps::new(&table);
+            let whole = u128::from(whole) & ((1u128 << board.len()) - 1);
+            let mut by_ranks = Vec::new();
+            rank_components(whole, &table, |part| by_ranks.push(part));
+            let set: Set<(i64, i64)> = (board.iter())
+                .filter(|&&x| whole >> rank(x) & 1 == 1)
+                .map(|&(r, c)| (i64::from(r), i64::from(c)))
+                .collect();
+            let parts = components(&set, |(r, c)| {
+                Ok(step((r as u32, c as u32)).into_iter().map(|(r, c)| (i64::from(r), i64::from(c))).collect())
+            })
+            .expect("no step fails");
+            let by_cells: Vec<u128> = (parts.iter())
+                .map(|p| p.iter().fold(0u128, |w, (r, c)| w | 1 << rank((r as u32, c as u32))))
+                .collect();
+            prop_assert_eq!(by_ranks, by_cells);
+        }
+
         /// `components` against its definition: `x` and `y` share a part when a path of
         /// steps joins them, each step going either way and staying within the set. Cells
-        /// of rows 0..4 are bits; row 40 has no code, so its sets are vectors.
+        /// of rows 0..8 are bits (rows 0..4 in one word, rows 4..8 in the second); row 40
+        /// has no code, so its sets are vectors.
         #[test]
         fn components_are_the_classes_of_the_steps(
-            whole in proptest::collection::btree_set((prop_oneof![0i64..4, Just(40)], 0i64..4), 0..12),
-            steps in proptest::collection::vec(proptest::collection::vec((0i64..5, 0i64..4), 0..3), 20),
+            whole in proptest::collection::btree_set((prop_oneof![0i64..4, 0i64..8, Just(40)], 0i64..4), 0..12),
+            steps in proptest::collection::vec(proptest::collection::vec((0i64..8, 0i64..4), 0..3), 20),
         ) {
             let cells: Vec<(i64, i64)> = whole.iter().copied().collect();
             let step = |x: &(i64, i64)| -> Vec<(i64, i64)> {

@@ -171,17 +171,30 @@ impl Gen<'_> {
                 elem,
                 clauses,
             } if matches!(**elem, IExpr::Pos { .. }) => {
+                // The regions of a board by a table of its cells, on the field's bits.
+                if let Some(regions) = self.rank_components(e)? {
+                    return Ok(regions);
+                }
                 // A sum over a comprehension of positions: its leaves go straight to `out`.
-                let looped = self.clauses(clauses, &|| {
-                    let p = self.position(elem)?;
-                    Ok(quote!(out.leaf(#p);))
-                })?;
+                let looped = self.emit_sum_leaves(elem, clauses)?;
                 quote!({ let start = out.open_sum(); #looped out.close_sum(start); } out.check()?;)
             }
             other => {
                 let v = self.value(other)?;
                 quote!(out.expr(#v); out.check()?;)
             }
+        })
+    }
+
+    /// The loops that add a leaf to the open sum for each choice of `clauses`.
+    pub(super) fn emit_sum_leaves(
+        &self,
+        elem: &IExpr,
+        clauses: &[IClause],
+    ) -> Result<TokenStream, CodegenError> {
+        self.clauses(clauses, &|| {
+            let p = self.position(elem)?;
+            Ok(quote!(out.leaf(#p);))
         })
     }
 
@@ -443,13 +456,30 @@ impl Gen<'_> {
                         quote!(&#v)
                     }
                 };
+                // A step that is a table of a board's cells (`neighbours(x)`) divides the
+                // set by the table.
+                let steps = match &**next {
+                    IExpr::Call { func, args } => match args.as_slice() {
+                        [IExpr::Var(v)] if v.slot == var.slot => self.code_steps(*func),
+                        _ => None,
+                    },
+                    _ => None,
+                };
                 // `var` ranges over the elements of the set divided.
                 let next = self.knowing_binder(std::slice::from_ref(var), seed, || n(next))?;
                 let x = self.binder(var);
-                quote!(#rt::native::components(#whole, |#x| {
+                let step = quote!(|#x| {
                     let step = #next;
                     ::std::result::Result::Ok(step)
-                })?)
+                });
+                match steps {
+                    None => quote!(#rt::native::components(#whole, #step)?),
+                    Some(steps) => quote!({
+                        static STEPS: ::std::sync::LazyLock<#rt::native::CodeSteps> =
+                            ::std::sync::LazyLock::new(|| #steps);
+                        #rt::native::components_by_codes(#whole, &STEPS, #step)?
+                    }),
+                }
             }
             IExpr::Closure {
                 seed, var, next, ..

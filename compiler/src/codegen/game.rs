@@ -31,11 +31,11 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
 }
 
 /// How a helper function is tabulated ([`Gen::table_plan`]).
-struct TablePlan {
+pub(super) struct TablePlan {
     /// The types of the arguments in the table.
-    types: Vec<FieldTy>,
+    pub(super) types: Vec<FieldTy>,
     /// Its values there, in rank order (`None` where it fails).
-    values: super::evaluate::BoxValues,
+    pub(super) values: super::evaluate::BoxValues,
     /// Its values are sets of numbers below 128, kept as words.
     small_sets: bool,
     /// Its values are sets of a tagged type kept as this many words of bits, each value
@@ -43,14 +43,14 @@ struct TablePlan {
     union_words: Option<(usize, Vec<Val>)>,
     /// Its values are sets of pairs of numbers in `0..16` (board cells), kept as the
     /// runtime's code words (bit `16 a + b` for `(a, b)`).
-    pair_sets: bool,
+    pub(super) pair_sets: bool,
     /// The table is a constant array (numbers, `bool`s, such sets).
     constant: bool,
 }
 
 /// The code the runtime gives a pair of numbers in `0..16` in a set (`16 a + b`), as an
 /// index of its code words.
-fn pair_code(v: &Val) -> Option<usize> {
+pub(super) fn pair_code(v: &Val) -> Option<usize> {
     let Val::Tuple(parts) = v else {
         return None;
     };
@@ -619,7 +619,7 @@ impl Gen<'_> {
     /// Whether and how function `id` is tabulated: over its parameters' finite types, or
     /// the ranges its calls give them ([`crate::ir::param_ranges`]), at most
     /// [`TABLE_LIMIT`] arguments, with values cheap to copy.
-    fn table_plan(&self, id: usize) -> Option<TablePlan> {
+    pub(super) fn table_plan(&self, id: usize) -> Option<TablePlan> {
         let f = &self.program.fns[id];
         // A set of numbers copies cheaply when every value in the table is bits (checked
         // below, once the values are known).
