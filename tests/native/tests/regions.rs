@@ -19,8 +19,8 @@ fn grundy(empty: u32, memo: &mut Vec<Option<u32>>) -> u32 {
     for r in 0..ROWS {
         for c in 0..COLS {
             let at = 1 << (r * COLS + c);
-            let right = (c + 1 < COLS).then(|| at << 1);
-            let below = (r + 1 < ROWS).then(|| at << COLS);
+            let right = (c + 1 < COLS).then_some(at << 1);
+            let below = (r + 1 < ROWS).then_some(at << COLS);
             for other in [right, below].into_iter().flatten() {
                 let domino = at | other;
                 if empty & domino == domino {
