@@ -58,5 +58,5 @@ for board in 4x5 5x5 5x6 4x7 6x6; do
     g=$($igsolve cram -r "$r" -c "$c" | sed -n 's/^Nimber of initial position: //p')
     end=$(date +%s.%N)
     i=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }')
-    echo "| $r × $c | $e | $m | $p | $i s ($g) | $(ratio "$e" "$i" 0) | $(ratio "$e" "$p" 2) |"
+    echo "| $r × $c | $e | $m | $p | $i s ($g) | $(ratio "$e" "$i" 1) | $(ratio "$e" "$p" 2) |"
 done

@@ -104,7 +104,7 @@ row() {
     local n t
     n=$(best "$tmp/natural.cgdl")
     t=$(best "$tmp/tuned.cgdl")
-    echo "| $game | $r × $c | $n s | $t s | $(awk -v n="$n" -v t="$t" 'BEGIN { printf "%.2f", n / t }') |"
+    echo "| ${game//_/ } | $r × $c | $n s | $t s | $(awk -v n="$n" -v t="$t" 'BEGIN { printf "%.2f", n / t }') |"
 }
 row dots 4 4
 row dots 4 5

@@ -809,6 +809,10 @@ impl Rules for Interpreter<'_> {
         self.least_image_fixing(pos).0
     }
 
+    fn has_symmetries(&self) -> bool {
+        self.program.games.iter().any(|g| !g.symmetries.is_empty())
+    }
+
     fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
         let maps = self.program.games[self.position(pos).0].symmetries.len();
         if maps == 0 {

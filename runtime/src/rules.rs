@@ -68,6 +68,12 @@ pub trait Rules {
         (self.least_image(pos), 0)
     }
 
+    /// Whether some game of the universe declares symmetries: searches ask
+    /// [`Rules::least_image_fixing`] only then. Default: no.
+    fn has_symmetries(&self) -> bool {
+        false
+    }
+
     /// An optional fast path for normal-play outcomes: whether some move of `pos` ends the
     /// game (such a position is N). It must answer what [`Rules::options`] would, enumerated
     /// up to its first `end`: `true` when it reaches one, the same error when it fails

@@ -1113,14 +1113,17 @@ impl<'r, R: Rules> Solver<'r, R> {
         bufs.order.clear();
         bufs.fixing.clear();
         let (mut first_unknown, mut any_fixed) = (None, false);
+        let symmetric = self.mode == Mode::Fast && self.rules.has_symmetries();
         for i in 0..opts.len() {
             let (step, fixing) = match opts.refs[i] {
-                OptRef::Leaves { start, len: 1 } => {
+                OptRef::Leaves { start, len: 1 } if symmetric => {
                     self.try_leaf_fixing(kind, opts.leaves[start as usize])?
                 }
                 _ => (self.try_opt(kind, opts, i)?, 0),
             };
-            bufs.fixing.push(fixing);
+            if symmetric {
+                bufs.fixing.push(fixing);
+            }
             match step {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),

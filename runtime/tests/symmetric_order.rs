@@ -28,6 +28,9 @@ impl Rules for TwoHeaps {
     fn least_image(&self, pos: (u32, u32)) -> (u32, u32) {
         self.least_image_fixing(pos).0
     }
+    fn has_symmetries(&self) -> bool {
+        self.swap
+    }
     fn least_image_fixing(&self, (a, b): (u32, u32)) -> ((u32, u32), u64) {
         match self.swap {
             true => ((a.min(b), a.max(b)), u64::from(a == b)),

@@ -324,6 +324,9 @@ impl Gen<'_> {
                         #rest
                     }
                 }
+                fn has_symmetries(&self) -> bool {
+                    true
+                }
             }
         });
         // A file of partizan games only lists no options for both players at once.
