@@ -139,8 +139,8 @@ struct SolveArgs {
     /// Give up (with an error) after solving this many positions.
     #[arg(long, default_value_t = cgdl::runtime::DEFAULT_MAX_POSITIONS)]
     max_positions: u64,
-    /// Hold at most this much memory, e.g. `8G` or `512M`: the memo is emptied rather than
-    /// grow past it, and the solve gives up (with an error) if it still holds more
+    /// Hold at most this much memory, e.g. `8G` or `512M`: the memo forgets its oldest values
+    /// rather than grow past it, and the solve gives up (with an error) if it still holds more
     /// [default: three quarters of the machine's memory].
     #[arg(long, value_parser = cgdl::runtime::memory::parse_size)]
     max_memory: Option<u64>,

@@ -232,7 +232,7 @@ fn run_with<'r, R: Rules>(
     match solver.memo_clears() {
         0 => {}
         n => note(&format!(
-            "note: the memo was emptied {n} time{} to stay under --max-memory: the values are \
+            "note: the memo forgot its oldest values {n} time{} to stay under --max-memory: the values are \
              exact, the solve took longer (a larger --max-memory avoids it)",
             if n == 1 { "" } else { "s" }
         )),
@@ -376,8 +376,9 @@ Options:
   --pretty               indent JSON output (default: one line per query)
   --exact                search every compound's own positions instead of the fast rules
   --max-positions <N>    give up (with an error) after solving N positions
-  --max-memory <SIZE>    hold at most this much memory (e.g. 8G): the memo is emptied
-                         rather than grow past it; give up (with an error) past it
+  --max-memory <SIZE>    hold at most this much memory (e.g. 8G): the memo forgets its
+                         oldest values rather than grow past it; give up (with an
+                         error) past it
                          [default: three quarters of the machine's memory]
   --file <NAME>          the file name shown in errors and JSON
   --eval <VALUES>        print NAME VALUE lines of the last query's position, or of

@@ -1,7 +1,7 @@
 //! The solver's memo of leaf positions: a flat array for densely indexed positions, a
 //! compact table for positions packed into 64-bit keys, and a hash map for the rest.
 
-use crate::value::UNKNOWN;
+use crate::value::{IN_PROGRESS, UNKNOWN};
 use rustc_hash::FxHashMap;
 use std::hash::Hash;
 
@@ -96,10 +96,12 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
         room
     }
 
-    /// Forgets every value, keeping the tables' memory.
-    pub(crate) fn clear(&mut self) {
+    /// Forgets the values stored longest ago in the key table, about half of them (the
+    /// marks of positions being solved stay), and every value of the other tables; the
+    /// tables keep their memory.
+    pub(crate) fn forget_oldest(&mut self) {
         self.dense.fill(UNKNOWN);
-        self.keyed.clear();
+        self.keyed.forget_oldest();
         self.map.clear();
     }
 
@@ -124,6 +126,8 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
 struct Entry {
     key: u64,
     value: u32,
+    /// When the entry was last written, in the table's writes.
+    written: u32,
 }
 
 /// The key of an empty entry; a position whose [`crate::Rules::key`] is this one is kept
@@ -133,6 +137,7 @@ const EMPTY: u64 = KEY_TABLE_EMPTY;
 const VACANT: Entry = Entry {
     key: EMPTY,
     value: UNKNOWN,
+    written: 0,
 };
 /// Fibonacci hashing: the top bits of `key × 2⁶⁴/φ` index the table.
 const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -151,6 +156,8 @@ pub(crate) struct KeyTable {
     len: usize,
     /// `64 - log2(entries.len())`.
     shift: u32,
+    /// Values written so far (the clock of [`Entry::written`]).
+    writes: u32,
 }
 
 impl KeyTable {
@@ -212,12 +219,6 @@ impl KeyTable {
         (self.entries.len() * 2).max(MIN_CAPACITY)
     }
 
-    /// Removes every key, keeping the table's size.
-    fn clear(&mut self) {
-        self.entries.fill(VACANT);
-        self.len = 0;
-    }
-
     fn set(&mut self, key: u64, value: u32) {
         debug_assert_ne!(key, EMPTY, "the solver hashes positions with the empty key");
         if self.full() {
@@ -234,6 +235,68 @@ impl KeyTable {
             self.entries[i].key = key;
         }
         self.entries[i].value = value;
+        self.writes = self.writes.saturating_add(1);
+        self.entries[i].written = self.writes;
+    }
+
+    /// Forgets about half of the values, those written longest ago, but for the marks of
+    /// positions being solved: a memo at its memory limit keeps what its search most
+    /// likely needs next (a depth-first search comes back to what it solved last).
+    fn forget_oldest(&mut self) {
+        // The median time of writing, from a histogram of the times.
+        const BUCKETS: usize = 256;
+        let (mut first, mut last) = (u32::MAX, 0);
+        for e in self.entries.iter().filter(|e| e.key != EMPTY) {
+            first = first.min(e.written);
+            last = last.max(e.written);
+        }
+        if first >= last {
+            return self.clear_but_marks();
+        }
+        let width = u64::from(last - first) / BUCKETS as u64 + 1;
+        let bucket = |w: u32| (u64::from(w - first) / width) as usize;
+        let mut counts = [0usize; BUCKETS];
+        for e in self.entries.iter().filter(|e| e.key != EMPTY) {
+            counts[bucket(e.written)] += 1;
+        }
+        let (mut kept, mut from) = (0, BUCKETS);
+        while from > 0 && kept * 2 < self.len {
+            from -= 1;
+            kept += counts[from];
+        }
+        self.retain(|e| bucket(e.written) >= from || e.value == IN_PROGRESS);
+    }
+
+    /// Forgets every value but the marks of positions being solved.
+    fn clear_but_marks(&mut self) {
+        self.retain(|e| e.value == IN_PROGRESS);
+    }
+
+    /// Keeps the entries `keep` says to, in place: the others are emptied, and every entry
+    /// left is moved to where a lookup from its home finds it now. The table's clusters are
+    /// walked once, from an entry that was empty before (so that no cluster runs across the
+    /// start of the walk, and each entry's way from its home is settled before it moves).
+    fn retain(&mut self, keep: impl Fn(&Entry) -> bool) {
+        let Some(start) = self.entries.iter().position(|e| e.key == EMPTY) else {
+            return;
+        };
+        for e in self.entries.iter_mut() {
+            if e.key != EMPTY && !keep(e) {
+                *e = VACANT;
+                self.len -= 1;
+            }
+        }
+        let mask = self.entries.len() - 1;
+        for step in 1..=self.entries.len() {
+            let i = (start + step) & mask;
+            let e = self.entries[i];
+            if e.key == EMPTY {
+                continue;
+            }
+            self.entries[i] = VACANT;
+            let j = self.probe(e.key);
+            self.entries[j] = e;
+        }
     }
 
     /// The index of `key`'s entry, or of the empty entry where it would go.
@@ -305,20 +368,48 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_cleared_table_forgets_its_keys_and_keeps_its_size() {
-        let mut table = KeyTable::default();
-        for k in 0..3000u64 {
-            table.set(k, 1);
+    proptest! {
+        /// Forgetting the oldest values keeps the newer half (at least) and every mark of a
+        /// position being solved, each with its value, forgets the rest, and leaves a table
+        /// whose lookups find every key kept, whatever the collisions.
+        #[test]
+        fn forgetting_keeps_the_newest_values_and_the_marks(
+            writes in prop::collection::vec((0u64..3000, 0u32..1000), 1..3000),
+            marks in prop::collection::vec(0u64..3000, 0..20),
+        ) {
+            let mut table = KeyTable::default();
+            // key -> (value, order of its last write)
+            let mut map = HashMap::new();
+            let spread = |k: u64| k.wrapping_mul(0x1_0000_0001) % (u64::MAX - 1);
+            for (t, &(k, v)) in writes.iter().enumerate() {
+                table.set(spread(k), v);
+                map.insert(spread(k), (v, t));
+            }
+            for (t, &k) in marks.iter().enumerate() {
+                table.set(spread(k), IN_PROGRESS);
+                map.insert(spread(k), (IN_PROGRESS, writes.len() + t));
+            }
+            let (size, before) = (table.entries.len(), table.len);
+            table.forget_oldest();
+            prop_assert_eq!(table.entries.len(), size);
+            let mut last_writes: Vec<usize> = map.values().map(|&(_, t)| t).collect();
+            last_writes.sort_unstable();
+            let median = last_writes[last_writes.len() / 2];
+            let mut kept = 0;
+            for (&k, &(v, t)) in &map {
+                let found = table.get(k);
+                prop_assert!(found == v || found == UNKNOWN);
+                if found == v {
+                    kept += 1;
+                }
+                if v == IN_PROGRESS || t > median {
+                    prop_assert_eq!(found, v, "key {} written at {}", k, t);
+                }
+            }
+            prop_assert_eq!(kept, table.len);
+            // About half forgotten (by a histogram of 256 steps of time).
+            prop_assert!(before < 8 || table.len < before, "{} of {}", table.len, before);
         }
-        let size = table.entries.len();
-        assert!(table.growth_bytes() == 0 || table.growth_bytes() as usize == size * 2 * 16);
-        table.clear();
-        assert_eq!(table.entries.len(), size);
-        assert_eq!(table.growth_bytes(), 0);
-        assert!((0..3000u64).all(|k| table.get(k) == UNKNOWN));
-        table.set(5, 7);
-        assert_eq!(table.get(5), 7);
     }
 
     #[test]

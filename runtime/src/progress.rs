@@ -80,8 +80,8 @@ pub fn line(p: &Progress) -> String {
         .unwrap_or_default();
     let cleared = match p.cleared {
         0 => String::new(),
-        1 => ", memo emptied once to stay under --max-memory".to_string(),
-        n => format!(", memo emptied {n} times to stay under --max-memory"),
+        1 => ", memo thinned once to stay under --max-memory".to_string(),
+        n => format!(", memo thinned {n} times to stay under --max-memory"),
     };
     let t = p.elapsed.as_secs();
     format!(
@@ -114,7 +114,7 @@ mod tests {
         assert!(!line(&none).contains("memory"));
         let cleared = Progress { cleared: 2, ..p };
         assert!(
-            line(&cleared).ends_with(", 1:01:11, memo emptied 2 times to stay under --max-memory")
+            line(&cleared).ends_with(", 1:01:11, memo thinned 2 times to stay under --max-memory")
         );
     }
 }

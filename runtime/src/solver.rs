@@ -351,11 +351,12 @@ pub struct Solver<'r, R: Rules> {
     expr_parts: u64,
     /// Canonical forms of partizan positions, made when first asked for.
     partizan: Option<PartizanSolver<'r, R>>,
-    /// How often the memos were emptied because one would have grown past the limit.
+    /// How often the memos forgot their oldest values because one would have grown past
+    /// the limit.
     cleared: u64,
-    /// How many more times the memos may be emptied while solving the current value.
+    /// How many more times the memos may forget while solving the current value.
     clears_left: u32,
-    /// A memo could neither grow nor be emptied within the memory limit: the solve stops.
+    /// A memo could neither grow nor forget within the memory limit: the solve stops.
     memory_exhausted: bool,
     /// Values below 64 that a nimber search found a position (a least image) not to have,
     /// as bits, while its value is not known ([`nimber`]).
@@ -366,9 +367,9 @@ pub struct Solver<'r, R: Rules> {
     symmetry_stats: SymmetryStats,
 }
 
-/// How many times the memos may be emptied while one value is solved: a solve whose
-/// positions are needed again and again would otherwise start over without end.
-pub const MEMO_CLEARS_PER_VALUE: u32 = 3;
+/// How many times the memos may forget their oldest values while one value is solved: a
+/// solve whose positions are needed again and again would otherwise go on without end.
+pub const MEMO_CLEARS_PER_VALUE: u32 = 16;
 
 type Pos<R> = <R as Rules>::Pos;
 
@@ -384,7 +385,7 @@ pub struct Progress {
     pub memory: Option<u64>,
     /// Time since the progress display was set.
     pub elapsed: std::time::Duration,
-    /// How often the memo was emptied to stay under the memory limit (see
+    /// How often the memo forgot its oldest values to stay under the memory limit (see
     /// [`Solver::set_max_memory`]).
     pub cleared: u64,
 }
@@ -487,18 +488,19 @@ impl<'r, R: Rules> Solver<'r, R> {
     ///
     /// A memo never doubles past the bound: when storing a value would make one of its
     /// tables grow beyond the memory left, and that table holds at least an eighth of the
-    /// bound, every memo is emptied first (the marks of the positions being solved are kept)
+    /// bound, the memos forget the values stored longest ago first, about half of them (the
+    /// marks of the positions being solved are kept)
     /// and the solve goes on, solving again whatever it needs again. Values stay exact; a
     /// solve that needs more than the bound takes longer, and [`Solver::memo_clears`] counts
-    /// how often that happened. One value may empty the memos [`MEMO_CLEARS_PER_VALUE`]
-    /// times; past that, or for a table too small to be worth emptying, the solve stops
+    /// how often that happened. One value may make the memos forget [`MEMO_CLEARS_PER_VALUE`]
+    /// times; past that, or for a table too small to be worth thinning, the solve stops
     /// with [`SolveError::OutOfMemory`] without letting the table double.
     pub fn set_max_memory(&mut self, limit: Option<u64>) {
         self.max_memory = limit;
         self.measure_memory();
     }
 
-    /// How often the memos were emptied to stay under the memory limit.
+    /// How often the memos forgot their oldest values to stay under the memory limit.
     pub fn memo_clears(&self) -> u64 {
         self.cleared
     }
@@ -1174,9 +1176,9 @@ impl<'r, R: Rules> Solver<'r, R> {
         match task.node {
             Node::Leaf(p) => {
                 let at = self.slot(p);
-                // A memo table that would double past the limit is emptied instead, when it
-                // is a good part of the limit (else emptying it would not help: the limit is
-                // reached, and reported, as before).
+                // A memo table that would double past the limit forgets its oldest values
+                // instead, when it is a good part of the limit (else forgetting would not
+                // help: the limit is reached, and reported, as before).
                 let grows = self.leaf_memo[slot].growth_bytes(at);
                 if let (true, Some(limit)) = (grows > 0, self.max_memory) {
                     self.measure_memory();
@@ -1205,13 +1207,15 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// Empties every memo, keeping the marks of the positions on the stack (being solved):
-    /// a memo that would outgrow the memory limit starts afresh instead. Frames keep the
-    /// option values they have; anything else is solved again when needed.
+    /// Makes every memo forget the values it stored longest ago (about half of a key
+    /// table's; all of the others'), keeping the marks of the positions on the stack (being
+    /// solved): a memo that would outgrow the memory limit keeps what its search most
+    /// likely needs next instead. Frames keep the option values they have; anything else
+    /// is solved again when needed.
     #[cold]
     fn clear_memos(&mut self) {
         for memo in &mut self.leaf_memo {
-            memo.clear();
+            memo.forget_oldest();
         }
         self.ended.fill(KEY_TABLE_EMPTY);
         self.not_values = FxHashMap::default();
