@@ -341,6 +341,11 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::HashMap;
 
+    /// A small number spread over the whole range of keys, as packed positions are.
+    fn spread(k: u64) -> u64 {
+        k.wrapping_mul(0x1_0000_0001) % (u64::MAX - 1)
+    }
+
     proptest! {
         /// The key table agrees with a standard map under any sequence of writes,
         /// including keys that collide in their home entry and growth past several sizes.
@@ -352,8 +357,7 @@ mod tests {
             let mut table = KeyTable::default();
             let mut map = HashMap::new();
             for &(k, v) in &writes {
-                // Spread keys over the whole range too, as packed positions are.
-                let k = k.wrapping_mul(0x1_0000_0001) % (u64::MAX - 1);
+                let k = spread(k);
                 table.set(k, v);
                 map.insert(k, v);
             }
@@ -362,7 +366,7 @@ mod tests {
                 prop_assert_eq!(table.get(k), v);
             }
             for &k in &probes {
-                let k = k.wrapping_mul(0x1_0000_0001) % (u64::MAX - 1);
+                let k = spread(k);
                 prop_assert_eq!(table.get(k), map.get(&k).copied().unwrap_or(UNKNOWN));
             }
         }
@@ -380,7 +384,6 @@ mod tests {
             let mut table = KeyTable::default();
             // key -> (value, order of its last write)
             let mut map = HashMap::new();
-            let spread = |k: u64| k.wrapping_mul(0x1_0000_0001) % (u64::MAX - 1);
             for (t, &(k, v)) in writes.iter().enumerate() {
                 table.set(spread(k), v);
                 map.insert(spread(k), (v, t));
