@@ -15,7 +15,7 @@ pub mod check;
 pub mod interp;
 pub mod ir;
 
-pub use check::{check, compile_str};
+pub use check::{check, check_as_written, compile_str};
 pub use interp::Interpreter;
 pub mod build;
 pub mod codegen;

@@ -22,8 +22,17 @@ use cgdl_runtime::{Compound, ValueKind};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-/// Checks a parsed file.
+/// Checks a parsed file, then computes each costly common subexpression once
+/// ([`crate::ir::share`]): the program both back ends run.
 pub fn check(file: &ast::File, source: &str) -> Result<Program, Vec<Diagnostic>> {
+    let mut program = check_as_written(file, source)?;
+    crate::ir::share::share(&mut program);
+    Ok(program)
+}
+
+/// Checks a parsed file: the program as written, before [`crate::ir::share`] (for tests
+/// that compare the two).
+pub fn check_as_written(file: &ast::File, source: &str) -> Result<Program, Vec<Diagnostic>> {
     let mut c = Checker {
         source,
         diags: Vec::new(),

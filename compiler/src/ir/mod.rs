@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 mod heap;
 mod ranges;
+pub mod share;
 mod types;
 
 pub use heap::heap_code;

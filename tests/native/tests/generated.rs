@@ -2,7 +2,8 @@
 //! compiled by build.rs) give the same answers and the same error messages natively as in
 //! the reference interpreter, query by query.
 
-use cgdl_compiler::{compile_str, queries, Interpreter};
+use cgdl_compiler::ir::Program;
+use cgdl_compiler::{check_as_written, compile_str, parser, queries, Interpreter};
 use cgdl_native_tests::generated;
 use cgdl_runtime::report::{run_plan, Answer};
 use cgdl_runtime::Solver;
@@ -10,7 +11,11 @@ use cgdl_runtime::Solver;
 /// Each query's answer or error message, interpreted, with a fresh solver per query.
 fn interpret(source: &str) -> Vec<Result<Answer, String>> {
     let program = compile_str(source).expect("generated programs check");
-    let interp = Interpreter::new(&program, source);
+    interpret_program(&program, source)
+}
+
+fn interpret_program(program: &Program, source: &str) -> Vec<Result<Answer, String>> {
+    let interp = Interpreter::new(program, source);
     program
         .queries
         .iter()
@@ -37,4 +42,30 @@ fn generated_programs_run_the_same_natively_and_interpreted() {
     // The programs exercise both paths: real answers, and run-time errors.
     assert!(answers >= 60, "only {answers} answers");
     assert!(errors >= 1, "no program hit a run-time error");
+}
+
+/// The shared common subexpressions (`cgdl_compiler::ir::share`) keep every answer: each
+/// program interpreted as written and as both back ends run it. Some programs' moves
+/// compute `spread(s)` twice in a condition, or `s - {e}` in every step of a loop.
+#[test]
+fn shared_subexpressions_keep_every_answer() {
+    let mut rewritten = 0;
+    for i in 0..generated::COUNT {
+        let (source, _) = generated::run(i).expect("every program is compiled");
+        let file = parser::parse_file(source).expect("generated programs parse");
+        let written = check_as_written(&file, source).expect("generated programs check");
+        let shared = compile_str(source).expect("generated programs check");
+        if format!("{shared:?}") != format!("{written:?}") {
+            rewritten += 1;
+        }
+        assert_eq!(
+            interpret_program(&written, source),
+            interpret_program(&shared, source),
+            "program {i}:\n{source}"
+        );
+    }
+    assert!(
+        rewritten >= 3,
+        "only {rewritten} programs have a shared expression"
+    );
 }

@@ -1,0 +1,1021 @@
+//! Common subexpressions and loop-invariant work, computed once: a pass over the checked
+//! IR that both back ends read (the interpreter and native code run the same program).
+//!
+//! A *costly* expression (a quantifier, a comprehension, a closure, a call of a function
+//! that takes a set or a list, or anything holding one) that a move's clause or result, or
+//! a function's body, computes more than once, becomes a `let` at the innermost expression
+//! holding every occurrence:
+//!
+//! ```text
+//! if most_sides(drawn, l) == 4 then end else if most_sides(drawn, l) == 3 then Threat ...
+//! let shared_1 = most_sides(drawn, l) in if shared_1 == 4 then end else if shared_1 == 3 ...
+//! ```
+//!
+//! and one that cannot fail and reads none of a loop's names leaves the loop:
+//!
+//! ```text
+//! exists b in Box: len(sides(b) & (drawn | {l})) == 4
+//! let shared_1 = drawn | {l} in exists b in Box: len(sides(b) & shared_1) == 4
+//! ```
+//!
+//! The rewrite keeps every value. An expression that can fail is shared only where one of
+//! its occurrences was computed whenever the `let` is (it then fails as it did, though
+//! when two parts of a rule fail, the one reported may be the other); one that cannot fail
+//! may move past conditions and out of loops. Cheap expressions (arithmetic, a table
+//! function of a box or a line) are left where they are: native code keeps them in
+//! registers, and the code generator's fast paths read their shapes. Position expressions
+//! are never moved, and symmetries and queries are left as written.
+
+use super::*;
+use crate::ast::Span;
+use std::collections::HashMap;
+
+/// How many rewrites one expression may take (each shares one expression).
+const MAX_REWRITES: usize = 64;
+
+/// Shares the costly common subexpressions and hoists the costly loop-invariant ones of
+/// every move and function of `program` (see the module's documentation).
+pub fn share(program: &mut Program) {
+    let mut names = NameSupply::new(program);
+    let cx = Context {
+        rets: program.fns.iter().map(|f| f.ret.ty()).collect(),
+        costly_fns: (program.fns.iter())
+            .map(|f| {
+                (f.params.iter()).any(|(_, t)| matches!(t, FieldTy::Set(_) | FieldTy::List(_)))
+            })
+            .collect(),
+        sure: Sureness::new(program),
+    };
+    for f in &mut program.fns {
+        let mut frame = f.frame.max(f.params.len());
+        if cx.rewrite(&mut f.body, &mut frame, &mut names) {
+            f.frame = frame;
+        }
+    }
+    for game in &mut program.games {
+        let GameKind::Rules(moves) = &mut game.kind else {
+            continue;
+        };
+        for mv in moves {
+            // A move is a comprehension of its options: its clauses, then its result.
+            let mut whole = IExpr::Compr {
+                elem: Box::new(std::mem::replace(&mut mv.result, IExpr::End)),
+                clauses: std::mem::take(&mut mv.clauses),
+            };
+            cx.rewrite(&mut whole, &mut game.frame, &mut names);
+            let IExpr::Compr { elem, clauses } = whole else {
+                unreachable!("a comprehension takes its `let`s as clauses")
+            };
+            (mv.result, mv.clauses) = (*elem, clauses);
+        }
+    }
+}
+
+/// Fresh names for shared values: `shared_1`, `shared_2`, ..., none a name of the file.
+struct NameSupply {
+    taken: std::collections::HashSet<Rc<str>>,
+    next: usize,
+}
+
+impl NameSupply {
+    fn new(program: &Program) -> Self {
+        let mut taken = std::collections::HashSet::new();
+        let mut note = |v: &Var| {
+            taken.insert(v.name.clone());
+        };
+        for g in &program.games {
+            if let GameKind::Rules(moves) = &g.kind {
+                moves.iter().for_each(|m| m.for_each_var(&mut note));
+            }
+            (g.symmetries.iter()).for_each(|s| s.result.for_each_var(&mut note));
+        }
+        for f in &program.fns {
+            f.body.for_each_var(&mut note);
+        }
+        for q in &program.queries {
+            q.target.for_each_var(&mut note);
+            for (v, d) in &q.binders {
+                note(v);
+                d.for_each_var(&mut note);
+            }
+        }
+        for g in &program.games {
+            taken.extend(g.fields.iter().map(|f| Rc::from(f.name.as_str())));
+        }
+        for f in &program.fns {
+            taken.extend(f.params.iter().map(|(n, _)| n.clone()));
+        }
+        NameSupply { taken, next: 1 }
+    }
+
+    fn fresh(&mut self) -> Rc<str> {
+        loop {
+            let name: Rc<str> = Rc::from(format!("shared_{}", self.next));
+            self.next += 1;
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+        }
+    }
+}
+
+/// Which functions cannot fail on any argument of their parameters' types.
+struct Sureness {
+    fns: Vec<bool>,
+}
+
+impl Sureness {
+    fn new(program: &Program) -> Self {
+        // Functions are not recursive: each is decided after the ones it calls.
+        fn decide(program: &Program, i: usize, memo: &mut Vec<Option<bool>>) -> bool {
+            if let Some(known) = memo[i] {
+                return known;
+            }
+            memo[i] = Some(false);
+            let f = &program.fns[i];
+            let mut callees = Vec::new();
+            collect_calls(&f.body, &mut callees);
+            let fns: Vec<bool> = (0..program.fns.len())
+                .map(|j| callees.contains(&j) && decide(program, j, memo))
+                .collect();
+            // A function whose result type is a range checks its result.
+            let known = !matches!(f.ret, FieldTy::Range(..)) && Sureness { fns }.sure(&f.body);
+            memo[i] = Some(known);
+            known
+        }
+        let mut memo = vec![None; program.fns.len()];
+        let fns = (0..program.fns.len())
+            .map(|i| decide(program, i, &mut memo))
+            .collect();
+        Sureness { fns }
+    }
+
+    /// Whether evaluating `e` cannot fail, whatever the values of the names it reads (of
+    /// their types).
+    fn sure(&self, e: &IExpr) -> bool {
+        let own = match e {
+            IExpr::Lit(_)
+            | IExpr::AllOf { .. }
+            | IExpr::Var(_)
+            | IExpr::Not(_)
+            | IExpr::Field { .. }
+            | IExpr::Tuple(_)
+            | IExpr::Set(_)
+            | IExpr::If { .. }
+            | IExpr::Let { .. }
+            | IExpr::Quant { .. }
+            | IExpr::Compr { .. }
+            | IExpr::Closure { .. }
+            | IExpr::Match { .. } => true,
+            IExpr::Bin { op, .. } => matches!(
+                op,
+                Op::Or
+                    | Op::And
+                    | Op::Eq
+                    | Op::Ne
+                    | Op::Lt
+                    | Op::Le
+                    | Op::Gt
+                    | Op::Ge
+                    | Op::In
+                    | Op::NotIn
+                    | Op::SetUnion
+                    | Op::SetInter
+                    | Op::SetDiff
+                    | Op::RangeIncl
+                    | Op::RangeExcl
+            ),
+            IExpr::Builtin {
+                func: Builtin::Len, ..
+            } => true,
+            IExpr::Call { func, .. } => self.fns.get(*func).copied().unwrap_or(false),
+            _ => false,
+        };
+        let mut children = true;
+        e.for_each_child(&mut |c| children &= self.sure(c));
+        own && children
+    }
+}
+
+/// What the pass reads while it rewrites.
+struct Context {
+    /// The functions' result types.
+    rets: Vec<Ty>,
+    /// Functions whose calls are costly (they take a set or a list: no table answers them).
+    costly_fns: Vec<bool>,
+    sure: Sureness,
+}
+
+/// One occurrence of a candidate: the path of child indexes from the root to it.
+type Path = Vec<usize>;
+
+/// A child's place in its parent: whether it is computed whenever the parent is, whether
+/// it is computed once per element of a loop, and the names the parent binds around it.
+struct Place {
+    always: bool,
+    in_loop: bool,
+    binds: Vec<Var>,
+}
+
+impl Context {
+    /// Rewrites `root` until nothing more is shared; true when it changed. New names take
+    /// slots from `frame` up.
+    fn rewrite(&self, root: &mut IExpr, frame: &mut usize, names: &mut NameSupply) -> bool {
+        let mut changed = false;
+        for _ in 0..MAX_REWRITES {
+            let Some((target, occurrences)) = self.find(root) else {
+                break;
+            };
+            let Some(ty) = ty_of(&self.rets, expr_at(root, &occurrences[0])) else {
+                break;
+            };
+            let var = Var {
+                slot: *frame,
+                name: names.fresh(),
+                ty,
+            };
+            *frame += 1;
+            let mut value = None;
+            for o in &occurrences {
+                let old = std::mem::replace(expr_at_mut(root, o), IExpr::Var(var.clone()));
+                value.get_or_insert(old);
+            }
+            let Some(value) = value else { break };
+            match target {
+                Target::Wrap(at) => {
+                    let node = expr_at_mut(root, &at);
+                    let body = std::mem::replace(node, IExpr::End);
+                    *node = IExpr::Let {
+                        var,
+                        value: Box::new(value),
+                        body: Box::new(body),
+                    };
+                }
+                Target::Clause(at, k) => match expr_at_mut(root, &at) {
+                    IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+                        clauses.insert(k, IClause::Let(var, value))
+                    }
+                    _ => unreachable!("a clause target is a comprehension"),
+                },
+            }
+            changed = true;
+        }
+        changed
+    }
+
+    /// The next expression to share: where its `let` goes, and its occurrences (paths from
+    /// the root), the first in evaluation order first.
+    fn find(&self, root: &IExpr) -> Option<(Target, Vec<Path>)> {
+        let mut groups: HashMap<String, Vec<Path>> = HashMap::new();
+        let mut order: Vec<String> = Vec::new();
+        let mut path = Vec::new();
+        self.collect(root, &mut path, &mut groups, &mut order);
+        for key in order {
+            let occurrences = &groups[&key];
+            if let Some(target) = self.placement(root, occurrences) {
+                return Some((target, occurrences.clone()));
+            }
+        }
+        None
+    }
+
+    /// Notes every costly, movable subexpression by its shape (outermost first).
+    fn collect(
+        &self,
+        e: &IExpr,
+        path: &mut Path,
+        groups: &mut HashMap<String, Vec<Path>>,
+        order: &mut Vec<String>,
+    ) {
+        if self.candidate(e) {
+            let key = shape(e);
+            let entry = groups.entry(key.clone()).or_default();
+            if entry.is_empty() {
+                order.push(key);
+            }
+            entry.push(path.clone());
+        }
+        let mut i = 0;
+        e.for_each_child(&mut |c| {
+            path.push(i);
+            self.collect(c, path, groups, order);
+            path.pop();
+            i += 1;
+        });
+    }
+
+    /// Whether `e` is worth a name of its own and may be moved.
+    fn candidate(&self, e: &IExpr) -> bool {
+        !matches!(e, IExpr::Var(_) | IExpr::Lit(_) | IExpr::AllOf { .. })
+            && self.costly(e)
+            && !holds_position(e)
+    }
+
+    fn costly(&self, e: &IExpr) -> bool {
+        let own = match e {
+            IExpr::Quant { .. } | IExpr::Compr { .. } | IExpr::Closure { .. } => true,
+            IExpr::Bin {
+                op: Op::SetUnion | Op::SetInter | Op::SetDiff,
+                ..
+            } => true,
+            IExpr::Call { func, .. } => self.costly_fns.get(*func).copied().unwrap_or(false),
+            _ => false,
+        };
+        let mut inside = false;
+        e.for_each_child(&mut |c| inside |= self.costly(c));
+        own || inside
+    }
+
+    /// Where the `let` of the expression at `occurrences` goes, if sharing it is worth it
+    /// and keeps every value.
+    fn placement(&self, root: &IExpr, occurrences: &[Path]) -> Option<Target> {
+        let first = expr_at(root, &occurrences[0]);
+        let reads = reads_of(first);
+        let reads_any =
+            |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
+        let sure = self.sure.sure(first);
+        if occurrences.len() == 1 {
+            // Hoisting only: out of the outermost loop it does not depend on.
+            return if sure {
+                hoist(root, &occurrences[0], &reads)
+            } else {
+                None
+            };
+        }
+        // The deepest node holding every occurrence but none of them.
+        let mut at = common_prefix(occurrences);
+        if occurrences.iter().any(|o| o.len() == at.len()) {
+            at.pop()?;
+        }
+        // No name the expression reads may be bound between the `let` and an occurrence;
+        // one that can fail goes where one occurrence was always computed.
+        let below = |o: &Path, from: usize| places(root, &o[..from].to_vec(), o);
+        if let Some(clauses) = clauses_of(expr_at(root, &at)) {
+            // In different clauses (or a clause and the element): a `let` clause before
+            // the first of them.
+            let j = occurrences.iter().map(|o| o[at.len()]).min()?;
+            for o in occurrences {
+                let between = (clauses[j..o[at.len()].min(clauses.len())].iter())
+                    .any(|c| reads_any(&clause_binds(c)));
+                if between || below(o, at.len() + 1).iter().any(|p| reads_any(&p.binds)) {
+                    return None;
+                }
+            }
+            if !sure {
+                let always =
+                    |o: &&Path| o[at.len()] == j && below(o, at.len() + 1).iter().all(|p| p.always);
+                return occurrences
+                    .iter()
+                    .any(|o| always(&o))
+                    .then_some(Target::Clause(at, j));
+            }
+            let last = (0..j)
+                .rev()
+                .find(|&i| reads_any(&clause_binds(&clauses[i])));
+            let k = last.map_or(0, |i| i + 1);
+            let outer = if last.is_none() {
+                hoist(root, &at, &reads)
+            } else {
+                None
+            };
+            return Some(outer.unwrap_or(Target::Clause(at, k)));
+        }
+        if (occurrences.iter()).any(|o| below(o, at.len()).iter().any(|p| reads_any(&p.binds))) {
+            return None;
+        }
+        if !sure {
+            let always = |o: &Path| below(o, at.len()).iter().all(|p| p.always);
+            return occurrences.iter().any(always).then_some(Target::Wrap(at));
+        }
+        // Out of the loops around the common node, where it is invariant.
+        Some(hoist(root, &at, &reads).unwrap_or(Target::Wrap(at)))
+    }
+}
+
+/// Where a shared value's `let` goes.
+enum Target {
+    /// Around the node at the path.
+    Wrap(Path),
+    /// As a `let` clause before clause `k` of the comprehension (or move) at the path.
+    Clause(Path, usize),
+}
+
+/// The clauses of a comprehension (or of a move, which the pass sees as one).
+fn clauses_of(e: &IExpr) -> Option<&[IClause]> {
+    match e {
+        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => Some(clauses),
+        _ => None,
+    }
+}
+
+/// The names a clause binds.
+fn clause_binds(c: &IClause) -> Vec<Var> {
+    match c {
+        IClause::Bind(vars, _) => vars.clone(),
+        IClause::Let(var, _) => vec![var.clone()],
+        IClause::Cond(_) => Vec::new(),
+    }
+}
+
+/// Where an expression that cannot fail, standing at `to`, goes to leave the outermost
+/// loop around it that it does not depend on (reading none of its names, nor those of a
+/// binder between): around a quantifier or a closure, or as a `let` clause before a
+/// comprehension's first binder it does not read.
+fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> {
+    let reads_any = |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
+    let steps = places(root, &Vec::new(), to);
+    let mut best = None;
+    for depth in (0..steps.len()).rev() {
+        let node = expr_at(root, &to[..depth]);
+        if let Some(clauses) = clauses_of(node) {
+            let before = &clauses[..to[depth].min(clauses.len())];
+            let last = (0..before.len())
+                .rev()
+                .find(|&i| reads_any(&clause_binds(&before[i])));
+            let k = last.map_or(0, |i| i + 1);
+            if before[k..].iter().any(|c| matches!(c, IClause::Bind(..))) {
+                best = Some(Target::Clause(to[..depth].to_vec(), k));
+            }
+            if last.is_some() {
+                break;
+            }
+            continue;
+        }
+        let p = &steps[depth];
+        if reads_any(&p.binds) {
+            break;
+        }
+        if p.in_loop {
+            best = Some(Target::Wrap(to[..depth].to_vec()));
+        }
+    }
+    best
+}
+
+/// Whether `e` is or holds a position expression (never moved: the code generator reads
+/// the shapes of moves' results).
+fn holds_position(e: &IExpr) -> bool {
+    let own = matches!(
+        e,
+        IExpr::Pos { .. }
+            | IExpr::End
+            | IExpr::Compound { .. }
+            | IExpr::CompoundOf { .. }
+            | IExpr::Bin {
+                op: Op::GameSum,
+                ..
+            }
+    );
+    let mut inside = false;
+    e.for_each_child(&mut |c| inside |= holds_position(c));
+    own || inside
+}
+
+/// The names `e` reads, as `(slot, name)`.
+fn reads_of(e: &IExpr) -> Vec<(usize, Rc<str>)> {
+    let mut out = Vec::new();
+    e.for_each_read(&mut |v| out.push((v.slot, v.name.clone())));
+    out
+}
+
+fn common_prefix(paths: &[Path]) -> Path {
+    let mut prefix = paths[0].clone();
+    for p in &paths[1..] {
+        let n = prefix.iter().zip(p).take_while(|(a, b)| a == b).count();
+        prefix.truncate(n);
+    }
+    prefix
+}
+
+/// The places of each step from the node at `from` down to the node at `to` (`from` a
+/// prefix of `to`).
+fn places(root: &IExpr, from: &Path, to: &Path) -> Vec<Place> {
+    let mut node = root;
+    let mut out = Vec::new();
+    for (depth, &i) in to.iter().enumerate() {
+        if depth >= from.len() {
+            out.push(place(node, i));
+        }
+        node = child(node, i);
+    }
+    out
+}
+
+fn child(e: &IExpr, i: usize) -> &IExpr {
+    let mut k = 0;
+    let mut found = None;
+    e.for_each_child(&mut |c| {
+        if k == i {
+            found = Some(c);
+        }
+        k += 1;
+    });
+    found.expect("a path follows existing children")
+}
+
+fn expr_at<'e>(root: &'e IExpr, path: &[usize]) -> &'e IExpr {
+    path.iter().fold(root, |e, &i| child(e, i))
+}
+
+fn expr_at_mut<'e>(root: &'e mut IExpr, path: &[usize]) -> &'e mut IExpr {
+    let mut node = root;
+    for &i in path {
+        node = child_mut(node, i);
+    }
+    node
+}
+
+/// Child `i` of `e`, in [`IExpr::for_each_child`]'s order.
+fn child_mut(e: &mut IExpr, i: usize) -> &mut IExpr {
+    let mut kids: Vec<&mut IExpr> = Vec::new();
+    match e {
+        IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
+        IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => kids.push(x),
+        IExpr::Bin { lhs, rhs, .. } => kids.extend([&mut **lhs, &mut **rhs]),
+        IExpr::Index { list, index, .. } => kids.extend([&mut **list, &mut **index]),
+        IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => kids.extend(es.iter_mut()),
+        IExpr::Call { args, .. }
+        | IExpr::Builtin { args, .. }
+        | IExpr::Pos { args, .. }
+        | IExpr::Variant { args, .. } => kids.extend(args.iter_mut()),
+        IExpr::Compound { parts, .. } => kids.extend(parts.iter_mut()),
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => kids.extend([&mut **cond, &mut **then, &mut **otherwise]),
+        IExpr::Let { value, body, .. } => kids.extend([&mut **value, &mut **body]),
+        IExpr::Quant { domain, body, .. } => kids.extend([&mut **domain, &mut **body]),
+        IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+            for c in clauses.iter_mut() {
+                let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
+                kids.push(x);
+            }
+            kids.push(elem);
+        }
+        IExpr::Closure { seed, next, .. } => kids.extend([&mut **seed, &mut **next]),
+        IExpr::Slice { list, lo, hi, .. } => {
+            kids.push(list);
+            kids.extend([lo, hi].into_iter().flatten().map(|b| &mut **b));
+        }
+        IExpr::With {
+            list, index, value, ..
+        } => kids.extend([&mut **list, &mut **index, &mut **value]),
+        IExpr::Match {
+            scrutinee,
+            arms,
+            default,
+            ..
+        } => {
+            kids.push(scrutinee);
+            kids.extend(arms.iter_mut().map(|a| &mut a.body));
+            kids.extend(default.iter_mut().map(|d| &mut **d));
+        }
+    }
+    kids.into_iter()
+        .nth(i)
+        .expect("a path follows existing children")
+}
+
+/// The place of child `i` of `e` (see [`Place`]).
+fn place(e: &IExpr, i: usize) -> Place {
+    let plain = |always| Place {
+        always,
+        in_loop: false,
+        binds: Vec::new(),
+    };
+    match e {
+        IExpr::Bin {
+            op: Op::And | Op::Or,
+            ..
+        } => plain(i == 0),
+        IExpr::If { .. } => plain(i == 0),
+        IExpr::Let { var, .. } if i == 1 => Place {
+            always: true,
+            in_loop: false,
+            binds: vec![var.clone()],
+        },
+        IExpr::Quant { vars, .. } if i == 1 => Place {
+            always: false,
+            in_loop: true,
+            binds: vars.clone(),
+        },
+        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+            let before = &clauses[..i.min(clauses.len())];
+            let mut binds = Vec::new();
+            let mut in_loop = false;
+            for c in before {
+                match c {
+                    IClause::Bind(vars, _) => {
+                        binds.extend(vars.iter().cloned());
+                        in_loop = true;
+                    }
+                    IClause::Let(var, _) => binds.push(var.clone()),
+                    IClause::Cond(_) => {}
+                }
+            }
+            Place {
+                always: i == 0,
+                in_loop,
+                binds,
+            }
+        }
+        IExpr::Closure { var, .. } if i == 1 => Place {
+            always: false,
+            in_loop: true,
+            binds: vec![var.clone()],
+        },
+        IExpr::Match { arms, .. } if i > 0 => Place {
+            always: false,
+            in_loop: false,
+            binds: arms.get(i - 1).map(|a| a.vars.clone()).unwrap_or_default(),
+        },
+        _ => plain(true),
+    }
+}
+
+/// A text that two expressions share when they compute the same thing (where they stand
+/// in the source aside).
+fn shape(e: &IExpr) -> String {
+    let mut e = e.clone();
+    forget_spans(&mut e);
+    format!("{e:?}")
+}
+
+fn forget_spans(e: &mut IExpr) {
+    match e {
+        IExpr::Neg { span, .. }
+        | IExpr::Bin { span, .. }
+        | IExpr::Index { span, .. }
+        | IExpr::Slice { span, .. }
+        | IExpr::With { span, .. }
+        | IExpr::Builtin { span, .. }
+        | IExpr::Pos { span, .. }
+        | IExpr::Variant { span, .. } => *span = Span::default(),
+        _ => {}
+    }
+    let mut n = 0;
+    e.for_each_child(&mut |_| n += 1);
+    for i in 0..n {
+        forget_spans(child_mut(e, i));
+    }
+}
+
+/// The static type of a shared expression, when the pass can tell it.
+fn ty_of(rets: &[Ty], e: &IExpr) -> Option<Ty> {
+    let known = |t: Ty| (!contains_any(&t)).then_some(t);
+    match e {
+        IExpr::Var(v) => known(v.ty.clone()),
+        IExpr::AllOf { ty, .. } => known(Ty::Set(Box::new(ty.ty()))),
+        IExpr::Not(_)
+        | IExpr::Quant {
+            kind: QuantKind::Exists | QuantKind::Forall,
+            ..
+        } => Some(Ty::Bool),
+        IExpr::Quant { .. } => Some(Ty::Nat),
+        IExpr::Field { tuple, index } => match ty_of(rets, tuple)? {
+            Ty::Tuple(ts) => ts.get(*index).cloned(),
+            _ => None,
+        },
+        IExpr::Bin { op, lhs, rhs, .. } => match op {
+            Op::Or
+            | Op::And
+            | Op::Eq
+            | Op::Ne
+            | Op::Lt
+            | Op::Le
+            | Op::Gt
+            | Op::Ge
+            | Op::In
+            | Op::NotIn => Some(Ty::Bool),
+            Op::SetUnion | Op::SetInter | Op::SetDiff => {
+                ty_of(rets, lhs).or_else(|| ty_of(rets, rhs))
+            }
+            _ => None,
+        },
+        IExpr::Tuple(es) => Some(Ty::Tuple(
+            es.iter().map(|x| ty_of(rets, x)).collect::<Option<_>>()?,
+        )),
+        IExpr::Set(es) => Some(Ty::Set(Box::new(ty_of(rets, es.first()?)?))),
+        IExpr::If {
+            then, otherwise, ..
+        } => ty_of(rets, then).or_else(|| ty_of(rets, otherwise)),
+        IExpr::Let { body, .. } => ty_of(rets, body),
+        IExpr::Compr { elem, .. } => Some(Ty::Set(Box::new(ty_of(rets, elem)?))),
+        IExpr::Closure {
+            kind: crate::ast::ClosureKind::Reach,
+            seed,
+            ..
+        } => ty_of(rets, seed),
+        IExpr::Closure { seed, .. } => Some(Ty::List(Box::new(ty_of(rets, seed)?))),
+        IExpr::Call { func, .. } => known(rets.get(*func)?.clone()),
+        IExpr::Builtin {
+            func: Builtin::Len, ..
+        } => Some(Ty::Nat),
+        IExpr::Builtin {
+            func: Builtin::Min | Builtin::Max,
+            args,
+            ..
+        } => match args.as_slice() {
+            [one] => match ty_of(rets, one)? {
+                Ty::Set(t) | Ty::List(t) => known(*t),
+                _ => None,
+            },
+            [first, ..] => ty_of(rets, first),
+            [] => None,
+        },
+        IExpr::Variant { variant, .. } => Some(Ty::Union(variant.ty.clone())),
+        IExpr::Match { arms, default, .. } => arms
+            .iter()
+            .find_map(|a| ty_of(rets, &a.body))
+            .or_else(|| default.as_ref().and_then(|d| ty_of(rets, d))),
+        _ => None,
+    }
+}
+
+fn contains_any(t: &Ty) -> bool {
+    match t {
+        Ty::Any => true,
+        Ty::Tuple(ts) => ts.iter().any(contains_any),
+        Ty::Set(t) | Ty::List(t) => contains_any(t),
+        _ => false,
+    }
+}
+
+/// The functions `e` calls.
+fn collect_calls(e: &IExpr, out: &mut Vec<usize>) {
+    if let IExpr::Call { func, .. } = e {
+        out.push(*func);
+    }
+    e.for_each_child(&mut |c| collect_calls(c, out));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{check_as_written, parser, queries, Interpreter};
+    use cgdl_runtime::report::run_plan;
+    use cgdl_runtime::Solver;
+
+    /// Each query's answer (or error message), interpreted, for `program`.
+    fn answers(program: &Program, source: &str) -> Vec<Result<String, String>> {
+        let interp = Interpreter::new(program, source);
+        (program.queries.iter())
+            .map(|q| {
+                let plan = queries::plan(&interp, q).map_err(|e| interp.error_text(&e))?;
+                let mut solver = Solver::new(&interp);
+                (run_plan(&mut solver, plan).map(|a| format!("{a:?}"))).map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
+    /// The program as written and shared, after checking that both answer alike.
+    fn both(source: &str) -> (Program, Program) {
+        let file = parser::parse_file(source).expect("the test's source parses");
+        let written = check_as_written(&file, source).expect("the test's source checks");
+        let mut shared = written.clone();
+        share(&mut shared);
+        assert_eq!(answers(&written, source), answers(&shared, source));
+        (written, shared)
+    }
+
+    /// A move as text (enough of the language for these tests).
+    fn show_move(p: &Program, m: &Move) -> String {
+        let clauses: Vec<String> = m.clauses.iter().map(|c| show_clause(p, c)).collect();
+        format!(
+            "{}({}) => {}",
+            m.name,
+            clauses.join(", "),
+            show(p, &m.result)
+        )
+    }
+
+    fn show_clause(p: &Program, c: &IClause) -> String {
+        match c {
+            IClause::Bind(vars, d) => format!("{} in {}", vars[0].name, show(p, d)),
+            IClause::Cond(e) => show(p, e),
+            IClause::Let(v, e) => format!("let {} = {}", v.name, show(p, e)),
+        }
+    }
+
+    fn show(p: &Program, e: &IExpr) -> String {
+        let list = |es: &[IExpr]| es.iter().map(|x| show(p, x)).collect::<Vec<_>>().join(", ");
+        match e {
+            IExpr::Lit(v) => v.to_string(),
+            IExpr::Var(v) => v.name.to_string(),
+            IExpr::Bin { op, lhs, rhs, .. } => {
+                let op = match op {
+                    Op::Or => "or",
+                    Op::And => "and",
+                    Op::Eq => "==",
+                    Op::Lt => "<",
+                    Op::Gt => ">",
+                    Op::Ge => ">=",
+                    Op::Add => "+",
+                    Op::SetUnion => "|",
+                    Op::SetInter => "&",
+                    Op::SetDiff => "-",
+                    Op::GameSum => "+",
+                    other => panic!("{other:?} in a test"),
+                };
+                format!("({} {op} {})", show(p, lhs), show(p, rhs))
+            }
+            IExpr::Field { tuple, index } => format!("{}.{index}", show(p, tuple)),
+            IExpr::Set(es) => format!("{{{}}}", list(es)),
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => format!(
+                "if {} then {} else {}",
+                show(p, cond),
+                show(p, then),
+                show(p, otherwise)
+            ),
+            IExpr::Let { var, value, body } => {
+                format!("let {} = {} in {}", var.name, show(p, value), show(p, body))
+            }
+            IExpr::Quant {
+                kind,
+                vars,
+                domain,
+                body,
+            } => format!(
+                "{kind:?} {} in {}: {}",
+                vars[0].name,
+                show(p, domain),
+                show(p, body)
+            ),
+            IExpr::Call { func, args } => format!("{}({})", p.fns[*func].name, list(args)),
+            IExpr::Builtin { func, args, .. } => format!("{func:?}({})", list(args)),
+            IExpr::Pos { game, args, .. } => format!("{}({})", p.games[*game].name, list(args)),
+            IExpr::End => "end".into(),
+            other => panic!("{other:?} in a test"),
+        }
+    }
+
+    /// The program's first game's moves as text.
+    fn moves(p: &Program) -> Vec<String> {
+        let GameKind::Rules(moves) = &p.games[0].kind else {
+            panic!("the test's game has rules")
+        };
+        moves.iter().map(|m| show_move(p, m)).collect()
+    }
+
+    const TWICE: &str = "fn top(s: set<0..9>) -> nat = max(s)
+        game G(s: set<0..9>) {
+            move m(e in s) => if top(s) > 6 then G(s - {e}) else if top(s) > 3 then end else G(s - {e})
+        }
+        table outcome of G(0..n) for n in 0..=9";
+
+    #[test]
+    fn a_call_computed_twice_is_computed_once() {
+        let (written, shared) = both(TWICE);
+        // `top(s)` reads only the field but can fail (on `{}`, which has no `e`): it stays
+        // after the binder.
+        assert_eq!(
+            moves(&shared),
+            [
+                "m(e in s) => let shared_1 = top(s) in let shared_2 = (s - {e}) in \
+              if (shared_1 > 6) then G(shared_2) else if (shared_1 > 3) then end else G(shared_2)"
+            ]
+        );
+        assert_eq!(shared.games[0].frame, written.games[0].frame + 2);
+    }
+
+    const LOOP: &str = "game G(s: set<0..9>) {
+            move m(e in s, exists f in s: len(s & {e, 1, 2}) > f) => G(s - {e})
+        }
+        table grundy of G(0..n) for n in 0..=7";
+
+    #[test]
+    fn work_that_cannot_fail_leaves_its_loop() {
+        let (_, shared) = both(LOOP);
+        assert_eq!(
+            moves(&shared),
+            ["m(e in s, let shared_1 = Len((s & {e, 1, 2})) in Exists f in s: (shared_1 > f)) => G((s - {e}))"]
+        );
+    }
+
+    const FAILING_LOOP: &str = "fn top(s: set<0..9>) -> nat = max(s)
+        game G(s: set<0..9>) {
+            move m(e in s, exists f in s - {e}: top(s - {e}) >= f + 1) => G(s - {e})
+        }
+        table outcome of G({e}) for e in 0..3
+        table grundy of G(0..n) for n in 0..=6";
+
+    #[test]
+    fn work_that_can_fail_stays_in_its_loop() {
+        // `top` of an empty set fails: with `s == {e}` the loop never runs, so neither does
+        // `top`. (`s - {e}`, which cannot fail, is shared: it stands three times.)
+        let (_, shared) = both(FAILING_LOOP);
+        assert_eq!(
+            moves(&shared),
+            ["m(e in s, let shared_1 = (s - {e}), Exists f in shared_1: (top(shared_1) >= (f + 1))) \
+              => G(shared_1)"]
+        );
+    }
+
+    const GUARDED: &str = "fn top(s: set<0..9>) -> nat = max(s)
+        game G(s: set<0..9>) {
+            move m(e in s) =>
+                if len(s) > 1 and top(s - {e}) > 4 then G(s - {e})
+                else if len(s) > 1 and top(s - {e}) < 2 then end
+                else G(s - {e})
+        }
+        table outcome of G({e}) for e in 0..3
+        table grundy of G(0..n) for n in 0..=6";
+
+    #[test]
+    fn work_that_can_fail_is_not_computed_before_its_guard() {
+        // Each `top(s - {e})` stands behind `len(s) > 1`: computed first, it would fail on
+        // the one-element sets.
+        let (_, shared) = both(GUARDED);
+        assert_eq!(
+            moves(&shared),
+            ["m(e in s) => let shared_1 = (s - {e}) in \
+              if ((Len(s) > 1) and (top(shared_1) > 4)) then G(shared_1) \
+              else if ((Len(s) > 1) and (top(shared_1) < 2)) then end else G(shared_1)"]
+        );
+    }
+
+    const APART: &str = "game G(s: set<0..9>) {
+            move m(e in s, (exists x in s: len(s - {x, e}) > 2) or (exists x in s: len(s - {x, e}) < 1)) =>
+                G(s - {e})
+        }
+        table grundy of G(0..n) for n in 0..=7";
+
+    #[test]
+    fn names_bound_apart_are_not_one_value() {
+        // The same text under two binders of `x`: two values.
+        let (written, shared) = both(APART);
+        assert_eq!(format!("{shared:?}"), format!("{written:?}"));
+    }
+
+    const CHEAP: &str = "type Cell = (0..3, 0..3)
+        fn around(x: Cell) -> set<Cell> = { y for y in Cell where y.0 == x.0 }
+        game G(s: set<Cell>) {
+            move m(x in s, len(around(x) & s) > 1 and len(around(x) & s) < 3) => G(s - around(x))
+            move n(x in s, x.0 + 1 > 1 and x.0 + 1 < 3) => G(s - {x}) + G(s - {x})
+        }
+        value grundy of G(Cell)";
+
+    #[test]
+    fn cheap_and_position_expressions_stay() {
+        // `len(around(x) & s)` is costly for its `&` and shared; `around(x)` (a table of a
+        // cell) is not on its own; `x.0 + 1` is cheap; `G(s - {x})` is a position, and only
+        // its set is shared.
+        let (_, shared) = both(CHEAP);
+        assert_eq!(
+            moves(&shared),
+            [
+                "m(x in s, let shared_1 = Len((around(x) & s)) in ((shared_1 > 1) and (shared_1 < 3))) \
+                 => G((s - around(x)))",
+                "n(x in s, (((x.0 + 1) > 1) and ((x.0 + 1) < 3))) => \
+                 let shared_2 = (s - {x}) in (G(shared_2) + G(shared_2))"
+            ]
+        );
+    }
+
+    const MOVE_LOOP: &str = "fn spread(x: set<0..9>) -> set<nat> = { e * 3 for e in x }
+        game G(s: set<0..9>) {
+            move m(e in s, exists x in s: len(s - {x}) > 2) => G(s - {e})
+            move n(e in s, len(spread(s - {e})) > 2) =>
+                if len(spread(s - {e})) > 4 then end else G(s - {e})
+        }
+        table outcome of G(0..n) for n in 0..=6";
+
+    #[test]
+    fn moves_share_across_their_clauses_and_leave_their_binders() {
+        // A move's binder is a loop: a condition on the field alone is computed once; a
+        // value its condition and its result both compute becomes a `let` clause.
+        let (_, shared) = both(MOVE_LOOP);
+        assert_eq!(
+            moves(&shared),
+            [
+                "m(let shared_1 = Exists x in s: (Len((s - {x})) > 2), e in s, shared_1) \
+                 => G((s - {e}))",
+                "n(e in s, let shared_3 = (s - {e}), let shared_2 = Len(spread(shared_3)), \
+                 (shared_2 > 2)) => if (shared_2 > 4) then end else G(shared_3)"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_language_reference_example() {
+        // docs/LANGUAGE.md, "Constants and functions".
+        let source = "fn top(s: set<0..9>) -> nat = max(s)
+            game G(s: set<0..9>) {
+                move m(e in s) => if top(s - {e}) > 6 then end else if top(s - {e}) > 3 then G(s - {e}) else end
+            }
+            table outcome of G(0..n) for n in 0..=9";
+        let (_, shared) = both(source);
+        assert_eq!(
+            moves(&shared),
+            [
+                "m(e in s) => let shared_2 = (s - {e}) in let shared_1 = top(shared_2) in \
+              if (shared_1 > 6) then end else if (shared_1 > 3) then G(shared_2) else end"
+            ]
+        );
+    }
+}
