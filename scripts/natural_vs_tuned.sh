@@ -6,7 +6,9 @@
 #                                          symmetries); 4×4, 4×5 dots without symmetries;
 #                                          4×5, 5×5, 5×6 Cram; last, the tuned 4×5 dots
 #                                          against the same with a hand-made shortcut (both
-#                                          without symmetries; about four minutes)
+#                                          without symmetries); and the shortcut's rules with a
+#                                          value written twice against a `let` (4×4 dots;
+#                                          about four minutes in all)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 runs=${RUNS:-3}
@@ -76,6 +78,14 @@ game Dots(rows: 2..=5, cols: 2..=5, drawn: set<0..40>) {
 CGDL
     echo "value outcome of Dots($1, $2, {})" >> "$tmp/tuned.cgdl"
 }
+# The same rules with the shared value written out twice, as a newcomer writes it: the
+# compiler computes `most_sides(...)` once (compiler/src/ir/share.rs).
+tuned_repeated() { tuned_shortcut "$@"; }
+natural_repeated() {
+    tuned_shortcut "$@"
+    sed -e '/let most = most_sides(rows, cols, drawn, l) in/d' \
+        -e 's/if most == /if most_sides(rows, cols, drawn, l) == /' "$tmp/tuned.cgdl" > "$tmp/natural.cgdl"
+}
 # (Without its symmetries: this table compares descriptions of the same search.)
 natural_cram() {
     sized examples/cram.cgdl "$1" "$2" "$tmp/sized.cgdl"
@@ -115,3 +125,4 @@ row cram 4 5
 row cram 5 5
 row cram 5 6
 row shortcut 4 5
+row repeated 4 4
