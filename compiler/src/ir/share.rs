@@ -63,10 +63,17 @@ pub fn share(program: &mut Program) {
                 clauses: std::mem::take(&mut mv.clauses),
             };
             cx.rewrite(&mut whole, &mut game.frame, &mut names);
+            // `let`s around the whole move are its first clauses.
+            let mut lets = Vec::new();
+            while let IExpr::Let { var, value, body } = whole {
+                lets.push(IClause::Let(var, *value));
+                whole = *body;
+            }
             let IExpr::Compr { elem, clauses } = whole else {
-                unreachable!("a comprehension takes its `let`s as clauses")
+                unreachable!("the pass keeps a move's comprehension")
             };
-            (mv.result, mv.clauses) = (*elem, clauses);
+            lets.extend(clauses);
+            (mv.result, mv.clauses) = (*elem, lets);
         }
     }
 }
@@ -227,7 +234,7 @@ impl Context {
                 break;
             };
             let Some(ty) = ty_of(&self.rets, expr_at(root, &occurrences[0])) else {
-                break;
+                break; // (a candidate has a known type)
             };
             let var = Var {
                 slot: *frame,
@@ -309,6 +316,7 @@ impl Context {
         !matches!(e, IExpr::Var(_) | IExpr::Lit(_) | IExpr::AllOf { .. })
             && self.costly(e)
             && !holds_position(e)
+            && ty_of(&self.rets, e).is_some()
     }
 
     fn costly(&self, e: &IExpr) -> bool {
@@ -378,7 +386,7 @@ impl Context {
             } else {
                 None
             };
-            return Some(outer.unwrap_or(Target::Clause(at, k)));
+            return Some(outer.unwrap_or_else(|| before_clause(at, k)));
         }
         if (occurrences.iter()).any(|o| below(o, at.len()).iter().any(|p| reads_any(&p.binds))) {
             return None;
@@ -398,6 +406,17 @@ enum Target {
     Wrap(Path),
     /// As a `let` clause before clause `k` of the comprehension (or move) at the path.
     Clause(Path, usize),
+}
+
+/// A `let` before clause `k` of the comprehension at `at`: around it when `k` is 0 (so
+/// that its clauses keep the shapes the code generator reads, as in `sum(G(part) for part
+/// in components(...))`).
+fn before_clause(at: Path, k: usize) -> Target {
+    if k == 0 {
+        Target::Wrap(at)
+    } else {
+        Target::Clause(at, k)
+    }
 }
 
 /// The clauses of a comprehension (or of a move, which the pass sees as one).
@@ -434,7 +453,7 @@ fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> 
                 .find(|&i| reads_any(&clause_binds(&before[i])));
             let k = last.map_or(0, |i| i + 1);
             if before[k..].iter().any(|c| matches!(c, IClause::Bind(..))) {
-                best = Some(Target::Clause(to[..depth].to_vec(), k));
+                best = Some(before_clause(to[..depth].to_vec(), k));
             }
             if last.is_some() {
                 break;
@@ -850,6 +869,25 @@ mod tests {
             IExpr::Builtin { func, args, .. } => format!("{func:?}({})", list(args)),
             IExpr::Pos { game, args, .. } => format!("{}({})", p.games[*game].name, list(args)),
             IExpr::End => "end".into(),
+            IExpr::CompoundOf {
+                kind,
+                elem,
+                clauses,
+            } => {
+                let clauses: Vec<String> = clauses.iter().map(|c| show_clause(p, c)).collect();
+                format!("{kind:?}({} for {})", show(p, elem), clauses.join(", "))
+            }
+            IExpr::Closure {
+                kind,
+                seed,
+                var,
+                next,
+            } => format!(
+                "{kind:?}({}, {} => {})",
+                show(p, seed),
+                var.name,
+                show(p, next)
+            ),
             other => panic!("{other:?} in a test"),
         }
     }
@@ -1016,6 +1054,24 @@ mod tests {
                 "m(e in s) => let shared_2 = (s - {e}) in let shared_1 = top(shared_2) in \
               if (shared_1 > 6) then end else if (shared_1 > 3) then G(shared_2) else end"
             ]
+        );
+    }
+
+    #[test]
+    fn comprehension_sums_keep_their_clauses() {
+        // `s - {x}` twice, in the parts' seed and in each part: a `let` around the sum, so
+        // that the sum keeps its one clause (native code reads that shape).
+        let source = "type Cell = (0..2, 0..3)
+            fn near(x: Cell) -> set<Cell> = { y for y in Cell where abs(y.0 - x.0) + abs(y.1 - x.1) == 1 }
+            game G(s: set<Cell>) {
+                move m(x in s) => sum(G(part & (s - {x})) for part in components(s - {x}, y => near(y)))
+            }
+            value grundy of G(Cell)";
+        let (_, shared) = both(source);
+        assert_eq!(
+            moves(&shared),
+            ["m(x in s) => let shared_1 = (s - {x}) in \
+              Sum(G((part & shared_1)) for part in Components(shared_1, y => near(y)))"]
         );
     }
 }
