@@ -18,10 +18,10 @@
 //! let shared_1 = drawn | {l} in exists b in Box: len(sides(b) & shared_1) == 4
 //! ```
 //!
-//! The rewrite keeps every value. An expression that can fail is shared only where one of
-//! its occurrences was computed whenever the `let` is (it then fails as it did, though
-//! when two parts of a rule fail, the one reported may be the other); one that cannot fail
-//! may move past conditions and out of loops. Cheap expressions (arithmetic, a table
+//! The rewrite keeps every value and every error. An expression that can fail is shared
+//! only where one of its occurrences was computed whenever the `let` is, and before
+//! anything else that can fail (so it fails when and as it did); one that cannot fail may
+//! move past conditions and out of loops. Cheap expressions (arithmetic, a table
 //! function of a box or a line) are left where they are: native code keeps them in
 //! registers, and the code generator's fast paths read their shapes. Position expressions
 //! are never moved, and symmetries and queries are left as written.
@@ -334,6 +334,17 @@ impl Context {
         own || inside
     }
 
+    /// Whether the expression at `o` is computed whenever the node at `o[..from]` is, after
+    /// nothing that can fail: computed there instead, it fails exactly when and as it did.
+    fn computed_first(&self, root: &IExpr, from: usize, o: &Path) -> bool {
+        let steps = places(root, &o[..from].to_vec(), o);
+        steps.iter().all(|p| p.always)
+            && (from..o.len()).all(|d| {
+                let node = expr_at(root, &o[..d]);
+                (0..o[d]).all(|j| self.sure.sure(child(node, j)))
+            })
+    }
+
     /// Where the `let` of the expression at `occurrences` goes, if sharing it is worth it
     /// and keeps every value.
     fn placement(&self, root: &IExpr, occurrences: &[Path]) -> Option<Target> {
@@ -356,7 +367,7 @@ impl Context {
             at.pop()?;
         }
         // No name the expression reads may be bound between the `let` and an occurrence;
-        // one that can fail goes where one occurrence was always computed.
+        // one that can fail goes where one occurrence was computed first.
         let below = |o: &Path, from: usize| places(root, &o[..from].to_vec(), o);
         if let Some(clauses) = clauses_of(expr_at(root, &at)) {
             // In different clauses (or a clause and the element): a `let` clause before
@@ -371,7 +382,7 @@ impl Context {
             }
             if !sure {
                 let always =
-                    |o: &&Path| o[at.len()] == j && below(o, at.len() + 1).iter().all(|p| p.always);
+                    |o: &&Path| o[at.len()] == j && self.computed_first(root, at.len() + 1, o);
                 return occurrences
                     .iter()
                     .any(|o| always(&o))
@@ -392,7 +403,7 @@ impl Context {
             return None;
         }
         if !sure {
-            let always = |o: &Path| below(o, at.len()).iter().all(|p| p.always);
+            let always = |o: &Path| self.computed_first(root, at.len(), o);
             return occurrences.iter().any(always).then_some(Target::Wrap(at));
         }
         // Out of the loops around the common node, where it is invariant.
@@ -775,6 +786,7 @@ mod tests {
     use crate::{check_as_written, parser, queries, Interpreter};
     use cgdl_runtime::report::run_plan;
     use cgdl_runtime::Solver;
+    use proptest::prelude::*;
 
     /// Each query's answer (or error message), interpreted, for `program`.
     fn answers(program: &Program, source: &str) -> Vec<Result<String, String>> {
@@ -1073,5 +1085,98 @@ mod tests {
             ["m(x in s) => let shared_1 = (s - {x}) in \
               Sum(G((part & shared_1)) for part in Components(shared_1, y => near(y)))"]
         );
+    }
+
+    /// Random moves over a set field, built from a few set and number expressions that
+    /// they use more than once, in conditions, guards, loops and results; `top` and
+    /// `least` fail on the empty set (with two messages), `low` cannot fail.
+    mod random {
+        use proptest::prelude::*;
+
+        fn set_expr() -> impl Strategy<Value = String> {
+            let leaf = prop_oneof![
+                Just("s".to_string()),
+                Just("(s - {e})".to_string()),
+                (0..7i64).prop_map(|k| format!("(s & {{{k}, {}}})", (k + 3) % 7)),
+                (0..7i64).prop_map(|k| format!("(s | {{{k}}})")),
+            ];
+            leaf.prop_recursive(2, 8, 2, |inner| {
+                prop_oneof![
+                    inner.clone().prop_map(|a| format!("low({a})")),
+                    (inner.clone(), 0..5i64)
+                        .prop_map(|(a, k)| format!("{{ f for f in {a} where f > {k} }}")),
+                    (inner.clone(), inner).prop_map(|(a, b)| format!("({a} - {b})")),
+                ]
+            })
+        }
+
+        fn number(sets: Vec<String>) -> impl Strategy<Value = String> {
+            let pick = proptest::sample::select(sets);
+            prop_oneof![
+                pick.clone().prop_map(|a| format!("len({a})")),
+                pick.clone().prop_map(|a| format!("top({a})")),
+                pick.clone().prop_map(|a| format!("least({a})")),
+                (pick, 0..5i64).prop_map(|(a, k)| format!("(count g in {a}: g > {k})")),
+                (0..6i64).prop_map(|k| k.to_string()),
+            ]
+        }
+
+        fn condition(sets: Vec<String>) -> impl Strategy<Value = String> {
+            let n = || number(sets.clone());
+            let pick = proptest::sample::select(sets.clone());
+            let leaf = prop_oneof![
+                (n(), n()).prop_map(|(a, b)| format!("{a} > {b}")),
+                (n(), 0..4i64).prop_map(|(a, k)| format!("{a} == {k}")),
+                (pick, n()).prop_map(|(a, b)| format!("(exists h in {a}: {b} > h)")),
+                Just("len(s) > 1".to_string()),
+            ];
+            leaf.prop_recursive(2, 6, 2, |inner| {
+                prop_oneof![
+                    (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} and {b})")),
+                    (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} or {b})")),
+                    inner.prop_map(|a| format!("not ({a})")),
+                ]
+            })
+        }
+
+        fn game_move(i: usize) -> impl Strategy<Value = String> {
+            proptest::collection::vec(set_expr(), 1..=3).prop_flat_map(move |sets| {
+                let c = || condition(sets.clone());
+                (c(), c(), c(), 0..3usize).prop_map(move |(guard, a, b, shape)| {
+                    let result = match shape {
+                        0 => "H(s - {e})".to_string(),
+                        1 => format!("if {a} then end else H(s - {{e}})"),
+                        _ => format!(
+                            "if {a} then H(s - {{e}}) else if {b} then end else H(s - {{e}})"
+                        ),
+                    };
+                    format!("    move m{i}(e in s, {guard}) => {result}\n")
+                })
+            })
+        }
+
+        pub(super) fn program() -> impl Strategy<Value = String> {
+            (game_move(0), game_move(1)).prop_map(|(a, b)| {
+                format!(
+                    "fn top(x: set<0..6>) -> nat = max(x)\n\
+                     fn least(x: set<0..6>) -> nat = min(x)\n\
+                     fn low(x: set<0..6>) -> set<0..6> = {{ y for y in x where y < 4 }}\n\
+                     game H(s: set<0..6>) {{\n{a}{b}}}\n\
+                     table outcome, grundy of H(0..n) for n in 0..=6\n\
+                     table outcome of H({{e}}) for e in 0..4\n\
+                     table outcome of H({{e, e + 2}}) for e in 0..5\n"
+                )
+            })
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The pass keeps every answer and every error message (`both` compares them).
+        #[test]
+        fn sharing_keeps_answers_and_errors(source in random::program()) {
+            both(&source);
+        }
     }
 }
