@@ -160,7 +160,14 @@ impl Sureness {
     /// Whether evaluating `e` cannot fail, whatever the values of the names it reads (of
     /// their types).
     fn sure(&self, e: &IExpr) -> bool {
-        let own = match e {
+        let mut children = true;
+        e.for_each_child(&mut |c| children &= self.sure(c));
+        self.own(e) && children
+    }
+
+    /// Whether `e` itself cannot fail when its parts do not.
+    fn own(&self, e: &IExpr) -> bool {
+        match e {
             IExpr::Lit(_)
             | IExpr::AllOf { .. }
             | IExpr::Var(_)
@@ -197,10 +204,7 @@ impl Sureness {
             } => true,
             IExpr::Call { func, .. } => self.fns.get(*func).copied().unwrap_or(false),
             _ => false,
-        };
-        let mut children = true;
-        e.for_each_child(&mut |c| children &= self.sure(c));
-        own && children
+        }
     }
 }
 
@@ -273,54 +277,78 @@ impl Context {
     /// The next expression to share: where its `let` goes, and its occurrences (paths from
     /// the root), the first in evaluation order first.
     fn find(&self, root: &IExpr) -> Option<(Target, Vec<Path>)> {
-        let mut groups: HashMap<String, Vec<Path>> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
-        let mut path = Vec::new();
-        self.collect(root, &mut path, &mut groups, &mut order);
-        for key in order {
-            let occurrences = &groups[&key];
-            if let Some(target) = self.placement(root, occurrences) {
-                return Some((target, occurrences.clone()));
+        let mut round = Round::default();
+        self.collect(root, &mut Vec::new(), &mut round);
+        // Groups by structural hash, outermost first.
+        let mut candidates = std::mem::take(&mut round.candidates);
+        candidates.sort_by_key(|(index, ..)| *index);
+        let mut groups: HashMap<u64, Vec<Path>> = HashMap::new();
+        let mut order = Vec::new();
+        for (_, hash, path) in candidates {
+            let group = groups.entry(hash).or_default();
+            if group.is_empty() {
+                order.push(hash);
+            }
+            group.push(path);
+        }
+        for hash in order {
+            let mut occurrences = groups.remove(&hash)?;
+            if occurrences.len() > 1 {
+                // The same hash is almost surely the same expression; make sure.
+                let first = shape(expr_at(root, &occurrences[0]));
+                occurrences.retain(|o| shape(expr_at(root, o)) == first);
+            }
+            if let Some(target) = self.placement(root, &occurrences, &round) {
+                return Some((target, occurrences));
             }
         }
         None
     }
 
-    /// Notes every costly, movable subexpression by its shape (outermost first).
-    fn collect(
-        &self,
-        e: &IExpr,
-        path: &mut Path,
-        groups: &mut HashMap<String, Vec<Path>>,
-        order: &mut Vec<String>,
-    ) {
-        if self.candidate(e) {
-            let key = shape(e);
-            let entry = groups.entry(key.clone()).or_default();
-            if entry.is_empty() {
-                order.push(key);
-            }
-            entry.push(path.clone());
-        }
-        let mut i = 0;
-        e.for_each_child(&mut |c| {
+    /// One walk over `e` (at `path`): notes its candidates (pre-order) and whether each
+    /// node cannot fail, and returns what its parent needs of it.
+    fn collect(&self, e: &IExpr, path: &mut Path, round: &mut Round) -> Node {
+        let index = round.visited;
+        round.visited += 1;
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        own_hash(e, &mut hasher);
+        let mut inside = Node {
+            hash: 0,
+            costly: false,
+            position: false,
+            sure: true,
+        };
+        let mut kids = Vec::new();
+        e.for_each_child(&mut |c| kids.push(c));
+        for (i, c) in kids.into_iter().enumerate() {
             path.push(i);
-            self.collect(c, path, groups, order);
+            let node = self.collect(c, path, round);
             path.pop();
-            i += 1;
-        });
+            std::hash::Hasher::write_u64(&mut hasher, node.hash);
+            inside.costly |= node.costly;
+            inside.position |= node.position;
+            inside.sure &= node.sure;
+        }
+        let node = Node {
+            hash: std::hash::Hasher::finish(&hasher),
+            costly: inside.costly || self.costly_here(e),
+            position: inside.position || is_position(e),
+            sure: inside.sure && self.sure.own(e),
+        };
+        round.sure.insert(std::ptr::from_ref(e) as usize, node.sure);
+        let candidate = !matches!(e, IExpr::Var(_) | IExpr::Lit(_) | IExpr::AllOf { .. })
+            && node.costly
+            && !node.position
+            && ty_of(&self.rets, e).is_some();
+        if candidate {
+            round.candidates.push((index, node.hash, path.clone()));
+        }
+        node
     }
 
-    /// Whether `e` is worth a name of its own and may be moved.
-    fn candidate(&self, e: &IExpr) -> bool {
-        !matches!(e, IExpr::Var(_) | IExpr::Lit(_) | IExpr::AllOf { .. })
-            && self.costly(e)
-            && !holds_position(e)
-            && ty_of(&self.rets, e).is_some()
-    }
-
-    fn costly(&self, e: &IExpr) -> bool {
-        let own = match e {
+    /// Whether `e` itself is costly (a loop, set algebra, a call no table answers).
+    fn costly_here(&self, e: &IExpr) -> bool {
+        match e {
             IExpr::Quant { .. } | IExpr::Compr { .. } | IExpr::Closure { .. } => true,
             IExpr::Bin {
                 op: Op::SetUnion | Op::SetInter | Op::SetDiff,
@@ -328,31 +356,26 @@ impl Context {
             } => true,
             IExpr::Call { func, .. } => self.costly_fns.get(*func).copied().unwrap_or(false),
             _ => false,
-        };
-        let mut inside = false;
-        e.for_each_child(&mut |c| inside |= self.costly(c));
-        own || inside
+        }
     }
 
     /// Whether the expression at `o` is computed whenever the node at `o[..from]` is, after
     /// nothing that can fail: computed there instead, it fails exactly when and as it did.
-    fn computed_first(&self, root: &IExpr, from: usize, o: &Path) -> bool {
+    fn computed_first(&self, root: &IExpr, from: usize, o: &Path, round: &Round) -> bool {
         let steps = places(root, &o[..from].to_vec(), o);
+        let nodes = nodes_along(root, o);
         steps.iter().all(|p| p.always)
-            && (from..o.len()).all(|d| {
-                let node = expr_at(root, &o[..d]);
-                (0..o[d]).all(|j| self.sure.sure(child(node, j)))
-            })
+            && (from..o.len()).all(|d| (0..o[d]).all(|j| round.sure(child(nodes[d], j))))
     }
 
     /// Where the `let` of the expression at `occurrences` goes, if sharing it is worth it
     /// and keeps every value.
-    fn placement(&self, root: &IExpr, occurrences: &[Path]) -> Option<Target> {
+    fn placement(&self, root: &IExpr, occurrences: &[Path], round: &Round) -> Option<Target> {
         let first = expr_at(root, &occurrences[0]);
         let reads = reads_of(first);
         let reads_any =
             |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
-        let sure = self.sure.sure(first);
+        let sure = round.sure(first);
         if occurrences.len() == 1 {
             // Hoisting only: out of the outermost loop it does not depend on.
             return if sure {
@@ -381,8 +404,9 @@ impl Context {
                 }
             }
             if !sure {
-                let always =
-                    |o: &&Path| o[at.len()] == j && self.computed_first(root, at.len() + 1, o);
+                let always = |o: &&Path| {
+                    o[at.len()] == j && self.computed_first(root, at.len() + 1, o, round)
+                };
                 return occurrences
                     .iter()
                     .any(|o| always(&o))
@@ -403,7 +427,7 @@ impl Context {
             return None;
         }
         if !sure {
-            let always = |o: &Path| self.computed_first(root, at.len(), o);
+            let always = |o: &Path| self.computed_first(root, at.len(), o, round);
             return occurrences.iter().any(always).then_some(Target::Wrap(at));
         }
         // Out of the loops around the common node, where it is invariant.
@@ -454,9 +478,10 @@ fn clause_binds(c: &IClause) -> Vec<Var> {
 fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> {
     let reads_any = |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
     let steps = places(root, &Vec::new(), to);
+    let nodes = nodes_along(root, to);
     let mut best = None;
     for depth in (0..steps.len()).rev() {
-        let node = expr_at(root, &to[..depth]);
+        let node = nodes[depth];
         if let Some(clauses) = clauses_of(node) {
             let before = &clauses[..to[depth].min(clauses.len())];
             let last = (0..before.len())
@@ -482,10 +507,10 @@ fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> 
     best
 }
 
-/// Whether `e` is or holds a position expression (never moved: the code generator reads
-/// the shapes of moves' results).
-fn holds_position(e: &IExpr) -> bool {
-    let own = matches!(
+/// Whether `e` is a position expression (never moved, nor anything holding one: the code
+/// generator reads the shapes of moves' results).
+fn is_position(e: &IExpr) -> bool {
+    matches!(
         e,
         IExpr::Pos { .. }
             | IExpr::End
@@ -495,10 +520,90 @@ fn holds_position(e: &IExpr) -> bool {
                 op: Op::GameSum,
                 ..
             }
-    );
-    let mut inside = false;
-    e.for_each_child(&mut |c| inside |= holds_position(c));
-    own || inside
+    )
+}
+
+/// What one walk of [`Context::collect`] learns of a node.
+struct Node {
+    /// A hash of its structure (where it stands aside).
+    hash: u64,
+    /// Whether it is or holds costly work.
+    costly: bool,
+    /// Whether it is or holds a position.
+    position: bool,
+    /// Whether it cannot fail.
+    sure: bool,
+}
+
+/// What one walk over an expression learns: its candidates, by structural hash, in
+/// pre-order, and whether each node (by address) cannot fail.
+#[derive(Default)]
+struct Round {
+    /// Nodes visited so far (each candidate's pre-order index).
+    visited: usize,
+    /// Each candidate: its pre-order index, structural hash and path.
+    candidates: Vec<(usize, u64, Path)>,
+    sure: HashMap<usize, bool>,
+}
+
+impl Round {
+    fn sure(&self, e: &IExpr) -> bool {
+        self.sure
+            .get(&(std::ptr::from_ref(e) as usize))
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+/// Hashes what `e` holds besides its children (each variant's own data).
+fn own_hash(e: &IExpr, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    std::mem::discriminant(e).hash(h);
+    let var = |v: &Var, h: &mut dyn std::hash::Hasher| {
+        h.write_usize(v.slot);
+        h.write(v.name.as_bytes());
+    };
+    match e {
+        IExpr::Lit(v) => v.hash(h),
+        IExpr::AllOf { values, .. } => values.hash(h),
+        IExpr::Var(v) => var(v, h),
+        IExpr::Bin { op, .. } => (*op as u8).hash(h),
+        IExpr::Field { index, .. } => index.hash(h),
+        IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.len().hash(h),
+        IExpr::Let { var: v, .. } => var(v, h),
+        IExpr::Quant { kind, vars, .. } => {
+            (*kind as u8).hash(h);
+            vars.iter().for_each(|v| var(v, h));
+        }
+        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+            for c in clauses {
+                match c {
+                    IClause::Bind(vars, _) => vars.iter().for_each(|v| var(v, h)),
+                    IClause::Let(v, _) => var(v, h),
+                    IClause::Cond(_) => h.write_u8(0),
+                }
+            }
+        }
+        IExpr::Closure { kind, var: v, .. } => {
+            (*kind as u8).hash(h);
+            var(v, h);
+        }
+        IExpr::Slice { lo, hi, .. } => (lo.is_some(), hi.is_some()).hash(h),
+        IExpr::Call { func, args } => (func, args.len()).hash(h),
+        IExpr::Builtin { func, args, .. } => (*func as u8, args.len()).hash(h),
+        IExpr::Pos { game, .. } => game.hash(h),
+        IExpr::Variant { variant, .. } => (variant.ty.id, variant.variant).hash(h),
+        IExpr::Match {
+            ty, arms, default, ..
+        } => {
+            (ty, default.is_some()).hash(h);
+            for arm in arms {
+                arm.variant.hash(h);
+                arm.vars.iter().for_each(|v| var(v, h));
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The names `e` reads, as `(slot, name)`.
@@ -529,6 +634,16 @@ fn places(root: &IExpr, from: &Path, to: &Path) -> Vec<Place> {
         node = child(node, i);
     }
     out
+}
+
+/// The nodes on the way from `root` along `path`: `nodes[d]` is the node at `path[..d]`.
+fn nodes_along<'e>(root: &'e IExpr, path: &[usize]) -> Vec<&'e IExpr> {
+    let mut nodes = vec![root];
+    for &i in path {
+        let last = nodes[nodes.len() - 1];
+        nodes.push(child(last, i));
+    }
+    nodes
 }
 
 fn child(e: &IExpr, i: usize) -> &IExpr {
