@@ -1,10 +1,11 @@
 //! Common subexpressions and loop-invariant work, computed once: a pass over the checked
 //! IR that both back ends read (the interpreter and native code run the same program).
 //!
-//! A *costly* expression (a quantifier, a comprehension, a closure, a call of a function
-//! that takes a set or a list, or anything holding one) that a move's clause or result, or
-//! a function's body, computes more than once, becomes a `let` at the innermost expression
-//! holding every occurrence:
+//! A *costly* expression (a quantifier, a comprehension, a closure, set algebra, a call of
+//! a function that takes a set or a list, or anything holding one) that a move (its clauses
+//! and result, seen as one comprehension) or a function's body computes more than once,
+//! becomes a `let` at the innermost expression holding every occurrence (a `let` clause
+//! where they stand in different clauses):
 //!
 //! ```text
 //! if most_sides(drawn, l) == 4 then end else if most_sides(drawn, l) == 3 then Threat ...
