@@ -270,25 +270,7 @@ impl Gen<'_> {
             IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::Var(_) => true,
             IExpr::Not(x) | IExpr::Field { tuple: x, .. } => self.sure(x, scope),
             IExpr::Bin { op, lhs, rhs, .. } => {
-                matches!(
-                    op,
-                    Op::Or
-                        | Op::And
-                        | Op::Eq
-                        | Op::Ne
-                        | Op::Lt
-                        | Op::Le
-                        | Op::Gt
-                        | Op::Ge
-                        | Op::In
-                        | Op::NotIn
-                        | Op::SetUnion
-                        | Op::SetInter
-                        | Op::SetDiff
-                        | Op::RangeIncl
-                        | Op::RangeExcl
-                ) && self.sure(lhs, scope)
-                    && self.sure(rhs, scope)
+                op.cannot_fail() && self.sure(lhs, scope) && self.sure(rhs, scope)
             }
             IExpr::Tuple(es) | IExpr::Set(es) => es.iter().all(|x| self.sure(x, scope)),
             IExpr::If {

@@ -45,6 +45,31 @@ pub enum Op {
     GameSum,
 }
 
+impl Op {
+    /// Whether the operator cannot fail on operands of its types (no arithmetic, which may
+    /// overflow, underflow or divide by zero, and no game sums).
+    pub fn cannot_fail(self) -> bool {
+        matches!(
+            self,
+            Op::Or
+                | Op::And
+                | Op::Eq
+                | Op::Ne
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+                | Op::In
+                | Op::NotIn
+                | Op::SetUnion
+                | Op::SetInter
+                | Op::SetDiff
+                | Op::RangeIncl
+                | Op::RangeExcl
+        )
+    }
+}
+
 /// Built-in functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]

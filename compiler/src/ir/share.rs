@@ -182,24 +182,7 @@ impl Sureness {
             | IExpr::Compr { .. }
             | IExpr::Closure { .. }
             | IExpr::Match { .. } => true,
-            IExpr::Bin { op, .. } => matches!(
-                op,
-                Op::Or
-                    | Op::And
-                    | Op::Eq
-                    | Op::Ne
-                    | Op::Lt
-                    | Op::Le
-                    | Op::Gt
-                    | Op::Ge
-                    | Op::In
-                    | Op::NotIn
-                    | Op::SetUnion
-                    | Op::SetInter
-                    | Op::SetDiff
-                    | Op::RangeIncl
-                    | Op::RangeExcl
-            ),
+            IExpr::Bin { op, .. } => op.cannot_fail(),
             IExpr::Builtin {
                 func: Builtin::Len, ..
             } => true,
