@@ -19,10 +19,11 @@
 //! let shared_1 = drawn | {l} in exists b in Box: len(sides(b) & shared_1) == 4
 //! ```
 //!
-//! The rewrite keeps every value and every error. An expression that can fail is shared
-//! only where one of its occurrences was computed whenever the `let` is, and before
-//! anything else that can fail (so it fails when and as it did); one that cannot fail may
-//! move past conditions and out of loops. Cheap expressions (arithmetic, a table
+//! The rewrite keeps every value and every error, and computes nothing the rule as written
+//! skips, except once per entry to a loop it leaves. A value is shared only where every
+//! way through the rule computes it (one that can fail: where its first occurrence was
+//! computed, before anything else that can fail, so it fails when and as it did); one
+//! that cannot fail leaves loops, never a condition. Cheap expressions (arithmetic, a table
 //! function of a box or a line) are left where they are: native code keeps them in
 //! registers, and the code generator's fast paths read their shapes. Position expressions
 //! are never moved, and symmetries and queries are left as written.
@@ -207,8 +208,13 @@ type Path = Vec<usize>;
 /// A child's place in its parent: whether it is computed whenever the parent is, whether
 /// it is computed once per element of a loop, and the names the parent binds around it.
 struct Place {
+    /// Computed exactly once whenever the parent is.
     always: bool,
+    /// Computed once per element of a loop of the parent.
     in_loop: bool,
+    /// Computed only when a condition holds (a branch, the right of `and`/`or`, a match
+    /// arm, a comprehension's clauses after a condition).
+    guarded: bool,
     binds: Vec<Var>,
 }
 
@@ -255,6 +261,9 @@ impl Context {
             }
             changed = true;
         }
+        if changed {
+            drop_aliases(root);
+        }
         changed
     }
 
@@ -284,6 +293,15 @@ impl Context {
             }
             if let Some(target) = self.placement(root, &occurrences, &round) {
                 return Some((target, occurrences));
+            }
+            // Not shared: each occurrence may still leave its loops.
+            if round.sure(expr_at(root, &occurrences[0])) && occurrences.len() > 1 {
+                let reads = reads_of(expr_at(root, &occurrences[0]));
+                for o in occurrences {
+                    if let Some(target) = hoist(root, &o, &reads) {
+                        return Some((target, vec![o]));
+                    }
+                }
             }
         }
         None
@@ -396,11 +414,20 @@ impl Context {
                     .any(|o| always(&o))
                     .then_some(Target::Clause(at, j));
             }
-            let last = (0..j)
-                .rev()
-                .find(|&i| reads_any(&clause_binds(&clauses[i])));
-            let k = last.map_or(0, |i| i + 1);
-            let outer = if last.is_none() {
+            // Computed whenever clause `j` is, then out of the binders before it, up to a
+            // binder it reads or a condition.
+            let in_j: Vec<&[usize]> = (occurrences.iter())
+                .filter(|o| o[at.len()] == j)
+                .map(|o| &o[at.len() + 1..])
+                .collect();
+            if !anticipated(expr_at(root, &[&at[..], &[j]].concat()), &in_j) {
+                return None;
+            }
+            let stop = (0..j).rev().find(|&i| {
+                reads_any(&clause_binds(&clauses[i])) || matches!(clauses[i], IClause::Cond(..))
+            });
+            let k = stop.map_or(0, |i| i + 1);
+            let outer = if stop.is_none() {
                 hoist(root, &at, &reads)
             } else {
                 None
@@ -414,8 +441,65 @@ impl Context {
             let always = |o: &Path| self.computed_first(root, at.len(), o, round);
             return occurrences.iter().any(always).then_some(Target::Wrap(at));
         }
-        // Out of the loops around the common node, where it is invariant.
+        // Computed whenever the common node is; then out of the loops around it, where it
+        // is invariant.
+        let relative: Vec<&[usize]> = occurrences.iter().map(|o| &o[at.len()..]).collect();
+        if !anticipated(expr_at(root, &at), &relative) {
+            return None;
+        }
         Some(hoist(root, &at, &reads).unwrap_or(Target::Wrap(at)))
+    }
+}
+
+/// Removes each shared `let` whose value is another name (left where a value moved out of
+/// a loop was then shared with its other occurrences), reading that name instead.
+fn drop_aliases(e: &mut IExpr) {
+    let alias = |var: &Var, value: &IExpr| match value {
+        IExpr::Var(v) if var.name.starts_with("shared_") => Some(v.clone()),
+        _ => None,
+    };
+    if let IExpr::Let { var, value, body } = e {
+        if let Some(to) = alias(var, value) {
+            let from = var.clone();
+            let mut body = std::mem::replace(&mut **body, IExpr::End);
+            rename(&mut body, &from, &to);
+            *e = body;
+            return drop_aliases(e);
+        }
+    }
+    if let IExpr::Compr { clauses, elem } | IExpr::CompoundOf { clauses, elem, .. } = e {
+        while let Some(i) = (clauses.iter())
+            .position(|c| matches!(c, IClause::Let(var, value) if alias(var, value).is_some()))
+        {
+            let IClause::Let(from, IExpr::Var(to)) = clauses.remove(i) else {
+                unreachable!("the position found an alias")
+            };
+            for c in &mut clauses[i..] {
+                let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
+                rename(x, &from, &to);
+            }
+            rename(elem, &from, &to);
+        }
+    }
+    let mut n = 0;
+    e.for_each_child(&mut |_| n += 1);
+    for i in 0..n {
+        drop_aliases(child_mut(e, i));
+    }
+}
+
+/// Reads `to` wherever `e` reads `from`.
+fn rename(e: &mut IExpr, from: &Var, to: &Var) {
+    if let IExpr::Var(v) = e {
+        if v.slot == from.slot && v.name == from.name {
+            *v = to.clone();
+        }
+        return;
+    }
+    let mut n = 0;
+    e.for_each_child(&mut |_| n += 1);
+    for i in 0..n {
+        rename(child_mut(e, i), from, to);
     }
 }
 
@@ -458,7 +542,9 @@ fn clause_binds(c: &IClause) -> Vec<Var> {
 /// Where an expression that cannot fail, standing at `to`, goes to leave the outermost
 /// loop around it that it does not depend on (reading none of its names, nor those of a
 /// binder between): around a quantifier or a closure, or as a `let` clause before a
-/// comprehension's first binder it does not read.
+/// comprehension's first binder it does not read. It crosses loops only, no condition:
+/// computed once per entry to the loop instead of once per element (or once where the
+/// loop has no element), never where a condition skipped it.
 fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> {
     let reads_any = |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
     let steps = places(root, &Vec::new(), to);
@@ -471,17 +557,21 @@ fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> 
             let last = (0..before.len())
                 .rev()
                 .find(|&i| reads_any(&clause_binds(&before[i])));
-            let k = last.map_or(0, |i| i + 1);
+            // Not before a condition: the value would be computed where it was not.
+            let guard = (0..before.len())
+                .rev()
+                .find(|&i| matches!(before[i], IClause::Cond(..)));
+            let k = last.max(guard).map_or(0, |i| i + 1);
             if before[k..].iter().any(|c| matches!(c, IClause::Bind(..))) {
                 best = Some(before_clause(to[..depth].to_vec(), k));
             }
-            if last.is_some() {
+            if k > 0 {
                 break;
             }
             continue;
         }
         let p = &steps[depth];
-        if reads_any(&p.binds) {
+        if reads_any(&p.binds) || p.guarded {
             break;
         }
         if p.in_loop {
@@ -708,10 +798,17 @@ fn child_mut(e: &mut IExpr, i: usize) -> &mut IExpr {
 
 /// The place of child `i` of `e` (see [`Place`]).
 fn place(e: &IExpr, i: usize) -> Place {
-    let plain = |always| Place {
+    let plain = |always: bool| Place {
         always,
         in_loop: false,
+        guarded: !always,
         binds: Vec::new(),
+    };
+    let looped = |binds: Vec<Var>| Place {
+        always: false,
+        in_loop: true,
+        guarded: false,
+        binds,
     };
     match e {
         IExpr::Bin {
@@ -720,46 +817,55 @@ fn place(e: &IExpr, i: usize) -> Place {
         } => plain(i == 0),
         IExpr::If { .. } => plain(i == 0),
         IExpr::Let { var, .. } if i == 1 => Place {
-            always: true,
-            in_loop: false,
             binds: vec![var.clone()],
+            ..plain(true)
         },
-        IExpr::Quant { vars, .. } if i == 1 => Place {
-            always: false,
-            in_loop: true,
-            binds: vars.clone(),
-        },
+        IExpr::Quant { vars, .. } if i == 1 => looped(vars.clone()),
+        IExpr::Closure { var, .. } if i == 1 => looped(vec![var.clone()]),
         IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
             let before = &clauses[..i.min(clauses.len())];
-            let mut binds = Vec::new();
-            let mut in_loop = false;
-            for c in before {
-                match c {
-                    IClause::Bind(vars, _) => {
-                        binds.extend(vars.iter().cloned());
-                        in_loop = true;
-                    }
-                    IClause::Let(var, _) => binds.push(var.clone()),
-                    IClause::Cond(_) => {}
-                }
-            }
+            let binds = before.iter().flat_map(clause_binds).collect();
+            let in_loop = before.iter().any(|c| matches!(c, IClause::Bind(..)));
+            let guarded = before.iter().any(|c| matches!(c, IClause::Cond(..)));
             Place {
-                always: i == 0,
+                always: !in_loop && !guarded,
                 in_loop,
+                guarded,
                 binds,
             }
         }
-        IExpr::Closure { var, .. } if i == 1 => Place {
-            always: false,
-            in_loop: true,
-            binds: vec![var.clone()],
-        },
         IExpr::Match { arms, .. } if i > 0 => Place {
-            always: false,
-            in_loop: false,
             binds: arms.get(i - 1).map(|a| a.vars.clone()).unwrap_or_default(),
+            ..plain(false)
         },
         _ => plain(true),
+    }
+}
+
+/// Whether every evaluation of `e` computes one of the expressions at `occurrences`
+/// (paths from `e`): then computing it once where `e` starts costs nothing more.
+fn anticipated(e: &IExpr, occurrences: &[&[usize]]) -> bool {
+    if occurrences.iter().any(|o| o.is_empty()) {
+        return true;
+    }
+    let within = |i: usize| {
+        let below: Vec<&[usize]> = (occurrences.iter())
+            .filter(|o| o[0] == i)
+            .map(|o| &o[1..])
+            .collect();
+        !below.is_empty() && anticipated(child(e, i), &below)
+    };
+    match e {
+        IExpr::If { .. } => within(0) || (within(1) && within(2)),
+        IExpr::Match { arms, default, .. } => {
+            let branches = arms.len() + usize::from(default.is_some());
+            within(0) || (1..=branches).all(within)
+        }
+        _ => {
+            let mut n = 0;
+            e.for_each_child(&mut |_| n += 1);
+            (0..n).any(|i| place(e, i).always && within(i))
+        }
     }
 }
 
@@ -1021,15 +1127,14 @@ mod tests {
     fn a_call_computed_twice_is_computed_once() {
         let (written, shared) = both(TWICE);
         // `top(s)` reads only the field but can fail (on `{}`, which has no `e`): it stays
-        // after the binder.
+        // after the binder. `s - {e}` stays in its branches: the one that ends the game
+        // does not compute it.
         assert_eq!(
             moves(&shared),
-            [
-                "m(e in s) => let shared_1 = top(s) in let shared_2 = (s - {e}) in \
-              if (shared_1 > 6) then G(shared_2) else if (shared_1 > 3) then end else G(shared_2)"
-            ]
+            ["m(e in s) => let shared_1 = top(s) in \
+              if (shared_1 > 6) then G((s - {e})) else if (shared_1 > 3) then end else G((s - {e}))"]
         );
-        assert_eq!(shared.games[0].frame, written.games[0].frame + 2);
+        assert_eq!(shared.games[0].frame, written.games[0].frame + 1);
     }
 
     const LOOP: &str = "game G(s: set<0..9>) {
@@ -1076,21 +1181,16 @@ mod tests {
         table grundy of G(0..n) for n in 0..=6";
 
     #[test]
-    fn work_that_can_fail_is_not_computed_before_its_guard() {
+    fn work_is_not_computed_before_its_guard() {
         // Each `top(s - {e})` stands behind `len(s) > 1`: computed first, it would fail on
-        // the one-element sets.
-        let (_, shared) = both(GUARDED);
-        assert_eq!(
-            moves(&shared),
-            ["m(e in s) => let shared_1 = (s - {e}) in \
-              if ((Len(s) > 1) and (top(shared_1) > 4)) then G(shared_1) \
-              else if ((Len(s) > 1) and (top(shared_1) < 2)) then end else G(shared_1)"]
-        );
+        // the one-element sets. (Nor is `s - {e}` shared: the branch to `end` after a
+        // short `len(s) > 1` does not compute it.)
+        let (written, shared) = both(GUARDED);
+        assert_eq!(format!("{shared:?}"), format!("{written:?}"));
     }
 
     const APART: &str = "game G(s: set<0..9>) {
-            move m(e in s, (exists x in s: len(s - {x, e}) > 2) or (exists x in s: len(s - {x, e}) < 1)) =>
-                G(s - {e})
+            move m(e in s, len((let x = {e} in s - x)) > len((let x = {e, 1} in s - x))) => G(s - {e})
         }
         table grundy of G(0..n) for n in 0..=7";
 
@@ -1277,5 +1377,37 @@ mod tests {
         fn sharing_keeps_answers_and_errors(source in random::program()) {
             both(&source);
         }
+    }
+
+    #[test]
+    fn work_a_condition_skips_stays_behind_it() {
+        // `len(s - {e})` inside the loop is behind `f > 2`, and `s - {e}` stands in two
+        // of three branches: neither moves. (Moved, each would be computed
+        // where the rule as written skips it.)
+        let source = "game G(s: set<0..9>) {
+                move m(e in s, exists f in s: f > 2 and len(s - {e}) > f) => G(s - {e})
+                move n(e in s) => if len(s) > 3 then G(s - {e}) else if len(s) > 1 then end else G(s - {e})
+            }
+            table outcome of G(0..n) for n in 0..=7";
+        let (written, shared) = both(source);
+        assert_eq!(format!("{shared:?}"), format!("{written:?}"));
+    }
+
+    #[test]
+    fn a_value_in_a_loop_and_a_branch_leaves_the_loop_then_is_shared() {
+        // `s - {e}` in the loop's body and in the `else`: not computed on every path, so
+        // not shared where it stands; out of the loop first, it is computed whenever the
+        // condition is, and then shared (no alias of one name for another is left).
+        let source = "game G(s: set<0..9>) {
+                move m(e in s) => if exists f in s: len(s - {e}) > f + 4 then end else G(s - {e})
+            }
+            table outcome of G(0..n) for n in 0..=8";
+        let (_, shared) = both(source);
+        assert_eq!(
+            moves(&shared),
+            ["m(e in s) => let shared_2 = (s - {e}) in \
+              if let shared_1 = Len(shared_2) in Exists f in s: (shared_1 > (f + 4)) \
+              then end else G(shared_2)"]
+        );
     }
 }
