@@ -69,7 +69,8 @@ pub trait Rules {
     }
 
     /// Whether some game of the universe declares symmetries: searches ask
-    /// [`Rules::least_image_fixing`] only then. Default: no.
+    /// [`Rules::least_image_fixing`] only then (a solver asks this once, when it is made).
+    /// Default: no.
     fn has_symmetries(&self) -> bool {
         false
     }

@@ -365,6 +365,9 @@ pub struct Solver<'r, R: Rules> {
     searching: rustc_hash::FxHashSet<R::Pos>,
     /// Which symmetries' fixed options turned out winning replies (move ordering only).
     symmetry_stats: SymmetryStats,
+    /// Whether some game of the rules declares symmetries ([`Rules::has_symmetries`], asked
+    /// once): only then do searches ask which symmetries fix an option.
+    symmetric: bool,
 }
 
 /// How many times the memos may forget their oldest values while one value is solved: a
@@ -454,6 +457,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             not_values: FxHashMap::default(),
             searching: Default::default(),
             symmetry_stats: SymmetryStats::default(),
+            symmetric: rules.has_symmetries(),
         };
         solver.measure_memory();
         solver
@@ -1115,7 +1119,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         bufs.order.clear();
         bufs.fixing.clear();
         let (mut first_unknown, mut any_fixed) = (None, false);
-        let symmetric = self.mode == Mode::Fast && self.rules.has_symmetries();
+        let symmetric = self.mode == Mode::Fast && self.symmetric;
         for i in 0..opts.len() {
             let (step, fixing) = match opts.refs[i] {
                 OptRef::Leaves { start, len: 1 } if symmetric => {
@@ -1184,7 +1188,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                     self.measure_memory();
                     if grows > self.free_memory {
                         if grows >= limit / 4 && self.clears_left > 0 {
-                            self.clear_memos();
+                            self.forget_oldest_values();
                         } else {
                             // The solve stops at its next position; the table does not
                             // double past the limit meanwhile if it has room.
@@ -1213,7 +1217,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// likely needs next instead. Frames keep the option values they have; anything else
     /// is solved again when needed.
     #[cold]
-    fn clear_memos(&mut self) {
+    fn forget_oldest_values(&mut self) {
         for memo in &mut self.leaf_memo {
             memo.forget_oldest();
         }

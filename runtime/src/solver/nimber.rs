@@ -210,8 +210,8 @@ impl<R: Rules> Solver<'_, R> {
     /// where none is fixed).
     fn order(&self, opts: &Options<Pos<R>>, left: &mut [usize]) -> Vec<u64> {
         let mut fixing = Vec::new();
-        let symmetric = self.rules.has_symmetries();
-        for &i in left.iter().filter(|_| symmetric) {
+        let asked = if self.symmetric { &left[..] } else { &[] };
+        for &i in asked {
             if let OptRef::Leaves { start, len: 1 } = opts.refs[i] {
                 let (_, fixed) = self.rules.least_image_fixing(opts.leaves[start as usize]);
                 if fixed != 0 {
