@@ -409,10 +409,7 @@ impl Context {
                 let always = |o: &&Path| {
                     o[at.len()] == j && self.computed_first(root, at.len() + 1, o, round)
                 };
-                return occurrences
-                    .iter()
-                    .any(|o| always(&o))
-                    .then_some(Target::Clause(at, j));
+                return (occurrences.iter().any(|o| always(&o))).then(|| before_clause(at, j));
             }
             // Computed whenever clause `j` is, then out of the binders before it, up to a
             // binder it reads or a condition.
@@ -1408,6 +1405,26 @@ mod tests {
             ["m(e in s) => let shared_2 = (s - {e}) in \
               if let shared_1 = Len(shared_2) in Exists f in s: (shared_1 > (f + 4)) \
               then end else G(shared_2)"]
+        );
+    }
+
+    #[test]
+    fn a_value_that_can_fail_keeps_a_sum_of_parts_whole() {
+        // `cut(s - {x})` can fail (its `+`), stands in the parts' seed, computed first,
+        // and in each part: a `let` around the sum, not a clause inside it, as for a value
+        // that cannot fail (`comprehension_sums_keep_their_clauses`).
+        let source = "type Cell = (0..2, 0..3)
+            fn near(x: Cell) -> set<Cell> = { y for y in Cell where abs(y.0 - x.0) + abs(y.1 - x.1) == 1 }
+            fn cut(x: set<Cell>) -> set<Cell> = { y for y in x where y.0 + 1 > 0 }
+            game G(s: set<Cell>) {
+                move m(x in s) => sum(G(part & cut(s - {x})) for part in components(cut(s - {x}), y => near(y)))
+            }
+            value grundy of G(Cell)";
+        let (_, shared) = both(source);
+        assert_eq!(
+            moves(&shared),
+            ["m(x in s) => let shared_1 = cut((s - {x})) in \
+              Sum(G((part & shared_1)) for part in Components(shared_1, y => near(y)))"]
         );
     }
 }
