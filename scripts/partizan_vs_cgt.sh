@@ -61,7 +61,8 @@ start_up() {
     board "$1" "$2" "value canonical of Domineering(rect(0, 0))"
     cgdl_best
 }
-solve() { awk -v n="$1" -v s="$2" 'BEGIN { d = n - s; printf "%.4f", (d > 0.0001 ? d : 0.0001) }'; }
+# (The least is computed apart: in awk, `printf ..., (d > x ? ...)` writes to a file named x.)
+solve() { awk -v n="$1" -v s="$2" 'BEGIN { d = n - s; if (d < 0.0001) d = 0.0001; printf "%.4f", d }'; }
 
 echo "| shapes | cgdl solve | cgdl run | cgt | cgdl solve / cgt | rectangles per second (cgdl solve) | same form |"
 echo "|---|---|---|---|---|---|---|"

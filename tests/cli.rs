@@ -1316,3 +1316,99 @@ fn huge_heaps_without_a_proven_period_are_refused() {
          limits, or past 2^32), and no period was proven",
     );
 }
+
+/// Issue 37: a grid whose column domain reads the row's name has rows of their own
+/// lengths. `H(n)` is a heap of Nim, so each cell is `a xor b`; the rows are checked
+/// against that definition in text, JSON and the SVG pictures, in both back ends alike.
+#[test]
+fn grids_whose_columns_depend_on_the_row_are_ragged() {
+    let source = "game H(n: nat) { move take(k in 1..=n) => H(n - k) }\n\
+                  table grundy of H(a) + H(b) for a in 1..=4, b in 1..=a\n\
+                  table grundy of H(a) + H(b) for a in 1..=3, b in a..=3\n\
+                  table grundy of H(a) + H(b) for a in 0..=2, b in {a, a + 5}\n";
+    let path = temp_file("ragged.cgdl", source);
+    let path = path.to_str().expect("path");
+    let dirs: Vec<PathBuf> = ["native", "interp"]
+        .iter()
+        .map(|b| std::env::temp_dir().join(format!("cgdl-ragged-{b}-{}", std::process::id())))
+        .collect();
+    let runs = |extra: &[&str]| {
+        let mut args = vec!["run", path];
+        args.extend(extra);
+        both_back_ends(&args)
+    };
+    let [native, interp] = runs(&["--format", "json"]);
+    assert!(native.status.success(), "{}", stderr(&native));
+    assert_eq!(stdout(&native), stdout(&interp));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&native)).expect("JSON");
+    let queries = doc["queries"].as_array().expect("queries");
+    // The column labels, and each row's label and columns.
+    type Rows = Vec<(i64, Vec<i64>)>;
+    let expected: [(Vec<i64>, Rows); 3] = [
+        (
+            vec![1, 2, 3, 4],
+            (1..=4).map(|a| (a, (1..=a).collect())).collect(),
+        ),
+        (
+            vec![1, 2, 3],
+            (1..=3).map(|a| (a, (a..=3).collect())).collect(),
+        ),
+        (
+            vec![0, 1, 2, 5, 6, 7],
+            (0..=2).map(|a| (a, vec![a, a + 5])).collect(),
+        ),
+    ];
+    for (q, (cols, rows)) in queries.iter().zip(&expected) {
+        let labels: Vec<String> = cols.iter().map(i64::to_string).collect();
+        assert_eq!(q["col_labels"], serde_json::json!(labels), "{q}");
+        let grid = q["grids"][0][1].as_array().expect("cells");
+        assert_eq!(grid.len(), rows.len());
+        for (row, (a, bs)) in grid.iter().zip(rows) {
+            let last = cols.iter().position(|c| c == bs.last().expect("a column"));
+            let want: Vec<serde_json::Value> = cols[..=last.expect("a column")]
+                .iter()
+                .map(|b| match bs.contains(b) {
+                    true => serde_json::json!(a ^ b),
+                    false => serde_json::Value::Null,
+                })
+                .collect();
+            assert_eq!(row, &serde_json::json!(want), "row {a} of {q}");
+        }
+    }
+    let [native, interp] = runs(&[]);
+    assert_eq!(stdout(&native), stdout(&interp));
+    let text = stdout(&native);
+    assert!(
+        text.contains("a\\b  1  2  3  4\n  1  0\n  2  3  0\n  3  2  1  0\n  4  5  6  7  0\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("a\\b  1  2  3\n  1  0  3  2\n  2     0  1\n  3        0\n"),
+        "{text}"
+    );
+    for (dir, interp) in dirs.iter().zip([false, true]) {
+        let mut args = vec!["run", path, "--svg", dir.to_str().expect("path")];
+        if interp {
+            args.push("--interp");
+        }
+        let out = cgdl(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    for number in 1..=3 {
+        let name = format!("q{number}-grundy.svg");
+        let picture = std::fs::read_to_string(dirs[0].join(&name)).expect("a picture");
+        let same = std::fs::read_to_string(dirs[1].join(&name)).expect("a picture");
+        assert_eq!(picture, same, "{name}: the back ends draw alike");
+        let doc = roxmltree::Document::parse(&picture).expect("well-formed SVG");
+        let cells = doc
+            .descendants()
+            .find(|n| n.attribute("class") == Some("cells"))
+            .expect("cells");
+        let drawn = cells.children().filter(|n| n.has_tag_name("rect")).count();
+        let want: usize = expected[number - 1].1.iter().map(|(_, bs)| bs.len()).sum();
+        assert_eq!(drawn, want, "{name}: one square a cell");
+    }
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -92,21 +92,44 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
             let (rv, rdom) = &q.binders[0];
             let (cv, cdom) = &q.binders[1];
             let rows = side(interp.eval(rdom, &mut env)?)?;
-            // The columns are evaluated with the first row bound; without rows, there are none.
-            let cols = match rows.first() {
-                Some(first) => {
-                    env[0] = first.clone();
-                    side(interp.eval(cdom, &mut env)?)?
+            // A column domain that reads the row's name is evaluated for each row.
+            let ragged = cdom.reads_any(std::slice::from_ref(rv));
+            let (cols, row_columns) = if ragged {
+                let mut each = Vec::with_capacity(rows.len());
+                for r in &rows {
+                    env[0] = r.clone();
+                    let mut cols = side(interp.eval(cdom, &mut env)?)?;
+                    for c in &mut cols {
+                        *c = std::mem::replace(c, Val::Int(0)).normalize();
+                    }
+                    each.push(cols);
                 }
-                None => Vec::new(),
+                let (cols, columns) =
+                    cgdl_runtime::native::ragged_columns(&each).map_err(EvalError::plain)?;
+                (cols, Some(columns))
+            } else {
+                let cols = match rows.first() {
+                    Some(_) => side(interp.eval(cdom, &mut env)?)?,
+                    None => Vec::new(),
+                };
+                cgdl_runtime::native::check_grid(rows.len(), cols.len())
+                    .map_err(EvalError::plain)?;
+                (cols, None)
             };
-            cgdl_runtime::native::check_grid(rows.len(), cols.len()).map_err(EvalError::plain)?;
             let mut cells = Vec::new();
-            for r in &rows {
+            for (i, r) in rows.iter().enumerate() {
                 env[0] = r.clone();
                 let mut row = Vec::new();
-                for c in &cols {
-                    env[1] = c.clone();
+                let all: Vec<usize>;
+                let columns = match &row_columns {
+                    Some(columns) => &columns[i],
+                    None => {
+                        all = (0..cols.len()).collect();
+                        &all
+                    }
+                };
+                for &c in columns {
+                    env[1] = cols[c].clone();
                     row.push(game(interp.eval(&q.target, &mut env)?)?);
                 }
                 cells.push(row);
@@ -117,6 +140,7 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
                 row_labels: rows.iter().map(Val::to_string).collect(),
                 col_labels: cols.iter().map(Val::to_string).collect(),
                 cells,
+                row_columns,
                 asks,
             })
         }

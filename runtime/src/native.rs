@@ -1091,6 +1091,36 @@ pub fn check_grid(rows: usize, cols: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The columns of a grid whose column domain depends on the row, from each row's columns
+/// in its domain's order: every column that some row has, once each and in increasing
+/// order, and for each row the index among them of each of its columns (repeats dropped),
+/// increasing. Fails past [`MAX_GRID_SIDE`] columns or [`MAX_GRID_CELLS`] cells.
+pub fn ragged_columns<T: Ord + Clone>(
+    rows: &[Vec<T>],
+) -> Result<(Vec<T>, Vec<Vec<usize>>), String> {
+    let mut all: Vec<T> = rows.iter().flatten().cloned().collect();
+    all.sort();
+    all.dedup();
+    QueryShape::GridSide.check(all.len() as u64)?;
+    let mut cells = 0u64;
+    let mut columns = Vec::with_capacity(rows.len());
+    for row in rows {
+        let mut at: Vec<usize> = (row.iter())
+            .map(|c| all.binary_search(c).unwrap_or_default())
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        cells += at.len() as u64;
+        columns.push(at);
+    }
+    if cells > MAX_GRID_CELLS {
+        return Err(format!(
+            "the grid has {cells} cells; a grid may have at most {MAX_GRID_CELLS}"
+        ));
+    }
+    Ok((all, columns))
+}
+
 /// The elements of a query's domain, refusing sizes past `shape`'s limit.
 pub fn query_elements<T>(d: &impl Domain<T>, shape: QueryShape) -> Result<Vec<T>, RuleError> {
     shape

@@ -103,8 +103,13 @@ pub enum Plan<'a, P> {
         row_labels: Vec<String>,
         /// Column labels.
         col_labels: Vec<String>,
-        /// `cells[r][c]`.
+        /// `cells[r][c]`: row `r`'s cell in column `c`, or, when `row_columns` is given,
+        /// in column `row_columns[r][c]`.
         cells: Vec<Vec<Expr<P>>>,
+        /// Where the columns depend on the row (`for a in 1..=4, b in 1..=a`): for each
+        /// row, the column of each of its cells (an index into `col_labels`, increasing).
+        /// `None`: every row has every column.
+        row_columns: Option<Vec<Vec<usize>>>,
         /// The values asked for (one grid each).
         asks: Vec<Ask>,
     },
@@ -156,7 +161,9 @@ pub enum Answer {
         row_labels: Vec<String>,
         /// Column labels.
         col_labels: Vec<String>,
-        /// One grid per value: `[name, cells]`.
+        /// One grid per value: `[name, cells]`, `cells[r][c]` the value at row `r` and
+        /// column `c`; where the columns depend on the row, a row has no cell (`null`) in
+        /// the columns it lacks, and ends at its last cell.
         grids: Vec<(String, Vec<Vec<serde_json::Value>>)>,
     },
     /// A `period` query.
@@ -333,15 +340,23 @@ pub fn solve_plan<R: Rules>(
             row_labels,
             col_labels,
             cells,
+            row_columns,
             asks,
         } => {
             let mut grids = Vec::new();
             for a in asks {
                 let mut grid = Vec::new();
-                for row in &cells {
+                for (r, row) in cells.iter().enumerate() {
                     let mut out = Vec::new();
-                    for target in row {
-                        out.push(answer_one(solver, a, target)?);
+                    for (k, target) in row.iter().enumerate() {
+                        let value = answer_one(solver, a, target)?;
+                        match row_columns.as_ref().map(|columns| columns[r][k]) {
+                            Some(c) => {
+                                out.resize(c, serde_json::Value::Null);
+                                out.push(value);
+                            }
+                            None => out.push(value),
+                        }
                     }
                     grid.push(out);
                 }
@@ -420,9 +435,11 @@ pub fn run_plan<R: Rules>(
     answer.ok_or_else(|| SolveError::Rule(crate::rules::RuleError::new("the query made no answer")))
 }
 
-/// How one answered value prints: `P`, `3`, `SL`, moves joined by `; ` (`none` if empty).
+/// How one answered value prints: `P`, `3`, `SL`, moves joined by `; ` (`none` if empty);
+/// a grid's missing cell (`null`) is blank.
 pub fn cell_text(v: &serde_json::Value) -> String {
     match v {
+        serde_json::Value::Null => String::new(),
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Array(items) if items.is_empty() => "none".to_string(),
         serde_json::Value::Array(items) => {

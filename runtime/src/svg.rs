@@ -78,11 +78,17 @@ pub fn heat_map(
     value: &str,
     cells: &[Vec<serde_json::Value>],
 ) -> String {
-    let texts: Vec<Vec<String>> = cells
+    // A row whose columns depend on it has no cell (`null`) in the others.
+    let texts: Vec<Vec<Option<String>>> = cells
         .iter()
-        .map(|row| row.iter().map(cell_text).collect())
+        .map(|row| {
+            row.iter()
+                .map(|v| (!v.is_null()).then(|| cell_text(v)))
+                .collect()
+        })
         .collect();
-    let values = order(&texts.concat());
+    let present: Vec<String> = texts.iter().flatten().flatten().cloned().collect();
+    let values = order(&present);
     let index = |t: &str| values.iter().position(|v| v == t).unwrap_or(0);
     let (rows, cols) = (row_labels.len() as u32, col_labels.len() as u32);
     let legend_rows = values.len().min(LEGEND_ROWS) as u32;
@@ -91,6 +97,9 @@ pub fn heat_map(
     let mut grid = Group::new().set("class", "cells");
     for (r, row) in texts.iter().enumerate() {
         for (c, t) in row.iter().enumerate() {
+            let Some(t) = t else {
+                continue;
+            };
             let (fill, light_text) = colour(index(t), values.len());
             let (x, y) = (LEFT + c as u32 * CELL, TOP + r as u32 * CELL);
             let tip = format!(

@@ -90,19 +90,54 @@ impl Gen<'_> {
                 };
                 let (each_row, each_col) =
                     (each(rv, quote!(grid_rows)), each(cv, quote!(grid_cols)));
-                // The columns are evaluated with the first row bound.
+                // A column domain that reads the row's name is evaluated for each row: the
+                // grid's columns are all of theirs, in order (`rt::native::ragged_columns`).
                 let mut uses_row = false;
                 cdom_ir.for_each_read(&mut |v| uses_row |= v.name == rv.name);
-                let (first, bind_row) = if uses_row {
-                    (quote!(first_row), quote!(let #r = first_row.clone();))
-                } else {
-                    (quote!(_), quote!())
-                };
+                if uses_row {
+                    let c = self.var(cv);
+                    let bind_row = match is_copy(self.program, &rv.ty) {
+                        true => quote!(let #r = *grid_row_value;),
+                        false => quote!(let #r = grid_row_value;),
+                    };
+                    let bind_col = match is_copy(self.program, &cv.ty) {
+                        true => quote!(let #c = grid_cols[grid_col];),
+                        false => quote!(let #c = &grid_cols[grid_col];),
+                    };
+                    return Ok(quote!({
+                        let grid_rows = #rt::native::query_elements(&#rdom, #rt::native::QueryShape::GridSide)?;
+                        let mut grid_cols_of = ::std::vec::Vec::with_capacity(grid_rows.len());
+                        for grid_row_value in &grid_rows {
+                            #bind_row
+                            grid_cols_of.push(#rt::native::query_elements(&#cdom, #rt::native::QueryShape::GridSide)?);
+                        }
+                        let (grid_cols, grid_columns) =
+                            #rt::native::ragged_columns(&grid_cols_of).map_err(#rt::RuleError::new)?;
+                        let mut grid_cells = ::std::vec::Vec::with_capacity(grid_rows.len());
+                        for (grid_row_value, columns) in grid_rows.iter().zip(&grid_columns) {
+                            #bind_row
+                            let mut grid_row = ::std::vec::Vec::with_capacity(columns.len());
+                            for &grid_col in columns {
+                                #bind_col
+                                grid_row.push(#target);
+                            }
+                            grid_cells.push(grid_row);
+                        }
+                        #rt::report::Plan::Grid {
+                            query: #text.to_string(),
+                            vars: (#rname.to_string(), #cname.to_string()),
+                            row_labels: grid_rows.iter().map(#rt::native::Show::shown).collect(),
+                            col_labels: grid_cols.iter().map(#rt::native::Show::shown).collect(),
+                            cells: grid_cells,
+                            row_columns: ::std::option::Option::Some(grid_columns),
+                            asks: #asks,
+                        }
+                    }));
+                }
                 quote!({
                     let grid_rows = #rt::native::query_elements(&#rdom, #rt::native::QueryShape::GridSide)?;
                     let grid_cols = match grid_rows.first() {
-                        ::std::option::Option::Some(#first) => {
-                            #bind_row
+                        ::std::option::Option::Some(_) => {
                             #rt::native::query_elements(&#cdom, #rt::native::QueryShape::GridSide)?
                         }
                         ::std::option::Option::None => ::std::vec::Vec::new(),
@@ -122,6 +157,7 @@ impl Gen<'_> {
                         row_labels: grid_rows.iter().map(#rt::native::Show::shown).collect(),
                         col_labels: grid_cols.iter().map(#rt::native::Show::shown).collect(),
                         cells: grid_cells,
+                        row_columns: ::std::option::Option::None,
                         asks: #asks,
                     }
                 })
