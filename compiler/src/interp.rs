@@ -814,24 +814,47 @@ impl Rules for Interpreter<'_> {
     }
 
     fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
-        let maps = self.program.games[self.position(pos).0].symmetries.len();
+        let game = &self.program.games[self.position(pos).0];
+        let maps = game.symmetries.len();
         if maps == 0 {
             return (pos, 0);
         }
-        cgdl_runtime::rules::least_image_fixing(pos, maps, |p, k| {
-            let (gid, fields) = self.position(p);
-            let game = &self.program.games[gid];
-            let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
-            env[..fields.len()].clone_from_slice(&fields);
-            // A map whose image fails (a field outside its type) is not applied.
-            match self.eval(&game.symmetries[k].result, &mut env) {
-                Ok(Val::Game(e)) => match *e {
-                    Expr::Pos(q) => Some(q),
-                    _ => None,
-                },
+        let image = |p, k| self.symmetry_image(p, k);
+        match game.checks_symmetries() {
+            true => cgdl_runtime::rules::checked_least_image_fixing(pos, maps, image),
+            false => cgdl_runtime::rules::least_image_fixing(pos, maps, image),
+        }
+    }
+
+    fn checked_symmetries(&self, pos: u32) -> usize {
+        let game = &self.program.games[self.position(pos).0];
+        match game.checks_symmetries() {
+            true => game.symmetries.len(),
+            false => 0,
+        }
+    }
+
+    fn symmetry_image(&self, pos: u32, k: usize) -> Option<u32> {
+        let (gid, fields) = self.position(pos);
+        let game = &self.program.games[gid];
+        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        env[..fields.len()].clone_from_slice(&fields);
+        // A map whose image fails (a field outside its type) is not applied.
+        match self.eval(&game.symmetries.get(k)?.result, &mut env) {
+            Ok(Val::Game(e)) => match *e {
+                Expr::Pos(q) => Some(q),
                 _ => None,
-            }
-        })
+            },
+            _ => None,
+        }
+    }
+
+    fn symmetry_name(&self, pos: u32, k: usize) -> String {
+        let game = &self.program.games[self.position(pos).0];
+        match game.symmetries.get(k) {
+            Some(s) => s.name.clone(),
+            None => format!("#{k}"),
+        }
     }
 
     fn is_partizan(&self, pos: u32) -> bool {

@@ -136,6 +136,19 @@ impl<P: Clone + Ord> Expr<P> {
         }
     }
 
+    /// The expression with each leaf position `p` replaced by `f(p)`, canonical.
+    pub fn map_leaves(self, f: &mut impl FnMut(P) -> P) -> Expr<P> {
+        match self {
+            Expr::End => Expr::End,
+            Expr::Pos(p) => Expr::Pos(f(p)),
+            Expr::Compound(kind, cs) => {
+                let parts: Vec<Expr<P>> =
+                    cs.into_vec().into_iter().map(|c| c.map_leaves(f)).collect();
+                Expr::compound(kind, parts)
+            }
+        }
+    }
+
     /// How many positions (and `end`s) this expression holds.
     pub fn leaf_count(&self) -> usize {
         match self {

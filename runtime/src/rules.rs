@@ -75,6 +75,29 @@ pub trait Rules {
         false
     }
 
+    /// How many declared symmetries of `pos`'s game the solver checks as it runs: those of a
+    /// game whose maps the compiler did not prove to be symmetries. For such a game
+    /// [`Rules::least_image_fixing`] must be [`checked_least_image_fixing`] over the maps
+    /// [`Rules::symmetry_image`] gives, and the solver verifies, at each position it
+    /// expands, that the position and each of its images have the same options (up to the
+    /// symmetries): a map that is not a symmetry stops the solve with an error naming it,
+    /// never a different value. Default: none.
+    fn checked_symmetries(&self, _pos: Self::Pos) -> usize {
+        0
+    }
+
+    /// The image of `pos` under declared symmetry `k` of its game (`k` below
+    /// [`Rules::checked_symmetries`]), `None` where the map does not apply (its image
+    /// fails).
+    fn symmetry_image(&self, _pos: Self::Pos, _k: usize) -> Option<Self::Pos> {
+        None
+    }
+
+    /// The name of declared symmetry `k` of `pos`'s game, for messages.
+    fn symmetry_name(&self, _pos: Self::Pos, k: usize) -> String {
+        format!("#{k}")
+    }
+
     /// An optional fast path for normal-play outcomes: whether some move of `pos` ends the
     /// game (such a position is N). It must answer what [`Rules::options`] would, enumerated
     /// up to its first `end`: `true` when it reaches one, the same error when it fails
@@ -239,6 +262,81 @@ pub fn least_image_fixing<P: Copy + Ord>(
             orbit[len] = q;
             len += 1;
             least = least.min(q);
+        }
+    }
+    (least, fixing)
+}
+
+/// The orbit of `pos` under maps `0..maps` (`image(p, k)`, `None` where map `k` does not
+/// apply to `p`) when the maps permute it: every map applies to every position of the
+/// orbit, no two positions have one image under one map, and the orbit has at most
+/// [`ORBIT_LIMIT`] positions. Then the orbit is the same from each of its positions, and
+/// a solver that keeps every position as the least of its orbit and checks, at that least
+/// position, that each position of the orbit has its options ([`Rules::checked_symmetries`])
+/// has checked every position it replaced. Each entry is a position, and how it was first
+/// reached: the index of the entry it is an image of, and the map (`(0, usize::MAX)` for
+/// `pos` itself). `None` where the maps do not permute the orbit.
+#[inline]
+pub fn permuted_orbit<P: Copy + Ord>(
+    pos: P,
+    maps: usize,
+    mut image: impl FnMut(P, usize) -> Option<P>,
+) -> Option<smallvec::SmallVec<[(P, usize, usize); ORBIT_LIMIT]>> {
+    let mut orbit = smallvec::SmallVec::<[(P, usize, usize); ORBIT_LIMIT]>::new();
+    orbit.push((pos, 0, usize::MAX));
+    // Each map's images of the orbit's positions, by position, to find two positions with
+    // one image under one map.
+    let mut images = smallvec::SmallVec::<[usize; 64]>::new();
+    let mut next = 0;
+    while next < orbit.len() {
+        let p = orbit[next].0;
+        for k in 0..maps {
+            let q = image(p, k)?;
+            let at = match orbit.iter().position(|&(r, _, _)| r == q) {
+                Some(at) => at,
+                None => {
+                    if orbit.len() == ORBIT_LIMIT {
+                        return None;
+                    }
+                    orbit.push((q, next, k));
+                    orbit.len() - 1
+                }
+            };
+            images.push(at);
+        }
+        next += 1;
+    }
+    // `images[i * maps + k]` is map `k`'s image of position `i`: each map must reach each
+    // position once.
+    let n = orbit.len();
+    for k in 0..maps {
+        let mut hit = 0u32;
+        for i in 0..n {
+            hit |= 1 << images[i * maps + k];
+        }
+        if hit.count_ones() as usize != n {
+            return None;
+        }
+    }
+    Some(orbit)
+}
+
+/// [`least_image_fixing`] for maps that the solver checks ([`Rules::checked_symmetries`]):
+/// the least position of the orbit where the maps permute it ([`permuted_orbit`]), and the
+/// maps that fix `pos`; `pos` itself, and none, elsewhere.
+pub fn checked_least_image_fixing<P: Copy + Ord>(
+    pos: P,
+    maps: usize,
+    mut image: impl FnMut(P, usize) -> Option<P>,
+) -> (P, u64) {
+    let Some(orbit) = permuted_orbit(pos, maps, &mut image) else {
+        return (pos, 0);
+    };
+    let least = orbit.iter().map(|&(p, _, _)| p).min().unwrap_or(pos);
+    let mut fixing = 0u64;
+    for k in 0..maps.min(64) {
+        if image(pos, k) == Some(pos) {
+            fixing |= 1 << k;
         }
     }
     (least, fixing)

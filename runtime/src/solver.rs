@@ -12,6 +12,8 @@ use crate::value::{
 use rustc_hash::FxHashMap;
 use std::fmt;
 
+mod checked;
+pub(crate) use checked::check_orbit;
 mod nimber;
 
 /// How compounds are evaluated.
@@ -65,6 +67,18 @@ pub enum SolveError {
         heap: u64,
         /// How many values (heaps 0, 1, ...) were computed looking for a period.
         computed: usize,
+    },
+    /// A declared symmetry that the solver checks ([`Rules::checked_symmetries`]) is not
+    /// one: it maps `position` to `image`, whose options differ (up to the symmetries).
+    NotASymmetry {
+        /// The symmetry's name.
+        symmetry: String,
+        /// A position where it fails.
+        position: String,
+        /// Its image there.
+        image: String,
+        /// What differs: an option of one with no option of the other like it.
+        detail: String,
     },
     /// A line of play went deeper than the solver follows ([`MAX_DEPTH`]).
     TooDeep {
@@ -120,6 +134,16 @@ impl fmt::Display for SolveError {
                 "heap {heap} is too large to compute (past the position and memory limits, or \
                  past 2^32), and no period was proven in the {computed} values computed from \
                  heap 0, so its value cannot be read off one"
+            ),
+            SolveError::NotASymmetry {
+                symmetry,
+                position,
+                image,
+                detail,
+            } => write!(
+                f,
+                "symmetry `{symmetry}` is not a symmetry of the game: it maps {position} to \
+                 {image}, whose options differ ({detail})"
             ),
             SolveError::TooDeep { limit } => {
                 write!(f, "a line of play went more than {limit} moves deep")
@@ -368,7 +392,14 @@ pub struct Solver<'r, R: Rules> {
     /// Whether some game of the rules declares symmetries ([`Rules::has_symmetries`], asked
     /// once): only then do searches ask which symmetries fix an option.
     symmetric: bool,
+    /// Positions whose orbits under checked symmetries were found to have their options
+    /// ([`Rules::checked_symmetries`]; emptied when large).
+    symmetry_checked: rustc_hash::FxHashSet<R::Pos>,
 }
+
+/// How many positions [`Solver`] remembers as checked against their symmetries before it
+/// forgets them (and checks again where it meets them again).
+const CHECKED_LIMIT: usize = 1 << 20;
 
 /// How many times the memos may forget their oldest values while one value is solved: a
 /// solve whose positions are needed again and again would otherwise go on without end.
@@ -458,6 +489,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             searching: Default::default(),
             symmetry_stats: SymmetryStats::default(),
             symmetric: rules.has_symmetries(),
+            symmetry_checked: Default::default(),
         };
         solver.measure_memory();
         solver
@@ -625,8 +657,9 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// limits and progress display.
     pub fn partizan(&mut self) -> &mut PartizanSolver<'r, R> {
         let (rules, limit) = (self.rules, self.max_positions);
+        let symmetric = self.mode == Mode::Fast && self.symmetric;
         let p = (self.partizan).get_or_insert_with(|| PartizanSolver::new(rules, limit));
-        p.share(self.max_memory, self.progress.clone());
+        p.share(self.max_memory, self.progress.clone(), symmetric);
         p
     }
 
@@ -813,6 +846,11 @@ impl<'r, R: Rules> Solver<'r, R> {
         if self.mode != Mode::Fast || !matches!(task.kind, ValueKind::Grundy | ValueKind::Outcome) {
             return Ok(false);
         }
+        // A kernel values positions from their options without least images: positions
+        // kept as images of others must be checked as the ordinary search expands them.
+        if self.symmetric && self.rules.checked_symmetries(p) > 0 {
+            return Ok(false);
+        }
         let grundy = ValueKind::Grundy.slot();
         let mut found = Vec::new();
         let applied = {
@@ -925,6 +963,9 @@ impl<'r, R: Rules> Solver<'r, R> {
         task: Task<Pos<R>>,
         opts: &mut Options<Pos<R>>,
     ) -> Result<bool, Fail<Pos<R>>> {
+        if let (Mode::Fast, Node::Leaf(p), true) = (self.mode, task.node, self.symmetric) {
+            self.check_symmetries(p).map_err(Fail::Error)?;
+        }
         // An option that is `end` (terminal) decides a position's outcome (N) and w-number
         // (SW) at once; the other values, and compounds, need every option.
         let decided = match (task.kind, task.node) {
@@ -979,6 +1020,20 @@ impl<'r, R: Rules> Solver<'r, R> {
             return Ok(true);
         }
         enumerated.map(|()| false)
+    }
+
+    /// Checks, once, that every position of `p`'s orbit under its game's checked symmetries
+    /// has `p`'s options (see [`checked`]), before `p` is expanded.
+    pub(crate) fn check_symmetries(&mut self, p: Pos<R>) -> Result<(), SolveError> {
+        if self.rules.checked_symmetries(p) == 0 || self.symmetry_checked.contains(&p) {
+            return Ok(());
+        }
+        checked::check_orbit(self.rules, p, false)?;
+        if self.symmetry_checked.len() >= CHECKED_LIMIT {
+            self.symmetry_checked.clear();
+        }
+        self.symmetry_checked.insert(p);
+        Ok(())
     }
 
     /// Writes the options of `node` into `opts`.

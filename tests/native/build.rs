@@ -3,12 +3,15 @@
 
 #[path = "programs.rs"]
 mod programs;
+#[path = "wrong_symmetries.rs"]
+mod wrong_symmetries;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 fn main() {
     println!("cargo:rerun-if-changed=programs.rs");
+    println!("cargo:rerun-if-changed=wrong_symmetries.rs");
     println!("cargo:rerun-if-changed=../../examples");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
 
@@ -30,6 +33,10 @@ fn main() {
     build.file("memo_keys.cgdl");
     // Names that native code renames (tests/names.rs).
     build.file("names.cgdl");
+    // Declared symmetries, most of them wrong (tests/checked_symmetries.rs).
+    let wrong = out.join("wrong_symmetries.cgdl");
+    std::fs::write(&wrong, wrong_symmetries::source()).expect("write wrong_symmetries.cgdl");
+    build.file(&wrong);
     build.compile();
     std::fs::write(
         out.join("examples.rs"),

@@ -186,6 +186,7 @@ impl Checker<'_> {
                     symmetries.push(Symmetry {
                         name: s.name.name.clone(),
                         result,
+                        proven: false,
                     });
                 }
                 self.program.games[id].symmetries = symmetries;

@@ -242,6 +242,7 @@ impl Gen<'_> {
         let mut kernels = Vec::new();
         let mut partizan_arms = Vec::new();
         let mut symmetry_arms = Vec::new();
+        let mut checked_arms = Vec::new();
         let mut partizan_pats = Vec::new();
         let mut split_pats = Vec::new();
         for (gid, game) in games.iter().enumerate() {
@@ -258,9 +259,12 @@ impl Gen<'_> {
             }
             write_arms.push(self.write_arm(gid, game));
             typed.push(self.game_type(gid, game));
-            if let Some((arm, function)) = self.symmetry_fn(gid, game)? {
-                symmetry_arms.push(arm);
-                option_fns.push(function);
+            if let Some(arms) = self.symmetry_fn(gid, game)? {
+                symmetry_arms.push(arms.least);
+                option_fns.push(arms.items);
+                if let Some([count, image, name]) = arms.checked {
+                    checked_arms.push((count, image, name));
+                }
             }
             if game.splits() {
                 split_pats.push(self.any_pos(gid, game));
@@ -326,6 +330,41 @@ impl Gen<'_> {
                 }
                 fn has_symmetries(&self) -> bool {
                     true
+                }
+            }
+        });
+        // Games whose maps the solver checks as it runs (not proven).
+        let checked = (!checked_arms.is_empty()).then(|| {
+            let all = checked_arms.len() == games.len();
+            let (count_rest, image_rest, name_rest) = match all {
+                true => (quote!(), quote!(), quote!()),
+                false => (
+                    quote!(_ => 0,),
+                    quote!(_ => ::std::option::Option::None,),
+                    quote!(_ => ::std::format!("#{map_index}"),),
+                ),
+            };
+            let counts = checked_arms.iter().map(|a| &a.0);
+            let images = checked_arms.iter().map(|a| &a.1);
+            let names = checked_arms.iter().map(|a| &a.2);
+            quote! {
+                fn checked_symmetries(&self, pos: Pos) -> usize {
+                    match pos {
+                        #(#counts)*
+                        #count_rest
+                    }
+                }
+                fn symmetry_image(&self, pos: Pos, map_index: usize) -> ::std::option::Option<Pos> {
+                    match pos {
+                        #(#images)*
+                        #image_rest
+                    }
+                }
+                fn symmetry_name(&self, pos: Pos, map_index: usize) -> ::std::string::String {
+                    match pos {
+                        #(#names)*
+                        #name_rest
+                    }
                 }
             }
         });
@@ -427,6 +466,7 @@ impl Gen<'_> {
                 #partizan
                 #splits
                 #symmetric
+                #checked
                 #ends_now
 
                 fn write_pos(&self, pos: Pos, out: &mut dyn ::std::fmt::Write) -> ::std::fmt::Result {

@@ -110,7 +110,14 @@ pub(super) const GENERATED_NAMES: &[&str] = &[
     "grid_cols",
     "grid_row",
     "grid_cells",
+    "grid_cols_of",
+    "grid_columns",
+    "grid_col",
+    "grid_row_value",
+    "columns",
     "first_row",
+    // The index of a declared symmetry.
+    "map_index",
     // Items.
     "solver",
     "plan",

@@ -234,15 +234,26 @@ enum Arg<'e> {
     Computed(&'e IExpr),
 }
 
+/// What a game with symmetries adds to the universe's `Rules`.
+pub(super) struct SymmetryArms {
+    /// The arm of `Rules::least_image_fixing`.
+    pub least: TokenStream,
+    /// Its functions and tables.
+    pub items: TokenStream,
+    /// Where the solver checks the maps (they are not proven): the arms of
+    /// `Rules::checked_symmetries`, `Rules::symmetry_image` and `Rules::symmetry_name`.
+    pub checked: Option<[TokenStream; 3]>,
+}
+
 impl Gen<'_> {
     /// The arm of `Rules::least_image_fixing` and `<game>_symmetry` (the image of a
     /// position under each declared symmetry, an error where it fails), for a game with
-    /// symmetries.
+    /// symmetries; where the maps are not proven, the arms the solver's check reads.
     pub(super) fn symmetry_fn(
         &self,
         gid: usize,
         game: &Game,
-    ) -> Result<Option<(TokenStream, TokenStream)>, super::CodegenError> {
+    ) -> Result<Option<SymmetryArms>, super::CodegenError> {
         if game.symmetries.is_empty() {
             return Ok(None);
         }
@@ -258,7 +269,9 @@ impl Gen<'_> {
         if let Some(all) = &mut all_bits {
             common_domains(all, &self.set_sizes(gid, game));
         }
-        if let Some(group) = all_bits.as_deref().and_then(bit_group) {
+        // Maps that the solver checks are followed one by one (`rules::permuted_orbit`).
+        let checked = game.checks_symmetries();
+        if let Some(group) = (all_bits.as_deref().filter(|_| !checked)).and_then(bit_group) {
             let mut statics = Vec::new();
             let mut tries = Vec::new();
             for (e, element) in group.iter().enumerate() {
@@ -286,7 +299,11 @@ impl Gen<'_> {
                 (least, fixing)
             });
             self.context_values(gid, &contexts, &mut statics);
-            return Ok(Some((arm, quote!(#(#statics)*))));
+            return Ok(Some(SymmetryArms {
+                least: arm,
+                items: quote!(#(#statics)*),
+                checked: None,
+            }));
         }
         let mut read: HashSet<Rc<str>> = HashSet::new();
         let (mut arms, mut statics) = (Vec::new(), Vec::new());
@@ -360,8 +377,8 @@ impl Gen<'_> {
             #(#statics)*
             #[doc = #doc]
             #lints
-            fn #name(#(#params,)* k: usize) -> ::std::result::Result<Pos, #rt::RuleError> {
-                match k {
+            fn #name(#(#params,)* map_index: usize) -> ::std::result::Result<Pos, #rt::RuleError> {
+                match map_index {
                     #(#arms)*
                     _ => ::std::result::Result::Err(#rt::RuleError::new("no such symmetry")),
                 }
@@ -373,13 +390,33 @@ impl Gen<'_> {
         // Images are positions of the same game: another never reaches the call.
         let other =
             (self.program.games.len() > 1).then(|| quote!(_ => ::std::option::Option::None,));
+        let least = match checked {
+            true => quote!(checked_least_image_fixing),
+            false => quote!(least_image_fixing),
+        };
         let arm = quote! {
-            #any => #rt::rules::least_image_fixing(pos, #maps, |p, k| match p {
-                #pattern => #name(#(#fields,)* k).ok(),
+            #any => #rt::rules::#least(pos, #maps, |p, map_index| match p {
+                #pattern => #name(#(#fields,)* map_index).ok(),
                 #other
             }),
         };
-        Ok(Some((arm, function)))
+        let checked = checked.then(|| {
+            let names = game.symmetries.iter().map(|s| Literal::string(&s.name));
+            let ks = (0..game.symmetries.len()).map(Literal::usize_unsuffixed);
+            [
+                quote!(#any => #maps,),
+                quote!(#pattern => #name(#(#fields,)* map_index).ok(),),
+                quote!(#any => match map_index {
+                    #(#ks => #names.to_string(),)*
+                    _ => ::std::format!("#{map_index}"),
+                },),
+            ]
+        });
+        Ok(Some(SymmetryArms {
+            least: arm,
+            items: function,
+            checked,
+        }))
     }
 
     /// The image of a position under `element`, its set fields mapped by tables added to
@@ -506,6 +543,7 @@ impl Gen<'_> {
             let x = &fields[f];
             let count = Literal::usize_unsuffixed(values.len());
             let digit = match &self.program.games[gid].fields[f].ty {
+                FieldTy::Range(0, _) => quote!(#x as usize),
                 FieldTy::Range(lo, _) => {
                     let lo = Literal::i64_unsuffixed(*lo);
                     quote!((#x as i64 - #lo) as usize)

@@ -647,6 +647,10 @@ pub struct Symmetry {
     pub name: String,
     /// The image of a position: a position of the same game.
     pub result: IExpr,
+    /// Whether the compiler proved the map a symmetry of the game. Both back ends keep
+    /// positions as least images under proven maps as they are; under the others only
+    /// with the solver's check of each orbit (the runtime's `Rules::checked_symmetries`).
+    pub proven: bool,
 }
 
 /// How a game's options are produced.
@@ -682,6 +686,12 @@ pub struct Game {
 }
 
 impl Game {
+    /// Whether the game declares a symmetry that the solver must check as it runs (one
+    /// not proven): its positions are kept as least images only with that check.
+    pub fn checks_symmetries(&self) -> bool {
+        self.symmetries.iter().any(|s| !s.proven)
+    }
+
     /// Whether some move's result can be a sum of several positions (the game splits into
     /// independent parts): the solver then finds its Grundy values by nimber search
     /// (`Rules::splits`). Both back ends answer by this.

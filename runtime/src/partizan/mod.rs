@@ -112,6 +112,9 @@ pub struct PartizanSolver<'r, R: Rules> {
     max_positions: u64,
     max_memory: Option<u64>,
     progress: Option<SharedReporter<'r>>,
+    /// Keep positions as their least images under their games' symmetries (not in an exact
+    /// solve), checking the maps that are not proven.
+    symmetric: bool,
 }
 
 impl<R: Rules> fmt::Debug for PartizanSolver<'_, R> {
@@ -144,13 +147,21 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             max_positions,
             max_memory: None,
             progress: None,
+            symmetric: false,
         }
     }
 
-    /// Takes the memory limit and progress display of the solver this one serves.
-    pub(crate) fn share(&mut self, max_memory: Option<u64>, progress: Option<SharedReporter<'r>>) {
+    /// Takes the memory limit, progress display and use of symmetries of the solver this
+    /// one serves.
+    pub(crate) fn share(
+        &mut self,
+        max_memory: Option<u64>,
+        progress: Option<SharedReporter<'r>>,
+        symmetric: bool,
+    ) {
         self.max_memory = max_memory;
         self.progress = progress;
+        self.symmetric = symmetric;
     }
 
     /// Every 1,024 positions: the progress display, and the memory limit.
@@ -212,6 +223,11 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
 
     /// The canonical form of one position.
     pub fn position(&mut self, pos: R::Pos) -> Result<GameId, SolveError> {
+        // A position has the form of its least image under its game's symmetries.
+        let pos = match self.symmetric {
+            true => self.rules.least_image(pos),
+            false => pos,
+        };
         if let Some(&g) = self.memo.get(&pos) {
             return Ok(g);
         }
@@ -238,6 +254,9 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
     }
 
     fn solve(&mut self, pos: R::Pos) -> Result<GameId, SolveError> {
+        if self.symmetric {
+            crate::solver::check_orbit(self.rules, pos, true)?;
+        }
         let mut sides = [Vec::new(), Vec::new()];
         for (side, values) in [Side::Left, Side::Right].into_iter().zip(&mut sides) {
             let mut out = self.pool.pop().unwrap_or_default();

@@ -84,6 +84,10 @@ impl<R: Rules> Solver<'_, R> {
         if self.solved & 0x3FF == 0 && self.progress.is_some() {
             self.report_progress();
         }
+        // A symmetry that does not hold is reported by the ordinary search.
+        if self.symmetric && self.check_symmetries(p).is_err() {
+            return Err(GiveUp);
+        }
         let mut bufs = self.pool.pop().unwrap_or_default();
         let fine = self.rules.options(p, &mut bufs.opts).is_ok()
             && !(bufs.opts.refs.iter()).any(|r| matches!(r, OptRef::Expr(_)));

@@ -35,6 +35,15 @@ pub mod names {
     include!(concat!(env!("OUT_DIR"), "/names.rs"));
 }
 
+/// `wrong_symmetries.cgdl` (written by build.rs from `wrong_symmetries.rs`): declared
+/// symmetries, most of them wrong.
+#[allow(missing_docs)]
+pub mod wrong_symmetries {
+    include!(concat!(env!("OUT_DIR"), "/wrong_symmetries.rs"));
+    /// The file's source text.
+    pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/wrong_symmetries.cgdl"));
+}
+
 /// Runs every query of a generated module natively.
 pub fn run<R: cgdl_runtime::Rules>(
     rules: &R,

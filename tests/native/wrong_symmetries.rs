@@ -1,0 +1,88 @@
+//! Games with declared symmetries that are mostly wrong: map `k` of each game is involution
+//! `k` of a 3 × 3 board's cells (the first four are the board's true symmetries for Cram,
+//! the rest drawn at random), so that one native program, and one interpreted file, holds
+//! every map, a position's `k` choosing it. Shared by build.rs and
+//! tests/checked_symmetries.rs.
+
+/// How many maps each game declares (through `k`).
+pub const MAPS: usize = 128;
+/// The board's cells.
+pub const CELLS: usize = 9;
+
+/// Involution `k` of the cells `0..9` (cell `(r, c)` is `3 r + c`).
+pub fn involution(k: usize) -> [usize; CELLS] {
+    let rank = |r: usize, c: usize| 3 * r + c;
+    let mut p = [0; CELLS];
+    for r in 0..3 {
+        for c in 0..3 {
+            p[rank(r, c)] = match k {
+                0 => rank(r, c),     // the identity
+                1 => rank(2 - r, c), // rows mirrored
+                2 => rank(r, 2 - c), // columns mirrored
+                3 => rank(c, r),     // the diagonal
+                _ => rank(r, c),
+            };
+        }
+    }
+    if k >= 4 {
+        // Random transpositions, disjoint (a linear congruential generator seeded by `k`).
+        let mut state = (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize
+        };
+        for _ in 0..1 + next() % 4 {
+            let (a, b) = (next() % CELLS, next() % CELLS);
+            if p[a] == a && p[b] == b {
+                p.swap(a, b);
+            }
+        }
+    }
+    p
+}
+
+/// The games and a query per map and game: Cram (impartial, Grundy values), Cram split into
+/// regions (nimber search) and Domineering (partizan, canonical forms), each on the full
+/// 3 × 3 board and on the board without its centre.
+pub fn source() -> String {
+    let table: Vec<String> = (0..MAPS)
+        .map(|k| {
+            let p = involution(k);
+            format!("[{}]", p.map(|x| x.to_string()).join(", "))
+        })
+        .collect();
+    let mut s = format!(
+        "type Cell = (0..3, 0..3)\n\
+         const MAPS = [{}]\n\
+         fn image(k: 0..{MAPS}, x: Cell) -> Cell = let i = MAPS[k][3 * x.0 + x.1] in (i / 3, i % 3)\n\
+         fn neighbours(x: Cell) -> set<Cell> = {{ y for y in Cell where abs(y.0 - x.0) + abs(y.1 - x.1) == 1 }}\n\
+         game Cram(k: 0..{MAPS}, empty: set<Cell>) {{\n\
+             move across((r, c) in empty, (r, c + 1) in empty) => Cram(k, empty - {{(r, c), (r, c + 1)}})\n\
+             move down((r, c) in empty, (r + 1, c) in empty) => Cram(k, empty - {{(r, c), (r + 1, c)}})\n\
+             symmetry s => Cram(k, {{ image(k, x) for x in empty }})\n\
+         }}\n\
+         game Regions(k: 0..{MAPS}, empty: set<Cell>) {{\n\
+             move across((r, c) in empty, (r, c + 1) in empty) =>\n\
+                 sum(Regions(k, part) for part in components(empty - {{(r, c), (r, c + 1)}}, x => neighbours(x)))\n\
+             move down((r, c) in empty, (r + 1, c) in empty) =>\n\
+                 sum(Regions(k, part) for part in components(empty - {{(r, c), (r + 1, c)}}, x => neighbours(x)))\n\
+             symmetry s => Regions(k, {{ image(k, x) for x in empty }})\n\
+         }}\n\
+         game Domineering(k: 0..{MAPS}, free: set<Cell>) {{\n\
+             left move down((r, c) in free, (r + 1, c) in free) => Domineering(k, free - {{(r, c), (r + 1, c)}})\n\
+             right move across((r, c) in free, (r, c + 1) in free) => Domineering(k, free - {{(r, c), (r, c + 1)}})\n\
+             symmetry s => Domineering(k, {{ image(k, x) for x in free }})\n\
+         }}\n",
+        table.join(", ")
+    );
+    for k in 0..MAPS {
+        for board in ["Cell", "Cell - {(1, 1)}"] {
+            s.push_str(&format!("value grundy of Cram({k}, {board})\n"));
+            s.push_str(&format!("value grundy of Regions({k}, {board})\n"));
+            s.push_str(&format!("value canonical of Domineering({k}, {board})\n"));
+        }
+    }
+    s
+}
