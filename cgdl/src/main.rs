@@ -205,6 +205,9 @@ fn cmd_check(file: &Path) -> Result<(), Reported> {
         plural(program.games.len(), "game", "games"),
         plural(program.queries.len(), "query", "queries")
     ));
+    for line in compiler::opt::symmetry::describe(&program) {
+        print_out(&format!("  {line}\n"));
+    }
     Ok(())
 }
 

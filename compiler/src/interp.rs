@@ -192,6 +192,75 @@ impl<'p> Interpreter<'p> {
         Ok(Val::Game(Rc::new(Expr::Pos(id))))
     }
 
+    /// The least image of `pos` under the symmetries the compiler found for its game (see
+    /// [`FoundSymmetries`]): over the identity and each map of its context's group, the
+    /// image with its twins made least, least by the order of the fields' values; and the
+    /// maps that fix it.
+    fn found_least_image(&self, pos: u32, found: &FoundSymmetries) -> (u32, u64) {
+        let (gid, fields) = self.position(pos);
+        let choice: Vec<Val> = found
+            .context
+            .iter()
+            .map(|(f, _)| fields[*f].clone())
+            .collect();
+        let mut context = 0;
+        for ((_, values), v) in found.context.iter().zip(&choice) {
+            match values.iter().position(|w| w == v) {
+                Some(i) => context = context * values.len() + i,
+                None => return (pos, 0),
+            }
+        }
+        let Some(group) = found.groups.get(context) else {
+            return (pos, 0);
+        };
+        if group.order <= 1 {
+            return (pos, 0);
+        }
+        let rank: std::collections::HashMap<&Val, u32> = (found.elements.iter())
+            .enumerate()
+            .map(|(i, v)| (v, i as u32))
+            .collect();
+        // Each set field as its elements' ranks (a value outside the type stays, as it is).
+        let image = |map: Option<&[u32]>| -> Vec<Val> {
+            (fields.iter())
+                .map(|f| match f {
+                    Val::Set(items) => {
+                        let mut ranks: Vec<u32> = Vec::new();
+                        let mut outside: Vec<Val> = Vec::new();
+                        for v in items.iter() {
+                            match rank.get(v) {
+                                Some(&r) => ranks.push(map.map_or(r, |m| m[r as usize])),
+                                None => outside.push(v.clone()),
+                            }
+                        }
+                        for class in &group.twins {
+                            let held = class.iter().filter(|r| ranks.contains(r)).count();
+                            ranks.retain(|r| !class.contains(r));
+                            ranks.extend(&class[..held]);
+                        }
+                        let set: BTreeSet<Val> = (ranks.iter())
+                            .map(|&r| found.elements[r as usize].clone())
+                            .chain(outside)
+                            .collect();
+                        Val::Set(Rc::new(set))
+                    }
+                    other => other.clone(),
+                })
+                .collect()
+        };
+        let own = image(None);
+        let (mut least, mut fixing) = (own.clone(), 0u64);
+        for (e, map) in group.maps.iter().enumerate() {
+            let candidate = image(Some(map));
+            if candidate < least {
+                least = candidate;
+            } else if candidate == own && e < 64 {
+                fixing |= 1 << e;
+            }
+        }
+        (self.intern(gid, least.into()), fixing)
+    }
+
     fn move_options(
         &self,
         game: &Game,
@@ -286,7 +355,7 @@ fn choices(
     Ok(())
 }
 
-fn truth(v: &Val) -> Result<bool, EvalError> {
+pub(crate) fn truth(v: &Val) -> Result<bool, EvalError> {
     match v {
         Val::Bool(b) => Ok(*b),
         other => Err(EvalError::plain(format!(
@@ -304,7 +373,7 @@ fn int(v: &Val) -> Result<i64, EvalError> {
     }
 }
 
-fn bind(vars: &[Var], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
+pub(crate) fn bind(vars: &[Var], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
     if let [var] = vars {
         env[var.slot] = v;
         return Ok(());
@@ -324,7 +393,10 @@ fn bind(vars: &[Var], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
 }
 
 /// Calls `f` on each element of a domain until it returns `Ok(false)`.
-fn for_each(dom: &Val, mut f: impl FnMut(Val) -> Result<bool, EvalError>) -> Result<(), EvalError> {
+pub(crate) fn for_each(
+    dom: &Val,
+    mut f: impl FnMut(Val) -> Result<bool, EvalError>,
+) -> Result<(), EvalError> {
     match dom {
         Val::Range(lo, hi) => {
             for n in *lo..=*hi {
@@ -810,11 +882,14 @@ impl Rules for Interpreter<'_> {
     }
 
     fn has_symmetries(&self) -> bool {
-        self.program.games.iter().any(|g| !g.symmetries.is_empty())
+        (self.program.games.iter()).any(|g| !g.symmetries.is_empty() || g.found.is_some())
     }
 
     fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
         let game = &self.program.games[self.position(pos).0];
+        if let Some(found) = &game.found {
+            return self.found_least_image(pos, found);
+        }
         let maps = game.symmetries.len();
         if maps == 0 {
             return (pos, 0);

@@ -14,6 +14,7 @@ pub use diagnostics::Diagnostic;
 pub mod check;
 pub mod interp;
 pub mod ir;
+pub mod opt;
 
 pub use check::{check, check_as_written, compile_str};
 pub use interp::Interpreter;

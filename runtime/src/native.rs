@@ -955,6 +955,56 @@ impl ContextPermutations {
     }
 }
 
+/// Classes of interchangeable elements (*twins*: any permutation of a class is a symmetry
+/// of the game) for each context, as masks of a set field's bits: a set holding `k`
+/// elements of a class is made to hold the class's first `k` (the least of its images
+/// under the class's permutations), the normal form a game's found symmetries start from.
+#[derive(Clone, Debug)]
+pub struct TwinClasses {
+    /// Each context's classes: the class's mask, and for each `k` its first `k` bits.
+    contexts: Vec<Vec<(u128, Vec<u128>)>>,
+}
+
+impl TwinClasses {
+    /// The classes of each context, each class its elements' bits (increasing).
+    pub fn new(contexts: &[&[&[u32]]]) -> TwinClasses {
+        let contexts = (contexts.iter())
+            .map(|classes| {
+                (classes.iter())
+                    .map(|class| {
+                        let mask = class.iter().fold(0u128, |m, &b| m | 1 << b);
+                        let mut firsts = vec![0u128];
+                        for &b in class.iter() {
+                            let last = firsts[firsts.len() - 1];
+                            firsts.push(last | 1 << b);
+                        }
+                        (mask, firsts)
+                    })
+                    .collect()
+            })
+            .collect();
+        TwinClasses { contexts }
+    }
+
+    /// `bits` with each class of context `context` made least.
+    #[inline]
+    pub fn normalize(&self, context: usize, mut bits: u128) -> u128 {
+        if let Some(classes) = self.contexts.get(context) {
+            for (mask, firsts) in classes {
+                let held = (bits & mask).count_ones() as usize;
+                bits = (bits & !mask) | firsts[held];
+            }
+        }
+        bits
+    }
+
+    /// [`TwinClasses::normalize`] of a 64-bit set.
+    #[inline]
+    pub fn normalize64(&self, context: usize, bits: u64) -> u64 {
+        self.normalize(context, u128::from(bits)) as u64
+    }
+}
+
 bits!(
     /// A set of integers in `lo..lo + 128` packed into 128 bits (a `set<lo..hi>` field of
     /// a position; `lo` is known from the field's type), or a set of at most 128 values of

@@ -26,7 +26,7 @@ use std::rc::Rc;
 /// ([`crate::ir::share`]): the program both back ends run.
 pub fn check(file: &ast::File, source: &str) -> Result<Program, Vec<Diagnostic>> {
     let mut program = check_as_written(file, source)?;
-    crate::ir::share::share(&mut program);
+    crate::opt::optimize(&mut program, source);
     Ok(program)
 }
 
@@ -273,6 +273,7 @@ impl<'a> Checker<'a> {
                         partizan,
                         symmetries: Vec::new(),
                         heap_code: None,
+                        found: None,
                     });
                     game_decls.push(g);
                 }

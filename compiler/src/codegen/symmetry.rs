@@ -255,7 +255,10 @@ impl Gen<'_> {
         game: &Game,
     ) -> Result<Option<SymmetryArms>, super::CodegenError> {
         if game.symmetries.is_empty() {
-            return Ok(None);
+            return Ok(game
+                .found
+                .as_ref()
+                .and_then(|f| self.found_fn(gid, game, f)));
         }
         let rt = &self.rt;
         let fields = self.field_names(game);
@@ -417,6 +420,140 @@ impl Gen<'_> {
             items: function,
             checked,
         }))
+    }
+
+    /// The arm of `Rules::least_image_fixing` for a game with symmetries the compiler
+    /// found (`crate::opt::symmetry`): each element of each context's group (modulo the
+    /// twins) as bit maps of the set fields, each image with its twins made least. `None`
+    /// where a set field is not kept as bits or a context field not as a number.
+    fn found_fn(&self, gid: usize, game: &Game, found: &FoundSymmetries) -> Option<SymmetryArms> {
+        let rt = &self.rt;
+        let fields = self.field_names(game);
+        let sizes = self.set_sizes(gid, game);
+        for (i, f) in game.fields.iter().enumerate() {
+            let fine = match &f.ty {
+                FieldTy::Set(_) => sizes[i].is_some_and(|(n, _)| n == found.elements.len()),
+                _ => self.context_field(gid, i).is_some(),
+            };
+            if !fine {
+                return None;
+            }
+        }
+        let contexts = Contexts {
+            fields: found.context.iter().map(|(f, _)| *f).collect(),
+            values: found.context.iter().map(|(_, v)| v.clone()).collect(),
+        };
+        let count = found.groups.len();
+        let most = found.groups.iter().map(|g| g.maps.len()).max().unwrap_or(0);
+        let elements: Vec<BitSymmetry> = (0..most)
+            .map(|e| BitSymmetry {
+                entries: (0..count)
+                    .map(|c| {
+                        let map = found.groups[c].maps.get(e)?;
+                        let maps = (sizes.iter())
+                            .map(|size| {
+                                let (_, wide) = (*size)?;
+                                moved((map.clone(), wide))
+                            })
+                            .collect();
+                        Some((c, maps))
+                    })
+                    .collect(),
+            })
+            .collect();
+        let name = &self.names.games[gid].symmetry;
+        let mut statics = Vec::new();
+        let context = self.context_rank(gid, &contexts, &fields);
+        let at = match contexts.fields.is_empty() {
+            true => quote!(0),
+            false => quote!(context),
+        };
+        // Twins made least: a function of the position, where some context has twins.
+        let twins = found.groups.iter().any(|g| !g.twins.is_empty());
+        let normalize = |pos: TokenStream| match twins {
+            true => {
+                let f = format_ident!("{name}_twins");
+                quote!(#f(#pos, #at))
+            }
+            false => pos,
+        };
+        if twins {
+            let table = format_ident!("{}_TWINS", name.to_string().to_ascii_uppercase());
+            let classes = found.groups.iter().map(|g| {
+                let classes = g.twins.iter().map(|class| {
+                    let bits = class.iter().map(|&b| Literal::u32_unsuffixed(b));
+                    quote!(&[#(#bits),*])
+                });
+                quote!(&[#(#classes),*])
+            });
+            let parts = (game.fields.iter().zip(&fields).enumerate()).map(|(i, (f, x))| {
+                match (&f.ty, sizes[i]) {
+                    (FieldTy::Set(_), Some((_, true))) => {
+                        quote!(#rt::native::Bits(#table.normalize(context, #x.0)))
+                    }
+                    (FieldTy::Set(_), Some((_, false))) => {
+                        quote!(#rt::native::Bits64(#table.normalize64(context, #x.0)))
+                    }
+                    _ => quote!(#x),
+                }
+            });
+            let pattern = self.pos_pattern(gid, &fields);
+            let built = self.pos_pattern(gid, &parts.collect::<Vec<_>>());
+            let f = format_ident!("{name}_twins");
+            let doc = format!(" A position of `{}` with its twins made least.", game.name);
+            statics.push(quote! {
+                static #table: ::std::sync::LazyLock<#rt::native::TwinClasses> =
+                    ::std::sync::LazyLock::new(|| #rt::native::TwinClasses::new(&[#(#classes),*]));
+                #[doc = #doc]
+                #[allow(clippy::match_single_binding, unreachable_patterns)]
+                fn #f(pos: Pos, context: usize) -> Pos {
+                    match pos {
+                        #pattern => #built,
+                        other => other,
+                    }
+                }
+            });
+        }
+        let mut tries = Vec::new();
+        for (e, element) in elements.iter().enumerate() {
+            let prefix = format!("{name}_found_{e}");
+            let (guard, image) = self.bit_image(gid, &prefix, element, &contexts, &mut statics);
+            let image = normalize(image);
+            let bit = Literal::u64_unsuffixed(1 << e);
+            let compare = quote! {
+                let image = #image;
+                if image < least {
+                    least = image;
+                } else if image == own {
+                    fixing |= #bit;
+                }
+            };
+            tries.push(match guard {
+                None => quote!({ #compare }),
+                Some(guard) => quote!(if let #guard { #compare }),
+            });
+        }
+        self.context_values(gid, &contexts, &mut statics);
+        let pattern = self.pos_pattern(gid, &fields);
+        let own = normalize(quote!(pos));
+        let search = match tries.is_empty() {
+            true => quote!((own, 0)),
+            false => quote! {
+                let (mut least, mut fixing) = (own, 0u64);
+                #(#tries)*
+                (least, fixing)
+            },
+        };
+        let arm = quote!(#[allow(unused_variables)] #pattern => {
+            #context
+            let own = #own;
+            #search
+        });
+        Some(SymmetryArms {
+            least: arm,
+            items: quote!(#(#statics)*),
+            checked: None,
+        })
     }
 
     /// The image of a position under `element`, its set fields mapped by tables added to

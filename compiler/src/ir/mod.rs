@@ -683,6 +683,46 @@ pub struct Game {
     /// Its take-and-break code when it is a heap game: an octal code's digits, or the code
     /// its rules state ([`heap_code`]). Set once by the checker; every back end reads it.
     pub heap_code: Option<Vec<u8>>,
+    /// The symmetries the compiler found in its rules and proved (`crate::opt::symmetry`),
+    /// where it declares none: both back ends keep positions as least images under them.
+    pub found: Option<FoundSymmetries>,
+}
+
+/// A game's symmetries found by the compiler (`crate::opt::symmetry`): for each context
+/// (a choice of the values of the fields besides the sets, a board's size), permutations of
+/// the elements of the set fields that map the options of every position onto the options
+/// of its image. A position's least image is the least, over `maps` and the identity, of
+/// its image with each class of `twins` made *least*: the `k` elements of a class that it
+/// holds replaced by the first `k` of the class.
+#[derive(Clone, Debug)]
+pub struct FoundSymmetries {
+    /// The set fields' element values, by rank (the ranks the maps permute).
+    pub elements: Vec<Val>,
+    /// The context fields, each with its values (the first the most significant in a
+    /// context's rank).
+    pub context: Vec<(usize, Vec<Val>)>,
+    /// Each context's group, by rank.
+    pub groups: Vec<ContextGroup>,
+}
+
+impl FoundSymmetries {
+    /// The largest group's order.
+    pub fn order(&self) -> u128 {
+        self.groups.iter().map(|g| g.order).max().unwrap_or(1)
+    }
+}
+
+/// The symmetries found for one context.
+#[derive(Clone, Debug, Default)]
+pub struct ContextGroup {
+    /// Classes of elements that every permutation of the class keeps the game's rules
+    /// (*twins*: the two outer sides of a board's corner box), by rank, each of two or more.
+    pub twins: Vec<Vec<u32>>,
+    /// One permutation of the ranks for each other element of the group modulo the twins'
+    /// permutations (the identity left out), each keeping every twin class's order.
+    pub maps: Vec<Vec<u32>>,
+    /// How many permutations the group has in all (twins' included).
+    pub order: u128,
 }
 
 impl Game {

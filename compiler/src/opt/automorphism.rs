@@ -1,0 +1,400 @@
+//! Automorphism groups of coloured graphs, by partition refinement and search (the method
+//! of nauty, bliss and Traces, without their canonical labelling): the symmetry pass
+//! encodes a game's structure as such a graph and asks for the permutations of its
+//! element vertices that preserve it.
+//!
+//! A graph has coloured vertices and coloured, directed edges. [`Graph::automorphisms`]
+//! refines the colouring until it is equitable (two vertices of one cell have, for each
+//! edge colour, direction and cell, as many neighbours there), then searches: it
+//! individualises a vertex of the first cell of more than one vertex, refines again, and
+//! so on to a discrete colouring (a leaf). The first leaf found is the reference; every
+//! other leaf whose map from it preserves the graph gives an automorphism. At each node of
+//! the first path, the search tries the vertices of the cell individualised there that
+//! the automorphisms found so far do not already map to one tried, so it finds generators
+//! of the whole group; [`Graph::group`] closes them, up to a bound.
+
+use std::collections::{BTreeMap, HashMap};
+
+/// A permutation of a graph's vertices: `p[v]` is the image of `v`.
+pub type Perm = Vec<u32>;
+
+/// A vertex's signature in refinement: its cell, and its neighbours' (edge colour,
+/// direction, cell).
+type Signature = (u32, Vec<(u64, bool, u32)>);
+
+/// A vertex- and edge-coloured directed graph.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    colours: Vec<u64>,
+    /// Out-edges: `(target, colour)`.
+    out: Vec<Vec<(u32, u64)>>,
+    /// In-edges: `(source, colour)`.
+    into: Vec<Vec<(u32, u64)>>,
+}
+
+/// How many leaves a search may visit before it gives up (the group it found so far is
+/// then returned: a subgroup, which is still a group of automorphisms).
+const LEAF_LIMIT: usize = 20_000;
+
+impl Graph {
+    /// An empty graph.
+    pub fn new() -> Graph {
+        Graph::default()
+    }
+
+    /// Adds a vertex of colour `colour`; returns it.
+    pub fn vertex(&mut self, colour: u64) -> u32 {
+        self.colours.push(colour);
+        self.out.push(Vec::new());
+        self.into.push(Vec::new());
+        (self.colours.len() - 1) as u32
+    }
+
+    /// Adds an edge from `a` to `b` of colour `colour`.
+    pub fn edge(&mut self, a: u32, b: u32, colour: u64) {
+        self.out[a as usize].push((b, colour));
+        self.into[b as usize].push((a, colour));
+    }
+
+    /// How many vertices it has.
+    pub fn len(&self) -> usize {
+        self.colours.len()
+    }
+
+    /// Whether it has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.colours.is_empty()
+    }
+
+    /// Whether `p` maps the graph onto itself.
+    pub fn preserves(&self, p: &[u32]) -> bool {
+        let n = self.len();
+        if p.len() != n {
+            return false;
+        }
+        for v in 0..n {
+            if self.colours[v] != self.colours[p[v] as usize] {
+                return false;
+            }
+            let mut mine: Vec<(u32, u64)> = self.out[v]
+                .iter()
+                .map(|&(w, c)| (p[w as usize], c))
+                .collect();
+            let mut theirs = self.out[p[v] as usize].clone();
+            mine.sort_unstable();
+            theirs.sort_unstable();
+            if mine != theirs {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The coarsest equitable refinement of `cells` (an ordered partition: each vertex's
+    /// cell index), splitting cells in an order that depends only on the graph's structure,
+    /// so that isomorphic inputs give isomorphic outputs.
+    fn refine(&self, cells: &mut [u32]) {
+        loop {
+            let count = *cells.iter().max().map_or(&0, |c| c) as usize + 1;
+            // Each vertex's signature: its cell, then its neighbours' (colour, direction,
+            // cell) counts.
+            let signatures: Vec<Signature> = (0..self.len())
+                .map(|v| {
+                    let mut sig: Vec<(u64, bool, u32)> = Vec::new();
+                    for &(w, c) in &self.out[v] {
+                        sig.push((c, true, cells[w as usize]));
+                    }
+                    for &(w, c) in &self.into[v] {
+                        sig.push((c, false, cells[w as usize]));
+                    }
+                    sig.sort_unstable();
+                    (cells[v], sig)
+                })
+                .collect();
+            // New cells ordered by (old cell, signature): an order of the structure alone.
+            let mut distinct: Vec<&Signature> = signatures.iter().collect();
+            distinct.sort();
+            distinct.dedup();
+            if distinct.len() == count {
+                return;
+            }
+            let index: HashMap<&Signature, u32> = (distinct.iter())
+                .enumerate()
+                .map(|(i, s)| (*s, i as u32))
+                .collect();
+            for (v, sig) in signatures.iter().enumerate() {
+                cells[v] = index[sig];
+            }
+        }
+    }
+
+    /// The initial ordered partition: by colour.
+    fn colouring(&self) -> Vec<u32> {
+        let mut distinct = self.colours.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        self.colours
+            .iter()
+            .map(|c| distinct.binary_search(c).unwrap_or(0) as u32)
+            .collect()
+    }
+
+    /// `cells` with `v` individualised: put in a cell of its own, before the rest of its
+    /// cell.
+    fn individualise(cells: &[u32], v: u32) -> Vec<u32> {
+        let target = cells[v as usize];
+        cells
+            .iter()
+            .enumerate()
+            .map(|(w, &c)| match c {
+                c if c < target => 2 * c,
+                c if c > target => 2 * c + 1,
+                _ if w == v as usize => 2 * c,
+                _ => 2 * c + 1,
+            })
+            .collect()
+    }
+
+    /// The first cell of more than one vertex, and its vertices.
+    fn target(cells: &[u32]) -> Option<Vec<u32>> {
+        let mut members: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+        for (v, &c) in cells.iter().enumerate() {
+            members.entry(c).or_default().push(v as u32);
+        }
+        members.into_values().find(|m| m.len() > 1)
+    }
+
+    /// Generators of the automorphism group (the identity left out), as permutations of
+    /// all vertices; `complete` is false when the search stopped at its leaf limit (the
+    /// generators then generate a subgroup).
+    pub fn automorphisms(&self) -> (Vec<Perm>, bool) {
+        let mut root = self.colouring();
+        self.refine(&mut root);
+        let mut search = Search {
+            graph: self,
+            reference: None,
+            generators: Vec::new(),
+            leaves: 0,
+        };
+        search.first_path(&root);
+        let complete = search.leaves < LEAF_LIMIT;
+        (search.generators, complete)
+    }
+}
+
+struct Search<'g> {
+    graph: &'g Graph,
+    /// The first leaf: its vertex at each position.
+    reference: Option<Vec<u32>>,
+    generators: Vec<Perm>,
+    leaves: usize,
+}
+
+impl Search<'_> {
+    /// The vertex at each position of a discrete partition.
+    fn order(cells: &[u32]) -> Vec<u32> {
+        let mut order = vec![0u32; cells.len()];
+        for (v, &c) in cells.iter().enumerate() {
+            order[c as usize] = v as u32;
+        }
+        order
+    }
+
+    /// Follows the first path (individualising the first vertex of each target cell) to
+    /// the reference leaf; then, from the deepest node up, tries the other vertices of each
+    /// target cell that no automorphism found so far maps to a vertex tried.
+    fn first_path(&mut self, root: &[u32]) {
+        let mut path: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        let mut cells = root.to_vec();
+        while let Some(target) = Graph::target(&cells) {
+            let next = {
+                let mut c = Graph::individualise(&cells, target[0]);
+                self.graph.refine(&mut c);
+                c
+            };
+            path.push((cells, target));
+            cells = next;
+        }
+        self.reference = Some(Self::order(&cells));
+        self.leaves += 1;
+        for (node, target) in path.iter().rev() {
+            let first = target[0];
+            let mut tried = vec![first];
+            for &w in &target[1..] {
+                if self.leaves >= LEAF_LIMIT {
+                    return;
+                }
+                // Skip `w` when the generators found so far (which fix every vertex
+                // individualised above this node) map some vertex tried to it.
+                if self.same_orbit(&tried, w) {
+                    continue;
+                }
+                let mut c = Graph::individualise(node, w);
+                self.graph.refine(&mut c);
+                self.find(&c);
+                tried.push(w);
+            }
+        }
+    }
+
+    /// Whether `w` lies in the orbit of `tried` under the generators found so far.
+    fn same_orbit(&self, tried: &[u32], w: u32) -> bool {
+        let mut seen = vec![false; self.graph.len()];
+        let mut work: Vec<u32> = tried.to_vec();
+        for &t in tried {
+            seen[t as usize] = true;
+        }
+        while let Some(v) = work.pop() {
+            if v == w {
+                return true;
+            }
+            for g in &self.generators {
+                let u = g[v as usize];
+                if !seen[u as usize] {
+                    seen[u as usize] = true;
+                    work.push(u);
+                }
+            }
+        }
+        false
+    }
+
+    /// Searches below the node `cells` for a leaf equivalent to the reference; records the
+    /// automorphism and returns true when one is found.
+    fn find(&mut self, cells: &[u32]) -> bool {
+        if self.leaves >= LEAF_LIMIT {
+            return false;
+        }
+        match Graph::target(cells) {
+            None => {
+                self.leaves += 1;
+                let order = Self::order(cells);
+                let Some(reference) = &self.reference else {
+                    return false;
+                };
+                let mut p = vec![0u32; cells.len()];
+                for (i, &v) in reference.iter().enumerate() {
+                    p[v as usize] = order[i];
+                }
+                if self.graph.preserves(&p) {
+                    self.generators.push(p);
+                    true
+                } else {
+                    false
+                }
+            }
+            Some(target) => {
+                for &v in &target {
+                    let mut c = Graph::individualise(cells, v);
+                    self.graph.refine(&mut c);
+                    if self.find(&c) {
+                        return true;
+                    }
+                }
+                false
+            }
+        }
+    }
+}
+
+/// The group generated by `generators` (permutations of `0..n`), the identity first, or
+/// `None` when it has more than `limit` elements.
+pub fn group(n: usize, generators: &[Perm], limit: usize) -> Option<Vec<Perm>> {
+    let identity: Perm = (0..n as u32).collect();
+    let mut elements = vec![identity.clone()];
+    let mut seen: std::collections::HashSet<Perm> = std::collections::HashSet::new();
+    seen.insert(identity);
+    let mut next = 0;
+    while next < elements.len() {
+        let e = elements[next].clone();
+        next += 1;
+        for g in generators {
+            let composed: Perm = e.iter().map(|&x| g[x as usize]).collect();
+            if seen.insert(composed.clone()) {
+                if elements.len() >= limit {
+                    return None;
+                }
+                elements.push(composed);
+            }
+        }
+    }
+    Some(elements)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every permutation of `0..n`.
+    fn permutations(n: usize) -> Vec<Perm> {
+        let mut out = Vec::new();
+        let mut p: Perm = (0..n as u32).collect();
+        fn heap(k: usize, p: &mut Perm, out: &mut Vec<Perm>) {
+            if k <= 1 {
+                out.push(p.clone());
+                return;
+            }
+            for i in 0..k {
+                heap(k - 1, p, out);
+                let j = if k.is_multiple_of(2) { i } else { 0 };
+                p.swap(j, k - 1);
+            }
+        }
+        heap(n, &mut p, &mut out);
+        out
+    }
+
+    fn graph(n: usize, colours: &[u64], edges: &[(u32, u32, u64)]) -> Graph {
+        let mut g = Graph::new();
+        for v in 0..n {
+            g.vertex(colours[v % colours.len()]);
+        }
+        for &(a, b, c) in edges {
+            g.edge(a % n as u32, b % n as u32, c);
+        }
+        g
+    }
+
+    fn sorted(mut perms: Vec<Perm>) -> Vec<Perm> {
+        perms.sort();
+        perms
+    }
+
+    #[test]
+    fn a_square_has_eight_symmetries() {
+        // The cycle 0-1-2-3, undirected.
+        let mut g = Graph::new();
+        for _ in 0..4 {
+            g.vertex(0);
+        }
+        for i in 0..4u32 {
+            g.edge(i, (i + 1) % 4, 0);
+            g.edge((i + 1) % 4, i, 0);
+        }
+        let (generators, complete) = g.automorphisms();
+        assert!(complete);
+        assert_eq!(group(4, &generators, 100).expect("small").len(), 8);
+    }
+
+    proptest! {
+        /// The group found equals every permutation that preserves the graph, found by
+        /// brute force.
+        #[test]
+        fn the_group_is_every_automorphism(
+            n in 1usize..=7,
+            colours in prop::collection::vec(0u64..3, 1..=3),
+            edges in prop::collection::vec((0u32..7, 0u32..7, 0u64..2), 0..14),
+        ) {
+            let g = graph(n, &colours, &edges);
+            let brute: Vec<Perm> = permutations(n).into_iter().filter(|p| g.preserves(p)).collect();
+            let (generators, complete) = g.automorphisms();
+            prop_assert!(complete);
+            for p in &generators {
+                prop_assert!(g.preserves(p));
+            }
+            let found = group(n, &generators, 10_000).expect("small");
+            prop_assert_eq!(sorted(found), sorted(brute));
+        }
+    }
+}
