@@ -12,6 +12,7 @@ use std::path::PathBuf;
 fn main() {
     println!("cargo:rerun-if-changed=programs.rs");
     println!("cargo:rerun-if-changed=wrong_symmetries.rs");
+    println!("cargo:rerun-if-changed=natural.cgdl");
     println!("cargo:rerun-if-changed=../../examples");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
 
@@ -33,6 +34,8 @@ fn main() {
     build.file("memo_keys.cgdl");
     // Names that native code renames (tests/names.rs).
     build.file("names.cgdl");
+    // Games whose symmetries the compiler finds (tests/found_symmetries.rs).
+    build.file("natural.cgdl");
     // Declared symmetries, most of them wrong (tests/checked_symmetries.rs).
     let wrong = out.join("wrong_symmetries.cgdl");
     std::fs::write(&wrong, wrong_symmetries::source()).expect("write wrong_symmetries.cgdl");

@@ -35,6 +35,12 @@ pub mod names {
     include!(concat!(env!("OUT_DIR"), "/names.rs"));
 }
 
+/// `natural.cgdl`: games whose symmetries the compiler finds.
+#[allow(missing_docs)]
+pub mod natural {
+    include!(concat!(env!("OUT_DIR"), "/natural.rs"));
+}
+
 /// `wrong_symmetries.cgdl` (written by build.rs from `wrong_symmetries.rs`): declared
 /// symmetries, most of them wrong.
 #[allow(missing_docs)]

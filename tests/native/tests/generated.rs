@@ -69,3 +69,53 @@ fn shared_subexpressions_keep_every_answer() {
         "only {rewritten} programs have a shared expression"
     );
 }
+
+/// Symmetries found by the compiler (`cgdl_compiler::opt::symmetry`) keep every answer:
+/// each program's queries interpreted with them and by an exact search (which uses none)
+/// agree, and fail together. (Natively the same as interpreted: the test above.)
+#[test]
+fn found_symmetries_keep_every_answer() {
+    let (mut symmetric, mut compared) = (0, 0);
+    for i in 0..generated::COUNT {
+        let (source, _) = generated::run(i).expect("every program is compiled");
+        let program = compile_str(source).expect("generated programs check");
+        let found = program.games.iter().any(|g| g.found.is_some());
+        symmetric += usize::from(found);
+        let interp = Interpreter::new(&program, source);
+        for q in &program.queries {
+            let solve = |mode| {
+                let plan = queries::plan(&interp, q).map_err(|e| interp.error_text(&e))?;
+                let mut solver = Solver::with_mode(&interp, mode);
+                // An exact search of a large compound takes long: such queries are left out.
+                solver.set_max_positions(20_000);
+                solver.set_max_memory(Some(1 << 30));
+                run_plan(&mut solver, plan).map_err(|e| e.to_string())
+            };
+            let (fast, exact) = (
+                solve(cgdl_runtime::Mode::Fast),
+                solve(cgdl_runtime::Mode::Exact),
+            );
+            let limited = |r: &Result<Answer, String>| {
+                r.as_ref()
+                    .is_err_and(|e| e.contains("state space is too large"))
+            };
+            if limited(&fast) || limited(&exact) {
+                continue;
+            }
+            compared += usize::from(found);
+            match (&fast, &exact) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "program {i}, {}:\n{source}", q.text),
+                (Err(_), Err(_)) => {}
+                _ => panic!(
+                    "program {i}, {}: {fast:?} against {exact:?}\n{source}",
+                    q.text
+                ),
+            }
+        }
+    }
+    assert!(
+        symmetric >= 3,
+        "only {symmetric} programs have symmetries found"
+    );
+    assert!(compared >= 40, "only {compared} queries of those compared");
+}

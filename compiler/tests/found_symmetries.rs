@@ -1,0 +1,263 @@
+//! The symmetries the compiler finds (`opt::symmetry`) against the definition: a
+//! permutation of the elements of a game's set field is a symmetry when, for every
+//! position, the options of its image are the images of its options. On boards up to
+//! 3 × 4 the test finds every such permutation by a search over permutations (each
+//! assignment checked on the positions it already decides), and the group the compiler
+//! found has exactly as many elements (every element it uses is checked against the game's
+//! structure, so it is a subgroup: equal orders make the groups equal). Then every position
+//! of the board has the same value with the symmetries and without (`Mode::Exact`).
+
+use cgdl_compiler::interp::Interpreter;
+use cgdl_compiler::ir::Val;
+use cgdl_runtime::partizan::Side;
+use cgdl_runtime::{Expr, Mode, Options, Rules, Solver, ValueKind};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A game over a board of `R` × `C`, with its source's constants set.
+fn source(template: &str, r: usize, c: usize) -> String {
+    format!("const R = {r}\nconst C = {c}\n{template}")
+}
+
+const CRAM: &str = "type Cell = (0..R, 0..C)
+game Cram(empty: set<Cell>) {
+    move across((r, c) in empty, (r, c + 1) in empty) => Cram(empty - {(r, c), (r, c + 1)})
+    move down((r, c) in empty, (r + 1, c) in empty) => Cram(empty - {(r, c), (r + 1, c)})
+}";
+
+const DOMINEERING: &str = "type Cell = (0..R, 0..C)
+game Domineering(free: set<Cell>) {
+    left move down(a in free, (a.0 + 1, a.1) in free) => Domineering(free - {a, (a.0 + 1, a.1)})
+    right move across(a in free, (a.0, a.1 + 1) in free) => Domineering(free - {a, (a.0, a.1 + 1)})
+}";
+
+const DOTS: &str = "type Line = H(0..R, 0..(C - 1)) | V(0..(R - 1), 0..C)
+type Box = (0..(R - 1), 0..(C - 1))
+fn sides(b: Box) -> set<Line> = {H(b.0, b.1), H(b.0 + 1, b.1), V(b.0, b.1), V(b.0, b.1 + 1)}
+game Dots(drawn: set<Line>) {
+    move draw(l in Line, l not in drawn) =>
+        if exists b in Box: l in sides(b) and len(sides(b) & drawn) == 3 then end
+        else Dots(drawn | {l})
+}";
+
+const NODE_KAYLES: &str = "type V = (0..R, 0..C)
+fn neighbours(v: V) -> set<V> = { w for w in V where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }
+game NodeKayles(alive: set<V>) {
+    move pick(v in alive) => NodeKayles(alive - {v} - neighbours(v))
+}";
+
+const CHOMP: &str = "type Cell = (0..R, 0..C)
+game Chomp(left: set<Cell>) {
+    move bite(x in left, x != (0, 0)) => Chomp({ y for y in left where y.0 < x.0 or y.1 < x.1 })
+}";
+
+/// One game of a compiled program, with positions as bit masks over its elements.
+struct Board<'p> {
+    interp: Interpreter<'p>,
+    elements: Vec<Val>,
+    rank: HashMap<Val, usize>,
+    partizan: bool,
+}
+
+impl Board<'_> {
+    fn pos(&self, mask: u32) -> u32 {
+        let set = (0..self.elements.len())
+            .filter(|&i| mask >> i & 1 == 1)
+            .map(|i| self.elements[i].clone())
+            .collect();
+        self.interp.intern(0, vec![Val::Set(Rc::new(set))].into())
+    }
+
+    fn mask(&self, pos: u32) -> u32 {
+        let (_, fields) = self.interp.position(pos);
+        let Val::Set(s) = &fields[0] else {
+            panic!("a set field")
+        };
+        s.iter().map(|v| 1 << self.rank[v]).sum()
+    }
+
+    /// The options of `mask`: each side's, each an `end` (`None`) or a position's mask.
+    fn options(&self, mask: u32) -> Vec<(bool, Option<u32>)> {
+        let sides = match self.partizan {
+            true => vec![Side::Left, Side::Right],
+            false => vec![Side::Left],
+        };
+        let mut out = Vec::new();
+        for side in sides {
+            let mut opts = Options::new();
+            self.interp
+                .side_options(self.pos(mask), side, &mut opts)
+                .expect("options");
+            for i in 0..opts.len() {
+                out.push((
+                    side == Side::Right,
+                    match opts.get(i) {
+                        Expr::End => None,
+                        Expr::Pos(p) => Some(self.mask(p)),
+                        other => panic!("a plain option, not {other:?}"),
+                    },
+                ));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The image of `mask` under `p` (`p[i]` the image of element `i`).
+fn image(p: &[usize], mask: u32) -> u32 {
+    (0..p.len())
+        .filter(|&i| mask >> i & 1 == 1)
+        .map(|i| 1 << p[i])
+        .sum()
+}
+
+/// How many permutations of the board's elements are symmetries of the game, by a search
+/// that assigns images element by element and checks each position whose elements and
+/// options' elements are all assigned.
+fn brute_force_order(board: &Board) -> u64 {
+    let n = board.elements.len();
+    let all: Vec<Vec<(bool, Option<u32>)>> = (0..1u32 << n).map(|m| board.options(m)).collect();
+    let fits = |p: &[usize], assigned: u32| -> bool {
+        // Positions within the assigned elements.
+        let mut s = assigned;
+        loop {
+            let mine = &all[s as usize];
+            let mapped = image(p, s);
+            let theirs = &all[mapped as usize];
+            let decided = |o: &(bool, Option<u32>)| o.1.is_none_or(|m| m & !assigned == 0);
+            let mut mine_decided: Vec<(bool, Option<u32>)> = (mine.iter())
+                .filter(|o| decided(o))
+                .map(|&(side, o)| (side, o.map(|m| image(p, m))))
+                .collect();
+            mine_decided.sort_unstable();
+            let target = image(p, assigned);
+            let mut theirs_decided: Vec<(bool, Option<u32>)> = (theirs.iter())
+                .filter(|o| o.1.is_none_or(|m| m & !target == 0))
+                .copied()
+                .collect();
+            theirs_decided.sort_unstable();
+            if mine_decided != theirs_decided || mine.len() != theirs.len() {
+                return false;
+            }
+            if s == 0 {
+                return true;
+            }
+            s = (s - 1) & assigned;
+        }
+    };
+    fn search(
+        k: usize,
+        n: usize,
+        p: &mut Vec<usize>,
+        used: &mut Vec<bool>,
+        fits: &dyn Fn(&[usize], u32) -> bool,
+    ) -> u64 {
+        if k == n {
+            return 1;
+        }
+        let mut count = 0;
+        for x in 0..n {
+            if used[x] {
+                continue;
+            }
+            p[k] = x;
+            used[x] = true;
+            // Unassigned elements go nowhere yet: only masks within the first k + 1 count.
+            if fits(p, (1u32 << (k + 1)) - 1) {
+                count += search(k + 1, n, p, used, fits);
+            }
+            used[x] = false;
+        }
+        count
+    }
+    let mut p = vec![0; n];
+    let mut used = vec![false; n];
+    search(0, n, &mut p, &mut used, &fits)
+}
+
+/// Checks the game of `source` on its board: the found group's order against the brute
+/// force, and each position's values with and without the symmetries. Returns the order.
+fn check(name: &str, source: &str) -> u128 {
+    let program = cgdl_compiler::compile_str(source).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    let game = &program.games[0];
+    let found = game.found.as_ref();
+    let order = found.map_or(1, |f| f.groups[0].order);
+    let elements = match found {
+        Some(f) => f.elements.clone(),
+        None => match &game.fields[0].ty {
+            cgdl_compiler::ir::FieldTy::Set(t) => t.values(&program.types, 64).expect("few"),
+            _ => panic!("a set field"),
+        },
+    };
+    let rank = elements
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.clone(), i))
+        .collect();
+    let board = Board {
+        interp: Interpreter::new(&program, source),
+        elements,
+        rank,
+        partizan: game.partizan,
+    };
+    assert_eq!(
+        u128::from(brute_force_order(&board)),
+        order,
+        "{name}: the group's order"
+    );
+    let n = board.elements.len();
+    let mut fast = Solver::new(&board.interp);
+    let mut exact = Solver::with_mode(&board.interp, Mode::Exact);
+    for mask in 0..1u32 << n {
+        let p = Expr::Pos(board.pos(mask));
+        if board.partizan {
+            let (a, b) = (fast.canonical(&p), exact.canonical(&p));
+            assert_eq!(a.expect("form"), b.expect("form"), "{name}: {mask:b}");
+        } else {
+            for kind in [
+                ValueKind::Grundy,
+                ValueKind::Remoteness,
+                ValueKind::MisereOutcome,
+            ] {
+                let (a, b) = (fast.value(kind, &p), exact.value(kind, &p));
+                assert_eq!(
+                    a.expect("value"),
+                    b.expect("value"),
+                    "{name}: {mask:b} {kind:?}"
+                );
+            }
+        }
+    }
+    order
+}
+
+#[test]
+fn found_groups_are_the_games_symmetries() {
+    // Groups the literature knows: a square's 8 symmetries, a rectangle's 4, Chomp's
+    // diagonal, Domineering's 4 that keep each player's dominoes, and on 3 × 3 dots the
+    // square's 8 times the swaps of each corner box's two outer sides.
+    for (name, game, (r, c), order) in [
+        ("Cram", CRAM, (2, 2), 8),
+        ("Cram", CRAM, (3, 4), 4),
+        ("Chomp", CHOMP, (3, 3), 2),
+        ("Domineering", DOMINEERING, (3, 3), 4),
+        ("Dots", DOTS, (3, 3), 8 * 16),
+    ] {
+        assert_eq!(check(name, &source(game, r, c)), order, "{name} {r}x{c}");
+    }
+    for (r, c) in [(1, 3), (2, 3), (3, 3)] {
+        check(&format!("Cram {r}x{c}"), &source(CRAM, r, c));
+        check(&format!("Node Kayles {r}x{c}"), &source(NODE_KAYLES, r, c));
+    }
+    for (r, c) in [(2, 2), (2, 3), (3, 4)] {
+        check(&format!("Chomp {r}x{c}"), &source(CHOMP, r, c));
+    }
+    for (r, c) in [(2, 2), (2, 3)] {
+        check(&format!("Domineering {r}x{c}"), &source(DOMINEERING, r, c));
+    }
+    for (r, c) in [(2, 2), (2, 3), (3, 2)] {
+        check(&format!("Dots {r}x{c}"), &source(DOTS, r, c));
+    }
+}

@@ -1,0 +1,51 @@
+//! The symmetries the compiler finds in `natural.cgdl` (games written without symmetry
+//! lines), natively: on every position of a 3 × 3 board (and of 3 × 3 dots), the values
+//! with the symmetries are the values of an exact search, which uses none.
+
+use cgdl_native_tests::natural::{Chomp, Cram, Domineering, Dots, Line, NodeKayles, Pos, Universe};
+use cgdl_runtime::{Mode, Rules, Solver, ValueKind};
+
+/// The cells of the board in `mask`.
+fn cells(mask: u32) -> impl Iterator<Item = (i64, i64)> {
+    (0..9)
+        .filter(move |i| mask >> i & 1 == 1)
+        .map(|i| (i / 3, i % 3))
+}
+
+/// Checks every position `make` builds from a mask of `bits` bits.
+fn check(bits: u32, partizan: bool, make: &dyn Fn(u32) -> Pos) {
+    let mut fast = Solver::new(&Universe);
+    let mut exact = Solver::with_mode(&Universe, Mode::Exact);
+    let mut symmetric = 0;
+    for mask in 0..1u32 << bits {
+        let p = make(mask);
+        symmetric += usize::from(Universe.least_image(p) != p);
+        if partizan {
+            let (a, b) = (fast.canonical(p), exact.canonical(p));
+            assert_eq!(a.expect("form"), b.expect("form"), "{p:?}");
+            continue;
+        }
+        for kind in [ValueKind::Grundy, ValueKind::Outcome, ValueKind::Remoteness] {
+            let (a, b) = (fast.value_of(kind, p), exact.value_of(kind, p));
+            assert_eq!(a.expect("value"), b.expect("value"), "{p:?} {kind:?}");
+        }
+    }
+    // The symmetries are in use: many positions are kept as another.
+    assert!(symmetric * 4 > 1 << bits, "{symmetric} positions moved");
+}
+
+#[test]
+fn found_symmetries_keep_every_value() {
+    assert!(Universe.has_symmetries());
+    check(9, false, &|m| Cram::new(cells(m)).pos());
+    check(9, false, &|m| NodeKayles::new(cells(m)).pos());
+    check(9, false, &|m| Chomp::new(cells(m)).pos());
+    check(9, true, &|m| Domineering::new(cells(m)).pos());
+    let lines: Vec<Line> = (0..3)
+        .flat_map(|r| (0..2).map(move |c| Line::H(r, c)))
+        .chain((0..2).flat_map(|r| (0..3).map(move |c| Line::V(r, c))))
+        .collect();
+    check(12, false, &|m| {
+        Dots::new((0..12).filter(|i| m >> i & 1 == 1).map(|i| lines[i])).pos()
+    });
+}
