@@ -90,3 +90,77 @@ fn comprehension_compounds_run_natively_and_only_compounds_take_them() {
         common::stderr(&out)
     );
 }
+
+/// Issue 34: every type is ordered as Rust derives `Ord` (tuples lexicographically, tags by
+/// declaration then payload, `false` before `true`, sets by their sorted elements), for
+/// `<`, `<=`, `>`, `>=`, `min` and `max`, in both back ends alike: each pair of values of a
+/// list is compared in a move, and the grid of outcomes is Rust's comparison of the same
+/// values.
+#[test]
+fn every_type_is_ordered() {
+    use std::collections::BTreeSet;
+    #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+    enum Tag {
+        A,
+        B(i64),
+        C(i64, bool),
+    }
+    let tuples = [(0, 1), (0, 2), (1, 0), (-1, 5), (0, 1)];
+    let tags = [
+        Tag::B(1),
+        Tag::A,
+        Tag::C(0, true),
+        Tag::B(0),
+        Tag::C(0, false),
+    ];
+    let sets: Vec<BTreeSet<i64>> = [vec![], vec![2], vec![1, 3], vec![1, 2, 3], vec![3]]
+        .into_iter()
+        .map(|v| v.into_iter().collect())
+        .collect();
+    let bools = [true, false, true, false, false];
+    let source = "type Tag = A | B(0..3) | C(0..3, bool)\n\
+        const TUPLES = [(0, 1), (0, 2), (1, 0), (-1, 5), (0, 1)]\n\
+        const TAGS = [B(1), A, C(0, true), B(0), C(0, false)]\n\
+        const SETS = [{}, {2}, {1, 3}, {1, 2, 3}, {3}]\n\
+        const BOOLS = [true, false, true, false, false]\n\
+        game Less(k: 0..4, i: 0..5, j: 0..5) {\n\
+            move m(if k == 0 then TUPLES[i] < TUPLES[j]\n\
+                   else if k == 1 then TAGS[i] <= TAGS[j] and TAGS[i] != TAGS[j]\n\
+                   else if k == 2 then not (SETS[i] >= SETS[j])\n\
+                   else BOOLS[j] > BOOLS[i]) => end\n\
+            move least(k == 1, i != j, min(TAGS[i], TAGS[j]) == TAGS[i], max({TAGS[i], TAGS[j]}) == TAGS[j]) => Less(k, i, i)\n\
+        }\n\
+        table outcome of Less(0, i, j) for i in 0..5, j in 0..5\n\
+        table outcome of Less(1, i, j) for i in 0..5, j in 0..5\n\
+        table outcome of Less(2, i, j) for i in 0..5, j in 0..5\n\
+        table outcome of Less(3, i, j) for i in 0..5, j in 0..5\n";
+    let path = common::temp_file("ordered.cgdl", source);
+    let path = path.to_str().expect("path");
+    let [native, interp] = common::both_back_ends(&["run", path, "--format", "json"]);
+    assert!(native.status.success(), "{}", common::stderr(&native));
+    assert_eq!(common::stdout(&native), common::stdout(&interp));
+    let doc: serde_json::Value = serde_json::from_str(&common::stdout(&native)).expect("JSON");
+    let grid = |q: usize| -> Vec<Vec<bool>> {
+        let rows = doc["queries"][q]["grids"][0][1]
+            .as_array()
+            .expect("cells")
+            .clone();
+        (rows.iter())
+            .map(|r| {
+                (r.as_array().expect("row").iter())
+                    .map(|v| v == "N")
+                    .collect()
+            })
+            .collect()
+    };
+    let expect = |less: &dyn Fn(usize, usize) -> bool| -> Vec<Vec<bool>> {
+        (0..5)
+            .map(|i| (0..5).map(|j| less(i, j)).collect())
+            .collect()
+    };
+    assert_eq!(grid(0), expect(&|i, j| tuples[i] < tuples[j]));
+    // A pair of tags in order also has the move to Less(1, i, i), which is P.
+    assert_eq!(grid(1), expect(&|i, j| tags[i] < tags[j]));
+    assert_eq!(grid(2), expect(&|i, j| sets[i] < sets[j]));
+    assert_eq!(grid(3), expect(&|i, j| bools[i].cmp(&bools[j]).is_lt()));
+}

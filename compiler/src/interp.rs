@@ -754,10 +754,21 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
     Ok(match op {
         Op::Eq => Val::Bool(normalized(a)? == normalized(b)?),
         Op::Ne => Val::Bool(normalized(a)? != normalized(b)?),
-        Op::Lt => Val::Bool(int(&a)? < int(&b)?),
-        Op::Le => Val::Bool(int(&a)? <= int(&b)?),
-        Op::Gt => Val::Bool(int(&a)? > int(&b)?),
-        Op::Ge => Val::Bool(int(&a)? >= int(&b)?),
+        Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+            // Numbers by value; other values in the order Rust derives (tuples
+            // lexicographically, tags by declaration then payload, sets by their sorted
+            // elements), as native code compares them.
+            let order = match (&a, &b) {
+                (Val::Int(x), Val::Int(y)) => x.cmp(y),
+                _ => normalized(a)?.cmp(&normalized(b)?),
+            };
+            Val::Bool(match op {
+                Op::Lt => order.is_lt(),
+                Op::Le => order.is_le(),
+                Op::Gt => order.is_gt(),
+                _ => order.is_ge(),
+            })
+        }
         Op::In => Val::Bool(contains(&b, &normalized(a)?)?),
         Op::NotIn => Val::Bool(!contains(&b, &normalized(a)?)?),
         Op::RangeIncl => Val::Range(int(&a)?, int(&b)?),

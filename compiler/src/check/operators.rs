@@ -181,14 +181,36 @@ impl Checker<'_> {
                 (if both_int { signed_mk(o) } else { mk(o) }, Ty::Bool)
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                need_ints(self);
                 let o = match op {
                     BinOp::Lt => Op::Lt,
                     BinOp::Le => Op::Le,
                     BinOp::Gt => Op::Gt,
                     _ => Op::Ge,
                 };
-                (signed_mk(o), Ty::Bool)
+                if both_int {
+                    return (signed_mk(o), Ty::Bool);
+                }
+                // Other values are ordered as Rust derives it: tuples lexicographically,
+                // tags by declaration then payload, `false` before `true`, sets as their
+                // sorted elements.
+                match lt.join(&rt) {
+                    Some(t) if orderable(&t) => {}
+                    Some(t) => self.mismatch(
+                        span,
+                        &sym,
+                        "numbers, booleans, tuples, tagged values or sets",
+                        &t,
+                    ),
+                    None => self.error(
+                        Diagnostic::new(
+                            ErrorCode::TypeMismatch,
+                            format!("cannot compare {lt} with {rt}"),
+                            span,
+                        )
+                        .help(format!("both sides of {sym} must have the same type")),
+                    ),
+                }
+                (mk(o), Ty::Bool)
             }
             BinOp::In | BinOp::NotIn => {
                 match &rt {
@@ -549,21 +571,37 @@ impl Checker<'_> {
                         }
                     };
                 }
-                let mut all_nat = true;
-                for (t, a) in tys.iter().zip(args) {
-                    if !t.is_int() {
-                        self.mismatch(a.span, &format!("`{n}`"), "a number", t);
-                    }
-                    all_nat &= t.fits(&Ty::Nat);
+                if tys.iter().all(Ty::is_int) {
+                    let all_nat = tys.iter().all(|t| t.fits(&Ty::Nat));
+                    return (
+                        IExpr::Builtin {
+                            func: b,
+                            args: irs,
+                            span,
+                        },
+                        if all_nat { Ty::Nat } else { Ty::Int },
+                    );
                 }
-                (
-                    IExpr::Builtin {
-                        func: b,
-                        args: irs,
-                        span,
-                    },
-                    if all_nat { Ty::Nat } else { Ty::Int },
-                )
+                // Ordered values of one type (tuples, tags, booleans, sets).
+                let joined = (tys.iter().skip(1)).try_fold(tys[0].clone(), |t, u| t.join(u));
+                match joined {
+                    Some(t) if orderable(&t) => (
+                        IExpr::Builtin {
+                            func: b,
+                            args: irs,
+                            span,
+                        },
+                        t,
+                    ),
+                    _ => {
+                        for (t, a) in tys.iter().zip(args) {
+                            if !t.is_int() {
+                                self.mismatch(a.span, &format!("`{n}`"), "a number", t);
+                            }
+                        }
+                        (IExpr::Lit(Val::Int(0)), Ty::Any)
+                    }
+                }
             }
             "abs" => {
                 if args.len() != 1 {
@@ -628,5 +666,17 @@ pub(super) fn signed(e: IExpr) -> IExpr {
             otherwise: Box::new(signed(*otherwise)),
         },
         other => other,
+    }
+}
+
+/// Whether values of `t` are ordered (for `<`, `min`, sorting): numbers, booleans, tuples,
+/// tagged values and sets of ordered values; not lists (native code keeps them as handles)
+/// or positions.
+fn orderable(t: &Ty) -> bool {
+    match t {
+        Ty::Nat | Ty::Int | Ty::Bool | Ty::Union(_) | Ty::Any => true,
+        Ty::Tuple(ts) => ts.iter().all(orderable),
+        Ty::Set(t) => orderable(t),
+        Ty::List(_) | Ty::Game => false,
     }
 }

@@ -296,6 +296,8 @@ impl Gen<'_> {
     }
 
     pub(super) fn literal(&self, v: &Val) -> Result<TokenStream, CodegenError> {
+        /// Sets of more elements than this are built once, as statics.
+        const CONSTANT_SET_INLINE: usize = 8;
         let rt = &self.rt;
         let all = |vs: &mut dyn Iterator<Item = &Val>| {
             vs.map(|v| self.literal(v))
@@ -311,9 +313,25 @@ impl Gen<'_> {
                 let vs = all(&mut vs.iter())?;
                 quote!((#(#vs,)*))
             }
-            Val::Set(vs) => {
-                let vs = all(&mut vs.iter())?;
-                quote!(#rt::native::Set::from_array([#(#vs),*]))
+            Val::Set(items) => {
+                let vs = all(&mut items.iter())?;
+                let built = quote!(#rt::native::Set::from_array([#(#vs),*]));
+                // A large set is built once, as a static.
+                match (items.len() > CONSTANT_SET_INLINE, self.element_type(v)) {
+                    (true, Some(ty)) => {
+                        let mut constants = self.constants.borrow_mut();
+                        let k = match constants.iter().position(|(w, _, _)| w == v) {
+                            Some(k) => k,
+                            None => {
+                                constants.push((v.clone(), ty, built));
+                                constants.len() - 1
+                            }
+                        };
+                        let name = quote::format_ident!("CONSTANT_SET_{k}");
+                        quote!(::std::clone::Clone::clone(&*#name))
+                    }
+                    _ => built,
+                }
             }
             Val::List(vs) => {
                 let vs = all(&mut vs.iter())?;
@@ -335,6 +353,30 @@ impl Gen<'_> {
                 }
             }
         })
+    }
+
+    /// The Rust type of the elements of a constant set (of numbers, booleans, tuples or
+    /// tagged values), where its elements show it.
+    fn element_type(&self, set: &Val) -> Option<TokenStream> {
+        fn ty(g: &Gen, v: &Val) -> Option<TokenStream> {
+            Some(match v {
+                Val::Int(_) => quote!(i64),
+                Val::Bool(_) => quote!(bool),
+                Val::Tuple(vs) => {
+                    let ts = vs.iter().map(|v| ty(g, v)).collect::<Option<Vec<_>>>()?;
+                    quote!((#(#ts,)*))
+                }
+                Val::Tag(t) => {
+                    let name = &g.names.unions[t.ty].ty;
+                    quote!(#name)
+                }
+                _ => return None,
+            })
+        }
+        match set {
+            Val::Set(items) => ty(self, items.iter().next()?),
+            _ => None,
+        }
     }
 
     /// An expression as a value (ranges become sets).

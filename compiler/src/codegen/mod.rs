@@ -98,6 +98,7 @@ pub fn generate_file(
         evaluations,
         known: RefCell::new(None),
         lookup_boxes: RefCell::new(HashMap::new()),
+        constants: RefCell::new(Vec::new()),
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -152,6 +153,9 @@ struct Gen<'a> {
     /// Per helper function, the argument types its complete table answers, once found
     /// ([`Gen::lookup_box`]).
     lookup_boxes: RefCell<HashMap<usize, Option<Vec<crate::ir::FieldTy>>>>,
+    /// Large constant sets, made once as statics (`CONSTANT_SET_<k>`, by index): each
+    /// value, its elements' Rust type, and the expression that builds it.
+    constants: RefCell<Vec<(crate::ir::Val, TokenStream, TokenStream)>>,
 }
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds
@@ -177,13 +181,14 @@ fn unsupported(what: impl Into<String>) -> CodegenError {
 /// Clippy's style lints that fire on the shape of a user's own rules, allowed on the
 /// functions that hold them: consecutive clauses nest their conditions (`collapsible_if`),
 /// `not (a == b)` is the user's (`nonminimal_bool`), a quantifier may stand in a condition
-/// (`blocks_in_conditions`), and a `match` may have one arm and `_`
-/// (`match_like_matches_macro`).
-const USER_CODE_LINTS: [&str; 4] = [
+/// (`blocks_in_conditions`), a `match` may have one arm and `_`
+/// (`match_like_matches_macro`), and booleans may be ordered (`bool_comparison`).
+const USER_CODE_LINTS: [&str; 5] = [
     "collapsible_if",
     "nonminimal_bool",
     "blocks_in_conditions",
     "match_like_matches_macro",
+    "bool_comparison",
 ];
 
 /// `#[allow(...)]` of [`USER_CODE_LINTS`] and `more` (Clippy lints of the construct).
@@ -441,6 +446,16 @@ impl Gen<'_> {
             .collect::<Vec<_>>();
         let from_datum = self.position_from_datum();
         let plans = self.plans()?;
+        let constants: Vec<TokenStream> = (self.constants.borrow().iter().enumerate())
+            .map(|(k, (_, item, init))| {
+                let name = format_ident!("CONSTANT_SET_{k}");
+                let rt = &self.rt;
+                quote! {
+                    static #name: ::std::sync::LazyLock<#rt::native::Set<#item>> =
+                        ::std::sync::LazyLock::new(|| #init);
+                }
+            })
+            .collect();
         let camel = names::camel_case_allowance(self.names.games.iter().map(|g| &g.variant));
         Ok(quote! {
             /// A position of any game of the file.
@@ -496,6 +511,7 @@ impl Gen<'_> {
             #(#fns)*
             #(#option_fns)*
             #(#kernels)*
+            #(#constants)*
             #plans
         })
     }

@@ -383,6 +383,85 @@ impl IExpr {
         }
     }
 
+    /// Calls `f` on each expression directly inside this one, mutably (a clause's
+    /// expressions included), as [`IExpr::for_each_child`] visits them.
+    pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+        match self {
+            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
+            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => f(x),
+            IExpr::Bin { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            IExpr::Index { list, index, .. } => {
+                f(list);
+                f(index);
+            }
+            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.iter_mut().for_each(f),
+            IExpr::Call { args, .. }
+            | IExpr::Builtin { args, .. }
+            | IExpr::Pos { args, .. }
+            | IExpr::Variant { args, .. } => args.iter_mut().for_each(f),
+            IExpr::Compound { parts, .. } => parts.iter_mut().for_each(f),
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(cond);
+                f(then);
+                f(otherwise);
+            }
+            IExpr::Let { value, body, .. } => {
+                f(value);
+                f(body);
+            }
+            IExpr::Quant { domain, body, .. } => {
+                f(domain);
+                f(body);
+            }
+            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+                for c in clauses.iter_mut() {
+                    match c {
+                        IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => f(x),
+                    }
+                }
+                f(elem);
+            }
+            IExpr::Closure { seed, next, .. } => {
+                f(seed);
+                f(next);
+            }
+            IExpr::Slice { list, lo, hi, .. } => {
+                f(list);
+                for b in [lo, hi].into_iter().flatten() {
+                    f(b);
+                }
+            }
+            IExpr::With {
+                list, index, value, ..
+            } => {
+                f(list);
+                f(index);
+                f(value);
+            }
+            IExpr::Match {
+                scrutinee,
+                arms,
+                default,
+                ..
+            } => {
+                f(scrutinee);
+                for arm in arms.iter_mut() {
+                    f(&mut arm.body);
+                }
+                if let Some(d) = default {
+                    f(d);
+                }
+            }
+        }
+    }
+
     /// Calls `f` on every name this expression binds (`false`) or reads (`true`).
     fn walk_vars(&self, f: &mut dyn FnMut(&Var, bool)) {
         let all = |es: &[IExpr], f: &mut dyn FnMut(&Var, bool)| {

@@ -574,7 +574,7 @@ struct Walker<'p> {
 
 /// An expression's text without the places it was written at (equal expressions written
 /// in two places have one key).
-fn key(e: &IExpr) -> String {
+pub(crate) fn key(e: &IExpr) -> String {
     let text = format!("{e:?}");
     let mut out = String::with_capacity(text.len());
     let mut rest = text.as_str();
@@ -1472,7 +1472,7 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 
 /// A function's body with parameter `i` replaced by `args[i]` and its own slots moved
 /// past `offset` (so that they clash with no name of the rule it is inlined into).
-fn substitute(body: &IExpr, args: &[IExpr], offset: usize) -> IExpr {
+pub(crate) fn substitute(body: &IExpr, args: &[IExpr], offset: usize) -> IExpr {
     let mut e = body.clone();
     rename(&mut e, args, offset);
     e
@@ -1506,83 +1506,5 @@ fn rename(e: &mut IExpr, args: &[IExpr], offset: usize) {
         }
         _ => {}
     }
-    for_each_child_mut(e, &mut |c| rename(c, args, offset));
-}
-
-/// Calls `f` on each expression directly inside `e`.
-fn for_each_child_mut(e: &mut IExpr, f: &mut dyn FnMut(&mut IExpr)) {
-    match e {
-        IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
-        IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => f(x),
-        IExpr::Bin { lhs, rhs, .. } => {
-            f(lhs);
-            f(rhs);
-        }
-        IExpr::Index { list, index, .. } => {
-            f(list);
-            f(index);
-        }
-        IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.iter_mut().for_each(f),
-        IExpr::Call { args, .. }
-        | IExpr::Builtin { args, .. }
-        | IExpr::Pos { args, .. }
-        | IExpr::Variant { args, .. } => args.iter_mut().for_each(f),
-        IExpr::Compound { parts, .. } => parts.iter_mut().for_each(f),
-        IExpr::If {
-            cond,
-            then,
-            otherwise,
-        } => {
-            f(cond);
-            f(then);
-            f(otherwise);
-        }
-        IExpr::Let { value, body, .. } => {
-            f(value);
-            f(body);
-        }
-        IExpr::Quant { domain, body, .. } => {
-            f(domain);
-            f(body);
-        }
-        IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
-            for c in clauses.iter_mut() {
-                match c {
-                    IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => f(x),
-                }
-            }
-            f(elem);
-        }
-        IExpr::Closure { seed, next, .. } => {
-            f(seed);
-            f(next);
-        }
-        IExpr::Slice { list, lo, hi, .. } => {
-            f(list);
-            for b in [lo, hi].into_iter().flatten() {
-                f(b);
-            }
-        }
-        IExpr::With {
-            list, index, value, ..
-        } => {
-            f(list);
-            f(index);
-            f(value);
-        }
-        IExpr::Match {
-            scrutinee,
-            arms,
-            default,
-            ..
-        } => {
-            f(scrutinee);
-            for arm in arms.iter_mut() {
-                f(&mut arm.body);
-            }
-            if let Some(d) = default {
-                f(d);
-            }
-        }
-    }
+    e.for_each_child_mut(&mut |c| rename(c, args, offset));
 }
