@@ -24,7 +24,11 @@ fn both(source: &str) -> (Program, Program) {
     let file = parser::parse_file(source).expect("parses");
     let written = check_as_written(&file, source).expect("checks");
     let optimized = compile_str(source).expect("checks");
-    assert_eq!(answers(&written, source), answers(&optimized, source), "{source}");
+    assert_eq!(
+        answers(&written, source),
+        answers(&optimized, source),
+        "{source}"
+    );
     (written, optimized)
 }
 
@@ -36,15 +40,19 @@ fn moves_hold(program: &Program, pred: &dyn Fn(&IExpr) -> bool) -> bool {
         found
     }
     program.games.iter().any(|g| match &g.kind {
-        GameKind::Rules(moves) => moves.iter().any(|m| {
-            holds(&m.result, pred) || m.clauses.iter().any(|c| holds(c.expr(), pred))
-        }),
+        GameKind::Rules(moves) => moves
+            .iter()
+            .any(|m| holds(&m.result, pred) || m.clauses.iter().any(|c| holds(c.expr(), pred))),
         _ => false,
     })
 }
 
 fn masks(program: &Program) -> usize {
-    program.fns.iter().filter(|f| f.name.starts_with("mask_")).count()
+    program
+        .fns
+        .iter()
+        .filter(|f| f.name.starts_with("mask_"))
+        .count()
 }
 
 const CHOMP: &str = "const R = 3
@@ -79,12 +87,18 @@ fn conditions_on_elements_become_masks() {
     assert_eq!(masks(&written), 0);
     // The bite's comprehension and the binder's condition.
     assert_eq!(masks(&optimized), 1, "{:?}", optimized.fns);
-    assert!(!moves_hold(&optimized, &|e| matches!(e, IExpr::Compr { .. })));
+    assert!(!moves_hold(&optimized, &|e| matches!(
+        e,
+        IExpr::Compr { .. }
+    )));
     // A condition that may fail (division by `x.1`) stays as written.
     let failing = CHOMP.replace("y.0 < x.0 or y.1 < x.1", "y.0 < x.0 or 12 / x.1 > y.1");
     let (_, optimized) = both(&failing);
     assert_eq!(masks(&optimized), 0);
-    assert!(moves_hold(&optimized, &|e| matches!(e, IExpr::Compr { .. })));
+    assert!(moves_hold(&optimized, &|e| matches!(
+        e,
+        IExpr::Compr { .. }
+    )));
     // A condition that reads a name of no finite type (a number of the position) stays.
     let open = "game G(n: nat, s: set<0..6>) {\n\
                 move m(x in s, k in 0..n, x + k < n) => G(n - 1, { y for y in s where y != x + k })\n\
@@ -123,7 +137,10 @@ fn closures_with_representatives_become_components() {
     let (_, optimized) = both(&directed);
     assert!(!moves_hold(&optimized, &is_components));
     // A representative function that takes one value twice keeps two terms of a region.
-    let twice = CRAM_CLOSURE.replace("fn rank(x: Cell) -> nat = x.0 * C + x.1", "fn rank(x: Cell) -> nat = x.0");
+    let twice = CRAM_CLOSURE.replace(
+        "fn rank(x: Cell) -> nat = x.0 * C + x.1",
+        "fn rank(x: Cell) -> nat = x.0",
+    );
     let (_, optimized) = both(&twice);
     assert!(!moves_hold(&optimized, &is_components));
 }

@@ -254,14 +254,13 @@ impl Pass<'_, '_> {
         let [x] = xs.as_slice() else {
             return None;
         };
-        // The term's one closure of `x`.
-        let mut found: Option<IExpr> = None;
-        find_closures(elem, x, &mut found);
-        let closure_expr = found?;
-        let region = self.region(&closure_expr)?;
-        if region.x.name != x.name || key(&region.set) != key(domain) {
-            return None;
-        }
+        // The term's closure of `x` (innermost first: `corner(region(rest, x))`).
+        let mut candidates = Vec::new();
+        find_closures(elem, x, &mut candidates);
+        let (closure_expr, region) = candidates.into_iter().find_map(|c| {
+            let region = self.region(&c)?;
+            (region.x.name == x.name && key(&region.set) == key(domain)).then_some((c, region))
+        })?;
         // The representative test names the same closure.
         let elements = self.representative(test, x, &closure_expr)?;
         let t = self.element_type(domain)?;
@@ -428,21 +427,13 @@ impl Representative {
     }
 }
 
-/// The closures (or calls that may be closures) in `e` that read `x`: `found` is the one,
-/// where all such are the same expression; otherwise left as `None`.
-fn find_closures(e: &IExpr, x: &Var, found: &mut Option<IExpr>) {
-    match e {
-        IExpr::Call { .. } | IExpr::Closure { .. } if e.reads_any(std::slice::from_ref(x)) => {
-            match found {
-                None => *found = Some(e.clone()),
-                Some(f) if key(f) == key(e) => {}
-                Some(_) => *found = Some(IExpr::End),
-            }
-        }
-        _ => e.for_each_child(&mut |c| find_closures(c, x, found)),
-    }
-    if matches!(found, Some(IExpr::End)) {
-        *found = None;
+/// The closures, and calls that may be closures, in `e` that read `x`, innermost first.
+fn find_closures(e: &IExpr, x: &Var, found: &mut Vec<IExpr>) {
+    e.for_each_child(&mut |c| find_closures(c, x, found));
+    if matches!(e, IExpr::Call { .. } | IExpr::Closure { .. })
+        && e.reads_any(std::slice::from_ref(x))
+    {
+        found.push(e.clone());
     }
 }
 
