@@ -1312,8 +1312,14 @@ fn huge_heaps_without_a_proven_period_are_refused() {
             "--max-positions",
             "2000",
         ],
-        "heap 1000000000000000000 is too large to compute (past the position and memory \
-         limits, or past 2^32), and no period was proven",
+        "heap 1000000000000000000 is too large to compute (past 2^32, the largest heap \
+         computed), and no period was proven",
+    );
+    // A heap below 2^32: the message names the limit that stopped it (issue 36).
+    both_back_ends_fail_with(
+        &["eval", path, "G(100000000)", "--max-positions", "2000"],
+        "heap 100000000 is too large to compute (past the position limit, 2000 \
+         (--max-positions)), and no period was proven",
     );
 }
 

@@ -332,6 +332,7 @@ fn run_solver(
         cmd.args(["--position", "-"]);
         cmd.stdin(std::process::Stdio::piped());
     }
+    dies_with_parent(&mut cmd);
     let status = cmd.spawn().and_then(|mut child| {
         if let (Some(text), Some(mut stdin)) = (position, child.stdin.take()) {
             use std::io::Write as _;
@@ -361,6 +362,44 @@ fn run_solver(
             );
             Err(Reported)
         }
+    }
+}
+
+/// Makes the solver `cmd` starts end with this process: on Linux it is killed when its
+/// parent dies (whatever signal ended it, `SIGKILL` included), and it takes the default
+/// action on Ctrl-C even where it was started with `SIGINT` ignored (so that Ctrl-C stops
+/// both at once: the terminal signals both).
+fn dies_with_parent(cmd: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: between fork and exec the closure calls only async-signal-safe functions
+        // (prctl, signal, getppid, _exit) and allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                // The parent may have died before the request took effect.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}
+
+/// Ctrl-C (`SIGINT`) ends this process even where it was started with the signal ignored
+/// (a command started in the background by a script inherits that): a solve is stopped at
+/// once, and its native solver with it.
+fn interrupt_ends_the_run() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default action has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
     }
 }
 
@@ -601,6 +640,7 @@ fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
+    interrupt_ends_the_run();
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Check { file } => cmd_check(file),

@@ -76,9 +76,20 @@ impl Diagnostic {
             report = report.with_help(help);
         }
         let mut out = Vec::new();
+        // Control characters are quoted as their pictures (U+2400 to U+2421), one
+        // character each, so that the columns stay: a NUL byte is shown `␀`, not written.
+        let shown: String = source
+            .chars()
+            .map(|c| match c {
+                '\n' | '\t' | '\r' => c,
+                c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('?'),
+                '\u{7f}' => '\u{2421}',
+                c => c,
+            })
+            .collect();
         let written = report
             .finish()
-            .write((file, Source::from(source)), &mut out);
+            .write((file, Source::from(shown.as_str())), &mut out);
         match written {
             Ok(()) => String::from_utf8_lossy(&out).into_owned(),
             Err(_) => format!(

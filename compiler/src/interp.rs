@@ -943,6 +943,11 @@ impl Rules for Interpreter<'_> {
         }
     }
 
+    fn forget_positions(&self) -> bool {
+        *self.table.borrow_mut() = PosTable::default();
+        true
+    }
+
     fn is_partizan(&self, pos: u32) -> bool {
         self.program.games[self.position(pos).0].partizan
     }

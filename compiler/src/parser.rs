@@ -42,10 +42,7 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::div, Assoc::Left)
                 | Op::infix(Rule::rem, Assoc::Left))
             .op(Op::prefix(Rule::neg))
-            .op(Op::postfix(Rule::field)
-                | Op::postfix(Rule::index)
-                | Op::postfix(Rule::slice)
-                | Op::postfix(Rule::update))
+            .op(Op::postfix(Rule::field) | Op::postfix(Rule::bracket) | Op::postfix(Rule::update))
     })
 }
 
@@ -98,7 +95,7 @@ fn describe(rule: &Rule) -> &'static str {
         Rule::value_names => "a value name",
         Rule::arrow => "`=>`",
         Rule::of_kw => "`of`",
-        Rule::for_kw => "`for`",
+        Rule::for_kw | Rule::for_word => "`for`",
         Rule::where_clause => "`where`",
         Rule::clauses | Rule::clause => "a clause",
         _ => "",
@@ -141,7 +138,10 @@ fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> Diagnostic {
             .collect(),
         Some(c) => c.to_string(),
     };
-    let found = if token.trim().is_empty() || at_eof {
+    let found = if token.chars().any(char::is_control) && !at_eof {
+        // A control character (a NUL byte, say) is named, not written.
+        format!("the control character {}", token.escape_default())
+    } else if token.trim().is_empty() || at_eof {
         "the end of the file".to_string()
     } else {
         format!("`{token}`")
@@ -165,7 +165,7 @@ fn syntax_error(e: pest::error::Error<Rule>, source: &str) -> Diagnostic {
 }
 
 /// The deepest an expression may nest: brackets, `if`/`let`/quantifiers and operators
-/// (a chain of `n` operators nests `n` deep) count one level each. The parser, the checker
+/// (a chain of `n` operators, `.0`s or indexes nests `n` deep) count one level each. The parser, the checker
 /// and both back ends recurse over expressions, so deeper input is refused before parsing.
 pub const MAX_NESTING: usize = 512;
 
@@ -196,6 +196,13 @@ fn check_nesting(source: &str) -> Result<(), Diagnostic> {
                     i += 1;
                 }
             }
+            // A block comment counts nothing (an unclosed one is the parser's error).
+            b'/' if bytes.get(i) == Some(&b'*') => {
+                i = match source[i + 1..].find("*/") {
+                    Some(end) => i + 1 + end + 2,
+                    None => bytes.len(),
+                };
+            }
             b'"' => {
                 while i < bytes.len() && bytes[i] != b'"' {
                     i += 1 + usize::from(bytes[i] == b'\\');
@@ -203,6 +210,17 @@ fn check_nesting(source: &str) -> Result<(), Diagnostic> {
                 i += 1;
             }
             b'(' | b'[' | b'{' => {
+                // An index after a value (`xs[0][1]`) also nests the value it indexes: a
+                // chain of `n` indexes nests `n` deep, as a chain of `.0` does.
+                let before = source[..start].trim_end().as_bytes().last().copied();
+                let postfix = c == b'['
+                    && before.is_some_and(|b| {
+                        b == b']' || b == b')' || b.is_ascii_alphanumeric() || b == b'_'
+                    });
+                if postfix {
+                    *levels.last_mut().expect("a level") += 1;
+                    depth += 1;
+                }
                 depth += 1;
                 levels.push(0);
             }
@@ -510,8 +528,9 @@ fn move_decl(p: Pair<Rule>) -> MoveDecl {
 }
 
 /// The element and clauses of a comprehension (a `where` is its last condition).
-fn comprehension_parts(mut it: pest::iterators::Pairs<Rule>) -> (Expr, Vec<Clause>) {
-    let elem = expr(it.next().expect("element"));
+/// A comprehension's element and clauses (a `compr_tail`: `for` clauses, `where` guard).
+fn comprehension_parts(elem: Expr, tail: Pair<Rule>) -> (Expr, Vec<Clause>) {
+    let mut it = tail.into_inner().filter(|p| p.as_rule() != Rule::for_word);
     let mut clauses: Vec<Clause> = (it.next().expect("clauses").into_inner())
         .map(clause)
         .collect();
@@ -519,6 +538,15 @@ fn comprehension_parts(mut it: pest::iterators::Pairs<Rule>) -> (Expr, Vec<Claus
         clauses.push(Clause::Cond(expr(guard.into_inner().next().expect("cond"))));
     }
     (elem, clauses)
+}
+
+/// The expressions of a list: `first` and those of `more_args`.
+fn listed(first: Pair<Rule>, more: Option<Pair<Rule>>) -> Vec<Expr> {
+    let mut out = vec![expr(first)];
+    if let Some(more) = more {
+        out.extend(more.into_inner().map(expr));
+    }
+    out
 }
 
 fn clause(p: Pair<Rule>) -> Clause {
@@ -615,19 +643,25 @@ fn pratt_expr(pairs: Pairs<Rule>) -> Expr {
                     let n = op.into_inner().next().expect("int");
                     ExprKind::Field(Box::new(lhs), n.as_str().parse().unwrap_or(usize::MAX))
                 }
-                Rule::slice => {
-                    let mut lo = None;
-                    let mut hi = None;
-                    for part in op.into_inner() {
-                        let is_lo = part.as_rule() == Rule::slice_lo;
-                        let bound = Some(Box::new(expr(part.into_inner().next().expect("bound"))));
-                        if is_lo {
-                            lo = bound;
-                        } else {
-                            hi = bound;
+                Rule::bracket => {
+                    let mut parts = op.into_inner();
+                    let first = parts.next().expect("an index or a slice");
+                    let bound = |p: Pair<Rule>| {
+                        (p.into_inner().next())
+                            .map(|hi| Box::new(expr(hi.into_inner().next().expect("bound"))))
+                    };
+                    match first.as_rule() {
+                        Rule::slice_to => ExprKind::Slice(Box::new(lhs), None, bound(first)),
+                        _ => {
+                            let at = expr(first);
+                            match parts.next() {
+                                Some(from) => {
+                                    ExprKind::Slice(Box::new(lhs), Some(Box::new(at)), bound(from))
+                                }
+                                None => ExprKind::Index(Box::new(lhs), Box::new(at)),
+                            }
                         }
                     }
-                    ExprKind::Slice(Box::new(lhs), lo, hi)
                 }
                 Rule::update => {
                     let mut it = op.into_inner().map(expr);
@@ -635,10 +669,7 @@ fn pratt_expr(pairs: Pairs<Rule>) -> Expr {
                     let v = it.next().expect("value");
                     ExprKind::With(Box::new(lhs), Box::new(i), Box::new(v))
                 }
-                _ => ExprKind::Index(
-                    Box::new(lhs),
-                    Box::new(expr(op.into_inner().next().expect("index"))),
-                ),
+                other => unreachable!("postfix {other:?}"),
             };
             Expr { kind, span: sp }
         })
@@ -692,12 +723,29 @@ fn primary(p: Pair<Rule>) -> Expr {
             }
             ExprKind::Tuple(items)
         }
-        Rule::set_lit => ExprKind::Set(args(p.into_inner().next())),
+        Rule::brace => {
+            let mut it = p.into_inner();
+            match (it.next(), it.next()) {
+                (Some(first), Some(tail)) if tail.as_rule() == Rule::compr_tail => {
+                    let (elem, clauses) = comprehension_parts(expr(first), tail);
+                    ExprKind::Compr(Box::new(elem), clauses)
+                }
+                (Some(first), tail) => ExprKind::Set(listed(first, tail)),
+                (None, _) => ExprKind::Set(Vec::new()),
+            }
+        }
         Rule::list_lit => ExprKind::List(args(p.into_inner().next())),
         Rule::call => {
             let mut it = p.into_inner();
             let name = ident(it.next().expect("callee"));
-            ExprKind::Call(name, args(it.next()))
+            match (it.next(), it.next()) {
+                (Some(first), Some(tail)) if tail.as_rule() == Rule::compr_tail => {
+                    let (elem, clauses) = comprehension_parts(expr(first), tail);
+                    ExprKind::CompoundCompr(name, Box::new(elem), clauses)
+                }
+                (Some(first), tail) => ExprKind::Call(name, listed(first, tail)),
+                (None, _) => ExprKind::Call(name, Vec::new()),
+            }
         }
         Rule::if_expr => {
             let mut it = p.into_inner().map(expr);
@@ -757,16 +805,6 @@ fn primary(p: Pair<Rule>) -> Expr {
             let var = ident(it.next().expect("variable"));
             let next = expr(it.next().expect("next"));
             ExprKind::Closure(kind, Box::new(seed), var, Box::new(next))
-        }
-        Rule::comprehension => {
-            let (elem, clauses) = comprehension_parts(p.into_inner());
-            ExprKind::Compr(Box::new(elem), clauses)
-        }
-        Rule::compound_compr => {
-            let mut it = p.into_inner();
-            let name = ident(it.next().expect("compound"));
-            let (elem, clauses) = comprehension_parts(it);
-            ExprKind::CompoundCompr(name, Box::new(elem), clauses)
         }
         other => unreachable!("primary {other:?}"),
     };

@@ -30,6 +30,11 @@ const MAX_MEMORY: u64 = 2 << 30;
 /// Checks `source`, then runs its queries with the interpreter under small limits, on a
 /// thread that must finish within [`PATIENCE`]: a panic or a hang fails the case.
 fn check_and_run(source: String) -> Result<(), TestCaseError> {
+    check_and_run_within(source, PATIENCE)
+}
+
+/// [`check_and_run`] within `patience`.
+fn check_and_run_within(source: String, patience: Duration) -> Result<(), TestCaseError> {
     let (done, finished) = mpsc::channel();
     let text = source.clone();
     // Where the system's out-of-memory killer may end the run, the last input is here.
@@ -54,7 +59,7 @@ fn check_and_run(source: String) -> Result<(), TestCaseError> {
         });
         let _ = done.send(outcome.unwrap_or_else(|_| Err("a panic".to_string())));
     });
-    match finished.recv_timeout(PATIENCE) {
+    match finished.recv_timeout(patience) {
         Ok(Ok(())) => Ok(()),
         Ok(Err(why)) => Err(TestCaseError::fail(format!("{why} on:\n{source}"))),
         // A thread cannot be stopped: were the case to fail, the hung thread would go on
@@ -449,4 +454,52 @@ fn literals_reach_the_largest_integer_and_ranges_are_counted() {
     let held = compile_str("const S = {0..9223372036854775807}\n").map(|_| ());
     let why = held.expect_err("a set holding a huge range");
     assert!(why[0].message.contains("too large"), "{}", why[0].message);
+}
+
+/// One level of nesting of an expression `X`: every bracket and call kind, and postfix
+/// chains (issue 36 found parse times that doubled with each level of some of them).
+fn nesting() -> impl Strategy<Value = (&'static str, &'static str)> {
+    prop::sample::select(vec![
+        ("[0, 1][", "]"),
+        ("{", "}"),
+        ("{ ", " for x in {1} }"),
+        ("max(", ", 2)"),
+        ("f(", ")"),
+        ("sum(G(", ") for x in {1})"),
+        ("[[0, 1][", "]]"),
+        ("(", ")"),
+        ("(", ", 1)"),
+        ("if true then ", " else 0"),
+        ("let y = ", " in y"),
+        ("", "[0]"),
+        ("", "[0..]"),
+        ("", "[..1]"),
+        ("", ".0"),
+        ("", " with [0] = 1"),
+        ("closure({", "}, v => {v})"),
+        ("exists z in {", "}: true"),
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
+    /// Nested constructs up to 40 deep, and chains, in a constant and in a move: each
+    /// checked (and run) in a few seconds, never a panic.
+    #[test]
+    fn nesting_and_chains_answer_at_once(
+        levels in prop::collection::vec(nesting(), 0..40),
+        chain in 0usize..3_000,
+        in_move in any::<bool>(),
+    ) {
+        let mut e = "1".to_string();
+        for (open, close) in &levels {
+            e = format!("{open}{e}{close}");
+        }
+        let e = format!("{e}{}", "[0]".repeat(chain / 100));
+        let source = match in_move {
+            true => format!("game G(n: 0..3) {{\n    move m(n > 0, {e} == {e}) => G(n - 1)\n}}\nvalue grundy of G(2)\n"),
+            false => format!("const X = {e}\nvalue grundy of X\n"),
+        };
+        check_and_run_within(source, Duration::from_secs(5))?;
+    }
 }

@@ -32,6 +32,7 @@ pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Ex
 pub use period::{find_period, Bound, Period};
 pub use rules::{KernelTables, Options, RuleError, Rules};
 pub use solver::{
-    Mode, Progress, ProgressReport, SolveError, Solver, DEFAULT_MAX_POSITIONS, PROGRESS_EVERY,
+    HeapBound, Mode, Progress, ProgressReport, SolveError, Solver, DEFAULT_MAX_POSITIONS,
+    PROGRESS_EVERY,
 };
 pub use value::{Outcome, Value, ValueKind, WNumber};

@@ -324,7 +324,17 @@ pub fn solve_plan<R: Rules>(
             let mut columns = vec![var];
             columns.extend(asks.iter().map(|a| a.name().to_string()));
             out(Part::TableStart { query, columns });
-            while let Some(item) = rows.next_item() {
+            let mut count = 0u64;
+            loop {
+                // Between rows (before the next row's position is made) the solver may
+                // forget positions it keeps in a table.
+                count += 1;
+                if count.is_multiple_of(1024) {
+                    solver.relieve_memory();
+                }
+                let Some(item) = rows.next_item() else {
+                    break;
+                };
                 let (label, target) = item?;
                 let mut row = vec![json!(label)];
                 for &a in &asks {
@@ -378,13 +388,26 @@ pub fn solve_plan<R: Rules>(
         } => {
             let mut sequence = Vec::new();
             let mut first = None;
-            while let Some(item) = terms.next_item() {
+            loop {
+                // Between terms (before the next term's position is made) the solver may
+                // forget positions it keeps in a table.
+                if sequence.len() % 1024 == 1023 {
+                    solver.relieve_memory();
+                }
+                let Some(item) = terms.next_item() else {
+                    break;
+                };
                 let (n, target) = item?;
                 let start = *first.get_or_insert(n);
                 if start.checked_add(sequence.len() as i64) != Some(n) {
                     return Err(SolveError::Rule(crate::rules::RuleError::new(
                         "a period query needs a range of consecutive numbers",
                     )));
+                }
+                // The sequence and the values behind it grow with the terms: the memory
+                // limit holds between terms too.
+                if sequence.len() % 65_536 == 65_535 {
+                    solver.check_memory()?;
                 }
                 sequence.push(match solver.value(kind, &target)? {
                     Value::Number(n) | Value::W(WNumber::Num(n)) => n,

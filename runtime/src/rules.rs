@@ -147,6 +147,14 @@ pub trait Rules {
         self.options(pos, out)
     }
 
+    /// Forgets every position, where the rules keep positions as handles into a table of
+    /// their own (the interpreter interns them): the solver asks when it holds no position
+    /// (between a query's rows) and the memory is short, and then forgets every value too.
+    /// Returns whether it did. Default: no (positions are values).
+    fn forget_positions(&self) -> bool {
+        false
+    }
+
     /// How `pos` is written in messages and output, e.g. `Kayles(7)`.
     fn write_pos(&self, pos: Self::Pos, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{pos:?}")
@@ -461,7 +469,16 @@ pub struct Options<P> {
     stopped: bool,
     /// `check` fails past this many options: [`MAX_OPTIONS`], or 0 once stopped.
     limit: usize,
+    /// The memory the process may hold while options are enumerated (the solve's
+    /// `--max-memory`), measured every [`MEMORY_CHECK_OPTIONS`] options: a position whose
+    /// options alone would exhaust it stops the solve.
+    memory_limit: Option<u64>,
+    /// The enumeration stopped at the memory limit.
+    out_of_memory: bool,
 }
+
+/// How often (in options) an enumeration measures the memory the process holds.
+pub const MEMORY_CHECK_OPTIONS: usize = 1 << 16;
 
 impl<P> Default for Options<P> {
     fn default() -> Self {
@@ -472,6 +489,8 @@ impl<P> Default for Options<P> {
             stop_at_end: false,
             stopped: false,
             limit: MAX_OPTIONS,
+            memory_limit: None,
+            out_of_memory: false,
         }
     }
 }
@@ -488,11 +507,42 @@ impl<P: Copy + Ord> Options<P> {
     /// It also fails right after an `end` option when the solver asked to stop there (see
     /// [`Options::stopped_at_end`]).
     #[inline]
-    pub fn check(&self) -> Result<(), RuleError> {
+    pub fn check(&mut self) -> Result<(), RuleError> {
         if self.refs.len() > self.limit {
             return Err(self.over_limit());
         }
+        if self.refs.len().is_multiple_of(MEMORY_CHECK_OPTIONS) && self.memory_limit.is_some() {
+            return self.check_memory();
+        }
         Ok(())
+    }
+
+    /// Fails (and says so: [`Options::out_of_memory`]) where the process holds more than
+    /// the memory limit.
+    #[cold]
+    fn check_memory(&mut self) -> Result<(), RuleError> {
+        match (self.memory_limit, crate::memory::resident_bytes()) {
+            (Some(limit), Some(held)) if held > limit && !self.refs.is_empty() => {
+                self.out_of_memory = true;
+                Err(RuleError::new(format!(
+                    "the state space is too large: the solve reached its memory limit of {} \
+                     (--max-memory) while listing one position's options",
+                    crate::memory::show_size(limit)
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Sets the memory the process may hold while options are enumerated (the solver sets
+    /// its `--max-memory`).
+    pub fn set_memory_limit(&mut self, limit: Option<u64>) {
+        self.memory_limit = limit;
+    }
+
+    /// Whether the last enumeration stopped at the memory limit.
+    pub fn out_of_memory(&self) -> bool {
+        self.out_of_memory
     }
 
     #[cold]
@@ -509,6 +559,7 @@ impl<P: Copy + Ord> Options<P> {
         self.stop_at_end = on;
         self.stopped = false;
         self.limit = MAX_OPTIONS;
+        self.out_of_memory = false;
     }
 
     /// Adds `end`; when asked to stop there, `check` fails from now on.

@@ -67,6 +67,9 @@ pub enum SolveError {
         heap: u64,
         /// How many values (heaps 0, 1, ...) were computed looking for a period.
         computed: usize,
+        /// What stopped the computation: the position limit, the memory limit, or the
+        /// largest heap computed (2^32).
+        bound: HeapBound,
     },
     /// A declared symmetry that the solver checks ([`Rules::checked_symmetries`]) is not
     /// one: it maps `position` to `image`, whose options differ (up to the symmetries).
@@ -129,12 +132,28 @@ impl fmt::Display for SolveError {
                  {MAX_SEARCHED_COMPONENTS}: a move likely makes a compound that holds the game \
                  again"
             ),
-            SolveError::HeapTooLarge { heap, computed } => write!(
-                f,
-                "heap {heap} is too large to compute (past the position and memory limits, or \
-                 past 2^32), and no period was proven in the {computed} values computed from \
-                 heap 0, so its value cannot be read off one"
-            ),
+            SolveError::HeapTooLarge {
+                heap,
+                computed,
+                bound,
+            } => {
+                let past = match bound {
+                    HeapBound::Positions(n) => {
+                        format!("past the position limit, {n} (--max-positions)")
+                    }
+                    HeapBound::Memory(n) => format!(
+                        "past the memory limit of {} (--max-memory)",
+                        crate::memory::show_size(*n)
+                    ),
+                    HeapBound::Largest => "past 2^32, the largest heap computed".to_string(),
+                };
+                write!(
+                    f,
+                    "heap {heap} is too large to compute ({past}), and no period was proven in \
+                     the {computed} values computed from heap 0, so its value cannot be read \
+                     off one"
+                )
+            }
             SolveError::NotASymmetry {
                 symmetry,
                 position,
@@ -160,6 +179,17 @@ impl fmt::Display for SolveError {
 }
 
 impl std::error::Error for SolveError {}
+
+/// What kept a heap game's values from reaching a heap ([`SolveError::HeapTooLarge`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeapBound {
+    /// The position limit (`--max-positions`).
+    Positions(u64),
+    /// The memory limit (`--max-memory`), in bytes.
+    Memory(u64),
+    /// Heaps past 2^32 are never computed.
+    Largest,
+}
 
 impl From<RuleError> for SolveError {
     fn from(e: RuleError) -> Self {
@@ -495,6 +525,40 @@ impl<'r, R: Rules> Solver<'r, R> {
         solver
     }
 
+    /// Between a query's rows (no position held): where the process holds more than half
+    /// its memory limit and the rules keep positions in a table of their own
+    /// ([`Rules::forget_positions`]), forgets every position and every value, so that a long
+    /// table runs within the limit as it does where positions are values (the memos then
+    /// forget their oldest values as they fill).
+    pub(crate) fn relieve_memory(&mut self) {
+        let (Some(limit), Some(held)) = (self.max_memory, crate::memory::resident_bytes()) else {
+            return;
+        };
+        if !self.stack.is_empty() || held <= limit / 2 || !self.rules.forget_positions() {
+            return;
+        }
+        self.leaf_memo = ValueKind::ALL.iter().map(|_| LeafMemo::new()).collect();
+        self.exprs = Vec::new();
+        self.expr_ids = FxHashMap::default();
+        self.expr_memo = ValueKind::ALL.iter().map(|_| Vec::new()).collect();
+        self.ended = Vec::new();
+        self.not_values = FxHashMap::default();
+        self.searching = Default::default();
+        self.symmetry_checked = Default::default();
+        self.partizan = None;
+        self.cleared += 1;
+        self.measure_memory();
+    }
+
+    /// Fails with [`SolveError::OutOfMemory`] where the process holds more than the memory
+    /// limit (the query driver asks between the terms of a long query).
+    pub(crate) fn check_memory(&mut self) -> Result<(), SolveError> {
+        match self.measure_memory() {
+            Some(limit) => Err(SolveError::OutOfMemory { limit }),
+            None => Ok(()),
+        }
+    }
+
     /// Measures the memory held against `max_memory` (keeping what is left in
     /// `free_memory`); the limit when the process holds more.
     fn measure_memory(&mut self) -> Option<u64> {
@@ -764,6 +828,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 Ok(Some(need)) => {
                     if frame.bufs.opts.len() > KEEP_OPTIONS_WHILE_WAITING {
                         frame.bufs.opts = Options::default();
+                        frame.bufs.opts.set_memory_limit(self.max_memory);
                         frame.dropped = true;
                     }
                     self.stack.push(frame);
@@ -853,6 +918,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
         let grundy = ValueKind::Grundy.slot();
         let mut found = Vec::new();
+        let bound;
         let applied = {
             let memo = &self.leaf_memo[grundy];
             let rules = self.rules;
@@ -862,16 +928,27 @@ impl<'r, R: Rules> Solver<'r, R> {
             };
             // Each new value is held twice for a moment (in `found`, then in the memo).
             let per_value = 2 * std::mem::size_of::<(Pos<R>, u32)>() as u64 + 16;
-            let budget = self
-                .max_positions
-                .saturating_sub(self.solved)
-                .min(self.free_memory / per_value);
+            let positions = self.max_positions.saturating_sub(self.solved);
+            let memory = self.free_memory / per_value;
+            bound = match positions <= memory {
+                true => HeapBound::Positions(self.max_positions),
+                false => HeapBound::Memory(self.max_memory.unwrap_or(u64::MAX)),
+            };
+            let budget = positions.min(memory);
             rules.grundy_kernel(p, &known, &mut found, budget, &mut self.kernel_tables)
         };
         if !applied {
             return match self.kernel_tables.take_unanswered() {
                 Some((heap, computed)) => {
-                    Err(Fail::Error(SolveError::HeapTooLarge { heap, computed }))
+                    let bound = match heap >= 1 << 32 {
+                        true => HeapBound::Largest,
+                        false => bound,
+                    };
+                    Err(Fail::Error(SolveError::HeapTooLarge {
+                        heap,
+                        computed,
+                        bound,
+                    }))
                 }
                 None => Ok(false),
             };
@@ -923,6 +1000,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             self.report_progress();
         }
         let mut bufs = self.pool.pop().unwrap_or_default();
+        bufs.opts.set_memory_limit(self.max_memory);
         match self.expand(task, &mut bufs.opts) {
             Ok(false) => {}
             Ok(true) => {
@@ -930,6 +1008,10 @@ impl<'r, R: Rules> Solver<'r, R> {
                 return Ok(());
             }
             Err(fail) => {
+                let fail = match (bufs.opts.out_of_memory(), self.max_memory) {
+                    (true, Some(limit)) => Fail::Error(SolveError::OutOfMemory { limit }),
+                    _ => fail,
+                };
                 self.recycle(bufs);
                 return Err(fail);
             }
@@ -1096,7 +1178,13 @@ impl<'r, R: Rules> Solver<'r, R> {
     fn step(&mut self, frame: &mut Frame<Pos<R>>) -> Result<Option<Task<Pos<R>>>, Fail<Pos<R>>> {
         let kind = frame.task.kind;
         if frame.dropped {
-            self.enumerate(frame.task.node, &mut frame.bufs.opts)?;
+            let listed = self.enumerate(frame.task.node, &mut frame.bufs.opts);
+            if let (Err(_), true, Some(limit)) =
+                (&listed, frame.bufs.opts.out_of_memory(), self.max_memory)
+            {
+                return Err(Fail::Error(SolveError::OutOfMemory { limit }));
+            }
+            listed?;
             frame.dropped = false;
         }
         let outcome_kind = matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome);

@@ -89,6 +89,9 @@ impl<R: Rules> Solver<'_, R> {
             return Err(GiveUp);
         }
         let mut bufs = self.pool.pop().unwrap_or_default();
+        // Each level of the search holds its options: the memory limit holds while they
+        // are listed (past it the search gives up, and the ordinary search reports it).
+        bufs.opts.set_memory_limit(self.max_memory);
         let fine = self.rules.options(p, &mut bufs.opts).is_ok()
             && !(bufs.opts.refs.iter()).any(|r| matches!(r, OptRef::Expr(_)));
         if !fine || self.memory_exhausted {
