@@ -1418,3 +1418,53 @@ fn grids_whose_columns_depend_on_the_row_are_ragged() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// Issue 37: `--value options` lists every option with its value (for debugging rules),
+/// in both back ends alike, and `--pretty` without JSON says it does nothing.
+#[test]
+fn eval_lists_options_with_their_values() {
+    let [native, interp] = both_back_ends(&[
+        "eval",
+        "examples/nim.cgdl",
+        "Heap(2) + Heap(1)",
+        "--value",
+        "options",
+    ]);
+    assert!(native.status.success(), "{}", stderr(&native));
+    assert_eq!(stdout(&native), stdout(&interp));
+    // Each option of a two-heap Nim position, with its Grundy value a xor b.
+    let text = stdout(&native);
+    let listed = text.strip_prefix("options ").expect("one line").trim_end();
+    let mut options: Vec<&str> = listed.split("; ").collect();
+    options.sort_unstable();
+    assert_eq!(
+        options,
+        [
+            "Heap(0) + Heap(1) = 1",
+            "Heap(0) + Heap(2) = 2",
+            "Heap(1) + Heap(1) = 0"
+        ]
+    );
+    let [native, _] = both_back_ends(&[
+        "eval",
+        "examples/domineering.cgdl",
+        "Domineering(rect(2, 2))",
+        "--value",
+        "options",
+    ]);
+    let text = stdout(&native);
+    assert!(
+        text.contains("left: Domineering({(0, 1), (1, 1)}) = 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("right: Domineering({(1, 0), (1, 1)}) = -1"),
+        "{text}"
+    );
+    let out = cgdl(&["run", "examples/nim.cgdl", "--pretty", "--interp"]);
+    assert!(
+        stderr(&out).contains("--pretty indents JSON output"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -54,7 +54,9 @@ enum Command {
         /// A position expression, e.g. 'Kayles(7) + Kayles(3)'.
         position: String,
         /// Values to print, comma-separated: outcome, misere_outcome, grundy, wnumber,
-        /// misere_wnumber, remoteness, suspense, moves.
+        /// misere_wnumber, remoteness, suspense, moves, options (every option with its
+        /// value); of partizan games canonical, temperature, mean, left_stop, right_stop,
+        /// birthday, left_moves, right_moves.
         #[arg(long, value_delimiter = ',', default_value = "outcome")]
         value: Vec<String>,
         #[command(flatten)]
@@ -125,6 +127,15 @@ struct OutputArgs {
 impl OutputArgs {
     fn json(&self) -> bool {
         self.format == Format::Json
+    }
+
+    /// Says so where `--pretty` is given without `--format json`, which it does nothing to.
+    fn note_unused(&self) {
+        if self.pretty && !self.json() {
+            cgdl::runtime::driver::note(
+                "note: --pretty indents JSON output; without --format json it does nothing",
+            );
+        }
     }
 }
 
@@ -458,10 +469,7 @@ fn cmd_eval(
         match Ask::parse(v.trim()) {
             Some(a) => asks.push(a),
             None => {
-                eprintln!(
-                    "error: unknown value `{v}` (values: outcome, misere_outcome, grundy, \
-                     wnumber, misere_wnumber, remoteness, suspense, moves)"
-                );
+                eprintln!("error: unknown value `{v}` (values: {})", Ask::names());
                 return Err(Reported);
             }
         }
@@ -642,6 +650,11 @@ fn main() -> ExitCode {
 fn run() -> ExitCode {
     interrupt_ends_the_run();
     let cli = Cli::parse();
+    match &cli.command {
+        Command::Run { output, .. } | Command::Eval { output, .. } => output.note_unused(),
+        Command::Loony(args) => args.output.note_unused(),
+        _ => {}
+    }
     let result = match &cli.command {
         Command::Check { file } => cmd_check(file),
         Command::Run {

@@ -17,18 +17,32 @@ pub enum Ask {
     Value(ValueKind),
     /// The winning moves.
     Moves,
+    /// Every option with its value (its Grundy value; a partizan position's options of each
+    /// side with their canonical forms): for debugging rules.
+    Options,
     /// A value of partizan games (canonical forms and what they give).
     Partizan(PartizanKind),
 }
 
 impl Ask {
+    /// Every value a query may ask for, in the order help text lists them: the values of
+    /// impartial games, `moves`, `options`, then those of partizan games.
+    pub fn all() -> Vec<Ask> {
+        let mut out: Vec<Ask> = ValueKind::ALL.iter().map(|&k| Ask::Value(k)).collect();
+        out.extend([Ask::Moves, Ask::Options]);
+        out.extend(PartizanKind::ALL.iter().map(|&k| Ask::Partizan(k)));
+        out
+    }
+
+    /// Every name, as help text lists them: `outcome, misere_outcome, ..., right_moves`.
+    pub fn names() -> String {
+        let names: Vec<&str> = Ask::all().into_iter().map(Ask::name).collect();
+        names.join(", ")
+    }
+
     /// Parses a value name (`grundy`, `moves`, ...).
     pub fn parse(name: &str) -> Option<Ask> {
-        if name == "moves" {
-            return Some(Ask::Moves);
-        }
-        (ValueKind::from_name(name).map(Ask::Value))
-            .or_else(|| PartizanKind::from_name(name).map(Ask::Partizan))
+        Ask::all().into_iter().find(|a| a.name() == name)
     }
 
     /// The name as written.
@@ -36,6 +50,7 @@ impl Ask {
         match self {
             Ask::Value(k) => k.name(),
             Ask::Moves => "moves",
+            Ask::Options => "options",
             Ask::Partizan(k) => k.name(),
         }
     }
@@ -231,7 +246,35 @@ fn answer_one<R: Rules>(
             let moves = solver.winning_moves(target)?;
             json!(moves.iter().map(|m| solver.display(m)).collect::<Vec<_>>())
         }
+        Ask::Options => options_json(solver, target)?,
     })
+}
+
+/// Every option of `target` with its value, in the order of the rules, as texts
+/// `POSITION = VALUE`: the Grundy value of an impartial option, each side's options with
+/// their canonical forms (`left: POSITION = FORM`) for a partizan position.
+fn options_json<R: Rules>(
+    solver: &mut Solver<'_, R>,
+    target: &Expr<R::Pos>,
+) -> Result<serde_json::Value, SolveError> {
+    let mut out = Vec::new();
+    if partizan::is_partizan(solver.rules(), target) {
+        for (side, name) in [(Side::Left, "left"), (Side::Right, "right")] {
+            let options = solver.partizan().options(target, side)?;
+            for o in options {
+                let p = solver.partizan();
+                let g = p.value(&o)?;
+                let form = p.forms().display(g);
+                out.push(format!("{name}: {} = {form}", solver.display(&o)));
+            }
+        }
+    } else {
+        for o in solver.options_in_order(target)? {
+            let g = solver.grundy(&o)?;
+            out.push(format!("{} = {g}", solver.display(&o)));
+        }
+    }
+    Ok(json!(out))
 }
 
 /// A number as JSON: an integer as a number, a fraction as its text (`"-3/2"`).
@@ -506,11 +549,19 @@ fn align(rows: &[Vec<String>]) -> String {
 /// its columns widen (never narrow) from one block to the next.
 pub const TEXT_BLOCK_ROWS: usize = 65_536;
 
-/// A table printed as text while it is solved, [`TEXT_BLOCK_ROWS`] rows at a time.
+/// A table whose rows come slower than this is printed as they come: each row (or the rows
+/// solved since the last print) as soon as it is solved, aligned to the widths so far.
+pub const TEXT_ROW_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// A table printed as text while it is solved, [`TEXT_BLOCK_ROWS`] rows at a time, or
+/// sooner where its rows come slowly ([`TEXT_ROW_WAIT`]): a slow table shows each row as it
+/// is solved.
 #[derive(Debug)]
 pub struct TextTable {
     widths: Vec<usize>,
     block: Vec<Vec<String>>,
+    /// When the table last printed (or began).
+    printed: std::time::Instant,
 }
 
 impl TextTable {
@@ -520,14 +571,17 @@ impl TextTable {
         let table = TextTable {
             widths: Vec::new(),
             block: vec![columns.to_vec()],
+            printed: std::time::Instant::now(),
         };
         (table, format!("{query}\n"))
     }
 
-    /// Adds a row; returns the text of a finished block.
+    /// Adds a row; returns the text to print now: a finished block, or the rows so far
+    /// where the last print is [`TEXT_ROW_WAIT`] ago.
     pub fn row(&mut self, row: &[serde_json::Value]) -> Option<String> {
         self.block.push(row.iter().map(cell_text).collect());
-        (self.block.len() >= TEXT_BLOCK_ROWS).then(|| self.flush())
+        let slow = self.printed.elapsed() >= TEXT_ROW_WAIT;
+        (self.block.len() >= TEXT_BLOCK_ROWS || slow).then(|| self.flush())
     }
 
     /// The text of the rows not yet printed.
@@ -538,6 +592,7 @@ impl TextTable {
     fn flush(&mut self) -> String {
         let text = align_to(&self.block, &mut self.widths);
         self.block.clear();
+        self.printed = std::time::Instant::now();
         text
     }
 }

@@ -751,6 +751,16 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
+    /// The options of a position expression in the order of the rules (a compound's: its
+    /// parts' in the order given), as expressions.
+    pub fn options_in_order(
+        &mut self,
+        expr: impl IntoExpr<Pos<R>>,
+    ) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
+        let expr = expr.into_expr();
+        self.expr_options(&expr, false).map_err(Self::no_cycle)
+    }
+
     /// The winning moves (normal play): the options whose outcome is P, each position once,
     /// with compound
     /// components in the order `expr` gives them.

@@ -1,7 +1,6 @@
 //! Queries: value names, free names and their domains, and the period query's domain.
 
 use super::*;
-use cgdl_runtime::partizan::PartizanKind;
 use cgdl_runtime::report::Ask;
 
 impl Checker<'_> {
@@ -9,12 +8,9 @@ impl Checker<'_> {
         let mut values = Vec::new();
         for v in &q.values {
             if Ask::parse(&v.name).is_none() {
-                let names = (ValueKind::ALL.iter().map(|k| k.name()))
-                    .chain(std::iter::once("moves"))
-                    .chain(PartizanKind::ALL.iter().map(|k| k.name()));
-                let help = suggest(&v.name, names).unwrap_or_else(|| {
-                    "values: outcome, misere_outcome, grundy, wnumber, misere_wnumber, remoteness, suspense, moves; of partizan games: canonical, temperature, mean, left_stop, right_stop, birthday, left_moves, right_moves".to_string()
-                });
+                let names = Ask::all().into_iter().map(Ask::name);
+                let help =
+                    suggest(&v.name, names).unwrap_or_else(|| format!("values: {}", Ask::names()));
                 self.error(
                     Diagnostic::new(
                         ErrorCode::UnknownValue,

@@ -247,6 +247,7 @@ fn ask(rt: &TokenStream, name: &str) -> TokenStream {
                 let k = quote::format_ident!("{k:?}");
                 quote!(#rt::report::Ask::Partizan(#rt::partizan::PartizanKind::#k))
             }
+            None if name == "options" => quote!(#rt::report::Ask::Options),
             None => quote!(#rt::report::Ask::Moves),
         },
     }
