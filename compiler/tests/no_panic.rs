@@ -65,7 +65,13 @@ fn check_and_run_within(source: String, patience: Duration) -> Result<(), TestCa
         // A thread cannot be stopped: were the case to fail, the hung thread would go on
         // using time and memory beside each shrinking step's. The input is the report.
         Err(_) => {
-            eprintln!("no answer within {PATIENCE:?} on:\n{source}");
+            // Straight to the process's stderr: the test harness captures `eprintln!`, and
+            // would drop it on the exit.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "no answer within {patience:?} on:\n{source}"
+            );
             std::process::exit(101)
         }
     }

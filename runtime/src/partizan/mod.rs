@@ -13,7 +13,7 @@ pub use thermo::{Thermograph, Wall};
 use crate::expr::{Compound, Expr};
 use crate::rules::{OptRef, Options, RuleError, Rules};
 use crate::solver::{SharedReporter, SolveError};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -107,6 +107,8 @@ pub struct PartizanSolver<'r, R: Rules> {
     memo: FxHashMap<R::Pos, GameId>,
     /// Positions whose value is being computed, in move order (a repeat is a cycle).
     path: Vec<R::Pos>,
+    /// The positions of `path`, to find a repeat at once.
+    on_path: FxHashSet<R::Pos>,
     /// Spare option buffers.
     pool: Vec<Options<R::Pos>>,
     max_positions: u64,
@@ -143,6 +145,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             forms: Forms::new(),
             memo: FxHashMap::default(),
             path: Vec::new(),
+            on_path: FxHashSet::default(),
             pool: Vec::new(),
             max_positions,
             max_memory: None,
@@ -231,13 +234,16 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         if let Some(&g) = self.memo.get(&pos) {
             return Ok(g);
         }
-        if let Some(at) = self.path.iter().position(|&p| p == pos) {
+        if !self.on_path.insert(pos) {
+            let at = self.path.iter().position(|&p| p == pos).unwrap_or(0);
             let mut positions: Vec<String> =
                 self.path[at..].iter().map(|&p| self.show(p)).collect();
             positions.push(self.show(pos));
             return Err(SolveError::Cycle { positions });
         }
-        if self.memo.len() as u64 >= self.max_positions {
+        // Positions being computed count too: a game that never ends is one long path.
+        if (self.memo.len() + self.path.len()) as u64 >= self.max_positions {
+            self.on_path.remove(&pos);
             return Err(SolveError::TooManyPositions {
                 limit: self.max_positions,
             });
@@ -245,6 +251,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         self.path.push(pos);
         let result = deep(|| self.solve(pos));
         self.path.pop();
+        self.on_path.remove(&pos);
         let g = result?;
         self.memo.insert(pos, g);
         if self.memo.len() & 0x3FF == 0 {
