@@ -222,6 +222,27 @@ fn run_time_errors_name_the_move_position_and_value() {
     assert_fails_with(&out, "division by zero: 1 / 0");
 }
 
+/// A function's argument outside its parameter's type is an error in both back ends, and a
+/// constant one is a diagnostic.
+#[test]
+fn function_arguments_are_checked_against_their_types() {
+    let source = "fn f(x: 0..3) -> nat = x * 2\n\
+                  game G(n: nat) {\n    move m(k in 1..=n) => G(f(n - k))\n}\n\
+                  value grundy of G(4)\n";
+    let path = temp_file("argument.cgdl", source);
+    both_back_ends_fail_with(
+        &["run", path.to_str().expect("path")],
+        "argument `x` of `f` would be 3, outside its type 0..=2",
+    );
+    let path = temp_file(
+        "constant_argument.cgdl",
+        "fn f(x: 0..3) -> nat = x * 2\ngame G(n: nat) {\n    move m(n > 0) => G(f(7))\n}\n",
+    );
+    let out = cgdl(&["check", path.to_str().expect("path")]);
+    assert_fails_with(&out, "7 is out of range for an argument of `f` (0..=2)");
+    assert!(stderr(&out).contains("E0203"), "{}", stderr(&out));
+}
+
 #[test]
 fn huge_state_spaces_stop_with_a_message() {
     let path = temp_file(

@@ -656,8 +656,18 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
             let f = &cx.program.fns[*func];
             let mut frame = Vec::with_capacity(f.frame.max(args.len()));
-            for a in args {
-                frame.push(eval(a, env, Some(cx))?);
+            for (a, (name, ty)) in args.iter().zip(&f.params) {
+                let v = eval(a, env, Some(cx))?;
+                // An argument is checked against its parameter's type, as a field is.
+                if !ty.admits_its_static_type() && !ty.admits(&v.clone().normalize()) {
+                    return Err(EvalError::plain(cgdl_runtime::native::argument_message(
+                        name,
+                        &f.name,
+                        &ty.to_string(),
+                        &v.normalize().to_string(),
+                    )));
+                }
+                frame.push(v);
             }
             frame.resize(f.frame.max(args.len()), Val::Int(0));
             eval(&f.body, &mut frame, Some(cx))?

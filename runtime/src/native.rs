@@ -156,6 +156,23 @@ pub fn field_message(field: &str, game: &str, ty: &str, value: &str) -> String {
     format!("field `{field}` of {game} would be {value}, outside its type {ty}")
 }
 
+/// The message for a function's argument outside its parameter's type.
+pub fn argument_message(param: &str, function: &str, ty: &str, value: &str) -> String {
+    format!("argument `{param}` of `{function}` would be {value}, outside its type {ty}")
+}
+
+/// The error for a function's argument outside its parameter's type (out of line).
+#[cold]
+#[inline(never)]
+pub fn argument_error<T: Show + ?Sized>(
+    param: &str,
+    function: &str,
+    ty: &str,
+    value: &T,
+) -> RuleError {
+    RuleError::new(argument_message(param, function, ty, &value.shown()))
+}
+
 /// The message for a variant's payload value (number `index`, from 1) outside its type.
 pub fn payload_message(index: usize, tag: &str, ty: &str, value: &str) -> String {
     format!("value {index} of {tag} would be {value}, outside its type {ty}")

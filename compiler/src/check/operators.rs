@@ -411,11 +411,32 @@ impl Checker<'_> {
                 self.arity(name, span, params.len(), args.len(), "argument");
                 return (IExpr::Lit(Val::Int(0)), ret);
             }
-            let irs = args
+            let irs: Vec<IExpr> = args
                 .iter()
                 .zip(&params)
                 .map(|(a, t)| self.expect(a, t, scope, &format!("an argument of `{n}`")))
                 .collect();
+            // A constant argument outside its parameter's type is an error now.
+            let declared: Vec<FieldTy> = self.program.fns[fid]
+                .params
+                .iter()
+                .map(|(_, t)| t.clone())
+                .collect();
+            for ((ir, t), a) in irs.iter().zip(&declared).zip(args) {
+                if let IExpr::Lit(v) = ir {
+                    if !t.admits(&v.clone().normalize()) {
+                        self.error(
+                            Diagnostic::new(
+                                ErrorCode::OutOfRange,
+                                format!("{v} is out of range for an argument of `{n}` ({t})"),
+                                a.span,
+                            )
+                            .label("out of range")
+                            .help(format!("this argument of `{n}` takes values in {t}")),
+                        );
+                    }
+                }
+            }
             if let Some(caller) = self.current_fn {
                 self.calls[caller].push((fid, name.span));
             }

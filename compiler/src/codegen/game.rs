@@ -403,6 +403,30 @@ impl Gen<'_> {
         self.borrowed.borrow_mut().clear();
         let body = body?;
         let ret = self.value_ty(&f.ret);
+        // Each argument is checked against its parameter's type, as the interpreter checks
+        // it (a field is checked alike where a position is built).
+        let checks: Vec<TokenStream> = (f.params.iter())
+            .filter(|(_, t)| !t.admits_its_static_type())
+            .filter_map(|(p, t)| {
+                let x = self.names.local(p);
+                let fits = self.admits(t, quote!(#x))?;
+                // A set or list comes by reference.
+                let shown = match is_copy(self.program, &t.ty()) {
+                    true => quote!(&#x),
+                    false => quote!(#x),
+                };
+                let (param, func, ty) = (
+                    proc_macro2::Literal::string(p),
+                    proc_macro2::Literal::string(&f.name),
+                    proc_macro2::Literal::string(&t.to_string()),
+                );
+                Some(quote! {
+                    if !(#fits) {
+                        return ::std::result::Result::Err(#rt::native::argument_error(#param, #func, #ty, #shown));
+                    }
+                })
+            })
+            .collect();
         let (table, lookup) = self.function_table(id, f, &params)?;
         let doc = format!(" The function `{}`.", f.name);
         let lints = super::user_code_lints(&["ptr_arg"]);
@@ -419,6 +443,7 @@ impl Gen<'_> {
                 #lints
                 #dead
                 fn #name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
+                    #(#checks)*
                     ::std::result::Result::Ok(#body)
                 }
             });
@@ -446,6 +471,7 @@ impl Gen<'_> {
             #dead
             #[inline(never)]
             fn #body_name(#(#params),*) -> ::std::result::Result<#ret, #rt::RuleError> {
+                #(#checks)*
                 ::std::result::Result::Ok(#body)
             }
             #lookup

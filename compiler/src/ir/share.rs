@@ -147,8 +147,11 @@ impl Sureness {
             let fns: Vec<bool> = (0..program.fns.len())
                 .map(|j| callees.contains(&j) && decide(program, j, memo))
                 .collect();
-            // A function whose result type is a range checks its result.
-            let known = !matches!(f.ret, FieldTy::Range(..)) && Sureness { fns }.sure(&f.body);
+            // A function whose result type is a range checks its result, and one whose
+            // parameter has a bound checks its argument.
+            let known = !matches!(f.ret, FieldTy::Range(..))
+                && f.params.iter().all(|(_, t)| t.admits_its_static_type())
+                && Sureness { fns }.sure(&f.body);
             memo[i] = Some(known);
             known
         }

@@ -225,6 +225,18 @@ impl FieldTy {
         })
     }
 
+    /// Whether every value of this field type's static type ([`FieldTy::ty`]) is of this
+    /// field type: no range to check (a `nat`, whose static type is `nat`, an `int`, a
+    /// `bool`, a tagged union, and tuples, sets and lists of those).
+    pub fn admits_its_static_type(&self) -> bool {
+        match self {
+            FieldTy::Nat | FieldTy::Int | FieldTy::Bool | FieldTy::Union(_) => true,
+            FieldTy::Range(..) => false,
+            FieldTy::Tuple(ts) => ts.iter().all(FieldTy::admits_its_static_type),
+            FieldTy::Set(t) | FieldTy::List(t) => t.admits_its_static_type(),
+        }
+    }
+
     /// Whether `v` is a value of this type.
     pub fn admits(&self, v: &Val) -> bool {
         match (self, v) {
