@@ -236,9 +236,7 @@ fn answer_one<R: Rules>(
 ) -> Result<serde_json::Value, SolveError> {
     Ok(match ask {
         Ask::Value(ValueKind::Outcome) if partizan::is_partizan(solver.rules(), target) => {
-            let p = solver.partizan();
-            let g = p.value(target)?;
-            json!(p.class(g).to_string())
+            json!(solver.outcome(target.clone())?.to_string())
         }
         Ask::Partizan(kind) => partizan_json(solver, kind, target)?,
         Ask::Value(kind) => value_json(solver.value(kind, target)?),

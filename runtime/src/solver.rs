@@ -4,7 +4,7 @@
 use crate::compound::{combine, compound_options, fast_rule};
 use crate::expr::{Expr, IntoExpr};
 use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
-use crate::partizan::PartizanSolver;
+use crate::partizan::{Class, PartizanSolver};
 use crate::rules::{KernelTables, OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
@@ -662,8 +662,20 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.value(kind, Expr::Pos(pos))
     }
 
-    /// Normal-play outcome. Stops at the first winning option.
+    /// Normal-play outcome. Stops at the first winning option. Of a partizan game (or a sum
+    /// with a partizan part) the outcome class of its canonical form: `L`, `R`, `P` or `N`.
     pub fn outcome(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<Outcome, SolveError> {
+        let expr = expr.into_expr();
+        if crate::partizan::is_partizan(self.rules, &expr) {
+            let p = self.partizan();
+            let g = p.value(&expr)?;
+            return Ok(match p.class(g) {
+                Class::L => Outcome::L,
+                Class::R => Outcome::R,
+                Class::P => Outcome::P,
+                Class::N => Outcome::N,
+            });
+        }
         match self.value(ValueKind::Outcome, expr)? {
             Value::Outcome(o) => Ok(o),
             _ => unreachable!("outcome values decode as outcomes"),

@@ -99,13 +99,18 @@ pub(crate) const IN_PROGRESS: u32 = u32::MAX - 1;
 /// Memo sentinel: not computed.
 pub(crate) const UNKNOWN: u32 = u32::MAX;
 
-/// Who wins with perfect play.
+/// Who wins with perfect play. An impartial game's outcome is `P` or `N`; a partizan
+/// game's may also be `L` or `R`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
     /// The previous player (the one who just moved) wins.
     P,
     /// The next player (the one to move) wins.
     N,
+    /// Left wins whoever moves first (a partizan game `G > 0`).
+    L,
+    /// Right wins whoever moves first (a partizan game `G < 0`).
+    R,
 }
 
 impl fmt::Display for Outcome {
@@ -113,6 +118,8 @@ impl fmt::Display for Outcome {
         f.write_str(match self {
             Outcome::P => "P",
             Outcome::N => "N",
+            Outcome::L => "L",
+            Outcome::R => "R",
         })
     }
 }
