@@ -2,84 +2,93 @@
 # Prints docs/PERFORMANCE.md's "heap games against ogsolve" table: cgdl's native solver
 # computing every value of an octal game up to n (a `period` query, so that no value is read
 # off a period) beside Beling's ogsolve (`cargo install ogsolve`) on the same game, in the
-# same run, the best of ogsolve's methods. Wall-clock seconds, best of $RUNS runs (default 1).
-#   scripts/heap_games.sh              every row (about fifteen minutes: 0.07 and 0.007 are slow)
-#   scripts/heap_games.sh 0.156 0.16   only these codes
+# same run, the best of ogsolve's methods; then the worst ratio. Wall-clock seconds, best of
+# $RUNS runs (default 1); a process past $TIMEOUT seconds (default 120) is stopped and shown
+# as "> $TIMEOUT s" (a row whose cgdl run is stopped counts as the worst ratio it could be).
+#   scripts/heap_games.sh                     every code at 10^5 and 10^6 (an hour or more)
+#   SIZES=100000 scripts/heap_games.sh        every code at 10^5 (about ten minutes)
+#   scripts/heap_games.sh 0.106 0.16          only these codes
+# The codes: octal games of one to three digits whose nim-sequences have no known period
+# (the "period" column says whether cgdl proved one within n), the ones of issue 40 first.
 set -euo pipefail
 command -v ogsolve > /dev/null || { echo "ogsolve is needed: cargo install ogsolve" >&2; exit 1; }
 source "$(dirname "$0")/common.sh"
 runs=${RUNS:-1}
+timeout=${TIMEOUT:-120}
 methods=${METHODS:-naive,rc,rc2}
+sizes=${SIZES:-100000 1000000}
+codes=(
+    0.106 0.165 0.35 0.6 4.7 0.51 0.16 0.14 0.007
+    0.104 0.114 0.126 0.127 0.135 0.146 0.164 0.166 0.172 0.174 0.176
+    0.314 0.324 0.336 0.344 0.346 0.354 0.36 0.37 0.614 0.64 0.654 0.664 0.74 0.744 0.76
+    0.764 0.774
+)
 
-# Best wall-clock time (seconds) of $runs runs of a command.
+# Best wall-clock time (seconds) of $runs runs of a command; "> $timeout" when stopped.
 best() {
     local best=
     for _ in $(seq "$runs"); do
-        /usr/bin/time -f "%e" -o "$tmp/t" "$@" > "$tmp/out" 2>&1 || { cat "$tmp/out" >&2; exit 1; }
-        best=$(awk -v a="$(cat "$tmp/t")" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
+        local status=0
+        /usr/bin/time -f "%e" -o "$tmp/t" timeout "$timeout" "$@" > "$tmp/out" 2>&1 || status=$?
+        if [ "$status" = 124 ]; then echo "> $timeout"; return; fi
+        [ "$status" = 0 ] || { cat "$tmp/out" >&2; exit 1; }
+        best=$(awk -v a="$(tail -1 "$tmp/t")" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
     done
     echo "$best"
 }
 
-# `period grundy of G(n) for n in 0..=N` (or one `value`) of octal code $1, natively.
+# `period grundy of G(n) for n in 0..=N` of octal code $1: the time, then the period found.
 cgdl_time() {
-    local code=$1 n=$2 kind=$3
-    {
-        echo "game G = octal \"$code\""
-        if [ "$kind" = eval ]; then
-            echo "value grundy of G($n)"
-        else
-            echo "period grundy of G(n) for n in 0..=$n"
-        fi
-    } > "$tmp/g.cgdl"
-    $cgdl run "$tmp/g.cgdl" > /dev/null 2>&1 || { $cgdl run "$tmp/g.cgdl" >&2; exit 1; }
-    best $cgdl run "$tmp/g.cgdl"
+    local code=$1 n=$2
+    printf 'game G = octal "%s"\nperiod grundy of G(n) for n in 0..=%s\n' "$code" "$n" > "$tmp/g.cgdl"
+    # The first run builds the solver (cached): not timed.
+    $cgdl run "$tmp/g.cgdl" --max-positions 1 > /dev/null 2>&1 || true
+    local t
+    t=$(best $cgdl run "$tmp/g.cgdl")
+    local found="none"
+    if grep -q "preperiod" "$tmp/out"; then
+        found=$(grep -o "preperiod [0-9]*, period [0-9]*" "$tmp/out")
+    elif [[ "$t" == ">"* ]]; then
+        found="?"
+    fi
+    echo "$t|$found"
 }
 
-# ogsolve's best method on code $1 to $2, and its name. Naive is skipped past 10^6 terms
-# where rc or rc2 is far quicker (ogsolve 0.156 and 0.16 at 4·10^6).
+# ogsolve's best method on code $1 to $2, and its name.
 ogsolve_time() {
     local code=$1 n=$2 best= name=
     for m in ${methods//,/ }; do
-        if [ "$m" = naive ] && [ "$n" -gt 1000000 ]; then continue; fi
         local t
         t=$(best ogsolve "$code" -n "$n" -m "$m")
+        [[ "$t" == ">"* ]] && continue
         if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
             best=$t name=$m
         fi
     done
-    echo "$best $name"
+    [ -n "$best" ] && echo "$best|$name" || echo "> $timeout|every method"
 }
 
-echo "| game | n | query | cgdl | ogsolve (best method) | cgdl / ogsolve |"
-echo "|---|---|---|---|---|---|"
-row() {
-    local code=$1 n=$2 kind=$3
-    local c o m
-    c=$(cgdl_time "$code" "$n" "$kind")
-    read -r o m <<< "$(ogsolve_time "$code" "$n")"
-    printf '| %s | %s | %s | %s s | %s s (%s) | %s× |\n' "$code" "$n" "$kind" "$c" "$o" "$m" \
-        "$(awk -v a="$c" -v b="$o" 'BEGIN { printf "%.2f", a / b }')"
-}
 wanted=("$@")
-# Whether code $1 is among the codes asked for (all when none was).
-wanted_code() {
-    [ ${#wanted[@]} -eq 0 ] && return 0
-    for want in "${wanted[@]}"; do [ "$want" = "$1" ] && return 0; done
-    return 1
-}
-while read -r code n kind; do
-    if wanted_code "$code"; then
-        row "$code" "$n" "$kind"
-    fi
-done <<ROWS
-0.156 1000000 period
-0.156 4000000 period
-0.16 1000000 period
-0.16 4000000 period
-0.77 1000000 period
-0.14 1000000 period
-0.14 1000000 eval
-0.07 1000000 period
-0.007 1000000 period
-ROWS
+[ ${#wanted[@]} -eq 0 ] && wanted=("${codes[@]}")
+echo "| game | n | period (cgdl) | cgdl | ogsolve (best method) | cgdl / ogsolve |"
+echo "|---|---|---|---|---|---|"
+worst=0 worst_row=
+for n in $sizes; do
+    for code in "${wanted[@]}"; do
+        IFS='|' read -r c found <<< "$(cgdl_time "$code" "$n")"
+        IFS='|' read -r o m <<< "$(ogsolve_time "$code" "$n")"
+        # A stopped run counts as taking the timeout: a bound on the ratio, shown as one.
+        ratio=$(awk -v a="${c#> }" -v b="${o#> }" -v sa="${c:0:1}" -v sb="${o:0:1}" 'BEGIN {
+            r = a / (b > 0 ? b : 0.001)
+            if (sa == ">" && sb == ">") { print "?"; exit }
+            printf "%s%.2f", (sa == ">" ? "> " : (sb == ">" ? "< " : "")), r }')
+        printf '| %s | %s | %s | %s s | %s s (%s) | %s× |\n' "$code" "$n" "$found" "$c" "$o" "$m" "$ratio"
+        value=${ratio#[<>] }
+        if [ "$value" != "?" ] && [ "${ratio:0:1}" != "<" ] \
+            && awk -v a="$value" -v b="$worst" 'BEGIN { exit !(a > b) }'; then
+            worst=$value worst_row="$code at $n"
+        fi
+    done
+done
+echo
+echo "worst ratio: ${worst}× ($worst_row)"
