@@ -222,6 +222,55 @@ fn run_time_errors_name_the_move_position_and_value() {
     assert_fails_with(&out, "division by zero: 1 / 0");
 }
 
+/// An `int` may stand for a range inside a tuple that fills a field or a payload, checked
+/// where the value is built: a king stepping towards the corner (P exactly where both of
+/// its coordinates are even), and a step off the board as an error, in both back ends.
+#[test]
+fn ints_fill_ranges_inside_tuples() {
+    let source = "type Sq = (0..5, 0..5)\ntype Piece = King(Sq) | Gone\n\
+        game G(p: Piece) {\n\
+        \x20   move step(dr in {-1, 0}, dc in {-1, 0}, dr != 0 or dc != 0) => match p {\n\
+        \x20       King(x) => if x.0 + dr >= 0 and x.1 + dc >= 0 then G(King((x.0 + dr, x.1 + dc))) else G(Gone),\n\
+        \x20       Gone => end,\n\
+        \x20   }\n}\n\
+        table outcome of G(King(s)) for s in Sq\n\
+        game H(s: Sq) {\n    move up(dr in {-1}) => H((s.0 + dr, s.1))\n}\n";
+    let path = temp_file("int_tuple.cgdl", source);
+    let outs = both_back_ends(&["run", path.to_str().expect("path"), "--format", "json"]);
+    assert!(outs[0].status.success(), "{}", stderr(&outs[0]));
+    assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
+    // By the definition: Gone's one option is `end` (N); a king's options are the kings a
+    // step nearer the corner, and Gone for a step off the board.
+    let mut next_wins = [[false; 5]; 5];
+    for r in 0..5 {
+        for c in 0..5 {
+            let mut wins = false;
+            for (dr, dc) in [(-1, 0), (0, -1), (-1, -1)] {
+                let (a, b) = (r as i64 + dr, c as i64 + dc);
+                // Gone is N: a step to it loses.
+                wins |= a >= 0 && b >= 0 && !next_wins[a as usize][b as usize];
+            }
+            next_wins[r][c] = wins;
+        }
+    }
+    let json: serde_json::Value = serde_json::from_str(&stdout(&outs[0])).expect("JSON");
+    let rows = json["queries"][0]["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 25);
+    for (i, row) in rows.iter().enumerate() {
+        let (r, c) = (i / 5, i % 5);
+        let want = if next_wins[r][c] { "N" } else { "P" };
+        assert_eq!(row[1], want, "King(({r}, {c})): {row}");
+    }
+    let path = temp_file(
+        "int_tuple_off.cgdl",
+        &format!("{source}value outcome of H((0, 2))\n"),
+    );
+    both_back_ends_fail_with(
+        &["run", path.to_str().expect("path")],
+        "field `s` of H would be (-1, 2), outside its type (0..=4, 0..=4)",
+    );
+}
+
 /// A function's argument outside its parameter's type is an error in both back ends, and a
 /// constant one is a diagnostic.
 #[test]

@@ -488,9 +488,7 @@ impl Checker<'_> {
         scope: &mut Scope,
     ) -> IExpr {
         let (ir, ty) = self.expr(a, scope);
-        // An `int` may fill a `nat` field: its range is checked on construction.
-        let int_for_nat = ty == Ty::Int && t.ty() == Ty::Nat;
-        let fits = ty.fits(&t.ty()) || int_for_nat;
+        let fits = fills(&ty, t);
         if !fits {
             self.error(
                 Diagnostic::new(
@@ -699,5 +697,19 @@ fn orderable(t: &Ty) -> bool {
         Ty::Tuple(ts) => ts.iter().all(orderable),
         Ty::Set(t) => orderable(t),
         Ty::List(_) | Ty::Game => false,
+    }
+}
+
+/// Whether a value of static type `ty` may fill a field (or payload value) of type `t`:
+/// where `t` has the type, and where an `int` stands for a `nat` or a range, alone or as a
+/// tuple's component (`King((x.0 + dr, x.1 + dc))`): those integers are checked against
+/// their types where the value is built, in both back ends, as a `nat` field's are.
+fn fills(ty: &Ty, t: &FieldTy) -> bool {
+    match (ty, t) {
+        (Ty::Int, FieldTy::Nat | FieldTy::Range(..)) => true,
+        (Ty::Tuple(parts), FieldTy::Tuple(fields)) if parts.len() == fields.len() => {
+            parts.iter().zip(fields).all(|(p, f)| fills(p, f))
+        }
+        _ => ty.fits(&t.ty()),
     }
 }
