@@ -222,6 +222,56 @@ fn run_time_errors_name_the_move_position_and_value() {
     assert_fails_with(&out, "division by zero: 1 / 0");
 }
 
+/// Tuple patterns in `let` (clauses and expressions) and in match arms' payloads, in both
+/// back ends: a rook that moves left any distance or up one square, against the definition.
+#[test]
+fn tuple_patterns_in_lets_and_match_arms() {
+    let source = "type Sq = (0..4, 0..4)\n\
+        type Piece = Rook(Sq) | Pawn((0..4, 0..4), bool)\n\
+        fn at(p: Piece) -> Sq = match p { Rook((r, c)) => (r, c), Pawn((r, c), moved) => (r, c) }\n\
+        game G(p: Piece) {\n\
+        \x20   move left(let (r, c) = at(p), k in 1..=c) => match p {\n\
+        \x20       Rook((r2, c2)) => G(Rook((r2, c2 - k))),\n\
+        \x20       Pawn(sq, m) => let (a, b) = sq in G(Pawn((a, b - k), true)),\n\
+        \x20   }\n\
+        \x20   move up(let (r, c) = at(p), r > 0) => G(Rook((r - 1, c)))\n}\n\
+        table grundy of G(Rook(s)) for s in Sq\n";
+    let path = temp_file("tuple_patterns.cgdl", source);
+    let outs = both_back_ends(&["run", path.to_str().expect("path"), "--format", "json"]);
+    assert!(outs[0].status.success(), "{}", stderr(&outs[0]));
+    assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
+    let mut grundy = [[0u64; 4]; 4];
+    for r in 0..4 {
+        for c in 0..4 {
+            let mut options: Vec<u64> = (0..c).map(|c2| grundy[r][c2]).collect();
+            if r > 0 {
+                options.push(grundy[r - 1][c]);
+            }
+            grundy[r][c] = (0..).find(|g| !options.contains(g)).expect("a mex");
+        }
+    }
+    let json: serde_json::Value = serde_json::from_str(&stdout(&outs[0])).expect("JSON");
+    let rows = json["queries"][0]["rows"].as_array().expect("rows");
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(
+            row[1],
+            grundy[i / 4][i % 4],
+            "Rook(({}, {})): {row}",
+            i / 4,
+            i % 4
+        );
+    }
+    let path = temp_file(
+        "tuple_pattern_mismatch.cgdl",
+        "game G(n: nat) {\n    move m(let (a, b) = n, a > 0) => G(a - 1)\n}\n",
+    );
+    let out = cgdl(&["check", path.to_str().expect("path")]);
+    assert_fails_with(
+        &out,
+        "a pattern of 2 parts needs 2-tuples, found elements of type nat",
+    );
+}
+
 /// An `int` may stand for a range inside a tuple that fills a field or a payload, checked
 /// where the value is built: a king stepping towards the corner (P exactly where both of
 /// its coordinates are even), and a step off the board as an error, in both back ends.

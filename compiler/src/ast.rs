@@ -72,8 +72,9 @@ pub struct VariantDecl {
 /// One arm of a `match`.
 #[derive(Clone, Debug)]
 pub struct MatchArm {
-    /// The variant and the names its payload binds, or `None` for `_`.
-    pub pattern: Option<(Ident, Vec<Ident>)>,
+    /// The variant and the patterns its payload binds (names, or tuples of patterns), or
+    /// `None` for `_`.
+    pub pattern: Option<(Ident, Vec<Pattern>)>,
     /// Where the pattern stands.
     pub span: Span,
     /// The arm's value.
@@ -228,8 +229,9 @@ pub enum Clause {
     Bind(Pattern, Expr),
     /// A condition that filters.
     Cond(Expr),
-    /// `let name = value`: a name for the later clauses and the result.
-    Let(Ident, Expr),
+    /// `let name = value` (or `let (a, b) = value`): names for the later clauses and the
+    /// result.
+    Let(Pattern, Expr),
 }
 
 /// A binder: a name, or a tuple of patterns (`((r1, c1), (r2, c2))`).
@@ -393,7 +395,7 @@ pub enum ExprKind {
     Set(Vec<Expr>),
     List(Vec<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
-    Let(Ident, Box<Expr>, Box<Expr>),
+    Let(Pattern, Box<Expr>, Box<Expr>),
     Quant(QuantKind, Pattern, Box<Expr>, Box<Expr>),
     /// `closure(seed, x => next)`: the least set containing `seed` closed under `next`;
     /// `components(set, x => next)`: the parts `next` connects `set` into.

@@ -558,7 +558,7 @@ fn clause(p: Pair<Rule>) -> Clause {
         }
         Rule::let_clause => {
             let mut it = inner.into_inner();
-            let name = ident(it.next().expect("let name"));
+            let name = pattern(it.next().expect("let pattern"));
             Clause::Let(name, expr(it.next().expect("let value")))
         }
         _ => Clause::Cond(expr(inner)),
@@ -763,9 +763,9 @@ fn primary(p: Pair<Rule>) -> Expr {
                     let pat = parts.next().expect("pattern");
                     let span = span(&pat);
                     let pattern = (pat.as_rule() == Rule::variant_pattern).then(|| {
-                        let mut names = pat.into_inner().map(ident);
-                        let tag = names.next().expect("tag");
-                        (tag, names.collect())
+                        let mut parts = pat.into_inner();
+                        let tag = ident(parts.next().expect("tag"));
+                        (tag, parts.map(pattern).collect())
                     });
                     MatchArm {
                         pattern,
@@ -778,7 +778,7 @@ fn primary(p: Pair<Rule>) -> Expr {
         }
         Rule::let_expr => {
             let mut it = p.into_inner();
-            let name = ident(it.next().expect("name"));
+            let name = pattern(it.next().expect("pattern"));
             let value = expr(it.next().expect("value"));
             let body = expr(it.next().expect("body"));
             ExprKind::Let(name, Box::new(value), Box::new(body))

@@ -347,11 +347,13 @@ impl Checker<'_> {
                     ty,
                 )
             }
-            ExprKind::Let(name, value, body) => {
+            ExprKind::Let(pat, value, body) => {
                 let (v, vt) = self.expr(value, scope);
                 let mark = scope.mark();
-                let var = self.bind(scope, name, vt);
+                let mut lets = Vec::new();
+                let var = self.bind_pattern(pat, vt, scope, &mut lets);
                 let (b, bt) = self.expr(body, scope);
+                let b = wrap_lets(lets, b);
                 scope.reset(mark);
                 (
                     IExpr::Let {
@@ -366,11 +368,7 @@ impl Checker<'_> {
                 let mark = scope.mark();
                 let bound = self.binder(pat, dom, scope);
                 let b = self.expect(body, &Ty::Bool, scope, "a quantifier's condition");
-                let b = (bound.lets.into_iter().rev()).fold(b, |body, (var, value)| IExpr::Let {
-                    var,
-                    value: Box::new(value),
-                    body: Box::new(body),
-                });
+                let b = wrap_lets(bound.lets, b);
                 scope.reset(mark);
                 let ty = if *kind == QuantKind::Count {
                     Ty::Nat
@@ -441,6 +439,8 @@ impl Checker<'_> {
         for arm in arms {
             let mark = scope.mark();
             let mut variant_index = None;
+            // The parts of tuple patterns in the payload, named around the arm's body.
+            let mut arm_lets = Vec::new();
             if let Some((tag, names)) = &arm.pattern {
                 match self.variants.get(&tag.name).cloned() {
                     Some(v) if uref.as_ref().is_none_or(|u| u.id == v.ty.id) => {
@@ -461,7 +461,7 @@ impl Checker<'_> {
                         let vars = names
                             .iter()
                             .zip(&v.fields)
-                            .map(|(name, t)| self.bind(scope, name, t.ty()))
+                            .map(|(pat, t)| self.bind_pattern(pat, t.ty(), scope, &mut arm_lets))
                             .collect();
                         variant_index = Some((v.variant, vars));
                     }
@@ -509,6 +509,7 @@ impl Checker<'_> {
                 );
             }
             let (body, bty) = self.expr(&arm.body, scope);
+            let body = wrap_lets(arm_lets, body);
             scope.reset(mark);
             result = match result {
                 None => Some(bty),
@@ -583,4 +584,13 @@ impl Checker<'_> {
             .help(format!("write {want} here")),
         );
     }
+}
+
+/// `body` inside a `let` for each of `lets`, the first outermost.
+fn wrap_lets(lets: Vec<(Var, IExpr)>, body: IExpr) -> IExpr {
+    (lets.into_iter().rev()).fold(body, |body, (var, value)| IExpr::Let {
+        var,
+        value: Box::new(value),
+        body: Box::new(body),
+    })
 }

@@ -249,10 +249,12 @@ impl Checker<'_> {
                     let ir = self.expect(e, &Ty::Bool, scope, what);
                     out.push(IClause::Cond(ir));
                 }
-                ast::Clause::Let(name, value) => {
+                ast::Clause::Let(pat, value) => {
                     let (ir, ty) = self.expr(value, scope);
-                    let var = self.bind(scope, name, ty);
+                    let mut lets = Vec::new();
+                    let var = self.bind_pattern(pat, ty, scope, &mut lets);
                     out.push(IClause::Let(var, ir));
+                    out.extend(lets.into_iter().map(|(v, e)| IClause::Let(v, e)));
                 }
             }
         }
@@ -304,7 +306,7 @@ impl Checker<'_> {
     /// Binds one part of a tuple pattern to a value of type `ty`. A name is bound as it
     /// stands; a nested tuple is bound to a name no one can write (its text), followed by
     /// a `let` for each of its parts.
-    fn bind_pattern(
+    pub(super) fn bind_pattern(
         &mut self,
         pat: &ast::Pattern,
         ty: Ty,
