@@ -637,7 +637,7 @@ struct SplitClass {
 
 /// The most labels a common set holds: past a few hundred members the sums cost more than
 /// they save.
-const MAX_COMMON: usize = 512;
+const MAX_COMMON: usize = 1024;
 
 impl SplitClass {
     /// Whether two heaps of common labels, left by one of these removals from heap `n`,
