@@ -1552,19 +1552,29 @@ fn eval_lists_options_with_their_values() {
     ]);
     assert!(native.status.success(), "{}", stderr(&native));
     assert_eq!(stdout(&native), stdout(&interp));
-    // Each option of a two-heap Nim position, with its Grundy value a xor b.
+    // Each option of a two-heap Nim position, with its Grundy value a xor b, in the order
+    // of the rules and with the sum's components in the order written.
     let text = stdout(&native);
     let listed = text.strip_prefix("options ").expect("one line").trim_end();
-    let mut options: Vec<&str> = listed.split("; ").collect();
-    options.sort_unstable();
+    let options: Vec<&str> = listed.split("; ").collect();
     assert_eq!(
         options,
         [
+            "Heap(1) + Heap(1) = 0",
             "Heap(0) + Heap(1) = 1",
-            "Heap(0) + Heap(2) = 2",
-            "Heap(1) + Heap(1) = 0"
+            "Heap(2) + Heap(0) = 2"
         ]
     );
+    // Winning moves keep the components in the order written, the moved one in its place.
+    let [native, interp] = both_back_ends(&[
+        "eval",
+        "examples/nim.cgdl",
+        "sum(Heap(9), Heap(3), Heap(1))",
+        "--value",
+        "moves",
+    ]);
+    assert_eq!(stdout(&native), stdout(&interp));
+    assert_eq!(stdout(&native), "moves Heap(2) + Heap(3) + Heap(1)\n");
     let [native, _] = both_back_ends(&[
         "eval",
         "examples/domineering.cgdl",

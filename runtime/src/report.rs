@@ -240,10 +240,7 @@ fn answer_one<R: Rules>(
         }
         Ask::Partizan(kind) => partizan_json(solver, kind, target)?,
         Ask::Value(kind) => value_json(solver.value(kind, target)?),
-        Ask::Moves => {
-            let moves = solver.winning_moves(target)?;
-            json!(moves.iter().map(|m| solver.display(m)).collect::<Vec<_>>())
-        }
+        Ask::Moves => json!(solver.winning_moves_as_written(target.clone())?),
         Ask::Options => options_json(solver, target)?,
     })
 }
@@ -267,9 +264,9 @@ fn options_json<R: Rules>(
             }
         }
     } else {
-        for o in solver.options_in_order(target)? {
+        for (o, text) in solver.options_as_written(target.clone())? {
             let g = solver.grundy(&o)?;
-            out.push(format!("{} = {g}", solver.display(&o)));
+            out.push(format!("{text} = {g}"));
         }
     }
     Ok(json!(out))

@@ -2,7 +2,7 @@
 //! or by exact search, with an explicit stack (no recursion over positions).
 
 use crate::compound::{combine, compound_options, fast_rule};
-use crate::expr::{Expr, IntoExpr};
+use crate::expr::{Compound, Expr, IntoExpr};
 use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
 use crate::partizan::{Class, PartizanSolver};
 use crate::rules::{KernelTables, OptRef, Options, RuleError, Rules};
@@ -15,6 +15,9 @@ use std::fmt;
 mod checked;
 pub(crate) use checked::check_orbit;
 mod nimber;
+
+/// An option, and its text as [`Solver::options_as_written`] writes it.
+pub type WrittenOption<P> = (Expr<P>, String);
 
 /// How compounds are evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -771,6 +774,58 @@ impl<'r, R: Rules> Solver<'r, R> {
     ) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
         let expr = expr.into_expr();
         self.expr_options(&expr, false).map_err(Self::no_cycle)
+    }
+
+    /// The options of a position expression in the order of the rules, each with its text
+    /// as the expression is written: of a sum, the components in their order with the one
+    /// that moves replaced in place by its option (`H(9) + H(2) + H(1)` after a move in
+    /// `H(3)` of `H(9) + H(3) + H(1)`); any other position as [`Solver::display`] writes it.
+    pub fn options_as_written(
+        &mut self,
+        expr: impl IntoExpr<Pos<R>>,
+    ) -> Result<Vec<WrittenOption<Pos<R>>>, SolveError> {
+        let expr = expr.into_expr();
+        let Expr::Compound(Compound::Sum, parts) = &expr else {
+            let options = self.expr_options(&expr, false).map_err(Self::no_cycle)?;
+            return Ok(options
+                .into_iter()
+                .map(|o| (o.clone(), self.display(&o)))
+                .collect());
+        };
+        let texts: Vec<String> = parts.iter().map(|p| self.display(p)).collect();
+        let mut out = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            for o in self.expr_options(part, false).map_err(Self::no_cycle)? {
+                let moved = self.display(&o);
+                let text: Vec<&str> = (texts.iter().enumerate())
+                    .map(|(j, t)| if j == i { moved.as_str() } else { t.as_str() })
+                    .filter(|t| *t != "end")
+                    .collect();
+                let text = match text.is_empty() {
+                    true => "end".to_string(),
+                    false => text.join(" + "),
+                };
+                let mut next = parts.to_vec();
+                next[i] = o;
+                out.push((Expr::compound_in_order(Compound::Sum, next), text));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The winning moves, written as [`Solver::options_as_written`] writes them.
+    pub fn winning_moves_as_written(
+        &mut self,
+        expr: impl IntoExpr<Pos<R>>,
+    ) -> Result<Vec<String>, SolveError> {
+        let mut wins = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (option, text) in self.options_as_written(expr)? {
+            if seen.insert(option.clone().canonical()) && self.outcome(&option)? == Outcome::P {
+                wins.push(text);
+            }
+        }
+        Ok(wins)
     }
 
     /// The winning moves (normal play): the options whose outcome is P, each position once,
