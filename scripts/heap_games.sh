@@ -17,12 +17,7 @@ runs=${RUNS:-1}
 timeout=${TIMEOUT:-120}
 methods=${METHODS:-naive,rc,rc2}
 sizes=${SIZES:-100000 1000000}
-codes=(
-    0.106 0.165 0.35 0.6 4.7 0.51 0.16 0.14 0.007
-    0.104 0.114 0.126 0.127 0.135 0.146 0.164 0.166 0.172 0.174 0.176
-    0.314 0.324 0.336 0.344 0.346 0.354 0.36 0.37 0.614 0.64 0.654 0.664 0.74 0.744 0.76
-    0.764 0.774
-)
+source "$(dirname "$0")/heap_codes.sh"
 
 # Best wall-clock time (seconds) of $runs runs of a command; "> $timeout" when stopped.
 best() {

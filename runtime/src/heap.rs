@@ -1101,6 +1101,12 @@ mod tests {
         let mut e = HeapEngine::new(code.clone());
         e.extend_to(1000);
         assert_eq!(e.values().width(), 2);
+        // Values from 64 to 127: marks of two words.
+        let code_100 = HeapCode::parse(&format!("0.{}", "3".repeat(100))).unwrap();
+        assert_eq!(
+            engine_sequence(&code_100.to_string(), 600),
+            naive_sequence(&code_100, 600)
+        );
         assert_eq!(e.get(300), Some(300));
         assert_eq!(e.values().to_vec(), naive_sequence(&code, 1000));
     }
