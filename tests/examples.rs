@@ -165,7 +165,7 @@ fn nim_and_misere_nim() {
     );
     assert_eq!(
         value(&answers[2], "moves"),
-        "Heap(10) + Heap(19) + Heap(25)"
+        "Heap(25) + Heap(19) + Heap(10)"
     );
     assert_eq!(
         column(&answers[3], 1),
