@@ -197,7 +197,11 @@ fn run_with<'r, R: Rules>(
         out.push(&opening);
         Box::new(doc)
     } else {
-        Box::new(TextDoc::default())
+        // Slow rows are printed as they come to a terminal; elsewhere (a file, a pipe) the
+        // text does not depend on timing.
+        Box::new(TextDoc::new(std::io::IsTerminal::is_terminal(
+            &std::io::stdout(),
+        )))
     };
     for i in 0..queries.len() {
         let p = match plan(i) {

@@ -548,25 +548,28 @@ pub const TEXT_BLOCK_ROWS: usize = 65_536;
 /// solved since the last print) as soon as it is solved, aligned to the widths so far.
 pub const TEXT_ROW_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
 
-/// A table printed as text while it is solved, [`TEXT_BLOCK_ROWS`] rows at a time, or
-/// sooner where its rows come slowly ([`TEXT_ROW_WAIT`]): a slow table shows each row as it
-/// is solved.
+/// A table printed as text while it is solved, [`TEXT_BLOCK_ROWS`] rows at a time, or, when
+/// it is live (printed to a terminal), sooner where its rows come slowly
+/// ([`TEXT_ROW_WAIT`]): a slow table shows each row as it is solved. Output that is not live
+/// does not depend on timing: the same rows give the same text.
 #[derive(Debug)]
 pub struct TextTable {
     widths: Vec<usize>,
     block: Vec<Vec<String>>,
     /// When the table last printed (or began).
     printed: std::time::Instant,
+    live: bool,
 }
 
 impl TextTable {
     /// A table with these column headers; returns it with the text that comes first
     /// (the query line).
-    pub fn start(query: &str, columns: &[String]) -> (TextTable, String) {
+    pub fn start(query: &str, columns: &[String], live: bool) -> (TextTable, String) {
         let table = TextTable {
             widths: Vec::new(),
             block: vec![columns.to_vec()],
             printed: std::time::Instant::now(),
+            live,
         };
         (table, format!("{query}\n"))
     }
@@ -575,7 +578,7 @@ impl TextTable {
     /// where the last print is [`TEXT_ROW_WAIT`] ago.
     pub fn row(&mut self, row: &[serde_json::Value]) -> Option<String> {
         self.block.push(row.iter().map(cell_text).collect());
-        let slow = self.printed.elapsed() >= TEXT_ROW_WAIT;
+        let slow = self.live && self.printed.elapsed() >= TEXT_ROW_WAIT;
         (self.block.len() >= TEXT_BLOCK_ROWS || slow).then(|| self.flush())
     }
 
@@ -604,14 +607,24 @@ pub trait Document {
 }
 
 /// The text output of a run: each answer as [`render_text`] writes it, a blank line between
-/// queries, and tables printed while they are solved ([`TextTable`]).
+/// queries, and tables printed while they are solved ([`TextTable`]; live where the output
+/// is a terminal).
 #[derive(Debug, Default)]
 pub struct TextDoc {
     queries: usize,
     table: Option<TextTable>,
+    live: bool,
 }
 
 impl TextDoc {
+    /// A document whose tables print slow rows as they come when `live` (see [`TextTable`]).
+    pub fn new(live: bool) -> TextDoc {
+        TextDoc {
+            live,
+            ..TextDoc::default()
+        }
+    }
+
     /// The blank line before every query but the first.
     fn next_query(&mut self) -> &'static str {
         self.queries += 1;
@@ -629,7 +642,7 @@ impl Document for TextDoc {
             Part::Answer(answer) => format!("{}{}", self.next_query(), render_text(answer)),
             Part::TableStart { query, columns } => {
                 let sep = self.next_query();
-                let (table, text) = TextTable::start(query, columns);
+                let (table, text) = TextTable::start(query, columns, self.live);
                 self.table = Some(table);
                 format!("{sep}{text}")
             }
@@ -793,7 +806,7 @@ pub fn render_text(answer: &Answer) -> String {
             columns,
             rows,
         } => {
-            let (mut table, mut out) = TextTable::start(query, columns);
+            let (mut table, mut out) = TextTable::start(query, columns, false);
             for row in rows {
                 out.extend(table.row(row));
             }
@@ -851,6 +864,23 @@ pub fn render_text(answer: &Answer) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A live table (a terminal) prints a slow row as it comes; one printed elsewhere waits
+    /// for its block, so its text never depends on timing.
+    #[test]
+    fn only_live_tables_print_slow_rows_early() {
+        let columns = ["n".to_string(), "grundy".to_string()];
+        for live in [true, false] {
+            let (mut table, _) = TextTable::start("table", &columns, live);
+            assert_eq!(table.row(&[json!(0), json!(0)]), None);
+            std::thread::sleep(TEXT_ROW_WAIT + std::time::Duration::from_millis(10));
+            let printed = table.row(&[json!(1), json!(1)]);
+            assert_eq!(printed.is_some(), live, "live: {live}");
+            let rest = table.finish();
+            let text = printed.unwrap_or_default() + &rest;
+            assert_eq!(text, "n  grundy\n0       0\n1       1\n", "live: {live}");
+        }
+    }
 
     fn table(rows: usize) -> Answer {
         Answer::Table {
