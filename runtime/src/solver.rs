@@ -818,35 +818,32 @@ impl<'r, R: Rules> Solver<'r, R> {
         &mut self,
         expr: impl IntoExpr<Pos<R>>,
     ) -> Result<Vec<String>, SolveError> {
-        let mut wins = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for (option, text) in self.options_as_written(expr)? {
-            if seen.insert(option.clone().canonical()) && self.outcome(&option)? == Outcome::P {
-                wins.push(text);
-            }
-        }
-        Ok(wins)
+        let options = self.options_as_written(expr)?;
+        self.winning(options)
     }
 
     /// The winning moves (normal play): the options whose outcome is P, each position once,
-    /// with compound
-    /// components in the order `expr` gives them.
+    /// with compound components in the order `expr` gives them.
     pub fn winning_moves(
         &mut self,
         expr: impl IntoExpr<Pos<R>>,
     ) -> Result<Vec<Expr<Pos<R>>>, SolveError> {
-        let expr = expr.into_expr();
+        let options = self.options_in_order(expr)?;
+        self.winning(options.into_iter().map(|o| (o.clone(), o)))
+    }
+
+    /// What goes with each option whose outcome is P, each position once: two moves to
+    /// one position (9 → 0 and 5 → 4 in `conjunctive(Heap(9), Heap(5))`, and 9 → 4 and
+    /// 5 → 0) are one option.
+    fn winning<T>(
+        &mut self,
+        options: impl IntoIterator<Item = (Expr<Pos<R>>, T)>,
+    ) -> Result<Vec<T>, SolveError> {
         let mut wins = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let options = self.expr_options(&expr, false).map_err(Self::no_cycle)?;
-        for option in options {
-            // Two moves to one position (9 → 0 and 5 → 4 in `conjunctive(Heap(9),
-            // Heap(5))`, and 9 → 4 and 5 → 0) are one option.
-            if !seen.insert(option.clone().canonical()) {
-                continue;
-            }
-            if self.outcome(&option)? == Outcome::P {
-                wins.push(option);
+        for (option, what) in options {
+            if seen.insert(option.clone().canonical()) && self.outcome(&option)? == Outcome::P {
+                wins.push(what);
             }
         }
         Ok(wins)
