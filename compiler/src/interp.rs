@@ -127,7 +127,13 @@ pub struct Interpreter<'p> {
     program: &'p Program,
     source: &'p str,
     table: RefCell<PosTable>,
+    /// Results of function calls: a function is pure, so a call with the same arguments
+    /// has the same value (errors are not kept, and are raised again). Emptied when full.
+    calls: RefCell<FxHashMap<(usize, Vec<Val>), Val>>,
 }
+
+/// The most function results [`Interpreter`] keeps before it forgets them all.
+const MAX_KEPT_CALLS: usize = 1 << 18;
 
 impl<'p> Interpreter<'p> {
     /// An interpreter for `program`, whose source text (for line:col in errors) is `source`.
@@ -136,6 +142,7 @@ impl<'p> Interpreter<'p> {
             program,
             source,
             table: RefCell::new(PosTable::default()),
+            calls: RefCell::default(),
         }
     }
 
@@ -669,8 +676,19 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 }
                 frame.push(v);
             }
+            let key = (*func, frame);
+            if let Some(v) = cx.calls.borrow().get(&key) {
+                return Ok(v.clone());
+            }
+            let mut frame = key.1.clone();
             frame.resize(f.frame.max(args.len()), Val::Int(0));
-            eval(&f.body, &mut frame, Some(cx))?
+            let v = eval(&f.body, &mut frame, Some(cx))?;
+            let mut calls = cx.calls.borrow_mut();
+            if calls.len() >= MAX_KEPT_CALLS {
+                calls.clear();
+            }
+            calls.insert(key, v.clone());
+            v
         }
         IExpr::Builtin { func, args, span } => {
             let vals = args

@@ -5,6 +5,7 @@
 //! default), and every input that ever crashed is kept in `fuzz_corpus/`. `CGDL_FUZZ_LOG`
 //! names a file that always holds the input being run (for a run the system killed).
 
+use cgdl_compiler::interp::within_budget;
 use cgdl_compiler::{compile_str, queries, Interpreter};
 use cgdl_runtime::report::run_plan;
 use cgdl_runtime::Solver;
@@ -26,6 +27,9 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 /// The most memory the process may hold while an input runs (its solver stops past it).
 const MAX_MEMORY: u64 = 2 << 30;
+
+/// The most steps (loop iterations, elements built) an input's queries may take in all.
+const RUN_STEPS: u64 = 20_000_000;
 
 /// Checks `source`, then runs its queries with the interpreter under small limits, on a
 /// thread that must finish within [`PATIENCE`]: a panic or a hang fails the case.
@@ -49,11 +53,15 @@ fn check_and_run_within(source: String, patience: Duration) -> Result<(), TestCa
                 let mut solver = Solver::new(&interp);
                 solver.set_max_positions(3_000);
                 solver.set_max_memory(Some(MAX_MEMORY));
-                for q in &program.queries {
-                    if let Ok(plan) = queries::plan(&interp, q) {
-                        let _ = run_plan(&mut solver, plan);
+                // The positions are few, but each may be large: the steps of work are
+                // bounded too (past them, an evaluation fails as a constant's would).
+                within_budget(RUN_STEPS, || {
+                    for q in &program.queries {
+                        if let Ok(plan) = queries::plan(&interp, q) {
+                            let _ = run_plan(&mut solver, plan);
+                        }
                     }
-                }
+                });
             }
             Ok::<(), String>(())
         });
