@@ -197,12 +197,15 @@ fn run_time_errors_name_the_move_position_and_value() {
 
     let out = run_file(
         "loopy.cgdl",
-        "game L(n: 0..3) {\n    move step() => L((n + 1) % 3)\n}\nvalue outcome of L(0)\n",
+        "game L(n: 0..3) {\n    move step() => L((n + 1) % 3)\n}\nvalue wnumber of L(0)\n",
     );
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("the game is loopy: a position can repeat (L(0) -> L(1) -> L(2) -> L(0))"),
+        err.contains(
+            "the game is loopy: a position can repeat (L(0) -> L(1) -> L(2) -> L(0)); a loopy \
+             game's values are its outcome, and an impartial one's grundy and remoteness"
+        ),
         "{err}"
     );
 

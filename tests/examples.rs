@@ -441,3 +441,60 @@ fn node_kayles_petersen_and_paths() {
         assert_eq!(value(&pair[1], "grundy"), expected, "Dawson's chess {n}");
     }
 }
+
+/// Loopy games: values by Smith's theory and partizan outcomes, each derived in the
+/// example's comments, in fast mode (sums by Smith's rule) and exact mode (each sum's own
+/// graph).
+#[test]
+fn loopy_token_and_nim_with_an_added_coin() {
+    for mode in [Mode::Fast, Mode::Exact] {
+        let answers = run_source(&example("loopy.cgdl"), mode);
+        let token = ["1", "0", "0", "∞{0}", "0", "1", "0", "1"];
+        assert_eq!(column(&answers[0], 1), token, "{mode:?}");
+        assert_eq!(
+            column(&answers[0], 2),
+            ["N", "P", "P", "N", "P", "N", "P", "N"]
+        );
+        assert_eq!(
+            column(&answers[0], 3),
+            ["1", "2", "0", "1", "2", "1", "4", "3"]
+        );
+        assert_eq!(
+            values(&answers[1]),
+            pairs(&[("grundy", "0"), ("outcome", "P")])
+        );
+        assert_eq!(
+            values(&answers[2]),
+            pairs(&[("grundy", "∞{1}"), ("outcome", "D")])
+        );
+        assert_eq!(
+            values(&answers[3]),
+            pairs(&[("grundy", "∞{1}"), ("outcome", "D")])
+        );
+        assert_eq!(column(&answers[4], 1), ["0", "∞{0}", "∞{0}", "∞{0}"]);
+        assert_eq!(column(&answers[4], 2), ["P", "N", "N", "N"]);
+        assert_eq!(
+            values(&answers[5]),
+            pairs(&[("outcome", "D"), ("moves", "none")])
+        );
+        assert_eq!(
+            values(&answers[6]),
+            pairs(&[("outcome", "N"), ("moves", "Heap(0) + Heap(0)")])
+        );
+        assert_eq!(value(&answers[7], "grundy"), "∞");
+        assert_eq!(
+            values(&answers[8]),
+            pairs(&[("grundy", "∞{1}"), ("outcome", "D")])
+        );
+        let slide = ["R/D", "D", "D", "D/L", "L", "P"];
+        assert_eq!(column(&answers[9], 1), slide);
+        assert_eq!(value(&answers[10], "outcome"), "D");
+    }
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
+}

@@ -14,6 +14,7 @@ pub mod expr;
 pub mod heap;
 mod heap_simd;
 pub mod loony;
+pub mod loopy;
 mod memo;
 pub mod memory;
 pub mod native;
@@ -35,4 +36,4 @@ pub use solver::{
     HeapBound, Mode, Progress, ProgressReport, SolveError, Solver, DEFAULT_MAX_POSITIONS,
     PROGRESS_EVERY,
 };
-pub use value::{Outcome, Value, ValueKind, WNumber};
+pub use value::{Infinite, Outcome, Value, ValueKind, WNumber, Winner};

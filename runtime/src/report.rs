@@ -6,7 +6,7 @@ use crate::partizan::{self, Dyadic, PartizanKind, Side};
 use crate::period::find_period;
 use crate::rules::Rules;
 use crate::solver::{SolveError, Solver};
-use crate::value::{Value, ValueKind, WNumber};
+use crate::value::{Outcome, Value, ValueKind, WNumber};
 use serde::Serialize;
 use serde_json::json;
 
@@ -225,6 +225,7 @@ impl Periodic {
 pub fn value_json(v: Value) -> serde_json::Value {
     match v {
         Value::Number(n) | Value::W(WNumber::Num(n)) => json!(n),
+        Value::Infinite(k) => json!(k),
         other => json!(other.to_string()),
     }
 }
@@ -265,7 +266,7 @@ fn options_json<R: Rules>(
         }
     } else {
         for (o, text) in solver.options_as_written(target.clone())? {
-            let g = solver.grundy(&o)?;
+            let g = solver.value(ValueKind::Grundy, &o)?;
             out.push(format!("{text} = {g}"));
         }
     }
@@ -449,6 +450,13 @@ pub fn solve_plan<R: Rules>(
                 }
                 sequence.push(match solver.value(kind, &target)? {
                     Value::Number(n) | Value::W(WNumber::Num(n)) => n,
+                    // A loopy position's ∞ or a draw is no term of a number sequence.
+                    other @ (Value::Infinite(_) | Value::Outcome(Outcome::D)) => {
+                        return Err(SolveError::NotANumber {
+                            kind,
+                            value: other.to_string(),
+                        })
+                    }
                     _ => 0,
                 });
             }
@@ -496,8 +504,8 @@ pub fn run_plan<R: Rules>(
     answer.ok_or_else(|| SolveError::Rule(crate::rules::RuleError::new("the query made no answer")))
 }
 
-/// How one answered value prints: `P`, `3`, `SL`, moves joined by `; ` (`none` if empty);
-/// a grid's missing cell (`null`) is blank.
+/// How one answered value prints: `P`, `3`, `SL`, `∞{0,2}`, moves joined by `; ` (`none`
+/// if empty); a grid's missing cell (`null`) is blank.
 pub fn cell_text(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Null => String::new(),
@@ -505,6 +513,13 @@ pub fn cell_text(v: &serde_json::Value) -> String {
         serde_json::Value::Array(items) if items.is_empty() => "none".to_string(),
         serde_json::Value::Array(items) => {
             items.iter().map(cell_text).collect::<Vec<_>>().join("; ")
+        }
+        // A loopy position's `{"infinite": [0, 2]}` as `∞{0,2}`.
+        serde_json::Value::Object(_) => {
+            match serde_json::from_value::<crate::value::Infinite>(v.clone()) {
+                Ok(k) => k.to_string(),
+                Err(_) => v.to_string(),
+            }
         }
         other => other.to_string(),
     }

@@ -14,6 +14,7 @@ use std::fmt;
 
 mod checked;
 pub(crate) use checked::check_orbit;
+mod loopy;
 mod nimber;
 
 /// An option, and its text as [`Solver::options_as_written`] writes it.
@@ -57,11 +58,13 @@ pub enum SolveError {
         /// How many options were enumerated.
         options: u64,
     },
-    /// A compound position searched move by move has more than
-    /// [`MAX_SEARCHED_COMPONENTS`] components.
+    /// A compound position searched move by move has more than [`MAX_SEARCHED_COMPONENTS`]
+    /// components, or a loopy game's graph holds one of more than [`MAX_GRAPH_COMPONENTS`].
     LargeCompound {
         /// How many components it has.
         components: usize,
+        /// The limit it passed.
+        limit: usize,
     },
     /// A heap of a heap game is past the values that can be computed, and no period was
     /// proven among those computed that would give its value.
@@ -91,6 +94,14 @@ pub enum SolveError {
         /// The depth limit.
         limit: usize,
     },
+    /// A value asked for as a number is not one: a loopy position's Grundy value `∞(K)`,
+    /// or the remoteness of a draw (`D`); [`Solver::value`] gives it.
+    NotANumber {
+        /// The kind asked for.
+        kind: ValueKind,
+        /// The value, as written.
+        value: String,
+    },
     /// A line of play went more than [`MAX_DEPTH`] moves deep, or a limit was reached
     /// while one line held most of the positions solved: the moves likely grow without end
     /// (the game is not well-founded).
@@ -110,7 +121,8 @@ impl fmt::Display for SolveError {
             SolveError::Rule(e) => e.fmt(f),
             SolveError::Cycle { positions } => write!(
                 f,
-                "the game is loopy: a position can repeat ({})",
+                "the game is loopy: a position can repeat ({}); a loopy game's values are its \
+                 outcome, and an impartial one's grundy and remoteness",
                 positions.join(" -> ")
             ),
             SolveError::TooManyPositions { limit } => write!(
@@ -128,12 +140,11 @@ impl fmt::Display for SolveError {
                 "{options} options were enumerated along it without a position finished \
                  (a limit that grows with --max-positions)"
             ),
-            SolveError::LargeCompound { components } => write!(
+            SolveError::LargeCompound { components, limit } => write!(
                 f,
                 "a compound position of {components} components is searched move by move \
-                 (no compound rule gives this value), past the limit of \
-                 {MAX_SEARCHED_COMPONENTS}: a move likely makes a compound that holds the game \
-                 again"
+                 (no compound rule gives this value), past the limit of {limit}: a move likely \
+                 makes a compound that holds the game again"
             ),
             SolveError::HeapTooLarge {
                 heap,
@@ -166,6 +177,10 @@ impl fmt::Display for SolveError {
                 f,
                 "symmetry `{symmetry}` is not a symmetry of the game: it maps {position} to \
                  {image}, whose options differ ({detail})"
+            ),
+            SolveError::NotANumber { kind, value } => write!(
+                f,
+                "the {kind} value is {value} (the game is loopy), not a number"
             ),
             SolveError::TooDeep { limit } => {
                 write!(f, "a line of play went more than {limit} moves deep")
@@ -225,6 +240,10 @@ pub const DESCENT_WORK: u64 = 4;
 /// value) may have: past it, the moves likely grow without end (a move makes a compound
 /// that holds the game again), and a search of so large a compound could not finish.
 pub const MAX_SEARCHED_COMPONENTS: usize = 256;
+/// The most components a position of a loopy game's graph may have: the graph of a game
+/// whose moves make compounds that hold it again (`G -> G + G`) grows without end, and is
+/// enumerated up to here (every smaller compound of its positions) before that is reported.
+pub const MAX_GRAPH_COMPONENTS: usize = 48;
 /// Memory is measured each time compound options of this many components in all were
 /// built (as it is every few thousand positions).
 const MEASURE_EVERY_PARTS: u64 = 1 << 20;
@@ -428,6 +447,10 @@ pub struct Solver<'r, R: Rules> {
     /// Positions whose orbits under checked symmetries were found to have their options
     /// ([`Rules::checked_symmetries`]; emptied when large).
     symmetry_checked: rustc_hash::FxHashSet<R::Pos>,
+    /// The values of the positions of loopy games' graphs solved so far ([`loopy`]).
+    loopy: FxHashMap<Expr<Pos<R>>, loopy::Entry>,
+    /// The outcomes of the positions of loopy partizan games' graphs solved so far.
+    loopy_partizan: FxHashMap<Expr<Pos<R>>, Outcome>,
 }
 
 /// How many positions [`Solver`] remembers as checked against their symmetries before it
@@ -523,6 +546,8 @@ impl<'r, R: Rules> Solver<'r, R> {
             symmetry_stats: SymmetryStats::default(),
             symmetric: rules.has_symmetries(),
             symmetry_checked: Default::default(),
+            loopy: FxHashMap::default(),
+            loopy_partizan: FxHashMap::default(),
         };
         solver.measure_memory();
         solver
@@ -548,6 +573,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.not_values = FxHashMap::default();
         self.searching = Default::default();
         self.symmetry_checked = Default::default();
+        self.loopy = FxHashMap::default();
+        self.loopy_partizan = FxHashMap::default();
         self.partizan = None;
         self.cleared += 1;
         self.measure_memory();
@@ -656,8 +683,15 @@ impl<'r, R: Rules> Solver<'r, R> {
         expr: impl IntoExpr<Pos<R>>,
     ) -> Result<Value, SolveError> {
         let expr = expr.into_expr().canonical();
-        let raw = self.raw_value(kind, &expr)?;
-        Ok(kind.decode(raw))
+        if let Some(value) = self.known_loopy(kind, &expr) {
+            return Ok(value);
+        }
+        match self.raw_value(kind, &expr) {
+            Ok(raw) => Ok(kind.decode(raw)),
+            // A position can repeat: the values that loopy games have come from the graph.
+            Err(SolveError::Cycle { positions }) => self.loopy_value(kind, &expr, positions),
+            Err(e) => Err(e),
+        }
     }
 
     /// The value `kind` of one position.
@@ -666,12 +700,23 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// Normal-play outcome. Stops at the first winning option. Of a partizan game (or a sum
-    /// with a partizan part) the outcome class of its canonical form: `L`, `R`, `P` or `N`.
+    /// with a partizan part) the outcome class of its canonical form: `L`, `R`, `P` or `N`;
+    /// of a loopy impartial game `P`, `N` or `D` (a draw).
     pub fn outcome(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<Outcome, SolveError> {
         let expr = expr.into_expr();
         if crate::partizan::is_partizan(self.rules, &expr) {
+            let expr = expr.canonical();
+            if let Some(&o) = self.loopy_partizan.get(&expr) {
+                return Ok(o);
+            }
             let p = self.partizan();
-            let g = p.value(&expr)?;
+            let g = match p.value(&expr) {
+                Ok(g) => g,
+                // A position can repeat: the outcome comes from the graph.
+                Err(SolveError::Cycle { .. }) => return self.loopy_partizan_outcome(&expr),
+                Err(e) => return Err(e),
+            };
+            let p = self.partizan();
             return Ok(match p.class(g) {
                 Class::L => Outcome::L,
                 Class::R => Outcome::R,
@@ -721,7 +766,10 @@ impl<'r, R: Rules> Solver<'r, R> {
     fn number(&mut self, kind: ValueKind, expr: impl IntoExpr<Pos<R>>) -> Result<u32, SolveError> {
         match self.value(kind, expr)? {
             Value::Number(n) => Ok(n),
-            _ => unreachable!("numeric kinds decode as numbers"),
+            other => Err(SolveError::NotANumber {
+                kind,
+                value: other.to_string(),
+            }),
         }
     }
 
@@ -1204,7 +1252,10 @@ impl<'r, R: Rules> Solver<'r, R> {
                 let expr = self.exprs[id as usize].clone();
                 let components = expr.leaf_count();
                 if components > MAX_SEARCHED_COMPONENTS {
-                    return Err(Fail::Error(SolveError::LargeCompound { components }));
+                    return Err(Fail::Error(SolveError::LargeCompound {
+                        components,
+                        limit: MAX_SEARCHED_COMPONENTS,
+                    }));
                 }
                 let mut list = self.expr_options(&expr, true)?;
                 // Equal options (moves in equal components) are one option.

@@ -111,6 +111,48 @@ pub enum Outcome {
     L,
     /// Right wins whoever moves first (a partizan game `G < 0`).
     R,
+    /// Neither player can force a win: play goes on forever (a loopy game's draw).
+    D,
+    /// A loopy partizan position where a draw is the result with one player moving first
+    /// and not with the other: who wins with Left moving first, and with Right moving
+    /// first. Written `L/D`, `D/R`, ... (the other pairs are `L`, `R`, `N`, `P` and `D`).
+    Split(Winner, Winner),
+}
+
+/// Who wins a line of play with perfect play: Left, Right, or neither (a draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Winner {
+    /// Left wins.
+    Left,
+    /// Right wins.
+    Right,
+    /// Play goes on forever.
+    Draw,
+}
+
+impl Outcome {
+    /// The outcome of a partizan position from who wins with Left moving first and with
+    /// Right moving first.
+    pub fn of_winners(left_first: Winner, right_first: Winner) -> Outcome {
+        match (left_first, right_first) {
+            (Winner::Left, Winner::Left) => Outcome::L,
+            (Winner::Right, Winner::Right) => Outcome::R,
+            (Winner::Left, Winner::Right) => Outcome::N,
+            (Winner::Right, Winner::Left) => Outcome::P,
+            (Winner::Draw, Winner::Draw) => Outcome::D,
+            (a, b) => Outcome::Split(a, b),
+        }
+    }
+}
+
+impl fmt::Display for Winner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Winner::Left => "L",
+            Winner::Right => "R",
+            Winner::Draw => "D",
+        })
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -120,6 +162,8 @@ impl fmt::Display for Outcome {
             Outcome::N => "N",
             Outcome::L => "L",
             Outcome::R => "R",
+            Outcome::D => "D",
+            Outcome::Split(a, b) => return write!(f, "{a}/{b}"),
         })
     }
 }
@@ -165,15 +209,36 @@ impl fmt::Display for WNumber {
 }
 
 /// A computed value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Value {
-    /// An outcome (normal or misère).
+    /// An outcome (normal or misère); a loopy position's remoteness when it is a draw.
     Outcome(Outcome),
     /// A Grundy value, remoteness or suspense.
     Number(u32),
     /// A w-number or misère w-number.
     W(WNumber),
+    /// A loopy position's generalized Grundy value `∞(K)` ([`crate::loopy`]).
+    Infinite(Infinite),
+}
+
+/// The generalized Grundy value `∞(K)` of a loopy position: `K` is the set of its options'
+/// finite values. Written `∞{0,2}` (`∞` when `K` is empty); in JSON `{"infinite": [0, 2]}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Infinite {
+    /// `K`, ascending.
+    pub infinite: Vec<u32>,
+}
+
+impl fmt::Display for Infinite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("∞")?;
+        if !self.infinite.is_empty() {
+            let k: Vec<String> = self.infinite.iter().map(u32::to_string).collect();
+            write!(f, "{{{}}}", k.join(","))?;
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for Value {
@@ -182,6 +247,7 @@ impl fmt::Display for Value {
             Value::Outcome(o) => o.fmt(f),
             Value::Number(n) => n.fmt(f),
             Value::W(w) => w.fmt(f),
+            Value::Infinite(k) => k.fmt(f),
         }
     }
 }

@@ -253,16 +253,31 @@ fn long_chain_does_not_overflow_the_stack() {
     assert_eq!(heap.grundy(Expr::Pos(1_000_000)).unwrap(), 0);
 }
 
+/// A cycle 0 -> 1 -> 2 -> 0 with no way out: every position is a draw, `∞` with no finite
+/// option; the values loopy games lack are errors that name the cycle.
 #[test]
-fn cycles_are_reported_with_their_positions() {
+fn cycles_are_draws_and_other_values_name_them() {
     let mut solver = Solver::new(&Loopy);
-    match solver.grundy(Expr::Pos(0)) {
+    match solver.wnumber(Expr::Pos(0)) {
         Err(SolveError::Cycle { positions }) => assert_eq!(positions, ["0", "1", "2", "0"]),
         other => panic!("expected a cycle, got {other:?}"),
     }
-    // The solver stays usable and reports it again.
+    // The solver stays usable.
+    let infinite = Value::Infinite(cgdl_runtime::Infinite { infinite: vec![] });
+    assert_eq!(solver.value(ValueKind::Grundy, Expr::Pos(0)), Ok(infinite));
+    assert_eq!(solver.outcome(Expr::Pos(1)), Ok(Outcome::D));
+    let draw = Value::Outcome(Outcome::D);
+    assert_eq!(solver.value(ValueKind::Remoteness, Expr::Pos(2)), Ok(draw));
+    // Asked as a number, `∞` is an error.
     assert!(matches!(
-        solver.outcome(Expr::Pos(1)),
+        solver.grundy(Expr::Pos(2)),
+        Err(SolveError::NotANumber {
+            kind: ValueKind::Grundy,
+            ..
+        })
+    ));
+    assert!(matches!(
+        solver.suspense(Expr::Pos(1)),
         Err(SolveError::Cycle { .. })
     ));
 }

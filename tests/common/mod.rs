@@ -63,10 +63,11 @@ pub fn seed_tables() -> Json {
     serde_json::from_str(include_str!("../data/seed_tables.json")).expect("seed tables")
 }
 
-/// A JSON value as the CLI prints it: `P`, `SL`, `3`.
+/// A JSON value as the CLI prints it: `P`, `SL`, `3`, `∞{0}`.
 pub fn shown(v: &Json) -> String {
     match v {
         Json::String(s) => s.clone(),
+        Json::Object(_) => cgdl::runtime::report::cell_text(v),
         other => other.to_string(),
     }
 }

@@ -1,6 +1,8 @@
 //! Compiles every example, and the generated programs of the
 //! property test, through the public build API.
 
+#[path = "loopy_digraphs.rs"]
+mod loopy_digraphs;
 #[path = "programs.rs"]
 mod programs;
 #[path = "wrong_symmetries.rs"]
@@ -12,6 +14,7 @@ use std::path::PathBuf;
 fn main() {
     println!("cargo:rerun-if-changed=programs.rs");
     println!("cargo:rerun-if-changed=wrong_symmetries.rs");
+    println!("cargo:rerun-if-changed=loopy_digraphs.rs");
     println!("cargo:rerun-if-changed=natural.cgdl");
     println!("cargo:rerun-if-changed=../../examples");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
@@ -40,6 +43,10 @@ fn main() {
     let wrong = out.join("wrong_symmetries.cgdl");
     std::fs::write(&wrong, wrong_symmetries::source()).expect("write wrong_symmetries.cgdl");
     build.file(&wrong);
+    // Random loopy digraphs (tests/loopy_digraphs.rs).
+    let digraphs = out.join("loopy_digraphs.cgdl");
+    std::fs::write(&digraphs, loopy_digraphs::source()).expect("write loopy_digraphs.cgdl");
+    build.file(&digraphs);
     build.compile();
     std::fs::write(
         out.join("examples.rs"),

@@ -50,6 +50,15 @@ pub mod wrong_symmetries {
     pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/wrong_symmetries.cgdl"));
 }
 
+/// `loopy_digraphs.cgdl` (written by build.rs from `loopy_digraphs.rs`): random loopy
+/// digraphs.
+#[allow(missing_docs)]
+pub mod loopy_digraphs {
+    include!(concat!(env!("OUT_DIR"), "/loopy_digraphs.rs"));
+    /// The file's source text.
+    pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/loopy_digraphs.cgdl"));
+}
+
 /// Runs every query of a generated module natively.
 pub fn run<R: cgdl_runtime::Rules>(
     rules: &R,
