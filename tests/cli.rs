@@ -1,4 +1,6 @@
-//! The `cgdl` binary: output formats, exit codes and run-time errors.
+//! The `cgdl` binary: output formats, exit codes and run-time errors. The cases that build
+//! native solvers (a release build of each file's solver: minutes from a fresh clone) are
+//! `--ignored`; `.ci/run` runs them (`cargo test -p cgdl --test cli -- --ignored`).
 
 mod common;
 
@@ -49,6 +51,7 @@ fn bad_arguments_exit_with_usage() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn eval_prints_name_value_lines() {
     let out = cgdl(&[
         "eval",
@@ -82,6 +85,7 @@ fn eval_prints_name_value_lines() {
 /// `--stats` writes how many positions were solved, in how long, to stderr, in both back
 /// ends and for `run` and `eval` alike; the output is unchanged.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn stats_are_written_to_stderr() {
     let path = temp_file(
         "stats.cgdl",
@@ -113,6 +117,7 @@ fn stats_are_written_to_stderr() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn eval_rejects_bad_values_and_positions() {
     let out = cgdl(&["eval", "examples/nim.cgdl", "Heap(3)", "--value", "nimber"]);
     assert_eq!(out.status.code(), Some(1));
@@ -170,6 +175,7 @@ fn tuple_indices_too_large_are_named_as_written() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn run_time_errors_name_the_move_position_and_value() {
     let out = run_file(
         "range.cgdl",
@@ -228,6 +234,7 @@ fn run_time_errors_name_the_move_position_and_value() {
 /// Tuple patterns in `let` (clauses and expressions) and in match arms' payloads, in both
 /// back ends: a rook that moves left any distance or up one square, against the definition.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn tuple_patterns_in_lets_and_match_arms() {
     let source = "type Sq = (0..4, 0..4)\n\
         type Piece = Rook(Sq) | Pawn((0..4, 0..4), bool)\n\
@@ -279,6 +286,7 @@ fn tuple_patterns_in_lets_and_match_arms() {
 /// where the value is built: a king stepping towards the corner (P exactly where both of
 /// its coordinates are even), and a step off the board as an error, in both back ends.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn ints_fill_ranges_inside_tuples() {
     let source = "type Sq = (0..5, 0..5)\ntype Piece = King(Sq) | Gone\n\
         game G(p: Piece) {\n\
@@ -327,6 +335,7 @@ fn ints_fill_ranges_inside_tuples() {
 /// A function's argument outside its parameter's type is an error in both back ends, and a
 /// constant one is a diagnostic.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn function_arguments_are_checked_against_their_types() {
     let source = "fn f(x: 0..3) -> nat = x * 2\n\
                   game G(n: nat) {\n    move m(k in 1..=n) => G(f(n - k))\n}\n\
@@ -346,6 +355,7 @@ fn function_arguments_are_checked_against_their_types() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn huge_state_spaces_stop_with_a_message() {
     let path = temp_file(
         "huge.cgdl",
@@ -361,6 +371,7 @@ fn huge_state_spaces_stop_with_a_message() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn run_json_follows_the_schema() {
     let out = cgdl(&["run", "examples/limited_nim.cgdl", "--format", "json"]);
     assert!(out.status.success());
@@ -389,6 +400,7 @@ fn run_json_follows_the_schema() {
 /// JSON has one line per query by default; `--pretty` indents the same document, on `run`
 /// and on `eval`, natively and interpreted.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn json_is_compact_by_default_and_pretty_on_request() {
     let run = "run examples/limited_nim.cgdl --format json";
     let [compacts, prettys] = [vec![], vec!["--pretty"]].map(|extra| {
@@ -431,6 +443,7 @@ fn json_is_compact_by_default_and_pretty_on_request() {
 /// A long table is printed while it is solved, never held whole: three million rows of
 /// subtraction {1, 2} (Grundy value n mod 3) within 100 MB, aligned in blocks.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn long_tables_stream_within_a_small_memory_limit() {
     let path = temp_file(
         "long.cgdl",
@@ -457,6 +470,7 @@ fn long_tables_stream_within_a_small_memory_limit() {
 /// Moves that grow without end, with more options at each step, are stopped by the work
 /// limit along one line of play (natively here; tests/slow.rs runs both back ends).
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn growing_move_domains_stop_natively() {
     let path = temp_file(
         "grow.cgdl",
@@ -480,6 +494,7 @@ fn growing_move_domains_stop_natively() {
 /// A heap game's bottom-up kernel respects --max-memory: a heap of 10^8 does not fit in
 /// 300 MB, and the solve says so instead of growing past the limit.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn heap_kernels_respect_the_memory_limit() {
     let path = temp_file(
         "kernel_memory.cgdl",
@@ -505,6 +520,7 @@ fn heap_kernels_respect_the_memory_limit() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn kings_horses_text_output() {
     let out = cgdl(&["run", "examples/kings_horses.cgdl"]);
     assert!(out.status.success());
@@ -512,6 +528,7 @@ fn kings_horses_text_output() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn absurd_query_domains_are_refused() {
     let out = run_file(
         "domain.cgdl",
@@ -641,6 +658,7 @@ value outcome of G(1, {})
 ";
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn native_and_interpreter_agree_on_output_and_errors() {
     let mut files: Vec<PathBuf> = [
         ("range.cgdl", "game H(r: 0..8) {\n    move up(k in 1..=3) => H(r + k)\n}\nvalue grundy of H(6)\n"),
@@ -711,6 +729,7 @@ fn native_and_interpreter_agree_on_output_and_errors() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn build_writes_a_standalone_solver() {
     let bin = std::env::temp_dir().join(format!("cgdl-nim-solver-{}", std::process::id()));
     let out = cgdl(&[
@@ -729,6 +748,7 @@ fn build_writes_a_standalone_solver() {
 
 /// Runs `args` natively and interpreted; both must fail alike with `expected` in stderr.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn memory_limit_stops_a_solve_with_its_name() {
     let path = temp_file(
         "grid.cgdl",
@@ -796,6 +816,7 @@ fn input_files_bom_non_utf8_and_many_errors() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn build_refuses_to_overwrite_its_source_and_solvers_check_arguments() {
     let source = temp_file("self.cgdl", "game G() {}\nvalue outcome of G()\n");
     let out = cgdl(&[
@@ -862,6 +883,7 @@ fn setup_problems_are_named_as_such() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn a_damaged_cached_solver_is_rebuilt() {
     // A game of its own (a constant no other test uses) gets a solver of its own in the
     // tests' shared cache; its generated source (`solvers/KEY/src/main.rs`) names it.
@@ -928,6 +950,7 @@ fn loony_limits_apply_before_the_work() {
 /// Issue 18: expressions nested past the limit are an error, not a stack overflow, however
 /// they nest; just under it, both back ends run them.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn deep_nesting_is_refused_and_shallower_runs() {
     let deep = 100_000;
     for (name, expr) in [
@@ -993,6 +1016,7 @@ fn deep_nesting_is_refused_and_shallower_runs() {
 /// Issue 18: `i64::MIN / -1` is an overflow error and `i64::MIN % -1` is 0, in constants
 /// and in both back ends (it panicked).
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn division_overflow_is_an_error_not_a_panic() {
     let path = temp_file(
         "div_const.cgdl",
@@ -1064,6 +1088,7 @@ fn errors_exit_1_when_stderr_is_full() {
 /// Issue 18: a game without fields and a move without binders leave out their parentheses
 /// (`game Start { move up => Middle }`), and the bare name is the position.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn fieldless_games_and_moves_need_no_parentheses() {
     let path = temp_file(
         "no_parens.cgdl",
@@ -1087,6 +1112,7 @@ fn fieldless_games_and_moves_need_no_parentheses() {
 /// the result. A game written with `let`s equals the same game written out: every sum
 /// A(n) + B(n) is a second-player win (Grundy 0), natively and interpreted.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn let_clauses_name_values_in_moves() {
     let path = temp_file(
         "let_clause.cgdl",
@@ -1130,6 +1156,7 @@ fn let_clauses_name_values_in_moves() {
 /// text table shows, axes named after the free names, and a legend of every value; both
 /// back ends draw the same pictures.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn grid_tables_are_drawn_as_svg_heat_maps() {
     let dirs: Vec<PathBuf> = ["native", "interp"]
         .iter()
@@ -1215,6 +1242,7 @@ fn grid_tables_are_drawn_as_svg_heat_maps() {
 /// (9 → 0, 5 → 4) and (9 → 4, 5 → 0) reach the same position, so the winning moves are the
 /// nine positions with an empty heap and another of 0 to 8 tokens, each once.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn winning_moves_to_one_position_are_one() {
     let outs = both_back_ends(&[
         "eval",
@@ -1242,6 +1270,7 @@ fn winning_moves_to_one_position_are_one() {
 /// Issue 18: `eval` builds a file's native solver once; a second position (and `run` of the
 /// same file) uses it without building, with the interpreter's values and errors.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn eval_builds_once_per_file() {
     // A constant no other test uses makes this file's solver new to the cache.
     let salt = std::time::SystemTime::now()
@@ -1309,6 +1338,7 @@ fn eval_builds_once_per_file() {
 /// a range applies to the range (`1..N - {3}`), in both back ends. A heap of Nim shows
 /// each count as its Grundy value.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn comprehensions_take_clauses_and_patterns_nest() {
     let path = temp_file(
         "clauses.cgdl",
@@ -1350,6 +1380,7 @@ fn comprehensions_take_clauses_and_patterns_nest() {
 /// comparison) is `int` arithmetic, so `abs(a.0 - b.0)` no longer fails with an underflow;
 /// where a `nat` is required (a field), underflow stays an error.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn differences_used_as_ints_do_not_underflow() {
     let path = temp_file(
         "abs.cgdl",
@@ -1375,6 +1406,7 @@ fn differences_used_as_ints_do_not_underflow() {
 /// A heap too large to compute is read off a proven period, and the answer says so; codes
 /// with a d0 digit and hexadecimal digits are accepted.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn huge_heaps_are_answered_from_proven_periods() {
     let file = temp_file(
         "huge_heaps.cgdl",
@@ -1422,6 +1454,7 @@ fn huge_heaps_are_answered_from_proven_periods() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn huge_heaps_without_a_proven_period_are_refused() {
     // 0.007 has no known period: within 2000 positions none is proven, and the heap is far
     // too large to compute, so the answer is an error that says why, not a search.
@@ -1450,6 +1483,7 @@ fn huge_heaps_without_a_proven_period_are_refused() {
 /// lengths. `H(n)` is a heap of Nim, so each cell is `a xor b`; the rows are checked
 /// against that definition in text, JSON and the SVG pictures, in both back ends alike.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn grids_whose_columns_depend_on_the_row_are_ragged() {
     let source = "game H(n: nat) { move take(k in 1..=n) => H(n - k) }\n\
                   table grundy of H(a) + H(b) for a in 1..=4, b in 1..=a\n\
@@ -1545,6 +1579,7 @@ fn grids_whose_columns_depend_on_the_row_are_ragged() {
 /// Issue 37: `--value options` lists every option with its value (for debugging rules),
 /// in both back ends alike, and `--pretty` without JSON says it does nothing.
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn eval_lists_options_with_their_values() {
     let [native, interp] = both_back_ends(&[
         "eval",
