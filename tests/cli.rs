@@ -202,7 +202,7 @@ fn run_time_errors_name_the_move_position_and_value() {
     );
 
     let out = run_file(
-        "loopy.cgdl",
+        "loopy_wnumber.cgdl",
         "game L(n: 0..3) {\n    move step() => L((n + 1) % 3)\n}\nvalue wnumber of L(0)\n",
     );
     assert_eq!(out.status.code(), Some(1));
@@ -862,7 +862,7 @@ fn setup_problems_are_named_as_such() {
     let path = temp_file("setup.cgdl", "game S() {}\nvalue outcome of S()\n");
     let cache = std::env::temp_dir().join(format!("cgdl-setup-cache-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
-        .args(["run", path.to_str().expect("path")])
+        .args(["run", "--native", path.to_str().expect("path")])
         .env("CGDL_CACHE_DIR", &cache)
         .env("CARGO", "/bin/false")
         .output()
@@ -873,7 +873,7 @@ fn setup_problems_are_named_as_such() {
     assert!(!err.contains("bug in the cgdl compiler"), "{err}");
 
     let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
-        .args(["run", path.to_str().expect("path")])
+        .args(["run", "--native", path.to_str().expect("path")])
         .env("CGDL_RUNTIME_PATH", std::env::temp_dir())
         .output()
         .expect("runs");
@@ -919,6 +919,72 @@ fn a_damaged_cached_solver_is_rebuilt() {
     let again = run();
     assert_eq!(stdout(&again), "grundy 6\n", "{}", stderr(&again));
     assert!(stderr(&again).contains("building"), "{}", stderr(&again));
+}
+
+/// Issue 37: a file's first `run` answers with the interpreter while its native solver
+/// builds, and the solver takes over when ready: from the query being solved when nothing
+/// of it is printed (JSON, one slow query: it takes over at the first), else from the next.
+/// Either way the output is the solver's own, as a second (cached) run prints it.
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn a_first_run_answers_at_once_and_hands_over() {
+    let salt = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_nanos()
+        % 1_000_000_007
+        + 1_000;
+    // Cram on 5 × 5 takes the interpreter tens of seconds, its solver a moment.
+    let cram = "type Cell = (0..5, 0..5)\n\
+        game Cram(empty: set<Cell>) {\n\
+        move across((r, c) in empty, (r, c + 1) in empty) => Cram(empty - {(r, c), (r, c + 1)})\n\
+        move down((r, c) in empty, (r + 1, c) in empty) => Cram(empty - {(r, c), (r + 1, c)})\n\
+        }\n";
+    let salted =
+        |n: u128| format!("game Salt(n: 0..={n}) {{\n    move down(n > 0) => Salt(n - 1)\n}}\n");
+    let first = |name: &str, source: String, format: &str| {
+        let path = temp_file(name, &source);
+        let path = path.to_str().expect("path").to_string();
+        let run = |native: bool| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_cgdl"));
+            cmd.args(["run", &path, "--format", format]);
+            if native {
+                cmd.arg("--native");
+            }
+            cmd.env(
+                "CGDL_CACHE_DIR",
+                common::root().join("target/cgdl-test-cache"),
+            )
+            .output()
+            .expect("cgdl runs")
+        };
+        let raced = run(false);
+        assert!(raced.status.success(), "{}", stderr(&raced));
+        // The build is done (the solver took over): a second run is the solver's own.
+        let native = run(true);
+        assert!(!stderr(&native).contains("building"), "{}", stderr(&native));
+        assert_eq!(stdout(&raced), stdout(&native));
+        stderr(&raced)
+    };
+    let text = first(
+        "race_text.cgdl",
+        format!(
+            "{cram}{}value outcome of Salt(1)\nvalue grundy of Cram(Cell)\n\
+             value grundy of Cram(Cell - {{(0, 0)}})\n",
+            salted(salt)
+        ),
+        "text",
+    );
+    assert!(
+        text.contains("the native solver is ready: it answers from query"),
+        "{text}"
+    );
+    let json = first(
+        "race_json.cgdl",
+        format!("{cram}{}value grundy of Cram(Cell)\n", salted(salt + 1)),
+        "json",
+    );
+    assert!(!json.contains("the native solver is ready"), "{json}");
 }
 
 #[test]
@@ -1042,6 +1108,7 @@ fn division_overflow_is_an_error_not_a_panic() {
 /// a panic in printing), from the CLI and from a built solver.
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn errors_exit_1_when_stderr_is_full() {
     let full = || std::fs::File::create("/dev/full").expect("/dev/full");
     let path = temp_file("full.cgdl", "game G(n: nat) { move m() => Zed(n) }\n");
@@ -1056,7 +1123,7 @@ fn errors_exit_1_when_stderr_is_full() {
         "game G(n: int) { move m(k in 1..=1, n > 0) => G(n - k) }\n\
          value grundy of G(1 / 0)\n",
     );
-    for back_end in [&[][..], &["--interp"][..]] {
+    for back_end in [&["--native"][..], &["--interp"][..]] {
         let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
             .arg("run")
             .arg(&path)
@@ -1072,7 +1139,7 @@ fn errors_exit_1_when_stderr_is_full() {
     }
     // Notes (the native build's) are not errors: a run that succeeds still does.
     let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
-        .args(["run", "examples/nim.cgdl"])
+        .args(["run", "--native", "examples/nim.cgdl"])
         .current_dir(common::root())
         .env(
             "CGDL_CACHE_DIR",

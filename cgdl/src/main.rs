@@ -1,7 +1,9 @@
 //! The `cgdl` command-line tool.
 
 use cgdl::compiler::{self, interp::Interpreter, ir::Program, Diagnostic};
-use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo};
+use cgdl::runtime::driver::{
+    print_out, run_queries_handing_over, DriverOptions, QueryInfo, RunEnd,
+};
 use cgdl::runtime::report::{Ask, Plan};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -142,8 +144,12 @@ impl OutputArgs {
 #[derive(clap::Args)]
 struct SolveArgs {
     /// Use the reference interpreter instead of compiling a native solver.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "native")]
     interp: bool,
+    /// Wait for the native solver to build rather than answer with the interpreter
+    /// meanwhile (a file's first `run`).
+    #[arg(long)]
+    native: bool,
     /// Search every compound's own positions instead of using the fast rules.
     #[arg(long)]
     exact: bool,
@@ -234,12 +240,25 @@ fn driver_options(file: &str, output: &OutputArgs, args: &SolveArgs) -> DriverOp
         eval: None,
         svg: None,
         stats: args.stats,
+        from_query: 0,
+        handoff: None,
     }
 }
 
 /// Runs `source`'s queries with the interpreter through the shared driver.
 fn interpret(source: &str, program: &Program, options: &DriverOptions) -> Result<(), Reported> {
-    let interp = Interpreter::new(program, source);
+    match interpret_until_handover(source, program, options) {
+        RunEnd::Finished(true) | RunEnd::HandOver(_) => Ok(()),
+        RunEnd::Finished(false) => Err(Reported),
+    }
+}
+
+/// [`interpret`], which hands over where `options.handoff` says.
+fn interpret_until_handover(source: &str, program: &Program, options: &DriverOptions) -> RunEnd {
+    let mut interp = Interpreter::new(program, source);
+    if let Some(handoff) = &options.handoff {
+        interp.hand_over_with(handoff.clone());
+    }
     let infos: Vec<QueryInfo> = program
         .queries
         .iter()
@@ -255,11 +274,7 @@ fn interpret(source: &str, program: &Program, options: &DriverOptions) -> Result
         compiler::queries::plan(&interp, &program.queries[i]).map_err(|e| interp.error_text(&e))
     };
     let progress = cgdl::runtime::driver::terminal_progress();
-    if run_queries(&interp, &infos, &mut plan, options, progress) {
-        Ok(())
-    } else {
-        Err(Reported)
-    }
+    run_queries_handing_over(&interp, &infos, &mut plan, options, progress)
 }
 
 /// Runs `source`'s queries natively (building the solver once), or with the interpreter
@@ -274,10 +289,99 @@ fn execute(
     if args.interp {
         return interpret(source, program, options);
     }
-    match native_binary(label, source, program)? {
-        Some(binary) => run_solver(&binary, options, None),
-        None => interpret(source, program, options),
+    let Some(code) = native_code(source, program) else {
+        return interpret(source, program, options);
+    };
+    if args.native {
+        let binary = build_native(&code, label)?;
+        return run_solver(&binary, options, None);
     }
+    match native::cached_solver(&code, None) {
+        Some(binary) => run_solver(&binary, options, None),
+        None => answer_while_building(code, label, source, program, options),
+    }
+}
+
+/// A file's first run: the interpreter answers at once while the native solver builds on
+/// another thread; when it is ready, it takes over from the query being solved (if nothing
+/// of it is printed yet) or the next. Where the interpreter finishes first, the build goes
+/// on without this process (cargo finishes it, and the next run uses it).
+fn answer_while_building(
+    code: String,
+    label: &str,
+    source: &str,
+    program: &Program,
+    options: &DriverOptions,
+) -> Result<(), Reported> {
+    let handoff = cgdl::runtime::driver::Handoff::new();
+    let builder = {
+        let (handoff, label) = (handoff.clone(), label.to_string());
+        std::thread::spawn(move || {
+            let built = native::solver_binary(&code, &label, None, native::Quiet::Yes);
+            if built.is_ok() {
+                handoff.ready();
+            }
+            built
+        })
+    };
+    let mut racing = options.clone();
+    racing.handoff = Some(handoff);
+    match interpret_until_handover(source, program, &racing) {
+        RunEnd::Finished(succeeded) => {
+            // A build that failed (a compiler bug, a broken toolchain) is said, once known.
+            if builder.is_finished() {
+                if let Ok(Err(e)) = builder.join() {
+                    cgdl::runtime::driver::note(&format!(
+                        "note: the native solver did not build: {e}"
+                    ));
+                }
+            }
+            match succeeded {
+                true => Ok(()),
+                false => Err(Reported),
+            }
+        }
+        RunEnd::HandOver(from) => {
+            let binary = match builder.join() {
+                Ok(Ok(binary)) => binary,
+                // Ready is said only of a built solver.
+                _ => unreachable!("handed over to a solver that did not build"),
+            };
+            if from > 0 {
+                cgdl::runtime::driver::note(&format!(
+                    "cgdl: the native solver is ready: it answers from query {} on",
+                    from + 1
+                ));
+            }
+            let mut rest = options.clone();
+            rest.from_query = from;
+            run_solver(&binary, &rest, None)
+        }
+    }
+}
+
+/// The generated Rust of a file's native solver, or `None` (with a note) when native code
+/// does not support what the file uses yet.
+fn native_code(source: &str, program: &Program) -> Option<String> {
+    match compiler::codegen::generate_source(
+        program,
+        source,
+        &compiler::codegen::CodegenOptions::default(),
+    ) {
+        Ok(code) => Some(code),
+        Err(e) => {
+            cgdl::runtime::driver::note(&format!("note: {e}; using the interpreter"));
+            None
+        }
+    }
+}
+
+/// The built (or cached) native solver of `code`, waiting for its build.
+fn build_native(code: &str, label: &str) -> Result<PathBuf, Reported> {
+    native::solver_binary(code, label, None, native::Quiet::No).map_err(|e| {
+        eprintln!("error: {e}");
+        Reported
+    })
 }
 
 /// The built (or cached) native solver of a file, or `None` (with a note) when native
@@ -287,23 +391,10 @@ fn native_binary(
     source: &str,
     program: &Program,
 ) -> Result<Option<PathBuf>, Reported> {
-    let code = match compiler::codegen::generate_source(
-        program,
-        source,
-        &compiler::codegen::CodegenOptions::default(),
-    ) {
-        Ok(code) => code,
-        Err(e) => {
-            cgdl::runtime::driver::note(&format!("note: {e}; using the interpreter"));
-            return Ok(None);
-        }
-    };
-    native::solver_binary(&code, label, None)
-        .map(Some)
-        .map_err(|e| {
-            eprintln!("error: {e}");
-            Reported
-        })
+    match native_code(source, program) {
+        Some(code) => build_native(&code, label).map(Some),
+        None => Ok(None),
+    }
 }
 
 /// Runs a native solver with the options; `position` (JSON) goes to its standard input
@@ -334,6 +425,9 @@ fn run_solver(
     }
     if options.stats {
         cmd.arg("--stats");
+    }
+    if options.from_query > 0 {
+        cmd.arg("--from-query").arg(options.from_query.to_string());
     }
     if let Some(asks) = &options.eval {
         let names: Vec<&str> = asks.iter().map(|a| a.name()).collect();
@@ -632,10 +726,11 @@ fn cmd_build(file: &Path, output: &Path) -> Result<(), Reported> {
     let (source, program) = load(file)?;
     let code = native_source(file, &source, &program, &Default::default())?;
     let name = file.display().to_string();
-    let binary = native::solver_binary(&code, &name, Some(&name)).map_err(|e| {
-        eprintln!("error: {e}");
-        Reported
-    })?;
+    let binary =
+        native::solver_binary(&code, &name, Some(&name), native::Quiet::No).map_err(|e| {
+            eprintln!("error: {e}");
+            Reported
+        })?;
     std::fs::copy(&binary, output).map_err(|e| {
         eprintln!("error: cannot write {}: {e}", output.display());
         Reported

@@ -140,17 +140,61 @@ fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The path of a built solver for `code` (a generated module), building it if needed.
-/// `label` names the file in progress messages; `file`, when given, is the name the solver
-/// shows in errors and JSON when run on its own (`cgdl build`).
-pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<PathBuf, String> {
+/// Whether a build says what it is doing on stderr (a spinner or a note).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quiet {
+    /// It says so (the run waits for it).
+    No,
+    /// It says nothing (the interpreter answers meanwhile).
+    Yes,
+}
+
+/// Where the solver of `code` is (or would be) built: its crate, the shared target folder
+/// and the binary.
+struct Place {
+    name: String,
+    crate_dir: PathBuf,
+    target: PathBuf,
+    binary: PathBuf,
+}
+
+fn place(code: &str, file: Option<&str>) -> Result<Place, String> {
     let runtime = runtime_dir()?;
     let key = key(code, file, &runtime);
     let cache = cache_dir();
     let name = format!("cgdl-solver-{key}");
-    let crate_dir = cache.join("solvers").join(&key);
     let target = cache.join("target");
-    let binary = target.join("release").join(&name);
+    Ok(Place {
+        binary: target.join("release").join(&name),
+        crate_dir: cache.join("solvers").join(&key),
+        target,
+        name,
+    })
+}
+
+/// The cached solver of `code`, if it is built and intact.
+pub fn cached_solver(code: &str, file: Option<&str>) -> Option<PathBuf> {
+    let place = place(code, file).ok()?;
+    cached_intact(&place.binary).then_some(place.binary)
+}
+
+/// The path of a built solver for `code` (a generated module), building it if needed.
+/// `label` names the file in progress messages; `file`, when given, is the name the solver
+/// shows in errors and JSON when run on its own (`cgdl build`).
+pub fn solver_binary(
+    code: &str,
+    label: &str,
+    file: Option<&str>,
+    quiet: Quiet,
+) -> Result<PathBuf, String> {
+    let runtime = runtime_dir()?;
+    let Place {
+        name,
+        crate_dir,
+        target,
+        binary,
+    } = place(code, file)?;
+    let cache = cache_dir();
     if cached_intact(&binary) {
         return Ok(binary);
     }
@@ -173,7 +217,7 @@ pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<Path
     ] {
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let spinner = std::io::stderr().is_terminal().then(|| {
+    let spinner = (quiet == Quiet::No && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_message(format!(
             "building the native solver for {label} (once; cached in {})",
@@ -182,13 +226,16 @@ pub fn solver_binary(code: &str, label: &str, file: Option<&str>) -> Result<Path
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         bar
     });
-    if spinner.is_none() {
+    if spinner.is_none() && quiet == Quiet::No {
         cgdl::runtime::driver::note(&format!(
             "cgdl: building the native solver for {label} (once; cached in {})",
             cache.display()
         ));
     }
-    if binary.exists() {
+    // A binary with no checksum beside it was built by a cargo whose `cgdl` did not wait
+    // for it (the interpreter answered first): cargo rebuilds what is not up to date, and
+    // the checksum is written below.
+    if binary.exists() && checksum_file(&binary).exists() {
         // Damaged: cargo would take it (and the copy it links from) as up to date.
         let _ = cargo(&crate_dir, &target, &["clean", "--release", "-p", &name]);
         let _ = std::fs::remove_file(&binary);

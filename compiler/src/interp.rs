@@ -130,6 +130,9 @@ pub struct Interpreter<'p> {
     /// Results of function calls: a function is pure, so a call with the same arguments
     /// has the same value (errors are not kept, and are raised again). Emptied when full.
     calls: RefCell<FxHashMap<(usize, Vec<Val>), Val>>,
+    /// Set where the run hands over to the native solver when it is ready: a position's
+    /// options are then refused, which stops the solve.
+    handoff: Option<cgdl_runtime::driver::Handoff>,
 }
 
 /// The most function results [`Interpreter`] keeps before it forgets them all.
@@ -143,6 +146,21 @@ impl<'p> Interpreter<'p> {
             source,
             table: RefCell::new(PosTable::default()),
             calls: RefCell::default(),
+            handoff: None,
+        }
+    }
+
+    /// Stops solving (every position's options are an error) once `handoff` says so: the
+    /// native solver is ready to take over the query being solved.
+    pub fn hand_over_with(&mut self, handoff: cgdl_runtime::driver::Handoff) {
+        self.handoff = Some(handoff);
+    }
+
+    /// The error that stops a solve handed over to the native solver.
+    fn handed_over(&self) -> Result<(), RuleError> {
+        match &self.handoff {
+            Some(h) if h.stop_now() => Err(RuleError::new("handed over to the native solver")),
+            _ => Ok(()),
         }
     }
 
@@ -895,6 +913,7 @@ impl Rules for Interpreter<'_> {
     type Pos = u32;
 
     fn options(&self, pos: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        self.handed_over()?;
         let (gid, fields) = self.position(pos);
         let game = &self.program.games[gid];
         let heap = || match fields.first() {
@@ -985,6 +1004,7 @@ impl Rules for Interpreter<'_> {
     }
 
     fn side_options(&self, pos: u32, side: Side, out: &mut Options<u32>) -> Result<(), RuleError> {
+        self.handed_over()?;
         let (gid, fields) = self.position(pos);
         let game = &self.program.games[gid];
         match &game.kind {

@@ -104,6 +104,83 @@ pub struct DriverOptions {
     /// At the end, write to stderr how many positions were solved, in how long, and the
     /// memory held.
     pub stats: bool,
+    /// Start at this query: the document's opening and the answers of the queries before it
+    /// were written by another run (the interpreter that handed over, see [`Handoff`]).
+    pub from_query: usize,
+    /// Hand the rest of the run over when this says the native solver is ready.
+    pub handoff: Option<Handoff>,
+}
+
+/// The state of a run that the interpreter answers while the native solver builds
+/// (`cgdl run` of a file not built yet), shared with the thread that builds it. When the
+/// solver is ready, the run hands over at once if the query being solved has printed
+/// nothing (the interpreter stops it: [`Handoff::stop_now`]), else after that query.
+#[derive(Clone, Debug, Default)]
+pub struct Handoff(std::sync::Arc<std::sync::atomic::AtomicU8>);
+
+/// [`Handoff`]'s states: solving; solving a query that has printed part of its answer; the
+/// native solver ready (stop now); ready, with the query printed in part (finish it).
+const SOLVING: u8 = 0;
+const PINNED: u8 = 1;
+const READY: u8 = 2;
+const READY_PINNED: u8 = 3;
+
+impl Handoff {
+    /// A run still solving, its native solver not ready.
+    pub fn new() -> Handoff {
+        Handoff::default()
+    }
+
+    fn update(&self, f: impl Fn(u8) -> u8) {
+        use std::sync::atomic::Ordering::SeqCst;
+        let _ = self.0.fetch_update(SeqCst, SeqCst, |s| Some(f(s)));
+    }
+
+    fn state(&self) -> u8 {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The native solver is ready (called by the thread that built it).
+    pub fn ready(&self) {
+        self.update(|s| if s == PINNED { READY_PINNED } else { READY });
+    }
+
+    /// Whether the interpreter should stop the query it is solving: the native solver is
+    /// ready and the query has printed nothing.
+    pub fn stop_now(&self) -> bool {
+        self.state() == READY
+    }
+
+    /// A part of the current query's answer is being printed: it must finish where it
+    /// started.
+    fn pin(&self) {
+        self.update(|s| match s {
+            SOLVING => PINNED,
+            READY => READY_PINNED,
+            other => other,
+        });
+    }
+
+    /// Between queries: whether to hand over now (the native solver is ready).
+    fn hand_over(&self) -> bool {
+        match self.state() {
+            READY | READY_PINNED => true,
+            _ => {
+                self.update(|s| if s == PINNED { SOLVING } else { s });
+                false
+            }
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every query ran (`true`), or one failed (`false`, its error printed).
+    Finished(bool),
+    /// The native solver is ready: it runs the queries from this one on (with
+    /// [`DriverOptions::from_query`]); the output so far is written.
+    HandOver(usize),
 }
 
 impl Default for DriverOptions {
@@ -118,6 +195,8 @@ impl Default for DriverOptions {
             eval: None,
             svg: None,
             stats: false,
+            from_query: 0,
+            handoff: None,
         }
     }
 }
@@ -140,13 +219,29 @@ pub fn run_queries<'r, R: Rules>(
     options: &DriverOptions,
     progress: Option<ProgressReport<'r>>,
 ) -> bool {
+    match run_queries_handing_over(rules, queries, plan, options, progress) {
+        RunEnd::Finished(succeeded) => succeeded,
+        // Only with `options.handoff`, which the caller then asks for.
+        RunEnd::HandOver(_) => true,
+    }
+}
+
+/// [`run_queries`], which with [`DriverOptions::handoff`] may stop between queries (or
+/// within one that has printed nothing) to hand the rest of the run over.
+pub fn run_queries_handing_over<'r, R: Rules>(
+    rules: &'r R,
+    queries: &[QueryInfo],
+    plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
+    options: &DriverOptions,
+    progress: Option<ProgressReport<'r>>,
+) -> RunEnd {
     let started = std::time::Instant::now();
     let mut solver = new_solver(rules, options, progress);
-    let succeeded = run_with(&mut solver, queries, plan, options);
-    if options.stats {
+    let end = run_with(&mut solver, queries, plan, options);
+    if options.stats && matches!(end, RunEnd::Finished(_)) {
         note(&stats_line(&solver, started.elapsed()));
     }
-    succeeded
+    end
 }
 
 /// The statistics `--stats` writes: positions solved, time, memory.
@@ -167,43 +262,50 @@ fn run_with<'r, R: Rules>(
     queries: &[QueryInfo],
     plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
     options: &DriverOptions,
-) -> bool {
+) -> RunEnd {
     let fail = |i: usize, msg: String| {
         let q = &queries[i];
         error_line(&format!(
             "error: {}:{}: in `{}`: {msg}",
             options.file, q.location, q.text
         ));
-        false
+        RunEnd::Finished(false)
     };
     if options.eval.is_some() {
         let Some(last) = queries.len().checked_sub(1) else {
             eprintln!("error: no position given");
-            return false;
+            return RunEnd::Finished(false);
         };
         let target = match plan(last) {
             Ok(Plan::Value { target, .. }) => target,
             Ok(_) => return fail(last, "not a position".into()),
             Err(e) => {
                 eprintln!("error: in the position: {e}");
-                return false;
+                return RunEnd::Finished(false);
             }
         };
-        return eval_position(solver, &queries[last].text, target, options);
+        return RunEnd::Finished(eval_position(solver, &queries[last].text, target, options));
     }
     let mut out = Output::default();
+    // A run that continues another's (`from_query`) writes no opening, and goes on from its
+    // answers (a blank line or a comma before the next).
+    let continuing = options.from_query;
     let mut doc: Box<dyn Document> = if options.json {
         let (doc, opening) = JsonDoc::start(&options.file, options.pretty);
-        out.push(&opening);
-        Box::new(doc)
+        if continuing == 0 {
+            out.push(&opening);
+        }
+        Box::new(doc.after(continuing))
     } else {
         // Slow rows are printed as they come to a terminal; elsewhere (a file, a pipe) the
         // text does not depend on timing.
-        Box::new(TextDoc::new(std::io::IsTerminal::is_terminal(
-            &std::io::stdout(),
-        )))
+        let live = std::io::IsTerminal::is_terminal(&std::io::stdout());
+        Box::new(TextDoc::new(live).after(continuing))
     };
-    for i in 0..queries.len() {
+    for i in continuing..queries.len() {
+        if options.handoff.as_ref().is_some_and(Handoff::hand_over) {
+            return hand_over(out, i);
+        }
         let p = match plan(i) {
             Ok(p) => p,
             Err(e) => {
@@ -213,12 +315,19 @@ fn run_with<'r, R: Rules>(
         };
         let mut pictures = Ok(());
         let solved = solve_plan(solver, p, &mut |part| {
+            if let Some(handoff) = &options.handoff {
+                handoff.pin();
+            }
             if let (Some(dir), Part::Answer(answer)) = (&options.svg, &part) {
                 pictures = pictures.clone().and(write_pictures(dir, i + 1, answer));
             }
             out.push(&doc.part(&part))
         });
         if let Err(e) = solved {
+            // Stopped for the native solver, with nothing of this query printed.
+            if options.handoff.as_ref().is_some_and(Handoff::stop_now) {
+                return hand_over(out, i);
+            }
             out.push(&doc.cut());
             out.flush();
             return fail(i, e.to_string());
@@ -241,7 +350,17 @@ fn run_with<'r, R: Rules>(
             if n == 1 { "" } else { "s" }
         )),
     }
-    true
+    RunEnd::Finished(true)
+}
+
+/// Hands the run over at query `i`: the answers so far are written, with the document's
+/// opening; before the first query nothing is (the solver that takes over writes it all).
+fn hand_over(mut out: Output, i: usize) -> RunEnd {
+    match i {
+        0 => out.buf.clear(),
+        _ => out.flush(),
+    }
+    RunEnd::HandOver(i)
 }
 
 /// The progress display of a solve on a terminal (with the feature `progress`).
@@ -392,6 +511,8 @@ Options:
   --svg <DIR>            write a heat map of each two-name table into DIR
   --stats                at the end, write to stderr the positions solved, the time
                          and the memory held
+  --from-query <K>       run the queries from the K-th (counted from 0) on, continuing
+                         a document whose opening and earlier answers are written
   -h, --help             print this help
 ";
 
@@ -495,6 +616,12 @@ fn solver_main<R: Rules>(
             }
             "--position" => given = Some(value("a position")),
             "--svg" => options.svg = Some(value("a folder").into()),
+            "--from-query" => {
+                options.from_query = value("a number").parse().unwrap_or_else(|_| {
+                    eprintln!("error: --from-query needs a number");
+                    std::process::exit(2)
+                })
+            }
             "--stats" => options.stats = true,
             other => {
                 eprintln!("error: unknown argument `{other}`");

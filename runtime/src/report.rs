@@ -640,6 +640,12 @@ impl TextDoc {
         }
     }
 
+    /// The document after `queries` queries that another run wrote.
+    pub fn after(mut self, queries: usize) -> TextDoc {
+        self.queries = queries;
+        self
+    }
+
     /// The blank line before every query but the first.
     fn next_query(&mut self) -> &'static str {
         self.queries += 1;
@@ -710,7 +716,13 @@ fn indent(text: &str, by: usize) -> String {
 }
 
 impl JsonDoc {
-    /// A document for `file`; returns it with its opening text.
+    /// The document after `queries` queries that another run wrote (with the opening).
+    pub fn after(mut self, queries: usize) -> JsonDoc {
+        self.queries = queries;
+        self
+    }
+
+    /// A document of `file`'s queries, and its opening text.
     pub fn start(file: &str, pretty: bool) -> (JsonDoc, String) {
         let file = json!(file);
         let text = if pretty {

@@ -126,8 +126,14 @@ pub fn strings(ns: &[u32]) -> Vec<String> {
     ns.iter().map(|n| n.to_string()).collect()
 }
 
-/// Runs the `cgdl` binary from the repository root, with the tests' solver cache.
+/// Runs the `cgdl` binary from the repository root, with the tests' solver cache. A `run`
+/// not given `--interp` is given `--native`: it waits for its solver, so that the native
+/// back end answers (a first run would otherwise race the interpreter against the build).
 pub fn cgdl(args: &[&str]) -> Output {
+    let mut args = args.to_vec();
+    if args.first() == Some(&"run") && !args.contains(&"--interp") && !args.contains(&"--native") {
+        args.insert(1, "--native");
+    }
     Command::new(env!("CARGO_BIN_EXE_cgdl"))
         .args(args)
         .env("CGDL_CACHE_DIR", root().join("target/cgdl-test-cache"))
