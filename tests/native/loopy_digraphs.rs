@@ -55,6 +55,7 @@ pub fn partizan(i: usize) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     (left, right)
 }
 
+/// A graph's edges as a constant of the language: `[[1, 2], [], [0]]`.
 fn list(rows: &[Vec<u32>]) -> String {
     let rows: Vec<String> = rows
         .iter()
@@ -89,16 +90,7 @@ pub fn source() -> String {
     }
     for i in 0..GRAPHS {
         let g = graph(i);
-        let rows: Vec<String> = g
-            .iter()
-            .map(|f| {
-                format!(
-                    "[{}]",
-                    f.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-                )
-            })
-            .collect();
-        out += &format!("const E{i} = [{}]\n", rows.join(", "));
+        out += &format!("const E{i} = {}\n", list(&g));
         out += &format!(
             "game G{i}(v: 0..{n}) {{\n    move slide(w in E{i}[v]) => G{i}(w)\n}}\n",
             n = g.len()

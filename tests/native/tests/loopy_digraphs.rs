@@ -5,14 +5,17 @@
 //! the definitions computed here by brute force: the labelling one vertex at a time, the
 //! outcomes as a fixpoint (of a partizan game, over the player to move too), remoteness
 //! level by level, and the sums' values from the sum's own product graph (no sum rule).
+//! The same brute force checks the runtime's graph labellings on random digraphs.
 
 #[path = "../loopy_digraphs.rs"]
 mod graphs;
 
 use cgdl_compiler::interp::Interpreter;
 use cgdl_native_tests::loopy_digraphs as native;
+use cgdl_runtime::loopy;
 use cgdl_runtime::report::{run_plan, Answer, Plan};
-use cgdl_runtime::{Mode, Rules, Solver};
+use cgdl_runtime::{Mode, Outcome, Rules, Solver};
+use proptest::prelude::*;
 use serde_json::{json, Value as Json};
 
 /// A generalized Grundy value: `Ok(n)`, or `Err(K)` for `∞(K)`.
@@ -277,5 +280,114 @@ fn loopy_digraphs_and_their_sums_in_both_back_ends() {
             text.contains(needle),
             "no {needle} among the expected values"
         );
+    }
+}
+
+/// The runtime's value as the brute force writes it.
+fn written(g: &loopy::Gsg) -> Gsg {
+    match g {
+        loopy::Gsg::Finite(n) => Ok(*n),
+        loopy::Gsg::Infinite(k) => Err(k.clone()),
+    }
+}
+
+/// A digraph of at most `max` vertices, each with up to three followers.
+fn digraph(max: usize) -> impl Strategy<Value = Vec<Vec<u32>>> {
+    (1..=max).prop_flat_map(|n| {
+        proptest::collection::vec(proptest::collection::vec(0..n as u32, 0..4), n)
+    })
+}
+
+// The runtime's graph labellings (`cgdl_runtime::loopy`) against the same brute force, on
+// many small random digraphs.
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn labelling_matches_the_definition(succ in digraph(9)) {
+        let got: Vec<Gsg> = loopy::gsg(&succ).iter().map(written).collect();
+        prop_assert_eq!(got, gsg_by_definition(&succ));
+    }
+
+    #[test]
+    fn outcomes_and_remoteness_agree_with_the_levels(succ in digraph(9)) {
+        let levels = outcomes_by_levels(&succ);
+        let by_values: Vec<String> =
+            loopy::gsg(&succ).iter().map(|g| g.outcome().to_string()).collect();
+        let by_retrograde: Vec<(String, Option<u32>)> = loopy::retrograde(&succ)
+            .into_iter()
+            .map(|(o, r)| (o.to_string(), r))
+            .collect();
+        let want: Vec<(String, Option<u32>)> =
+            levels.iter().map(|&(o, r)| (o.to_string(), r)).collect();
+        let outcomes: Vec<String> = want.iter().map(|w| w.0.clone()).collect();
+        prop_assert_eq!(by_values, outcomes);
+        prop_assert_eq!(by_retrograde, want);
+    }
+
+    #[test]
+    fn sums_follow_smiths_rule(a in digraph(5), b in digraph(5)) {
+        let (ga, gb) = (loopy::gsg(&a), loopy::gsg(&b));
+        let sum = gsg_by_definition(&sum_graph(&a, &b));
+        for u in 0..a.len() {
+            for v in 0..b.len() {
+                prop_assert_eq!(written(&ga[u].add(&gb[v])), sum[u * b.len() + v].clone());
+            }
+        }
+    }
+
+    #[test]
+    fn partizan_outcomes_follow_their_definition(left in digraph(8), seed in any::<u64>()) {
+        let n = left.len() as u64;
+        let mut x = seed | 1;
+        let right: Vec<Vec<u32>> = (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (0..x % 3).map(|i| ((x >> (8 * i + 8)) % n) as u32).collect()
+            })
+            .collect();
+        let got: Vec<String> = loopy::partizan_retrograde(&left, &right)
+            .into_iter()
+            .map(|(a, b)| Outcome::of_winners(a, b).to_string())
+            .collect();
+        prop_assert_eq!(got, partizan_outcomes(&left, &right));
+        // Where both players have the same moves, the outcome is the impartial one.
+        let same = partizan_outcomes(&left, &left);
+        let impartial: Vec<String> =
+            outcomes_by_levels(&left).iter().map(|o| o.0.to_string()).collect();
+        prop_assert_eq!(same, impartial);
+    }
+
+    #[test]
+    fn remoteness_is_smiths_recursion_where_the_graph_ends(n in 1usize..9, seed in any::<u64>()) {
+        // Edges only to smaller vertices: a game that ends, whose remoteness is Smith's
+        // recursion (the least even option's plus one, else the greatest odd one's).
+        let mut x = seed | 1;
+        let succ: Vec<Vec<u32>> = (0..n as u32)
+            .map(|v| {
+                (0..v)
+                    .filter(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        x % 3 == 0
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut r: Vec<u32> = Vec::new();
+        for s in &succ {
+            let vals: Vec<u32> = s.iter().map(|&w| r[w as usize]).collect();
+            let even = vals.iter().copied().filter(|r| r % 2 == 0).min();
+            r.push(match (s.is_empty(), even) {
+                (true, _) => 0,
+                (false, Some(e)) => e + 1,
+                (false, None) => vals.iter().copied().max().unwrap_or(0) + 1,
+            });
+        }
+        let got: Vec<Option<u32>> = loopy::retrograde(&succ).iter().map(|x| x.1).collect();
+        prop_assert_eq!(got, r.into_iter().map(Some).collect::<Vec<_>>());
     }
 }
