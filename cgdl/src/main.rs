@@ -1,9 +1,7 @@
 //! The `cgdl` command-line tool.
 
 use cgdl::compiler::{self, interp::Interpreter, ir::Program, Diagnostic};
-use cgdl::runtime::driver::{
-    print_out, run_queries_handing_over, DriverOptions, QueryInfo, RunEnd,
-};
+use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo, RunEnd};
 use cgdl::runtime::report::{Ask, Plan};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -274,7 +272,7 @@ fn interpret_until_handover(source: &str, program: &Program, options: &DriverOpt
         compiler::queries::plan(&interp, &program.queries[i]).map_err(|e| interp.error_text(&e))
     };
     let progress = cgdl::runtime::driver::terminal_progress();
-    run_queries_handing_over(&interp, &infos, &mut plan, options, progress)
+    run_queries(&interp, &infos, &mut plan, options, progress)
 }
 
 /// Runs `source`'s queries natively (building the solver once), or with the interpreter
@@ -347,12 +345,10 @@ fn answer_while_building(
                 // Ready is said only of a built solver.
                 _ => unreachable!("handed over to a solver that did not build"),
             };
-            if from > 0 {
-                cgdl::runtime::driver::note(&format!(
-                    "cgdl: the native solver is ready: it answers from query {} on",
-                    from + 1
-                ));
-            }
+            cgdl::runtime::driver::note(&format!(
+                "cgdl: the native solver is ready: it answers from query {} on",
+                from + 1
+            ));
             let mut rest = options.clone();
             rest.from_query = from;
             run_solver(&binary, &rest, None)

@@ -210,25 +210,10 @@ pub struct QueryInfo {
     pub location: String,
 }
 
-/// Runs the queries; prints answers to stdout and the first error to stderr. Returns
-/// whether everything succeeded.
+/// Runs the queries; prints answers to stdout and the first error to stderr. With
+/// [`DriverOptions::handoff`] it may stop between queries (or within one that has printed
+/// nothing) to hand the rest of the run over; otherwise it always finishes.
 pub fn run_queries<'r, R: Rules>(
-    rules: &'r R,
-    queries: &[QueryInfo],
-    plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
-    options: &DriverOptions,
-    progress: Option<ProgressReport<'r>>,
-) -> bool {
-    match run_queries_handing_over(rules, queries, plan, options, progress) {
-        RunEnd::Finished(succeeded) => succeeded,
-        // Only with `options.handoff`, which the caller then asks for.
-        RunEnd::HandOver(_) => true,
-    }
-}
-
-/// [`run_queries`], which with [`DriverOptions::handoff`] may stop between queries (or
-/// within one that has printed nothing) to hand the rest of the run over.
-pub fn run_queries_handing_over<'r, R: Rules>(
     rules: &'r R,
     queries: &[QueryInfo],
     plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
@@ -661,7 +646,8 @@ fn solver_main<R: Rules>(
         })
         .collect();
     let mut plan_fn = |i: usize| plan(i).map_err(|e| e.to_string());
-    if run_queries(rules, &infos, &mut plan_fn, &options, terminal_progress()) {
+    let end = run_queries(rules, &infos, &mut plan_fn, &options, terminal_progress());
+    if end == RunEnd::Finished(true) {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE

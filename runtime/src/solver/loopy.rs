@@ -88,8 +88,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// The outcome of a position of a loopy partizan game: its graph (each side's options)
-    /// is enumerated and every position's outcome kept.
+    /// The outcome of a position of a loopy partizan game (`expr` canonical): its graph
+    /// (each side's options) is enumerated and every position's outcome kept.
     pub(super) fn loopy_partizan_outcome(
         &mut self,
         expr: &Expr<Pos<R>>,
@@ -102,7 +102,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         for (node, (a, b)) in nodes.into_iter().zip(partizan_retrograde(&left, &right)) {
             self.loopy_partizan.insert(node, Outcome::of_winners(a, b));
         }
-        Ok(self.loopy_partizan[&expr.clone().canonical()])
+        Ok(self.loopy_partizan[expr])
     }
 
     /// Enumerates every position reachable from `root`, labels them all, and keeps them.
