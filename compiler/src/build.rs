@@ -56,8 +56,16 @@ impl Build {
         };
         let mut written = Vec::new();
         let mut errors = String::new();
+        // A file the build script wrote under OUT_DIR is its output, not an input: watching
+        // it would rerun the script on every build (it is newer than the script's start).
+        let generated_root = std::env::var_os("OUT_DIR").map(PathBuf::from);
         for file in &self.files {
-            println!("cargo:rerun-if-changed={}", file.display());
+            let generated = generated_root
+                .as_ref()
+                .is_some_and(|root| file.starts_with(root));
+            if !generated {
+                println!("cargo:rerun-if-changed={}", file.display());
+            }
             let name = file.display().to_string();
             let source = match std::fs::read_to_string(file) {
                 Ok(s) => s,
