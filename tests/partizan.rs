@@ -325,6 +325,7 @@ fn impartial_games_have_nimbers_for_canonical_forms() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn eval_prints_canonical_form_class_and_temperature_in_both_back_ends() {
     let path = common::root().join("examples/domineering.cgdl");
     let path = path.to_str().expect("a UTF-8 path");
@@ -388,6 +389,7 @@ fn impartial_only_values_of_partizan_positions_are_compile_errors() {
 }
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn partizan_solves_stop_with_clear_errors() {
     let loopy = temp_file(
         "partizan_loopy.cgdl",

@@ -77,6 +77,7 @@ table outcome of Walk(a, {a, -a}) for a in -4..=4
 ";
 
 #[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
 fn symmetries_of_several_fields_keep_values_in_both_back_ends() {
     assert_symmetries_keep_values(SIGNED);
     let path = temp_file("symmetry_walk.cgdl", SIGNED);
