@@ -498,3 +498,33 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect()
 }
+
+/// Stoppers' simplest forms: Conway's named stoppers by name, Siegel's irreducible 4-cycle
+/// (CGT figure VI.3.2) kept whole from each of its vertices, upon + * = {0, pass|0} (Winning
+/// Ways), over + over = over (Left's move to over reverses through over), and dud's draws.
+#[test]
+fn stoppers_have_their_published_forms() {
+    for mode in [Mode::Fast, Mode::Exact] {
+        let answers = run_source(&example("stoppers.cgdl"), mode);
+        let forms = [
+            "0",
+            "*",
+            "on",
+            "off",
+            "over",
+            "under",
+            "upon",
+            "a{0|{0|{{a|*}|*}}}",
+            "a{0|{{{0|a}|*}|*}}",
+            "a{{{0|{0|a}}|*}|*}",
+            "a{{0|{0|{a|*}}}|*}",
+        ];
+        assert_eq!(column(&answers[0], 1), forms, "{mode:?}");
+        let outcomes = ["P", "N", "L", "R", "L", "R", "L", "L", "L", "L", "L"];
+        assert_eq!(column(&answers[0], 2), outcomes);
+        assert_eq!(value(&answers[1], "outcome"), "D");
+        assert_eq!(value(&answers[2], "canonical"), "{0, pass|0}");
+        assert_eq!(value(&answers[3], "canonical"), "over");
+        assert_eq!(value(&answers[4], "outcome"), "D");
+    }
+}

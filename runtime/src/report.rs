@@ -258,9 +258,7 @@ fn options_json<R: Rules>(
         for (side, name) in [(Side::Left, "left"), (Side::Right, "right")] {
             let options = solver.partizan().options(target, side)?;
             for o in options {
-                let p = solver.partizan();
-                let g = p.value(&o)?;
-                let form = p.forms().display(g);
+                let form = solver.canonical(o.clone())?;
                 out.push(format!("{name}: {} = {form}", solver.display(&o)));
             }
         }
@@ -286,6 +284,9 @@ fn partizan_json<R: Rules>(
     kind: PartizanKind,
     target: &Expr<R::Pos>,
 ) -> Result<serde_json::Value, SolveError> {
+    if kind == PartizanKind::Canonical {
+        return Ok(json!(solver.canonical(target.clone())?));
+    }
     let p = solver.partizan();
     let g = p.value(target)?;
     let f = p.forms();

@@ -102,6 +102,24 @@ pub enum SolveError {
         /// The value, as written.
         value: String,
     },
+    /// A loopy partizan position's form was asked for, and it is not a stopper: its
+    /// players can move in turn forever (`positions`, a cycle of such play).
+    NotAStopper {
+        /// The cycle, starting and ending at the repeated position.
+        positions: Vec<String>,
+    },
+    /// A loopy partizan position's form was asked for, and its graph has more positions
+    /// than the stopper comparison takes ([`crate::partizan::stopper::MAX_ORDER_VERTICES`]).
+    LargeStopper {
+        /// How many positions its graph has.
+        positions: usize,
+    },
+    /// A check the solver makes of its own result failed: a defect, reported instead of a
+    /// value that could be wrong.
+    Unverified {
+        /// What was checked.
+        what: String,
+    },
     /// A line of play went more than [`MAX_DEPTH`] moves deep, or a limit was reached
     /// while one line held most of the positions solved: the moves likely grow without end
     /// (the game is not well-founded).
@@ -122,8 +140,26 @@ impl fmt::Display for SolveError {
             SolveError::Cycle { positions } => write!(
                 f,
                 "the game is loopy: a position can repeat ({}); a loopy game's values are its \
-                 outcome, and an impartial one's grundy and remoteness",
+                 outcome, an impartial one's grundy and remoteness, and a partizan stopper's \
+                 canonical form",
                 positions.join(" -> ")
+            ),
+            SolveError::NotAStopper { positions } => write!(
+                f,
+                "the game is loopy and not a stopper: Left and Right can move in turn forever \
+                 ({}), so its value has an onside and an offside, which cgdl does not compute; \
+                 its outcome is defined",
+                positions.join(" -> ")
+            ),
+            SolveError::LargeStopper { positions } => write!(
+                f,
+                "the loopy game's graph has {positions} positions, more than the {} whose \
+                 stopper form cgdl computes; its outcome is defined",
+                crate::partizan::stopper::MAX_ORDER_VERTICES / 2
+            ),
+            SolveError::Unverified { what } => write!(
+                f,
+                "internal error: a check of the result failed ({what}); no value is given"
             ),
             SolveError::TooManyPositions { limit } => write!(
                 f,
@@ -451,6 +487,8 @@ pub struct Solver<'r, R: Rules> {
     loopy: FxHashMap<Expr<Pos<R>>, loopy::Entry>,
     /// The outcomes of the positions of loopy partizan games' graphs solved so far.
     loopy_partizan: FxHashMap<Expr<Pos<R>>, Outcome>,
+    /// Loopy partizan positions' forms (or why they have none), once asked for.
+    loopy_forms: FxHashMap<Expr<Pos<R>>, Result<String, SolveError>>,
 }
 
 /// How many positions [`Solver`] remembers as checked against their symmetries before it
@@ -548,6 +586,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             symmetry_checked: Default::default(),
             loopy: FxHashMap::default(),
             loopy_partizan: FxHashMap::default(),
+            loopy_forms: FxHashMap::default(),
         };
         solver.measure_memory();
         solver
@@ -575,6 +614,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.symmetry_checked = Default::default();
         self.loopy = FxHashMap::default();
         self.loopy_partizan = FxHashMap::default();
+        self.loopy_forms = FxHashMap::default();
         self.partizan = None;
         self.cleared += 1;
         self.measure_memory();
@@ -791,11 +831,16 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// The canonical form of a position expression, written as CGSuite writes it.
+    /// A loopy position that is a stopper has its simplest form, written as CGSuite writes
+    /// loopy games (`on`, `over`, `{0|pass}`, `a{0|{*|a}}`).
     pub fn canonical(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<String, SolveError> {
-        let expr = expr.into_expr();
+        let expr = expr.into_expr().canonical();
         let p = self.partizan();
-        let g = p.value(&expr)?;
-        Ok(p.forms().display(g))
+        match p.value(&expr) {
+            Ok(g) => Ok(p.forms().display(g)),
+            Err(SolveError::Cycle { .. }) => self.loopy_canonical(&expr),
+            Err(e) => Err(e),
+        }
     }
 
     /// The options of a position expression (the compound's own moves), canonical.

@@ -4,6 +4,7 @@
 
 mod dyadic;
 mod forms;
+pub mod stopper;
 mod thermo;
 
 pub use dyadic::{Dyadic, MAX_BITS};

@@ -17,7 +17,7 @@
 
 use super::*;
 use crate::loopy::{gsg, partizan_retrograde, retrograde, Gsg};
-use crate::partizan::Side;
+use crate::partizan::{stopper, Side};
 
 /// A position's values in a loopy game.
 pub(super) struct Entry {
@@ -103,6 +103,37 @@ impl<'r, R: Rules> Solver<'r, R> {
             self.loopy_partizan.insert(node, Outcome::of_winners(a, b));
         }
         Ok(self.loopy_partizan[expr])
+    }
+
+    /// The simplest form of a loopy partizan position (`expr` canonical) that is a stopper,
+    /// written as CGSuite writes it; its graph's outcomes are kept too.
+    pub(super) fn loopy_canonical(&mut self, expr: &Expr<Pos<R>>) -> Result<String, SolveError> {
+        if let Some(known) = self.loopy_forms.get(expr) {
+            return known.clone();
+        }
+        let (nodes, sides) = self.graph(expr, 2, |solver, here, side| {
+            let side = [Side::Left, Side::Right][side];
+            solver.partizan().options(here, side)
+        })?;
+        let [left, right] = <[Vec<Vec<u32>>; 2]>::try_from(sides).expect("two sides");
+        let graph = stopper::Graph { left, right };
+        let form = match stopper::simplest(&graph, 0) {
+            Ok(simple) => Ok(stopper::write(&simple, self.partizan().forms())),
+            Err(stopper::FormError::NotAStopper(cycle)) => Err(SolveError::NotAStopper {
+                positions: cycle
+                    .iter()
+                    .map(|&v| self.display(&nodes[v as usize]))
+                    .collect(),
+            }),
+            Err(stopper::FormError::TooLarge(positions)) => {
+                Err(SolveError::LargeStopper { positions })
+            }
+            Err(stopper::FormError::Unverified) => Err(SolveError::Unverified {
+                what: "a stopper's simplest form equals the game".to_string(),
+            }),
+        };
+        self.loopy_forms.insert(expr.clone(), form.clone());
+        form
     }
 
     /// Enumerates every position reachable from `root`, labels them all, and keeps them.
