@@ -14,7 +14,7 @@ use std::process::ExitCode;
 #[command(
     name = "cgdl",
     version,
-    about = "Exact solvers for impartial combinatorial games described in CGDL"
+    about = "Exact solvers for combinatorial games (impartial, partizan, loopy) described in CGDL"
 )]
 struct Cli {
     #[command(subcommand)]
