@@ -20,7 +20,7 @@ measure() {
 
 # Warm the native cache so that build time is not measured: one `run` (a `cgdl build`
 # solver is cached under another key, as it shows its file's name).
-prepare() { $cgdl run "$1" > /dev/null 2>&1; }
+prepare() { $cgdl run --native "$1" > /dev/null 2>&1; }
 
 cat > "$tmp/kayles.cgdl" <<CGDL
 game Kayles(n: nat) {
@@ -50,13 +50,13 @@ for f in kayles grundy queen dots; do prepare "$tmp/$f.cgdl"; done
 
 echo "| task | back end | time | peak memory |"
 echo "|---|---|---|---|"
-echo "| (a) Kayles, explicit rule, Grundy to n = $kn | native | $(measure $cgdl run "$tmp/kayles.cgdl") |"
+echo "| (a) Kayles, explicit rule, Grundy to n = $kn | native | $(measure $cgdl run --native "$tmp/kayles.cgdl") |"
 echo "| (a) Kayles, Grundy to n = $kn | hand-written loop | $(measure target/release/examples/kayles_loop $kn) |"
 echo "| (a) Kayles, Grundy to n = $ki (work scales as n²) | interpreter | $(measure $cgdl run --interp "$tmp/kayles_small.cgdl") |"
-echo "| (b) Grundy's game, Grundy to n = $gn | native | $(measure $cgdl run "$tmp/grundy.cgdl") |"
-echo "| (c) Queen Grundy grid $q×$q | native | $(measure $cgdl run "$tmp/queen.cgdl") |"
+echo "| (b) Grundy's game, Grundy to n = $gn | native | $(measure $cgdl run --native "$tmp/grundy.cgdl") |"
+echo "| (c) Queen Grundy grid $q×$q | native | $(measure $cgdl run --native "$tmp/queen.cgdl") |"
 if $full; then
-    echo "| (d) degenerate dots, empty 4×5 dots | native | $(measure $cgdl run "$tmp/dots.cgdl") |"
+    echo "| (d) degenerate dots, empty 4×5 dots | native | $(measure $cgdl run --native "$tmp/dots.cgdl") |"
 fi
 echo
 echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(rustc --version); $(date -u +%Y-%m-%d)."

@@ -14,28 +14,12 @@ igsolve=target/peers/bin/igsolve
 runs=${RUNS:-3}
 limit=${LIMIT:-120}
 
-# Best wall time (seconds) of $runs runs of a command, or "> limit".
-best() {
-    local best=
-    for _ in $(seq "$runs"); do
-        local start end
-        start=$(date +%s.%N)
-        if ! timeout "$limit" "$@" > "$tmp/out" 2>&1; then
-            echo ">$limit"
-            return
-        fi
-        end=$(date +%s.%N)
-        best=$(awk -v s="$start" -v e="$end" -v b="$best" \
-            'BEGIN { a = e - s; if (b == "" || a < b) printf "%.3f", a; else print b }')
-    done
-    echo "$best"
-}
-# `cgdl run FILE`, built first; prints "seconds value".
+# `cgdl run FILE`, built first; prints "seconds|value".
 cgdl_time() {
-    timeout "$limit" $cgdl run "$1" --max-positions 1 > /dev/null 2>&1 || true
+    $cgdl run --native "$1" --max-positions 1 > /dev/null 2>&1 || true
     local t
-    t=$(best $cgdl run "$1")
-    echo "$t $(awk '/^  (grundy|outcome)/ { v = $2 } END { print v }' "$tmp/out")"
+    t=$(best_of "$runs" "$limit" $cgdl run --native "$1") || true
+    echo "$t|$(awk '/^  (grundy|outcome)/ { v = $2 } END { print v }' "$tmp/out")"
 }
 ratio() { awk -v n="$1" -v t="$2" 'BEGIN { if (n ~ />/ || t ~ />/ || t <= 0) print "-"; else printf "%.1f", n / t }'; }
 
@@ -45,22 +29,22 @@ row() {
     local name=$1 r=$2 c=$3 peer=$4
     sized "$corpus/$name.cgdl" "$r" "$c" "$tmp/natural.cgdl"
     grep '^value\|^table' "$corpus/$name.cgdl" >> "$tmp/natural.cgdl"
-    read -r n value < <(cgdl_time "$tmp/natural.cgdl")
+    IFS='|' read -r n value < <(cgdl_time "$tmp/natural.cgdl")
     local e="-"
     case $name in
         cram_closure)
             sized examples/cram.cgdl "$r" "$c" "$tmp/example.cgdl"
             echo 'value grundy of Cram(Cell)' >> "$tmp/example.cgdl"
-            e=$(cgdl_time "$tmp/example.cgdl" | cut -d' ' -f1) ;;
+            e=$(cgdl_time "$tmp/example.cgdl" | cut -d'|' -f1) ;;
         dots_pairs)
             sed -e '/^value\|^table/d' examples/degenerate_dots.cgdl > "$tmp/example.cgdl"
             echo "value outcome of Dots($r, $c, {})" >> "$tmp/example.cgdl"
-            e=$(cgdl_time "$tmp/example.cgdl" | cut -d' ' -f1) ;;
+            e=$(cgdl_time "$tmp/example.cgdl" | cut -d'|' -f1) ;;
     esac
     local p="-"
     case $peer in
-        cram) p=$(best "$igsolve" cram -r "$r" -c "$c") ;;
-        chomp) p=$(best "$igsolve" chomp -r "$r" -c "$c") ;;
+        cram) p=$(best_of "$runs" "$limit" "$igsolve" cram -r "$r" -c "$c") || true ;;
+        chomp) p=$(best_of "$runs" "$limit" "$igsolve" chomp -r "$r" -c "$c") || true ;;
     esac
     echo "| ${name//_/ } | $r × $c | $value | $n s | $e s | $p s | $(ratio "$n" "$p") |"
 }

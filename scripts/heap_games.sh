@@ -19,27 +19,14 @@ methods=${METHODS:-naive,rc,rc2}
 sizes=${SIZES:-100000 1000000}
 source "$(dirname "$0")/heap_codes.sh"
 
-# Best wall-clock time (seconds) of $runs runs of a command; "> $timeout" when stopped.
-best() {
-    local best=
-    for _ in $(seq "$runs"); do
-        local status=0
-        /usr/bin/time -f "%e" -o "$tmp/t" timeout "$timeout" "$@" > "$tmp/out" 2>&1 || status=$?
-        if [ "$status" = 124 ]; then echo "> $timeout"; return; fi
-        [ "$status" = 0 ] || { cat "$tmp/out" >&2; exit 1; }
-        best=$(awk -v a="$(tail -1 "$tmp/t")" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
-    done
-    echo "$best"
-}
-
 # `period grundy of G(n) for n in 0..=N` of octal code $1: the time, then the period found.
 cgdl_time() {
     local code=$1 n=$2
     printf 'game G = octal "%s"\nperiod grundy of G(n) for n in 0..=%s\n' "$code" "$n" > "$tmp/g.cgdl"
     # The first run builds the solver (cached): not timed.
-    $cgdl run "$tmp/g.cgdl" --max-positions 1 > /dev/null 2>&1 || true
+    $cgdl run --native "$tmp/g.cgdl" --max-positions 1 > /dev/null 2>&1 || true
     local t
-    t=$(best $cgdl run "$tmp/g.cgdl")
+    t=$(DIGITS=2 best_of "$runs" "$timeout" $cgdl run --native "$tmp/g.cgdl") || exit 1
     local found="none"
     if grep -q "preperiod" "$tmp/out"; then
         found=$(grep -o "preperiod [0-9]*, period [0-9]*" "$tmp/out")
@@ -54,7 +41,7 @@ ogsolve_time() {
     local code=$1 n=$2 best= name=
     for m in ${methods//,/ }; do
         local t
-        t=$(best ogsolve "$code" -n "$n" -m "$m")
+        t=$(DIGITS=2 best_of "$runs" "$timeout" ogsolve "$code" -n "$n" -m "$m") || exit 1
         [[ "$t" == ">"* ]] && continue
         if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
             best=$t name=$m

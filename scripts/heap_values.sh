@@ -14,7 +14,7 @@ wanted=("$@")
 [ ${#wanted[@]} -eq 0 ] && wanted=("${codes[@]}")
 for code in "${wanted[@]}"; do
     printf 'game G = octal "%s"\ntable grundy of G(n) for n in 0..=%s\n' "$code" "$n" > "$tmp/g.cgdl"
-    $cgdl run "$tmp/g.cgdl" --format json \
+    $cgdl run --native "$tmp/g.cgdl" --format json \
         | python3 -c 'import json, sys; print(" ".join(str(r[1]) for r in json.load(sys.stdin)["queries"][0]["rows"]))' \
         > "$tmp/cgdl"
     ogsolve "$code" -n "$n" -m rc2 -p | sed -n 's/^ nimbers: //p' > "$tmp/ogsolve"

@@ -15,10 +15,10 @@ runs=${RUNS:-3}
 
 # Best time (seconds) of $runs runs of `cgdl run FILE`, after one run that builds it.
 best() {
-    $cgdl run "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; $cgdl run "$1" >&2; exit 1; }
+    $cgdl run --native "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; $cgdl run --native "$1" >&2; exit 1; }
     local best=
     for _ in $(seq "$runs"); do
-        /usr/bin/time -f "%e" -o "$tmp/t" $cgdl run "$1" > /dev/null
+        /usr/bin/time -f "%e" -o "$tmp/t" $cgdl run --native "$1" > /dev/null
         best=$(awk -v a="$(cat "$tmp/t")" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
     done
     echo "$best"

@@ -24,17 +24,8 @@ board() {
 }
 # Best of $runs wall times of `cgdl run`, after a run that builds the solver.
 cgdl_best() {
-    $cgdl run "$tmp/d.cgdl" > "$tmp/out"
-    local best=
-    for _ in $(seq "$runs"); do
-        local start end
-        start=$(date +%s.%N)
-        $cgdl run "$tmp/d.cgdl" > /dev/null
-        end=$(date +%s.%N)
-        best=$(awk -v s="$start" -v e="$end" -v b="$best" \
-            'BEGIN { a = e - s; if (b == "" || a < b) printf "%.4f", a; else print b }')
-    done
-    echo "$best"
+    $cgdl run --native "$tmp/d.cgdl" > /dev/null
+    DIGITS=4 best_of "$runs" 600 $cgdl run --native "$tmp/d.cgdl"
 }
 # Best of $runs times of cgt's canonical forms of the shapes "r×c r×c ...", in seconds.
 cgt_best() {
