@@ -1706,3 +1706,127 @@ fn eval_lists_options_with_their_values() {
         stderr(&out)
     );
 }
+
+/// A served explorer (`cgdl explore`), stopped when dropped.
+struct Explorer {
+    child: std::process::Child,
+    address: String,
+}
+
+impl Explorer {
+    fn start(file: &str, position: &str) -> Explorer {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+            .args(["explore", file, position, "--port", "0"])
+            .current_dir(env!("CARGO_MANIFEST_DIR").to_string() + "/..")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start cgdl explore");
+        let mut line = String::new();
+        let out = child.stdout.take().expect("its output");
+        std::io::BufReader::new(out)
+            .read_line(&mut line)
+            .expect("the address line");
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Explorer { child, address }
+    }
+
+    /// `METHOD PATH` answered as JSON (or the page's text as a JSON string).
+    fn ask(&self, method: &str, path: &str) -> serde_json::Value {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&self.address).expect("connect");
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            self.address
+        )
+        .expect("send");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("read");
+        let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        serde_json::from_str(body).unwrap_or_else(|_| serde_json::Value::String(body.into()))
+    }
+}
+
+impl Drop for Explorer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays perfect moves from the explorer's position to the end; the states seen.
+fn play_out(explorer: &Explorer) -> Vec<serde_json::Value> {
+    let mut states = vec![explorer.ask("GET", "/state")];
+    while states.last().is_some_and(|s| s["over"] == false) {
+        assert!(states.len() < 200, "a game of Nim or Cram ends");
+        states.push(explorer.ask("POST", "/reply"));
+    }
+    states
+}
+
+/// Issue 37: `cgdl explore` serves a page, lists every option with its value, moves, and
+/// its perfect opponent wins a game of Nim and of Cram from an N position: each of the
+/// winner's moves goes to a P position, and the winner makes the last move.
+#[test]
+fn the_explorer_plays_nim_and_cram_to_the_end() {
+    let nim = Explorer::start("examples/nim.cgdl", "Heap(3) + Heap(5) + Heap(7)");
+    let page = nim.ask("GET", "/");
+    assert!(page.as_str().is_some_and(|p| p.contains("cgdl explore")));
+    let first = nim.ask("GET", "/state");
+    assert_eq!(first["value"], "N, grundy 1");
+    // Every option of 3 + 5 + 7 with its value: 15 moves, and the winning ones are P.
+    let options = first["options"].as_array().expect("options");
+    assert_eq!(options.len(), 15);
+    for o in options {
+        let p = o["value"].as_str().expect("a value").starts_with("P");
+        assert_eq!(o["wins"], p, "{o}");
+    }
+    assert!(first["picture"]
+        .as_str()
+        .expect("a picture")
+        .contains("token"));
+    // A move, back and forward.
+    let moved = nim.ask("POST", "/move?i=0");
+    assert_eq!(
+        (moved["moves"].as_u64(), moved["back"].as_bool()),
+        (Some(1), Some(true))
+    );
+    let back = nim.ask("POST", "/back");
+    assert_eq!(
+        (back["moves"].as_u64(), back["forward"].as_bool()),
+        (Some(0), Some(true))
+    );
+    assert_eq!(nim.ask("POST", "/forward")["position"], moved["position"]);
+    nim.ask("POST", "/restart");
+    for (game, explorer) in [
+        ("nim", nim),
+        ("cram", Explorer::start("examples/cram.cgdl", "Cram(Cell)")),
+    ] {
+        let states = play_out(&explorer);
+        assert!(states.len() >= 3, "{game}: {states:?}");
+        let values: Vec<&str> = states
+            .iter()
+            .map(|s| s["value"].as_str().unwrap_or("?"))
+            .collect();
+        for (i, v) in values.iter().enumerate() {
+            let expected = if i % 2 == 0 { "N" } else { "P" };
+            assert!(v.starts_with(expected), "{game}, move {i}: {values:?}");
+        }
+        // The last position is P with no move: the winner moved last.
+        assert_eq!(values.len() % 2, 0, "{game}: {values:?}");
+        if game == "cram" {
+            let picture = states[0]["picture"].as_str().expect("a picture");
+            assert_eq!(
+                picture.matches("class=\"cell\"").count(),
+                12,
+                "a 3 × 4 board"
+            );
+        }
+    }
+}

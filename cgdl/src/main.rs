@@ -5,6 +5,7 @@ use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo, Ru
 use cgdl::runtime::report::{Ask, Plan};
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod explore;
 mod native;
 
 use std::path::{Path, PathBuf};
@@ -66,6 +67,19 @@ enum Command {
     },
     /// Analyse a simple loony dots-and-boxes endgame: value, opening, optimal play.
     Loony(LoonyArgs),
+    /// Serve a page on 127.0.0.1 to see a position and play it: every option with its
+    /// value, click to move, the perfect opponent, back and forward (the interpreter
+    /// computes the values).
+    Explore {
+        /// The .cgdl file.
+        file: PathBuf,
+        /// The position to start from, e.g. 'Heap(3) + Heap(5)' [default: the target of
+        /// the file's first `value` query].
+        position: Option<String>,
+        /// The port (0: any free one; the address is printed).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
     /// Build a standalone native solver that runs the file's queries (accepts
     /// `--format json`, `--pretty`, `--exact`, `--max-positions N`, `--max-memory SIZE`).
     Build {
@@ -604,6 +618,54 @@ fn cmd_eval(
     run_solver(&binary, &options, Some(&json))
 }
 
+fn cmd_explore(file: &Path, position: Option<&str>, port: u16) -> Result<(), Reported> {
+    let (source, program) = load(file)?;
+    let checked = match position {
+        Some(p) => Some(compiler::compile_position(&source, p).map_err(|diags| {
+            report(&diags, "<position>", p);
+            Reported
+        })?),
+        None => None,
+    };
+    let (program, source) = match &checked {
+        Some(c) => (&c.program, c.source.as_str()),
+        None => (&program, source.as_str()),
+    };
+    let interp = Interpreter::new(program, source);
+    // The position given (the last query), or the first `value` query's.
+    let queries: Vec<_> = match position {
+        Some(_) => program.queries.iter().rev().take(1).collect(),
+        None => program.queries.iter().collect(),
+    };
+    let mut start = None;
+    for query in queries {
+        match compiler::queries::plan(&interp, query) {
+            Ok(Plan::Value { target, .. }) => {
+                start = Some(target);
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("error: {}", interp.error_text(&e));
+                return Err(Reported);
+            }
+        }
+    }
+    let Some(start) = start else {
+        eprintln!(
+            "error: {} has no `value` query to start from: give a position, e.g. `cgdl explore {} 'Game(...)'`",
+            file.display(),
+            file.display()
+        );
+        return Err(Reported);
+    };
+    let mut explorer = explore::Explorer::new(program, &interp, start);
+    explore::serve(&mut explorer, port).map_err(|e| {
+        eprintln!("error: cannot serve the page: {e}");
+        Reported
+    })
+}
+
 fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
     use cgdl::runtime::board::Board;
     use cgdl::runtime::loony::{analyse_with, render, Endgame, Method};
@@ -762,6 +824,11 @@ fn run() -> ExitCode {
             solve,
         } => cmd_eval(file, position, value, output, solve),
         Command::Loony(args) => cmd_loony(args),
+        Command::Explore {
+            file,
+            position,
+            port,
+        } => cmd_explore(file, position.as_deref(), *port),
         Command::Build { file, output } => cmd_build(file, output),
         Command::Compile {
             file,
