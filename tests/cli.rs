@@ -1830,3 +1830,251 @@ fn the_explorer_plays_nim_and_cram_to_the_end() {
         }
     }
 }
+
+/// An HTTP/1.1 exchange with a local server: the answer's body as JSON. The body is read
+/// by its length (a server may keep the connection open).
+fn http_json(address: &str, method: &str, path: &str, body: &str) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send");
+    let mut answer: Vec<u8> = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        let text = String::from_utf8_lossy(&answer).to_string();
+        if let Some((head, rest)) = text.split_once("\r\n\r\n") {
+            let head = head.to_ascii_lowercase();
+            let length = (head.lines())
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|n| n.trim().parse::<usize>().ok());
+            let body = match length {
+                Some(n) if rest.len() >= n => Some(rest[..n].to_string()),
+                None if head.contains("transfer-encoding: chunked")
+                    && rest.ends_with("0\r\n\r\n") =>
+                {
+                    let mut body = String::new();
+                    let mut rest = rest;
+                    while let Some((size, tail)) = rest.split_once("\r\n") {
+                        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+                        if n == 0 || tail.len() < n {
+                            break;
+                        }
+                        body.push_str(&tail[..n]);
+                        rest = tail[n..].trim_start_matches("\r\n");
+                    }
+                    Some(body)
+                }
+                _ => None,
+            };
+            if let Some(body) = body {
+                return serde_json::from_str(&body).unwrap_or(serde_json::Value::Null);
+            }
+        }
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => {
+                let (_, rest) = text.split_once("\r\n\r\n").unwrap_or(("", ""));
+                return serde_json::from_str(rest).unwrap_or(serde_json::Value::Null);
+            }
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// Standard base64, decoded (for WebDriver's screenshots).
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let digits: Vec<u8> = text.bytes().filter_map(value).collect();
+    digits
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c.iter().fold(0u32, |n, &d| n << 6 | u32::from(d)) << (6 * (4 - c.len()));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes.into_iter().take(c.len().saturating_sub(1))
+        })
+        .collect()
+}
+
+/// A PNG's width and height (from its header).
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().expect("4 bytes"));
+    (word(16), word(20))
+}
+
+/// A headless Chromium driven through chromedriver (WebDriver), stopped when dropped.
+struct Browser {
+    driver: std::process::Child,
+    address: String,
+    session: String,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver (Debian's chromium-driver) is installed");
+        let address = format!("127.0.0.1:{port}");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(&address).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let capabilities = serde_json::json!({ "capabilities": { "alwaysMatch": {
+            "goog:chromeOptions": { "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--window-size=1000,1200"] } } } });
+        let answer = http_json(&address, "POST", "/session", &capabilities.to_string());
+        let session = answer["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a WebDriver session: {answer}"))
+            .to_string();
+        Browser {
+            driver,
+            address,
+            session,
+        }
+    }
+
+    fn call(&self, method: &str, path: &str, body: serde_json::Value) -> serde_json::Value {
+        let path = format!("/session/{}{path}", self.session);
+        let body = if method == "GET" {
+            String::new()
+        } else {
+            body.to_string()
+        };
+        http_json(&self.address, method, &path, &body)["value"].clone()
+    }
+
+    fn elements(&self, css: &str) -> Vec<String> {
+        let found = self.call(
+            "POST",
+            "/elements",
+            serde_json::json!({ "using": "css selector", "value": css }),
+        );
+        (found.as_array().into_iter().flatten())
+            .filter_map(|e| e.as_object()?.values().next()?.as_str().map(String::from))
+            .collect()
+    }
+
+    /// The elements matching `css`, once there are some (the page fetches its state).
+    fn wait_for(&self, css: &str) -> Vec<String> {
+        for _ in 0..100 {
+            let found = self.elements(css);
+            if !found.is_empty() {
+                return found;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("no {css} on the page");
+    }
+
+    fn text(&self, css: &str) -> String {
+        let id = self.wait_for(css).remove(0);
+        let text = self.call(
+            "GET",
+            &format!("/element/{id}/text"),
+            serde_json::Value::Null,
+        );
+        text.as_str().unwrap_or_default().to_string()
+    }
+
+    fn click(&self, element: &str) {
+        self.call(
+            "POST",
+            &format!("/element/{element}/click"),
+            serde_json::json!({}),
+        );
+    }
+
+    fn screenshot(&self, css: &str) -> (u32, u32) {
+        let id = self.wait_for(css).remove(0);
+        let shot = self.call(
+            "GET",
+            &format!("/element/{id}/screenshot"),
+            serde_json::Value::Null,
+        );
+        png_size(&base64_decode(shot.as_str().expect("a screenshot")))
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = http_json(
+            &self.address,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            "",
+        );
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Issue 37: the explorer's page in a real headless browser (Debian's Chromium): the board
+/// and the option list are drawn (screenshots of each), and a game of Nim and of Cram is
+/// played to the end by clicking, the perfect opponent answering each move.
+#[test]
+#[ignore = "needs Chromium and chromedriver (Debian's chromium, chromium-driver): .ci/run installs them"]
+fn the_explorer_page_plays_in_a_browser() {
+    let browser = Browser::start();
+    for (file, position, cells) in [
+        ("examples/nim.cgdl", "Heap(3) + Heap(5) + Heap(7)", 0),
+        ("examples/cram.cgdl", "Cram(Cell)", 12),
+    ] {
+        let explorer = Explorer::start(file, position);
+        let url = format!("http://{}/", explorer.address);
+        browser.call("POST", "/url", serde_json::json!({ "url": url }));
+        let options = browser.wait_for("button.option");
+        assert!(!options.is_empty());
+        let (w, h) = browser.screenshot("#picture svg");
+        assert!(w >= 60 && h >= 20, "{file}: the picture is {w} × {h}");
+        let (w, h) = browser.screenshot("#options");
+        assert!(
+            w >= 100 && h >= 20 * 3,
+            "{file}: the option list is {w} × {h}"
+        );
+        assert_eq!(
+            browser.elements("#picture svg .cell").len(),
+            cells,
+            "{file}: the board's cells"
+        );
+        // The perfect opponent answers each move; we take the first option each time.
+        let auto = browser.wait_for("#auto").remove(0);
+        browser.click(&auto);
+        let mut moves = 0;
+        while browser.text("#over").is_empty() {
+            moves += 1;
+            assert!(moves < 100, "{file}: the game ends");
+            let first = browser.wait_for("button.option").remove(0);
+            browser.click(&first);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        assert!(browser.text("#over").contains("game is over"), "{file}");
+        // We started at an N position and lost: the last move was the opponent's.
+        assert!(browser.text("#value").contains('P'), "{file}");
+        let state = explorer.ask("GET", "/state");
+        assert_eq!(state["over"], true, "{file}: {state}");
+    }
+}

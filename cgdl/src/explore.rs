@@ -127,7 +127,12 @@ impl<'p> Explorer<'p> {
             (true, Side::Left) => "Left",
             (true, Side::Right) => "Right",
         };
+        let thermograph = match self.partizan {
+            true => self.thermograph(&here),
+            false => None,
+        };
         Ok(json!({
+            "thermograph": thermograph,
             "position": self.solver.display(&here),
             "value": value,
             "to_move": to_move,
@@ -138,6 +143,15 @@ impl<'p> Explorer<'p> {
             "back": self.at > 0,
             "forward": self.at + 1 < self.line.len(),
         }))
+    }
+
+    /// The thermograph of a partizan position whose canonical form is short, as SVG.
+    fn thermograph(&mut self, expr: &Expr<u32>) -> Option<String> {
+        let title = self.solver.display(expr);
+        let p = self.solver.partizan();
+        let g = p.value(expr).ok()?;
+        let th = p.forms().thermograph(g);
+        Some(cgdl::runtime::svg::thermograph(&title, &th))
     }
 
     /// Moves to option `i` of the position shown (the moves after it are forgotten).

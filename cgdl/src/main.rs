@@ -60,6 +60,9 @@ enum Command {
         /// birthday, left_moves, right_moves.
         #[arg(long, value_delimiter = ',', default_value = "outcome")]
         value: Vec<String>,
+        /// Also draw the position into this SVG file, as `cgdl explore` draws it.
+        #[arg(long)]
+        svg: Option<PathBuf>,
         #[command(flatten)]
         output: OutputArgs,
         #[command(flatten)]
@@ -565,6 +568,7 @@ fn cmd_eval(
     file: &Path,
     position: &str,
     values: &[String],
+    svg: Option<&Path>,
     output: &OutputArgs,
     args: &SolveArgs,
 ) -> Result<(), Reported> {
@@ -586,6 +590,15 @@ fn cmd_eval(
     let name = file.display().to_string();
     let mut options = driver_options(&name, output, args);
     options.eval = Some(asks);
+    if let Some(path) = svg {
+        let interp = Interpreter::new(&checked.program, &checked.source);
+        let target = position_target(&interp, &checked.program)?;
+        let picture = explore::picture(&checked.program, &interp, &target);
+        std::fs::write(path, picture).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            Reported
+        })?;
+    }
     if args.interp {
         return interpret(&checked.source, &checked.program, &options);
     }
@@ -595,18 +608,7 @@ fn cmd_eval(
         return interpret(&checked.source, &checked.program, &options);
     };
     let interp = Interpreter::new(&checked.program, &checked.source);
-    let query = checked.program.queries.last().ok_or(Reported)?;
-    let target = match compiler::queries::plan(&interp, query) {
-        Ok(Plan::Value { target, .. }) => target,
-        Ok(_) => {
-            eprintln!("error: the position is not a position");
-            return Err(Reported);
-        }
-        Err(e) => {
-            eprintln!("error: in the position: {}", interp.error_text(&e));
-            return Err(Reported);
-        }
-    };
+    let target = position_target(&interp, &checked.program)?;
     let datum = compiler::position::position_datum(&interp, &target).map_err(|e| {
         eprintln!("error: {e}");
         Reported
@@ -616,6 +618,26 @@ fn cmd_eval(
         Reported
     })?;
     run_solver(&binary, &options, Some(&json))
+}
+
+/// The position of a file checked with a position (`compile_position`): its last query's
+/// target.
+fn position_target(
+    interp: &Interpreter<'_>,
+    program: &Program,
+) -> Result<cgdl::runtime::Expr<u32>, Reported> {
+    let query = program.queries.last().ok_or(Reported)?;
+    match compiler::queries::plan(interp, query) {
+        Ok(Plan::Value { target, .. }) => Ok(target),
+        Ok(_) => {
+            eprintln!("error: the position is not a position");
+            Err(Reported)
+        }
+        Err(e) => {
+            eprintln!("error: in the position: {}", interp.error_text(&e));
+            Err(Reported)
+        }
+    }
 }
 
 fn cmd_explore(file: &Path, position: Option<&str>, port: u16) -> Result<(), Reported> {
@@ -820,9 +842,10 @@ fn run() -> ExitCode {
             file,
             position,
             value,
+            svg,
             output,
             solve,
-        } => cmd_eval(file, position, value, output, solve),
+        } => cmd_eval(file, position, value, svg.as_deref(), output, solve),
         Command::Loony(args) => cmd_loony(args),
         Command::Explore {
             file,

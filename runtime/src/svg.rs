@@ -211,6 +211,59 @@ pub fn write_grid(dir: &Path, number: usize, answer: &Answer) -> Result<Vec<Path
     Ok(written)
 }
 
+/// A thermograph drawn as Winning Ways draws it: temperature up, values with Left's
+/// (positive) on the left; the left wall blue, the right wall red, the mast above the
+/// temperature dashed, and the axes labelled.
+pub fn thermograph(title: &str, th: &crate::partizan::Thermograph) -> String {
+    let (left, right) = (th.left.corners(), th.right.corners());
+    let temperature = th.temperature.to_f64();
+    let top = temperature.max(0.0) + 1.5;
+    let values = left.iter().chain(&right).map(|&(_, v)| v.to_f64());
+    let (lo, hi) = values.fold((th.mast.to_f64(), th.mast.to_f64()), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let (lo, hi) = (lo - 1.0, hi + 1.0);
+    let (width, height, margin) = (360.0_f64, 260.0_f64, 40.0_f64);
+    // Left's values on the left: x grows as the value falls.
+    let x = |v: f64| margin + (hi - v) / (hi - lo) * (width - 2.0 * margin);
+    let y = |t: f64| height - margin - (t + 1.0) / (top + 1.0) * (height - 2.0 * margin);
+    // A wall is continuous and linear between its corners, the last at the temperature.
+    let wall = |corners: &[(crate::partizan::Dyadic, crate::partizan::Dyadic)]| {
+        (corners.iter())
+            .map(|&(t, v)| format!("{:.1},{:.1}", x(v.to_f64()), y(t.to_f64())))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mast_x = x(th.mast.to_f64());
+    let axis_y = y(0.0);
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" class=\"thermograph\">\
+         <title>thermograph of {t}</title>\
+         <text x=\"{cx}\" y=\"16\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"13\">thermograph: mean {mean}, temperature {temp}</text>\
+         <line x1=\"{margin}\" y1=\"{axis_y:.1}\" x2=\"{xr}\" y2=\"{axis_y:.1}\" stroke=\"#999\"/>\
+         <polyline class=\"left-wall\" points=\"{lw}\" fill=\"none\" stroke=\"#1f4e79\" stroke-width=\"2.5\"/>\
+         <polyline class=\"right-wall\" points=\"{rw}\" fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2.5\"/>\
+         <line class=\"mast\" x1=\"{mast_x:.1}\" y1=\"{my:.1}\" x2=\"{mast_x:.1}\" y2=\"{mtop:.1}\" stroke=\"#555\" stroke-width=\"2\" stroke-dasharray=\"5,3\"/>\
+         <text x=\"{mast_x:.1}\" y=\"{label_y:.1}\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"11\">{mean}</text>\
+         </svg>",
+        t = esc(title),
+        cx = width / 2.0,
+        mean = th.mast,
+        temp = th.temperature,
+        xr = width - margin,
+        lw = wall(&left),
+        rw = wall(&right),
+        my = y(temperature),
+        mtop = y(top),
+        label_y = height - margin / 3.0,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,6 +58,11 @@ impl Dyadic {
         self.exp
     }
 
+    /// The value as a float (for drawing).
+    pub fn to_f64(self) -> f64 {
+        self.num as f64 / (self.exp as f64).exp2()
+    }
+
     /// The value as an integer, when it is one.
     pub fn to_integer(self) -> Option<i128> {
         (self.exp == 0).then_some(self.num)

@@ -71,6 +71,11 @@ impl Wall {
         p.v + scale(t - p.t, p.slope)
     }
 
+    /// Where the wall bends, from `t = -1` up: each piece's start as `(t, value)`.
+    pub fn corners(&self) -> Vec<(Dyadic, Dyadic)> {
+        self.pieces.iter().map(|p| (p.t, p.v)).collect()
+    }
+
     fn piece_at(&self, t: Dyadic) -> Piece {
         let i = self.pieces.partition_point(|p| p.t <= t);
         self.pieces[i.saturating_sub(1)]
