@@ -4,7 +4,8 @@
 //! from the reference interpreter, whose memo lasts as long as the page is served.
 //!
 //! The page (`explore.html`) asks the server for JSON: `GET /state`, and `POST /move?i=K`,
-//! `/reply`, `/back`, `/forward`, `/restart`, each answered with the new state.
+//! `/reply`, `/back`, `/forward`, `/restart`, each answered with the new state; `GET
+//! /tables` gives the heat maps of the file's two-name tables.
 
 use cgdl::compiler::ir::{FieldTy, Program, Val};
 use cgdl::compiler::Interpreter;
@@ -154,6 +155,45 @@ impl<'p> Explorer<'p> {
         Some(cgdl::runtime::svg::thermograph(&title, &th))
     }
 
+    /// The heat map of each value of each two-name table of the file (solved when first
+    /// asked for), as SVG; or why a table could not be solved.
+    pub fn tables(&mut self) -> Json {
+        let mut maps = Vec::new();
+        for query in &self.program.queries {
+            let plan = match cgdl::compiler::queries::plan(self.interp, query) {
+                Ok(plan @ cgdl::runtime::report::Plan::Grid { .. }) => plan,
+                Ok(_) => continue,
+                Err(e) => {
+                    maps.push(json!({ "error": self.interp.error_text(&e) }));
+                    continue;
+                }
+            };
+            match cgdl::runtime::report::run_plan(&mut self.solver, plan) {
+                Ok(cgdl::runtime::report::Answer::Grid {
+                    query,
+                    vars,
+                    row_labels,
+                    col_labels,
+                    grids,
+                }) => {
+                    for (value, cells) in &grids {
+                        maps.push(json!({ "svg": cgdl::runtime::svg::heat_map(
+                            &query,
+                            (&vars.0, &vars.1),
+                            &row_labels,
+                            &col_labels,
+                            value,
+                            cells,
+                        ) }));
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => maps.push(json!({ "error": e.to_string() })),
+            }
+        }
+        json!({ "tables": maps })
+    }
+
     /// Moves to option `i` of the position shown (the moves after it are forgotten).
     pub fn play(&mut self, i: usize) -> Result<(), Failure> {
         let options = self.options()?;
@@ -220,6 +260,7 @@ pub fn serve(explorer: &mut Explorer<'_>, port: u16) -> Result<(), String> {
         let answer = match (post, path) {
             (false, "/") => Answer::Page,
             (false, "/state") => Answer::State(Ok(())),
+            (false, "/tables") => Answer::Json(explorer.tables()),
             (true, "/move") => {
                 let i = query
                     .split('&')
@@ -255,6 +296,8 @@ pub fn serve(explorer: &mut Explorer<'_>, port: u16) -> Result<(), String> {
                 tiny_http::Response::from_string(state.to_string())
                     .with_header(header("application/json"))
             }
+            Answer::Json(value) => tiny_http::Response::from_string(value.to_string())
+                .with_header(header("application/json")),
             Answer::NotFound => tiny_http::Response::from_string("not found").with_status_code(404),
         };
         // A page that went away before its answer is no reason to stop.
@@ -266,6 +309,7 @@ pub fn serve(explorer: &mut Explorer<'_>, port: u16) -> Result<(), String> {
 enum Answer {
     Page,
     State(Result<(), Failure>),
+    Json(Json),
     NotFound,
 }
 
