@@ -1804,6 +1804,11 @@ fn the_explorer_plays_nim_and_cram_to_the_end() {
         .iter()
         .all(|m| m["svg"].as_str().is_some_and(|s| s.contains("<rect"))));
     drop(kings);
+    // A game's `draw` declaration: the loopy token is a vertex, drawn as text.
+    let token = Explorer::start("examples/loopy.cgdl", "Token(3)");
+    let picture = token.ask("GET", "/state")["picture"].to_string();
+    assert!(picture.contains("Token(3)") && !picture.contains("token"), "{picture}");
+    drop(token);
     for (game, explorer) in [
         ("nim", nim),
         ("cram", Explorer::start("examples/cram.cgdl", "Cram(Cell)")),

@@ -201,6 +201,16 @@ const CASES: &[(&str, &[&str], &str)] = &[
         "game S = subtraction {1, 2}\nconst START = S(10)\n",
     ),
     (
+        "draw_unknown_kind",
+        &["E0101"],
+        "game G(n: nat) {\n    draw tokns(n)\n    move take(k in 1..=n) => G(n - k)\n}\n",
+    ),
+    (
+        "draw_wrong_field",
+        &["E0202", "E0101", "E0104"],
+        "type Cell = (0..3, 0..3)\ngame G(n: nat, cells: set<Cell>) {\n    draw board(n)\n    move take(k in 1..=n) => G(n - k, cells)\n}\ngame H(cells: set<Cell>) {\n    draw board(cels)\n    draw text\n    move take(x in cells) => H(cells - {x})\n}\n",
+    ),
+    (
         "every_error_reported",
         &["E0103", "E0101", "E0601"],
         "game G(n: nut) {\n    move take(k in 1..=m) => G(n - k)\n}\nvalue grundyy of G(3)\n",

@@ -358,7 +358,13 @@ fn draw_position(program: &Program, interp: &Interpreter<'_>, id: u32) -> (f64, 
         let _ = cgdl::runtime::Rules::write_pos(interp, id, &mut s);
         s
     };
-    // The first field that has a picture.
+    // What the game's `draw` declares, else the first field that has a picture.
+    if let Some(draw) = decl.draw {
+        let declared = draw
+            .field
+            .and_then(|i| draw_field(program, &decl.fields[i].ty, &fields[i]));
+        return declared.unwrap_or_else(|| text_box(&text));
+    }
     for (field, value) in decl.fields.iter().zip(fields.iter()) {
         if let Some(drawn) = draw_field(program, &field.ty, value) {
             return drawn;

@@ -161,6 +161,8 @@ pub enum GameBody {
         moves: Vec<MoveDecl>,
         /// The declared symmetries.
         symmetries: Vec<SymmetryDecl>,
+        /// How its positions are drawn (`draw KIND(FIELD)`), where declared.
+        draws: Vec<DrawDecl>,
     },
     /// `octal "0.77"`: a take-and-break code.
     Octal(String, Span),
@@ -175,6 +177,17 @@ pub struct SymmetryDecl {
     pub name: Ident,
     /// The image of a position (its fields are in scope).
     pub result: Expr,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `draw KIND(FIELD)`: how `cgdl explore` draws a game's positions.
+#[derive(Clone, Debug)]
+pub struct DrawDecl {
+    /// `board`, `dots`, `tokens` or `text`.
+    pub kind: Ident,
+    /// The field drawn (none for `text`).
+    pub field: Option<Ident>,
     /// The whole declaration.
     pub span: Span,
 }

@@ -88,6 +88,7 @@ fn describe(rule: &Rule) -> &'static str {
         }
         Rule::move_decl | Rule::move_side => "`move`",
         Rule::symmetry_decl | Rule::symmetry_kw => "`symmetry`",
+        Rule::draw_decl | Rule::draw_kw => "`draw`",
         Rule::ty | Rule::type_alias => "a type",
         Rule::EOI => "the end of the file",
         Rule::string => "a quoted string",
@@ -471,9 +472,19 @@ fn game_decl(p: Pair<Rule>) -> GameDecl {
             } else {
                 None
             };
-            let (mut moves, mut symmetries) = (Vec::new(), Vec::new());
+            let (mut moves, mut symmetries, mut draws) = (Vec::new(), Vec::new(), Vec::new());
             for item in it {
-                if item.as_rule() == Rule::symmetry_decl {
+                if item.as_rule() == Rule::draw_decl {
+                    let sp = span(&item);
+                    let mut parts = item.into_inner().skip(1);
+                    let kind = ident(parts.next().expect("a drawing's kind"));
+                    let field = parts.next().map(ident);
+                    draws.push(DrawDecl {
+                        kind,
+                        field,
+                        span: sp,
+                    });
+                } else if item.as_rule() == Rule::symmetry_decl {
                     let sp = span(&item);
                     let mut parts = item.into_inner().skip(1);
                     let name = ident(parts.next().expect("symmetry name"));
@@ -491,6 +502,7 @@ fn game_decl(p: Pair<Rule>) -> GameDecl {
                 params: params(ps),
                 moves,
                 symmetries,
+                draws,
             }
         }
     };

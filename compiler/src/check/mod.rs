@@ -274,6 +274,7 @@ impl<'a> Checker<'a> {
                         symmetries: Vec::new(),
                         heap_code: None,
                         found: None,
+                        draw: None,
                     });
                     game_decls.push(g);
                 }

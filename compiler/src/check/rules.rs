@@ -133,8 +133,10 @@ impl Checker<'_> {
             ast::GameBody::Rules {
                 moves,
                 symmetries: syms,
+                draws,
                 ..
             } => {
+                self.program.games[id].draw = self.draw_decls(id, draws);
                 let fields = self.program.games[id].fields.clone();
                 let mut scope = Scope::new();
                 for f in &fields {
@@ -197,6 +199,133 @@ impl Checker<'_> {
         let game = &mut self.program.games[id];
         game.kind = kind;
         game.heap_code = crate::ir::heap_code(id, game);
+    }
+
+    /// Checks a game's `draw` declarations (at most one): a known kind, and a field of
+    /// the type that kind draws.
+    fn draw_decls(&mut self, id: usize, draws: &[ast::DrawDecl]) -> Option<Draw> {
+        let mut checked = None;
+        for (i, d) in draws.iter().enumerate() {
+            if i > 0 {
+                self.error(
+                    Diagnostic::new(
+                        ErrorCode::Duplicate,
+                        format!("`{}` is drawn once", self.program.games[id].name),
+                        d.span,
+                    )
+                    .label("a second `draw`")
+                    .help("keep one `draw` declaration"),
+                );
+                continue;
+            }
+            let names = DrawKind::NAMES.iter().map(|(n, _)| *n);
+            let Some(&(_, kind)) = DrawKind::NAMES.iter().find(|(n, _)| *n == d.kind.name) else {
+                let mut diag = Diagnostic::new(
+                    ErrorCode::UnknownName,
+                    format!("`{}` is not a kind of picture", d.kind.name),
+                    d.kind.span,
+                )
+                .label("not board, dots, tokens or text");
+                if let Some(hint) = suggest(&d.kind.name, names) {
+                    diag = diag.help(hint);
+                }
+                self.error(diag);
+                continue;
+            };
+            let fields = &self.program.games[id].fields;
+            let field = match (&d.field, kind) {
+                (None, DrawKind::Text) => None,
+                (Some(f), DrawKind::Text) => {
+                    self.error(
+                        Diagnostic::new(ErrorCode::Arity, "`draw text` takes no field", f.span)
+                            .help("write `draw text`"),
+                    );
+                    continue;
+                }
+                (None, _) => {
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::Arity,
+                            format!("`draw {}` needs the field it draws", d.kind.name),
+                            d.span,
+                        )
+                        .help(format!("write `draw {}(FIELD)`", d.kind.name)),
+                    );
+                    continue;
+                }
+                (Some(f), _) => match fields.iter().position(|x| x.name == f.name) {
+                    Some(i) => Some((i, f)),
+                    None => {
+                        let mut diag = Diagnostic::new(
+                            ErrorCode::UnknownName,
+                            format!(
+                                "`{}` has no field `{}`",
+                                self.program.games[id].name, f.name
+                            ),
+                            f.span,
+                        )
+                        .label("not a field of the game");
+                        if let Some(hint) = suggest(&f.name, fields.iter().map(|x| x.name.as_str()))
+                        {
+                            diag = diag.help(hint);
+                        }
+                        self.error(diag);
+                        continue;
+                    }
+                },
+            };
+            if let Some((i, f)) = field {
+                let ty = &fields[i].ty;
+                let fits = match kind {
+                    DrawKind::Board => matches!(ty, FieldTy::Set(e)
+                        if matches!(e.as_ref(), FieldTy::Tuple(p) if p.len() == 2
+                            && p.iter().all(|t| matches!(t, FieldTy::Range(..))))),
+                    DrawKind::Dots => match ty {
+                        FieldTy::Set(e) => match e.as_ref() {
+                            FieldTy::Union(u) => {
+                                let names: Vec<&str> = (self.program.types[u.id].variants.iter())
+                                    .map(|v| v.name.as_ref())
+                                    .collect();
+                                names.contains(&"H") && names.contains(&"V")
+                            }
+                            _ => false,
+                        },
+                        _ => false,
+                    },
+                    DrawKind::Tokens => {
+                        matches!(ty, FieldTy::Nat | FieldTy::Int | FieldTy::Range(..))
+                    }
+                    DrawKind::Text => true,
+                };
+                if !fits {
+                    let wanted = match kind {
+                        DrawKind::Board => "a set of cells `(r, c)` of range types",
+                        DrawKind::Dots => {
+                            "a set of a tagged type with lines `H(r, c)` and `V(r, c)`"
+                        }
+                        _ => "a number",
+                    };
+                    self.error(
+                        Diagnostic::new(
+                            ErrorCode::TypeMismatch,
+                            format!(
+                                "`draw {}` draws {wanted}, not field `{}`",
+                                d.kind.name, f.name
+                            ),
+                            f.span,
+                        )
+                        .label("a field of another type")
+                        .help("name a field of that type, or write `draw text`"),
+                    );
+                    continue;
+                }
+            }
+            checked = Some(Draw {
+                kind,
+                field: field.map(|(i, _)| i),
+            });
+        }
+        checked
     }
 
     /// Whether every position `e` can make is one of game `id` (`if`, `let` and `match`

@@ -639,6 +639,38 @@ pub struct Field {
     pub ty: FieldTy,
 }
 
+/// A game's `draw` declaration, checked: what its positions are drawn as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Draw {
+    /// The kind of picture.
+    pub kind: DrawKind,
+    /// The field drawn (its index), for every kind but `text`.
+    pub field: Option<usize>,
+}
+
+/// The pictures `draw` declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawKind {
+    /// A set of cells `(r, c)` of range types, as a board.
+    Board,
+    /// A set of lines `H(r, c)` and `V(r, c)` of a tagged type, as dots and boxes.
+    Dots,
+    /// A number, as a row of tokens.
+    Tokens,
+    /// The position's text.
+    Text,
+}
+
+impl DrawKind {
+    /// Every kind, by its name in the language.
+    pub const NAMES: [(&'static str, DrawKind); 4] = [
+        ("board", DrawKind::Board),
+        ("dots", DrawKind::Dots),
+        ("tokens", DrawKind::Tokens),
+        ("text", DrawKind::Text),
+    ];
+}
+
 /// One clause of a move.
 #[derive(Clone, Debug)]
 pub enum IClause {
@@ -765,6 +797,8 @@ pub struct Game {
     /// The symmetries the compiler found in its rules and proved (`crate::opt::symmetry`),
     /// where it declares none: both back ends keep positions as least images under them.
     pub found: Option<FoundSymmetries>,
+    /// How `cgdl explore` draws its positions, where the game declares it (`draw`).
+    pub draw: Option<Draw>,
 }
 
 /// A game's symmetries found by the compiler (`crate::opt::symmetry`): for each context
