@@ -210,7 +210,8 @@ fn run_time_errors_name_the_move_position_and_value() {
     assert!(
         err.contains(
             "the game is loopy: a position can repeat (L(0) -> L(1) -> L(2) -> L(0)); a loopy \
-             game's values are its outcome, and an impartial one's grundy and remoteness"
+             game's values are its outcome, an impartial one's grundy and remoteness, and a \
+             partizan stopper's canonical form"
         ),
         "{err}"
     );
@@ -1807,7 +1808,10 @@ fn the_explorer_plays_nim_and_cram_to_the_end() {
     // A game's `draw` declaration: the loopy token is a vertex, drawn as text.
     let token = Explorer::start("examples/loopy.cgdl", "Token(3)");
     let picture = token.ask("GET", "/state")["picture"].to_string();
-    assert!(picture.contains("Token(3)") && !picture.contains("token"), "{picture}");
+    assert!(
+        picture.contains("Token(3)") && !picture.contains("token"),
+        "{picture}"
+    );
     drop(token);
     for (game, explorer) in [
         ("nim", nim),

@@ -391,13 +391,27 @@ fn impartial_only_values_of_partizan_positions_are_compile_errors() {
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]
 fn partizan_solves_stop_with_clear_errors() {
+    // A loopy game where only Left moves in circles is a stopper: {pass|0}, under.
+    let stopper = temp_file(
+        "partizan_stopper.cgdl",
+        "game L(n: 0..=1) {\n    left move a => L(1 - n)\n    right move b => end\n}\nvalue canonical of L(0)\n",
+    );
+    for out in both_back_ends(&["run", stopper.to_str().expect("a UTF-8 path")]) {
+        assert!(
+            stdout(&out).contains("canonical  under"),
+            "{}{}",
+            stdout(&out),
+            common::stderr(&out)
+        );
+    }
+    // Where both move in turn forever it is not: its form is an error naming the cycle.
     let loopy = temp_file(
         "partizan_loopy.cgdl",
-        "game L(n: 0..=1) {\n    left move a => L(1 - n)\n    right move b => end\n}\nvalue canonical of L(0)\n",
+        "game L(n: 0..=1) {\n    left move a => L(1 - n)\n    right move b => L(1 - n)\n}\nvalue canonical of L(0)\n",
     );
     common::both_back_ends_fail_with(
         &["run", loopy.to_str().expect("a UTF-8 path")],
-        "the game is loopy: a position can repeat (L(0) -> L(1) -> L(0))",
+        "the game is loopy and not a stopper: Left and Right can move in turn forever (L(0) -> L(1) -> L(0))",
     );
     let path = common::root().join("examples/domineering.cgdl");
     let path = path.to_str().expect("a UTF-8 path");
