@@ -1805,6 +1805,33 @@ fn the_explorer_plays_nim_and_cram_to_the_end() {
         .iter()
         .all(|m| m["svg"].as_str().is_some_and(|s| s.contains("<rect"))));
     drop(kings);
+    // A partizan position: its thermograph, and Left to move.
+    let domineering = Explorer::start("examples/domineering.cgdl", "Domineering(rect(2, 3))");
+    let state = domineering.ask("GET", "/state");
+    assert_eq!(
+        (state["value"].as_str(), state["to_move"].as_str()),
+        (Some("{2|-1/2}"), Some("Left"))
+    );
+    let thermograph = state["thermograph"].as_str().expect("a thermograph");
+    assert!(
+        thermograph.contains("left-wall") && thermograph.contains("mean 3/4"),
+        "{thermograph}"
+    );
+    drop(domineering);
+    // `cgdl eval --svg` draws a position as the explorer does.
+    let out_svg = std::env::temp_dir().join(format!("cgdl-eval-{}.svg", std::process::id()));
+    let out = cgdl(&[
+        "eval",
+        "examples/cram.cgdl",
+        "Cram(Cell)",
+        "--interp",
+        "--svg",
+        out_svg.to_str().expect("a UTF-8 path"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let drawn = std::fs::read_to_string(&out_svg).expect("the picture is written");
+    assert_eq!(drawn.matches("class=\"cell\"").count(), 12);
+    let _ = std::fs::remove_file(&out_svg);
     // A game's `draw` declaration: the loopy token is a vertex, drawn as text.
     let token = Explorer::start("examples/loopy.cgdl", "Token(3)");
     let picture = token.ask("GET", "/state")["picture"].to_string();
