@@ -10,7 +10,7 @@
 use cgdl::compiler::ir::{FieldTy, Program, Val};
 use cgdl::compiler::Interpreter;
 use cgdl::runtime::partizan::Side;
-use cgdl::runtime::{Expr, Outcome, Solver, Value, ValueKind};
+use cgdl::runtime::{Expr, Outcome, Solver, Value, ValueKind, Winner};
 use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
 
@@ -83,20 +83,27 @@ impl<'p> Explorer<'p> {
     /// player who moves there).
     fn value(&mut self, expr: &Expr<u32>, side: Side) -> Result<(String, bool), Failure> {
         if self.partizan {
-            let form = self
-                .solver
-                .canonical(expr.clone())
-                .map_err(|e| e.to_string())?;
-            // After Left's move Right moves: Left wins where the class is L or P.
-            let class = self
-                .solver
-                .outcome(expr.clone())
-                .map_err(|e| e.to_string())?;
-            let wins = matches!(
-                (class, side),
-                (Outcome::L | Outcome::P, Side::Left) | (Outcome::R | Outcome::P, Side::Right)
-            );
-            return Ok((form, wins));
+            let class = (self.solver.outcome(expr.clone())).map_err(|e| e.to_string())?;
+            // Who wins with Left moving first, and with Right moving first.
+            let (left_first, right_first) = match class {
+                Outcome::L => (Winner::Left, Winner::Left),
+                Outcome::R => (Winner::Right, Winner::Right),
+                Outcome::P => (Winner::Right, Winner::Left),
+                Outcome::N => (Winner::Left, Winner::Right),
+                Outcome::D => (Winner::Draw, Winner::Draw),
+                Outcome::Split(a, b) => (a, b),
+            };
+            // After Left's move Right moves first, and the other way round.
+            let wins = match side {
+                Side::Left => right_first == Winner::Left,
+                Side::Right => left_first == Winner::Right,
+            };
+            // A loopy game that is not a stopper has no form here: its outcome says it all.
+            let text = match self.solver.canonical(expr.clone()) {
+                Ok(form) => form,
+                Err(_) => format!("outcome {class}"),
+            };
+            return Ok((text, wins));
         }
         let grundy =
             (self.solver.value(ValueKind::Grundy, expr.clone())).map_err(|e| e.to_string())?;
