@@ -256,7 +256,7 @@ pub fn partizan_retrograde(left: &[Vec<u32>], right: &[Vec<u32>]) -> Vec<(Winner
 }
 
 /// Each vertex's predecessors, one entry per edge.
-fn predecessors(succ: &[Vec<u32>]) -> Vec<Vec<u32>> {
+pub(crate) fn predecessors(succ: &[Vec<u32>]) -> Vec<Vec<u32>> {
     let mut pred = vec![Vec::new(); succ.len()];
     for (v, s) in succ.iter().enumerate() {
         for &w in s {

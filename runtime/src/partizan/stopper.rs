@@ -14,6 +14,7 @@
 //! written and a label `a{...}` for a move back to a larger one.
 
 use super::forms::{Forms, GameId};
+use crate::loopy::predecessors;
 
 /// A game graph: each vertex's Left and Right options, as indices.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -171,16 +172,7 @@ impl Order {
 pub fn order(graph: &Graph) -> Order {
     let n = graph.len();
     let pairs = n * n;
-    let reverse = |sides: &[Vec<u32>]| {
-        let mut pred: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (v, ws) in sides.iter().enumerate() {
-            for &w in ws {
-                pred[w as usize].push(v as u32);
-            }
-        }
-        pred
-    };
-    let (left_pred, right_pred) = (reverse(&graph.left), reverse(&graph.right));
+    let (left_pred, right_pred) = (predecessors(&graph.left), predecessors(&graph.right));
     // Left-to-move states: how many of Left's moves do not yet lead to a Right win.
     let mut left_moves: Vec<u32> = Vec::with_capacity(pairs);
     for g in 0..n {

@@ -19,6 +19,9 @@ use super::*;
 use crate::loopy::{gsg, partizan_retrograde, retrograde, Gsg};
 use crate::partizan::{stopper, Side};
 
+/// A loopy partizan game's positions (its first the one asked about) and their graph.
+type PartizanGraph<P> = (Vec<Expr<P>>, stopper::Graph);
+
 /// A position's values in a loopy game.
 pub(super) struct Entry {
     grundy: Gsg,
@@ -88,21 +91,29 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// The outcome of a position of a loopy partizan game (`expr` canonical): its graph
-    /// (each side's options) is enumerated and every position's outcome kept.
+    /// The outcome of a position of a loopy partizan game (`expr` canonical).
     pub(super) fn loopy_partizan_outcome(
         &mut self,
         expr: &Expr<Pos<R>>,
     ) -> Result<Outcome, SolveError> {
+        self.partizan_graph(expr)?;
+        Ok(self.loopy_partizan[expr])
+    }
+
+    /// The graph of a loopy partizan position (`expr` canonical, vertex 0): every position
+    /// reachable by either side's moves, each side's edges, and each position's outcome,
+    /// which is kept.
+    fn partizan_graph(&mut self, expr: &Expr<Pos<R>>) -> Result<PartizanGraph<Pos<R>>, SolveError> {
         let (nodes, sides) = self.graph(expr, 2, |solver, here, side| {
             let side = [Side::Left, Side::Right][side];
             solver.partizan().options(here, side)
         })?;
         let [left, right] = <[Vec<Vec<u32>>; 2]>::try_from(sides).expect("two sides");
-        for (node, (a, b)) in nodes.into_iter().zip(partizan_retrograde(&left, &right)) {
-            self.loopy_partizan.insert(node, Outcome::of_winners(a, b));
+        for (node, (a, b)) in nodes.iter().zip(partizan_retrograde(&left, &right)) {
+            self.loopy_partizan
+                .insert(node.clone(), Outcome::of_winners(a, b));
         }
-        Ok(self.loopy_partizan[expr])
+        Ok((nodes, stopper::Graph { left, right }))
     }
 
     /// The simplest form of a loopy partizan position (`expr` canonical) that is a stopper,
@@ -111,12 +122,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         if let Some(known) = self.loopy_forms.get(expr) {
             return known.clone();
         }
-        let (nodes, sides) = self.graph(expr, 2, |solver, here, side| {
-            let side = [Side::Left, Side::Right][side];
-            solver.partizan().options(here, side)
-        })?;
-        let [left, right] = <[Vec<Vec<u32>>; 2]>::try_from(sides).expect("two sides");
-        let graph = stopper::Graph { left, right };
+        let (nodes, graph) = self.partizan_graph(expr)?;
         let form = match stopper::simplest(&graph, 0) {
             Ok(simple) => Ok(stopper::write(&simple, self.partizan().forms())),
             Err(stopper::FormError::NotAStopper(cycle)) => Err(SolveError::NotAStopper {
