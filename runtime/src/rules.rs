@@ -174,6 +174,9 @@ pub struct KernelTables {
     /// A heap the last kernel call could neither compute nor read off a period:
     /// `(heap, values computed)`, until taken.
     unanswered: Option<(u64, usize)>,
+    /// Whether the last answer is kept by an engine that gives it again at once (a heap
+    /// code's), until taken: the solver need not copy it into its memo.
+    kept: bool,
 }
 
 impl KernelTables {
@@ -214,6 +217,12 @@ impl KernelTables {
     /// call.
     pub fn take_period_used(&mut self) -> Option<Period> {
         self.period_used.take()
+    }
+
+    /// Whether the last answer is kept by an engine that answers it again at once (a heap
+    /// code's): then the solver need not keep it too.
+    pub fn take_kept(&mut self) -> bool {
+        std::mem::take(&mut self.kept)
     }
 
     /// The heap the last kernel call gave up on, `(heap, values computed)`: too large to
@@ -374,6 +383,7 @@ pub fn heap_kernel<P>(
             if period.is_some() {
                 tables.period_used = period;
             }
+            tables.kept = true;
             out.push((pos, value));
             true
         }

@@ -454,6 +454,11 @@ pub struct Solver<'r, R: Rules> {
     kernel_tables: KernelTables,
     /// Values the kernel tables held after the last kernel call.
     kernel_held: u64,
+    /// Whether a kernel's engine keeps the values it answers (a heap code's): then the
+    /// value of one position is asked of the kernel before the memo.
+    kernel_keeps: bool,
+    /// The kernel's answers, a buffer kept between calls.
+    kernel_found: Vec<(R::Pos, u32)>,
     /// Keys of positions an outcome search found N by an `end` option, in a small
     /// direct-mapped cache instead of the memo (see [`ENDED_CACHE`]).
     ended: Vec<u64>,
@@ -572,6 +577,8 @@ impl<'r, R: Rules> Solver<'r, R> {
             progress: None,
             kernel_tables: KernelTables::default(),
             kernel_held: 0,
+            kernel_keeps: false,
+            kernel_found: Vec::new(),
             ended: Vec::new(),
             descent_options: 0,
             expr_parts: 0,
@@ -723,6 +730,17 @@ impl<'r, R: Rules> Solver<'r, R> {
         expr: impl IntoExpr<Pos<R>>,
     ) -> Result<Value, SolveError> {
         let expr = expr.into_expr().canonical();
+        // A heap of a code whose engine keeps every value it computed: asked of the engine
+        // directly (a period query asks this of a million heaps, one after another).
+        if let (true, ValueKind::Grundy, Mode::Fast, Expr::Pos(p)) =
+            (self.kernel_keeps, kind, self.mode, &expr)
+        {
+            match self.kernel_value(*p, false) {
+                Ok(Some(v)) => return Ok(kind.decode(v)),
+                Ok(None) => {}
+                Err(fail) => return Err(self.abort(fail)),
+            }
+        }
         if let Some(value) = self.known_loopy(kind, &expr) {
             return Ok(value);
         }
@@ -1078,13 +1096,22 @@ impl<'r, R: Rules> Solver<'r, R> {
         if self.mode != Mode::Fast || !matches!(task.kind, ValueKind::Grundy | ValueKind::Outcome) {
             return Ok(false);
         }
+        Ok(self.kernel_value(p, true)?.is_some())
+    }
+
+    /// The Grundy value of `p` from the rules' kernel, kept in the memo with every value it
+    /// computed on the way (not `p`'s own when `memoize` is false and an engine keeps it:
+    /// a heap code's answers it again at once); `None` when the kernel declines, an error
+    /// when it found `p` beyond any search.
+    fn kernel_value(&mut self, p: Pos<R>, memoize: bool) -> Result<Option<u32>, Fail<Pos<R>>> {
         // A kernel values positions from their options without least images: positions
         // kept as images of others must be checked as the ordinary search expands them.
         if self.symmetric && self.rules.checked_symmetries(p) > 0 {
-            return Ok(false);
+            return Ok(None);
         }
         let grundy = ValueKind::Grundy.slot();
-        let mut found = Vec::new();
+        let mut found = std::mem::take(&mut self.kernel_found);
+        found.clear();
         let bound;
         let applied = {
             let memo = &self.leaf_memo[grundy];
@@ -1104,7 +1131,9 @@ impl<'r, R: Rules> Solver<'r, R> {
             let budget = positions.min(memory);
             rules.grundy_kernel(p, &known, &mut found, budget, &mut self.kernel_tables)
         };
+        let kept = self.kernel_tables.take_kept();
         if !applied {
+            self.kernel_found = found;
             return match self.kernel_tables.take_unanswered() {
                 Some((heap, computed)) => {
                     let bound = match heap >= 1 << 32 {
@@ -1117,26 +1146,40 @@ impl<'r, R: Rules> Solver<'r, R> {
                         bound,
                     }))
                 }
-                None => Ok(false),
+                None => Ok(None),
             };
         }
+        self.kernel_keeps |= kept;
         // Kernels of heap codes keep their values and push only the one asked for.
         let held = self.kernel_tables.held();
         let computed = (found.len() as u64).max(held.saturating_sub(self.kernel_held));
         self.kernel_held = held;
         self.solved += computed;
         let large = computed > 0x3FFF;
-        for (q, g) in found {
-            let slot = self.slot(q);
-            if self.leaf_memo[grundy].get(slot, q) == UNKNOWN {
-                self.leaf_memo[grundy].set(slot, q, g);
+        let answer = match found.as_slice() {
+            &[(q, g)] if kept && !memoize && q == p => Some(g),
+            _ => None,
+        };
+        if answer.is_none() {
+            for &(q, g) in &found {
+                let slot = self.slot(q);
+                if self.leaf_memo[grundy].get(slot, q) == UNKNOWN {
+                    self.leaf_memo[grundy].set(slot, q, g);
+                }
             }
         }
+        self.kernel_found = found;
         if large {
             self.measure_memory();
         }
+        if answer.is_some() {
+            return Ok(answer);
+        }
         let slot = self.slot(p);
-        Ok(self.leaf_memo[grundy].get(slot, p) != UNKNOWN)
+        Ok(match self.leaf_memo[grundy].get(slot, p) {
+            UNKNOWN | IN_PROGRESS => None,
+            v => Some(v),
+        })
     }
 
     fn start(&mut self, task: Task<Pos<R>>) -> Result<(), Fail<Pos<R>>> {
