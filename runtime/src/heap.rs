@@ -365,6 +365,9 @@ struct Many<'a>(&'a mut [u64]);
 impl Marks for Many<'_> {
     #[inline(always)]
     fn insert(&mut self, x: u32) {
+        // The words are a power of two in number and every nim-sum of values so far is
+        // below their bits: the mask changes no index, and lets the compiler drop the
+        // bounds check.
         self.0[(x >> 6) as usize] |= 1 << (x & 63);
     }
     #[inline(always)]
@@ -392,6 +395,10 @@ pub enum SplitMethod {
     RareCommon,
 }
 
+/// Heaps in a row on which the rare/common method looks at nearly every split before the
+/// naive loop takes over for a while.
+const FUTILE_STEPS: u32 = 8;
+
 /// The nim-sequence of one heap game, computed bottom up and kept between calls.
 ///
 /// The mex over moves that split a heap in two follows Flammenkamp's sparse-space method,
@@ -406,7 +413,10 @@ pub enum SplitMethod {
 /// common labels. Which labels are common changes nothing but speed (of the greedy choice by
 /// labels and the one by values, each class keeps the one with fewer rare heaps); when rare
 /// heaps are not rare, every split is looked at (the naive method, vectorised while values
-/// are below 16), so the engine never does much worse than the definition.
+/// are below 16), and so it is for a while (an eighth as many heaps again) after the
+/// rare/common method looked at nearly every split of 8 heaps in a row, as it does where
+/// the least missing value comes late among the common heaps' splits: the engine never
+/// does much worse than the definition.
 #[derive(Clone, Debug)]
 pub struct HeapEngine {
     code: HeapCode,
@@ -460,6 +470,8 @@ impl HeapEngine {
                 counts: Vec::new(),
                 next_choice: 256,
                 marks: Bits { words: vec![0] },
+                futile: 0,
+                naive_until: 0,
                 last_method: SplitMethod::Naive,
                 stats: HeapStats::default(),
             },
@@ -601,6 +613,10 @@ struct Stepper {
     next_choice: usize,
     /// Scratch: the option values of the heap being solved.
     marks: Bits,
+    /// Heaps in a row whose splits the rare/common method looked at nearly all of.
+    futile: u32,
+    /// Heaps below this take the naive loop (see [`Stepper::judge_rare_common`]).
+    naive_until: usize,
     /// The method of the last step (for tests and statistics).
     last_method: SplitMethod,
     /// Work done so far.
@@ -689,9 +705,10 @@ impl Stepper {
     /// The value of heap `g.len()`, from the values before it.
     #[inline]
     fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+        let before = self.stats.rare_splits + self.stats.checked_splits;
         // Every value so far is below 64 * words (a power of two), and so is every nim-sum
         // of them: one register holds the marks while that is 64.
-        if self.marks.words.len() == 1 {
+        let value = if self.marks.words.len() == 1 {
             self.step_with(g, &mut One(0))
         } else {
             let mut words = std::mem::take(&mut self.marks.words);
@@ -699,6 +716,32 @@ impl Stepper {
             let value = self.step_with(g, &mut Many(&mut words));
             self.marks.words = words;
             value
+        };
+        if self.last_method == SplitMethod::RareCommon {
+            self.judge_rare_common(g.len(), self.stats.rare_splits + self.stats.checked_splits - before);
+        }
+        value
+    }
+
+    /// Notes how many of heap `n`'s splits the rare/common method looked at (`looked`):
+    /// where it looks at nearly all of them heap after heap (the least missing value comes
+    /// late among the splits of common heaps), the naive loop, which looks at each for less,
+    /// takes the next heaps (an eighth as many again as there are), and then the method is
+    /// tried again.
+    fn judge_rare_common(&mut self, n: usize, looked: u64) {
+        let splits: u64 = (self.classes.iter())
+            .flat_map(|class| class.removals.iter())
+            .filter(|&&k| k + 2 <= n)
+            .map(|&k| ((n - k) / 2) as u64)
+            .sum();
+        if looked.saturating_mul(8) >= splits.saturating_mul(7) {
+            self.futile += 1;
+            if self.futile >= FUTILE_STEPS {
+                self.futile = 0;
+                self.naive_until = n + (n / 8).max(64);
+            }
+        } else {
+            self.futile = 0;
         }
     }
 
@@ -739,7 +782,7 @@ impl Stepper {
             // Rare heaps are worth it while they are few: fewer still beside the vectorised
             // loop, which looks at a split in a fraction of a rare heap's time.
             let rare_share = if small { 16 } else { 3 };
-            if class.rare.len() * rare_share >= n {
+            if class.rare.len() * rare_share >= n || n < self.naive_until {
                 self.stats.naive_splits += naive_splits(g, &class.removals, small, marks);
             } else {
                 open[c] = true;
@@ -1068,6 +1111,35 @@ mod tests {
         assert_eq!(e.values().to_vec(), naive_sequence(&code, 8000));
         let period = e.proven_period().expect("0.156 is periodic");
         assert_eq!((period.preperiod, period.period), (3479, 349));
+    }
+
+    #[test]
+    fn a_rare_common_split_that_looks_at_every_split_gives_way_to_the_naive_loop() {
+        // 0.126's least missing value comes late among the splits of common heaps: the
+        // rare/common method looks at nearly every split, and the naive loop takes over.
+        let code = HeapCode::parse("0.126").unwrap();
+        let mut e = HeapEngine::new(code.clone());
+        e.extend_to(3000);
+        let stats = e.stats();
+        assert!(stats.rare_splits > 0, "{stats:?}");
+        assert!(
+            stats.naive_splits > 4 * (stats.rare_splits + stats.checked_splits),
+            "{stats:?}"
+        );
+        assert_eq!(e.values().to_vec(), naive_sequence(&code, 3000));
+        // Codes whose sparse split pays keep it.
+        let code = HeapCode::parse("0.156").unwrap();
+        let mut e = HeapEngine::new(code.clone());
+        e.extend_to(8000);
+        assert_eq!(e.last_method(), SplitMethod::RareCommon);
+        for code in ["0.007", "0.114", "0.342", "0.764"] {
+            let parsed = HeapCode::parse(code).unwrap();
+            assert_eq!(
+                engine_sequence(code, 4000),
+                naive_sequence(&parsed, 4000),
+                "{code}"
+            );
+        }
     }
 
     #[test]
