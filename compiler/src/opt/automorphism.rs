@@ -168,6 +168,14 @@ impl Graph {
     /// all vertices; `complete` is false when the search stopped at its leaf limit (the
     /// generators then generate a subgroup).
     pub fn automorphisms(&self) -> (Vec<Perm>, bool) {
+        if let Some(found) = self.automorphisms_by_twins() {
+            return found;
+        }
+        self.search()
+    }
+
+    /// [`Graph::automorphisms`] by the search alone.
+    fn search(&self) -> (Vec<Perm>, bool) {
         let mut root = self.colouring();
         self.refine(&mut root);
         let mut search = Search {
@@ -179,6 +187,127 @@ impl Graph {
         search.first_path(&root);
         let complete = search.leaves < LEAF_LIMIT;
         (search.generators, complete)
+    }
+}
+
+impl Graph {
+    /// Classes of *twins*: vertices of one colour with the same out- and in-neighbours
+    /// (by colour), none of them a neighbour of another, each class of more than one
+    /// vertex, ascending. Any permutation of a class is an automorphism.
+    fn twin_classes(&self) -> Vec<Vec<u32>> {
+        type Key = (u64, Vec<(u32, u64)>, Vec<(u32, u64)>);
+        let key = |v: usize| -> Key {
+            let mut out = self.out[v].clone();
+            let mut into = self.into[v].clone();
+            out.sort_unstable();
+            into.sort_unstable();
+            (self.colours[v], out, into)
+        };
+        let mut classes: BTreeMap<Key, Vec<u32>> = BTreeMap::new();
+        for v in 0..self.len() {
+            classes.entry(key(v)).or_default().push(v as u32);
+        }
+        (classes.into_iter())
+            .filter(|(_, class)| class.len() > 1)
+            // Twins joined to one another (a class with edges inside it) are left to the
+            // search: outside such edges, a class's members are interchangeable.
+            .filter(|((_, out, into), class)| {
+                !(out.iter().chain(into)).any(|(w, _)| class.binary_search(w).is_ok())
+            })
+            .map(|(_, class)| class)
+            .collect()
+    }
+
+    /// The automorphisms found through twins, where the graph has some: every twin but
+    /// the first of its class removed, that one coloured with its class's size, the
+    /// smaller graph's automorphisms lifted (a class onto a class of the same size, member
+    /// by member) and each swap of two twins added. `None` where there are no twins, or
+    /// where a lifted map fails to preserve the graph (then the search does it all).
+    fn automorphisms_by_twins(&self) -> Option<(Vec<Perm>, bool)> {
+        let classes = self.twin_classes();
+        if classes.is_empty() {
+            return None;
+        }
+        let n = self.len();
+        // Each vertex's class (its own, alone, if it has no twin).
+        let mut members: Vec<Vec<u32>> = (0..n as u32).map(|v| vec![v]).collect();
+        let mut kept = vec![true; n];
+        for class in &classes {
+            members[class[0] as usize] = class.clone();
+            for &v in &class[1..] {
+                kept[v as usize] = false;
+                members[v as usize].clear();
+            }
+        }
+        // The smaller graph: the kept vertices, renumbered in order.
+        let old: Vec<u32> = (0..n as u32).filter(|&v| kept[v as usize]).collect();
+        let mut new = vec![u32::MAX; n];
+        for (i, &v) in old.iter().enumerate() {
+            new[v as usize] = i as u32;
+        }
+        let mut small = Graph::new();
+        for &v in &old {
+            // The class size joins the colour: a class maps onto a class of its size.
+            let size = members[v as usize].len() as u64;
+            let colour = self.colours[v as usize];
+            small.vertex(colour.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ size.rotate_left(32));
+        }
+        // Distinct colours must stay distinct: check that the mixing kept them apart.
+        {
+            let mut pairs: Vec<(u64, (u64, usize))> = (old.iter().enumerate())
+                .map(|(i, &v)| {
+                    (
+                        small.colours[i],
+                        (self.colours[v as usize], members[v as usize].len()),
+                    )
+                })
+                .collect();
+            pairs.sort_unstable();
+            pairs.dedup();
+            if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
+                return None;
+            }
+        }
+        for &v in &old {
+            for &(w, c) in &self.out[v as usize] {
+                if kept[w as usize] {
+                    small.edge(new[v as usize], new[w as usize], c);
+                }
+            }
+        }
+        let (generators, complete) = small.automorphisms();
+        let mut lifted = Vec::with_capacity(generators.len() + n);
+        for g in generators {
+            let mut p: Perm = (0..n as u32).collect();
+            for (i, &image) in g.iter().enumerate() {
+                let (from, to) = (
+                    &members[old[i] as usize],
+                    &members[old[image as usize] as usize],
+                );
+                if from.len() != to.len() {
+                    return None;
+                }
+                for (&a, &b) in from.iter().zip(to) {
+                    p[a as usize] = b;
+                }
+            }
+            if !self.preserves(&p) {
+                return None;
+            }
+            lifted.push(p);
+        }
+        // Swaps of consecutive twins generate every permutation of a class.
+        for class in &classes {
+            for pair in class.windows(2) {
+                let mut p: Perm = (0..n as u32).collect();
+                p.swap(pair[0] as usize, pair[1] as usize);
+                if !self.preserves(&p) {
+                    return None;
+                }
+                lifted.push(p);
+            }
+        }
+        Some((lifted, complete))
     }
 }
 
@@ -377,9 +506,38 @@ mod tests {
         assert_eq!(group(4, &generators, 100).expect("small").len(), 8);
     }
 
+    #[test]
+    fn twins_are_found_without_a_search_of_their_own() {
+        // A square, and 5 vertices of one colour that each point at vertex 0 alone: the
+        // square's symmetries fixing 0 (2) times the twins' permutations (5!). The search
+        // alone individualises the twins one by one, a level of the tree each.
+        let mut g = Graph::new();
+        for _ in 0..4 {
+            g.vertex(0);
+        }
+        for i in 0..4u32 {
+            g.edge(i, (i + 1) % 4, 0);
+            g.edge((i + 1) % 4, i, 0);
+        }
+        for _ in 0..5 {
+            let t = g.vertex(7);
+            g.edge(t, 0, 3);
+        }
+        let (generators, complete) = g.automorphisms();
+        assert!(complete);
+        assert!(generators.iter().all(|p| g.preserves(p)));
+        assert_eq!(group(9, &generators, 1000).expect("small").len(), 2 * 120);
+        let (searched, _) = g.search();
+        assert_eq!(
+            sorted(group(9, &generators, 1000).expect("small")),
+            sorted(group(9, &searched, 1000).expect("small"))
+        );
+    }
+
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
         /// The group found equals every permutation that preserves the graph, found by
-        /// brute force.
+        /// brute force (random graphs of few edges have many twins).
         #[test]
         fn the_group_is_every_automorphism(
             n in 1usize..=7,
