@@ -718,7 +718,10 @@ impl Stepper {
             value
         };
         if self.last_method == SplitMethod::RareCommon {
-            self.judge_rare_common(g.len(), self.stats.rare_splits + self.stats.checked_splits - before);
+            self.judge_rare_common(
+                g.len(),
+                self.stats.rare_splits + self.stats.checked_splits - before,
+            );
         }
         value
     }

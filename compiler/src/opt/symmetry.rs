@@ -28,6 +28,8 @@ const BUDGET: u64 = 20_000_000;
 /// The most permutations a context's group keeps besides the identity (the runtime
 /// follows at most 16 images of a position).
 const MAX_MAPS: usize = 15;
+/// The largest group whose elements are listed to find its twins (see [`context_group`]).
+const SMALL_GROUP: usize = 4096;
 /// The largest group order counted element by element (for messages only).
 const ORDER_COUNTED: usize = 10_000;
 
@@ -114,7 +116,7 @@ fn analyse(program: &Program, interp: &Interpreter, gid: usize) -> Findings {
 /// The group of one context's structure `values` over `n` elements.
 fn context_group(n: usize, values: &[SVal]) -> ContextGroup {
     let graph = encode(n, values);
-    let (generators, _) = graph.automorphisms();
+    let (generators, complete) = graph.automorphisms();
     // Each generator as a permutation of the elements, kept only where it maps every
     // value of the structure onto itself.
     let preserves = |p: &[u32]| values.iter().all(|v| &v.permuted(p) == v);
@@ -122,13 +124,41 @@ fn context_group(n: usize, values: &[SVal]) -> ContextGroup {
         .map(|g| g[..n].to_vec())
         .filter(|p| preserves(p))
         .collect();
-    // Twins: elements of one orbit that swapping keeps the structure.
+    // Twins: elements of one orbit that swapping keeps the structure. A generator that
+    // swaps two elements says so at once; where the whole group is small and the search
+    // found all of it, its swaps are all the twins (any other swap that kept the
+    // structure would be in it), so no other pair need be tried.
+    let swapped = orbits(
+        n,
+        &(generators.iter())
+            .filter(|g| moved(g) == 2)
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let swaps: Option<std::collections::HashSet<(u32, u32)>> = complete
+        .then(|| closure(n, &generators, SMALL_GROUP + 1))
+        .filter(|group| group.len() <= SMALL_GROUP)
+        .map(|group| {
+            (group.iter())
+                .filter(|g| moved(g) == 2)
+                .filter_map(|g| {
+                    let mut pair = (0..n).filter(|&x| g[x] != x as u32);
+                    Some((pair.next()? as u32, pair.next()? as u32))
+                })
+                .collect()
+        });
     let orbit = orbits(n, &generators);
     let mut class_of: Vec<usize> = (0..n).collect();
     let mut reps: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
     for e in 0..n {
         let members = reps.entry(orbit[e]).or_default();
         let twin = members.iter().copied().find(|&r| {
+            if swapped[r as usize] == swapped[e] {
+                return true;
+            }
+            if let Some(swaps) = &swaps {
+                return swaps.contains(&(r, e as u32));
+            }
             let mut p: Vec<u32> = (0..n as u32).collect();
             p.swap(r as usize, e);
             preserves(&p)
@@ -201,6 +231,13 @@ fn mark_elements(v: &SVal, used: &mut [bool]) {
         SVal::Set(xs) | SVal::Tuple(xs) => xs.iter().for_each(|x| mark_elements(x, used)),
         SVal::Bag(xs) => xs.iter().for_each(|(x, _)| mark_elements(x, used)),
     }
+}
+
+/// How many elements `p` moves.
+fn moved(p: &[u32]) -> usize {
+    (p.iter().enumerate())
+        .filter(|&(x, &y)| x as u32 != y)
+        .count()
 }
 
 /// The elements of the group `generators` generate on `0..n`, the identity first: all of
