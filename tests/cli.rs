@@ -35,6 +35,20 @@ fn check_reports_ok_and_errors() {
 }
 
 #[test]
+fn eval_help_names_every_value_the_parser_accepts() {
+    let out = cgdl(&["eval", "--help"]);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for ask in cgdl::runtime::report::Ask::all() {
+        assert!(
+            help.contains(ask.name()),
+            "`{}` missing from:\n{help}",
+            ask.name()
+        );
+    }
+}
+
+#[test]
 fn unreadable_file_is_an_error() {
     let out = cgdl(&["run", "examples/no_such_game.cgdl"]);
     assert_eq!(out.status.code(), Some(1));

@@ -207,27 +207,34 @@ impl<'p> Explorer<'p> {
         let Some((o, _)) = options.into_iter().nth(i) else {
             return Err(format!("there is no option {i}"));
         };
+        self.push(o);
+        Ok(())
+    }
+
+    /// Moves to `o`, dropping the moves ahead of the one shown.
+    fn push(&mut self, o: Expr<u32>) {
         self.line.truncate(self.at + 1);
         self.line.push(o);
         self.at += 1;
-        Ok(())
     }
 
     /// The perfect opponent's move: a winning one where there is one, else the first.
     pub fn reply(&mut self) -> Result<(), Failure> {
         let options = self.options()?;
         let side = self.side();
-        let mut choice = None;
+        let mut choice = 0;
         for (i, (o, _)) in options.iter().enumerate() {
             if self.value(o, side)?.1 {
-                choice = Some(i);
+                choice = i;
                 break;
             }
         }
-        match (choice, options.is_empty()) {
-            (_, true) => Err("the game is over: no move".to_string()),
-            (Some(i), _) => self.play(i),
-            (None, _) => self.play(0),
+        match options.into_iter().nth(choice) {
+            Some((o, _)) => {
+                self.push(o);
+                Ok(())
+            }
+            None => Err("the game is over: no move".to_string()),
         }
     }
 

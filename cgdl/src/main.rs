@@ -54,11 +54,7 @@ enum Command {
         file: PathBuf,
         /// A position expression, e.g. 'Kayles(7) + Kayles(3)'.
         position: String,
-        /// Values to print, comma-separated: outcome, misere_outcome, grundy, wnumber,
-        /// misere_wnumber, remoteness, suspense, moves, options (every option with its
-        /// value); of partizan games canonical, temperature, mean, left_stop, right_stop,
-        /// birthday, left_moves, right_moves.
-        #[arg(long, value_delimiter = ',', default_value = "outcome")]
+        #[arg(long, value_delimiter = ',', default_value = "outcome", help = value_help())]
         value: Vec<String>,
         /// Also draw the position into this SVG file, as `cgdl explore` draws it.
         #[arg(long)]
@@ -223,6 +219,24 @@ fn load(file: &Path) -> Result<(String, compiler::ir::Program), Reported> {
             Err(Reported)
         }
     }
+}
+
+/// The help of `eval --value`: every value name, from the list the parser reads.
+fn value_help() -> String {
+    let (partizan, others): (Vec<Ask>, Vec<Ask>) =
+        (Ask::all().into_iter()).partition(|a| matches!(a, Ask::Partizan(_)));
+    let names = |asks: Vec<Ask>| {
+        asks.into_iter()
+            .map(Ask::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "Values to print, comma-separated: {} (`options`: every option with its value); of \
+         partizan games {}",
+        names(others),
+        names(partizan)
+    )
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
