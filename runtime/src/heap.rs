@@ -1042,6 +1042,18 @@ pub fn naive_sequence(code: &HeapCode, n: usize) -> Vec<u32> {
 mod tests {
     use super::*;
 
+    /// Each code's engine values to heap `n` equal the definition's.
+    fn assert_agree(codes: &[&str], n: usize) {
+        for code in codes {
+            let parsed = HeapCode::parse(code).unwrap();
+            assert_eq!(
+                engine_sequence(code, n),
+                naive_sequence(&parsed, n),
+                "{code}"
+            );
+        }
+    }
+
     fn engine_sequence(code: &str, n: usize) -> Vec<u32> {
         let mut e = HeapEngine::new(HeapCode::parse(code).expect("a code"));
         e.extend_to(n);
@@ -1130,19 +1142,8 @@ mod tests {
             "{stats:?}"
         );
         assert_eq!(e.values().to_vec(), naive_sequence(&code, 3000));
-        // Codes whose sparse split pays keep it.
-        let code = HeapCode::parse("0.156").unwrap();
-        let mut e = HeapEngine::new(code.clone());
-        e.extend_to(8000);
-        assert_eq!(e.last_method(), SplitMethod::RareCommon);
-        for code in ["0.007", "0.114", "0.342", "0.764"] {
-            let parsed = HeapCode::parse(code).unwrap();
-            assert_eq!(
-                engine_sequence(code, 4000),
-                naive_sequence(&parsed, 4000),
-                "{code}"
-            );
-        }
+        // (Codes whose sparse split pays keep it: `the_rare_common_split_is_used_and_agrees`.)
+        assert_agree(&["0.007", "0.114", "0.342", "0.764"], 4000);
     }
 
     #[test]
@@ -1156,14 +1157,7 @@ mod tests {
         assert!(e.rare_heaps() < 100, "{} rare heaps", e.rare_heaps());
         assert_eq!(e.values().to_vec(), naive_sequence(&code, 20_000));
         // Removals of both parities split (two classes, each with its own common set).
-        for code in ["0.66", "0.4444", "0.1646", "0.0477"] {
-            let parsed = HeapCode::parse(code).unwrap();
-            assert_eq!(
-                engine_sequence(code, 6000),
-                naive_sequence(&parsed, 6000),
-                "{code}"
-            );
-        }
+        assert_agree(&["0.66", "0.4444", "0.1646", "0.0477"], 6000);
     }
 
     #[test]

@@ -245,28 +245,15 @@ impl Graph {
         for (i, &v) in old.iter().enumerate() {
             new[v as usize] = i as u32;
         }
+        // A class maps onto a class of its size: each kept vertex is coloured by its colour
+        // and its class's size, numbered in order as `colouring` numbers colours.
+        let key = |v: u32| (self.colours[v as usize], members[v as usize].len());
+        let mut keys: Vec<(u64, usize)> = old.iter().map(|&v| key(v)).collect();
+        keys.sort_unstable();
+        keys.dedup();
         let mut small = Graph::new();
         for &v in &old {
-            // The class size joins the colour: a class maps onto a class of its size.
-            let size = members[v as usize].len() as u64;
-            let colour = self.colours[v as usize];
-            small.vertex(colour.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ size.rotate_left(32));
-        }
-        // Distinct colours must stay distinct: check that the mixing kept them apart.
-        {
-            let mut pairs: Vec<(u64, (u64, usize))> = (old.iter().enumerate())
-                .map(|(i, &v)| {
-                    (
-                        small.colours[i],
-                        (self.colours[v as usize], members[v as usize].len()),
-                    )
-                })
-                .collect();
-            pairs.sort_unstable();
-            pairs.dedup();
-            if pairs.windows(2).any(|w| w[0].0 == w[1].0) {
-                return None;
-            }
+            small.vertex(keys.binary_search(&key(v)).unwrap_or(0) as u64);
         }
         for &v in &old {
             for &(w, c) in &self.out[v as usize] {
@@ -490,9 +477,8 @@ mod tests {
         perms
     }
 
-    #[test]
-    fn a_square_has_eight_symmetries() {
-        // The cycle 0-1-2-3, undirected.
+    /// The cycle 0-1-2-3, undirected, every vertex and edge of colour 0.
+    fn square() -> Graph {
         let mut g = Graph::new();
         for _ in 0..4 {
             g.vertex(0);
@@ -501,6 +487,12 @@ mod tests {
             g.edge(i, (i + 1) % 4, 0);
             g.edge((i + 1) % 4, i, 0);
         }
+        g
+    }
+
+    #[test]
+    fn a_square_has_eight_symmetries() {
+        let g = square();
         let (generators, complete) = g.automorphisms();
         assert!(complete);
         assert_eq!(group(4, &generators, 100).expect("small").len(), 8);
@@ -511,14 +503,7 @@ mod tests {
         // A square, and 5 vertices of one colour that each point at vertex 0 alone: the
         // square's symmetries fixing 0 (2) times the twins' permutations (5!). The search
         // alone individualises the twins one by one, a level of the tree each.
-        let mut g = Graph::new();
-        for _ in 0..4 {
-            g.vertex(0);
-        }
-        for i in 0..4u32 {
-            g.edge(i, (i + 1) % 4, 0);
-            g.edge((i + 1) % 4, i, 0);
-        }
+        let mut g = square();
         for _ in 0..5 {
             let t = g.vertex(7);
             g.edge(t, 0, 3);
