@@ -2133,3 +2133,102 @@ fn the_explorer_page_plays_in_a_browser() {
         assert_eq!(state["over"], true, "{file}: {state}");
     }
 }
+
+/// The Grundy values of octal game 0.007 (remove 3 tokens, leaving none, one or two heaps)
+/// by its definition.
+fn grundy_0007(last: usize) -> Vec<u64> {
+    let mut g: Vec<u64> = Vec::new();
+    for n in 0..=last {
+        let options: std::collections::HashSet<u64> = match n.checked_sub(3) {
+            Some(rest) => (0..=rest).map(|a| g[a] ^ g[rest - a]).collect(),
+            None => std::collections::HashSet::new(),
+        };
+        g.push((0..).find(|v| !options.contains(v)).unwrap_or(0));
+    }
+    g
+}
+
+/// A period query over the heaps of a heap game reads its terms off the game's engine:
+/// the same sequence as a table that asks each heap through the search, and as the
+/// definition, from any first index; where a position limit stops the engine, the rest
+/// is answered term by term as before (read off a proven period, or refused).
+fn period_terms_read_off_heap_engines(back_end: &str) {
+    let file = temp_file(
+        &format!("heap_terms{back_end}.cgdl"),
+        "game G = octal \"0.007\"\n\
+         game H(n: nat) { move take(k in 1..=3, k <= n) => H(n - k) }\n\
+         period grundy of G(n) for n in 0..=300\n\
+         table grundy of G(n) for n in 0..=300\n\
+         period grundy of G(n) for n in 7..=300\n\
+         period grundy of H(n) for n in 0..=100\n\
+         table grundy of H(n) for n in 0..=100\n",
+    );
+    let path = file.to_str().expect("a path");
+    let out = cgdl(&["run", path, back_end, "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let q = &doc["queries"];
+    let sequence = |i: usize| -> Vec<u64> {
+        (q[i]["sequence"].as_array().expect("a sequence").iter())
+            .map(|v| v.as_u64().expect("a number"))
+            .collect()
+    };
+    let column = |i: usize| -> Vec<u64> {
+        (q[i]["rows"].as_array().expect("rows").iter())
+            .map(|r| r[1].as_u64().expect("a number"))
+            .collect()
+    };
+    let defined = grundy_0007(300);
+    assert_eq!(sequence(0), defined);
+    assert_eq!(column(1), defined);
+    assert_eq!(sequence(2), defined[7..]);
+    let mod4: Vec<u64> = (0..=100).map(|n| n % 4).collect();
+    assert_eq!(sequence(3), mod4);
+    assert_eq!(column(4), mod4);
+    assert_eq!(
+        (q[3]["preperiod"].as_u64(), q[3]["period"].as_u64()),
+        (Some(0), Some(4))
+    );
+    // 100 positions: the engine stops at heap 99; 0.33's period (n mod 3) is proven within
+    // them and answers the rest; 0.007's is not, and the query is refused.
+    let file = temp_file(
+        &format!("heap_terms_limited{back_end}.cgdl"),
+        "game E = octal \"0.33\"\nperiod grundy of E(n) for n in 0..=1000\n",
+    );
+    let path = file.to_str().expect("a path");
+    let out = cgdl(&[
+        "run",
+        path,
+        back_end,
+        "--format",
+        "json",
+        "--max-positions",
+        "100",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let mod3: Vec<u64> = (0..=1000).map(|n| n % 3).collect();
+    assert_eq!(doc["queries"][0]["sequence"], serde_json::json!(mod3));
+    let file = temp_file(
+        &format!("heap_terms_refused{back_end}.cgdl"),
+        "game G = octal \"0.007\"\nperiod grundy of G(n) for n in 0..=1000\n",
+    );
+    let path = file.to_str().expect("a path");
+    let out = cgdl(&["run", path, back_end, "--max-positions", "100"]);
+    assert_fails_with(
+        &out,
+        "heap 100 is too large to compute (past the position limit, 100 (--max-positions)), \
+         and no period was proven",
+    );
+}
+
+#[test]
+fn period_terms_read_off_heap_engines_interpreted() {
+    period_terms_read_off_heap_engines("--interp");
+}
+
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn period_terms_read_off_heap_engines_natively() {
+    period_terms_read_off_heap_engines("--native");
+}

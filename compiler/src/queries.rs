@@ -3,7 +3,7 @@
 use crate::ast::QueryKind;
 use crate::interp::{EvalError, Interpreter};
 use crate::ir::{IQuery, Val};
-use cgdl_runtime::report::{Ask, Plan};
+use cgdl_runtime::report::{Ask, HeapTerms, Plan};
 use cgdl_runtime::{Expr, ValueKind};
 
 fn game(v: Val) -> Result<Expr<u32>, EvalError> {
@@ -151,6 +151,17 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
                 Val::Int(n) => *n,
                 _ => 0,
             };
+            let heaps = match (q.heap_terms(interp.program()), &dom) {
+                (Some((game, digits)), &Val::Range(first, last)) if first <= last => {
+                    Some(HeapTerms {
+                        game,
+                        digits,
+                        first,
+                        last,
+                    })
+                }
+                _ => None,
+            };
             let terms = stream(interp, q, dom, QueryShape::Terms, label)?;
             let kind = q
                 .values
@@ -162,6 +173,7 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
                 kind,
                 terms,
                 bound: q.period_bound(interp.program()),
+                heaps,
             })
         }
     }

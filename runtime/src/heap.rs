@@ -204,6 +204,22 @@ impl NimSequence {
         }
     }
 
+    /// Appends the values of heaps `from..=to` (those computed) to `out`.
+    pub fn copy_range(&self, from: usize, to: usize, out: &mut Vec<u32>) {
+        let Some(last) = self.len().checked_sub(1) else {
+            return;
+        };
+        let to = to.min(last);
+        if from > to {
+            return;
+        }
+        match self {
+            NimSequence::Bytes(v) => out.extend(v[from..=to].iter().map(|&x| x as u32)),
+            NimSequence::Words(v) => out.extend(v[from..=to].iter().map(|&x| x as u32)),
+            NimSequence::Wide(v) => out.extend_from_slice(&v[from..=to]),
+        }
+    }
+
     /// Bytes held per value.
     pub fn width(&self) -> usize {
         match self {

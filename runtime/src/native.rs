@@ -311,6 +311,11 @@ pub trait Domain<T> {
     fn count(&self) -> i64;
     /// The smallest (`largest == false`) or largest element, `None` when empty.
     fn extreme(&self, largest: bool) -> Option<T>;
+    /// `(first, last)` where the elements are the numbers `first, first + 1, ..., last` in
+    /// that order (a range that is not empty); `None` where that is not known.
+    fn consecutive(&self) -> Option<(i64, i64)> {
+        None
+    }
 }
 
 impl Domain<i64> for Range {
@@ -340,6 +345,9 @@ impl Domain<i64> for Range {
             (true, false) => Some(self.lo),
             (true, true) => Some(self.hi),
         }
+    }
+    fn consecutive(&self) -> Option<(i64, i64)> {
+        (self.lo <= self.hi).then_some((self.lo, self.hi))
     }
 }
 

@@ -71,6 +71,14 @@ impl<'a, T> Stream<'a, T> {
         }
     }
 
+    /// Passes over the next `count` items without looking at them; the number passed (less
+    /// than `count` where the stream ends first).
+    fn skip(&mut self, count: usize) -> usize {
+        (0..count)
+            .take_while(|_| self.items.next().is_some())
+            .count()
+    }
+
     /// The next item, a rule error as a [`SolveError`].
     fn next_item(&mut self) -> Option<Result<T, SolveError>> {
         self.items
@@ -138,7 +146,28 @@ pub enum Plan<'a, P> {
         terms: Stream<'a, (i64, Expr<P>)>,
         /// What proves a period of the Grundy values (Guy–Smith), when the rules say.
         bound: Option<crate::period::Bound>,
+        /// Where the compiler proved that term `n` is heap `n` of a heap game.
+        heaps: Option<HeapTerms>,
     },
+}
+
+/// What the compiler proved of a period query's terms: they are the terms of indices
+/// `first..=last`, in order, and the term of index `n >= 0` is heap `n` of heap game `game`
+/// (the game's index in its file), whose code has digits `digits`, made without fail. The
+/// driver then reads the Grundy values of terms from `first >= 0` on off the heap engine
+/// that game's kernel asks ([`crate::rules::heap_kernel`]), the same values by the same
+/// engine, without making each position and starting a search for it; where the engine
+/// cannot answer (a budget), it goes on term by term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapTerms {
+    /// The game's index in its file: its engine's key.
+    pub game: usize,
+    /// The digits of its code.
+    pub digits: Vec<u8>,
+    /// The first term's index.
+    pub first: i64,
+    /// The last term's index.
+    pub last: i64,
 }
 
 /// The answer to one query; serialises to the JSON schema of docs/LANGUAGE.md.
@@ -425,9 +454,29 @@ pub fn solve_plan<R: Rules>(
             kind,
             mut terms,
             bound,
+            heaps,
         } => {
             let mut sequence = Vec::new();
             let mut first = None;
+            // Heaps read off their engine while it answers; the rest (if any) term by term.
+            if let (Some(h), ValueKind::Grundy) = (&heaps, kind) {
+                if let (Ok(from), Ok(to)) = (u64::try_from(h.first), u64::try_from(h.last)) {
+                    let read =
+                        solver.heap_grundies(h.game, &h.digits, (from, to), &mut sequence)?;
+                    let read_all = read == to - from + 1;
+                    if read_all {
+                        terms = Stream::new(std::iter::empty());
+                    }
+                    if read > 0 {
+                        first = Some(h.first);
+                        if !read_all && terms.skip(sequence.len()) < sequence.len() {
+                            return Err(SolveError::Rule(crate::rules::RuleError::new(
+                                "a period query's terms ended before their last index",
+                            )));
+                        }
+                    }
+                }
+            }
             loop {
                 // Between terms (before the next term's position is made) the solver may
                 // forget positions it keeps in a table.

@@ -1112,7 +1112,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         let grundy = ValueKind::Grundy.slot();
         let mut found = std::mem::take(&mut self.kernel_found);
         found.clear();
-        let bound;
+        let (budget, bound) = self.kernel_budget();
         let applied = {
             let memo = &self.leaf_memo[grundy];
             let rules = self.rules;
@@ -1120,15 +1120,6 @@ impl<'r, R: Rules> Solver<'r, R> {
                 UNKNOWN | IN_PROGRESS => None,
                 v => Some(v),
             };
-            // Each new value is held twice for a moment (in `found`, then in the memo).
-            let per_value = 2 * std::mem::size_of::<(Pos<R>, u32)>() as u64 + 16;
-            let positions = self.max_positions.saturating_sub(self.solved);
-            let memory = self.free_memory / per_value;
-            bound = match positions <= memory {
-                true => HeapBound::Positions(self.max_positions),
-                false => HeapBound::Memory(self.max_memory.unwrap_or(u64::MAX)),
-            };
-            let budget = positions.min(memory);
             rules.grundy_kernel(p, &known, &mut found, budget, &mut self.kernel_tables)
         };
         let kept = self.kernel_tables.take_kept();
@@ -1180,6 +1171,67 @@ impl<'r, R: Rules> Solver<'r, R> {
             UNKNOWN | IN_PROGRESS => None,
             v => Some(v),
         })
+    }
+
+    /// How many new values a kernel may compute, and which limit that is.
+    fn kernel_budget(&self) -> (u64, HeapBound) {
+        // Each new value is held twice for a moment (in `found`, then in the memo).
+        let per_value = 2 * std::mem::size_of::<(Pos<R>, u32)>() as u64 + 16;
+        let positions = self.max_positions.saturating_sub(self.solved);
+        let memory = self.free_memory / per_value;
+        let bound = match positions <= memory {
+            true => HeapBound::Positions(self.max_positions),
+            false => HeapBound::Memory(self.max_memory.unwrap_or(u64::MAX)),
+        };
+        (positions.min(memory), bound)
+    }
+
+    /// The Grundy values of heaps `from..=to` of heap game `game`, whose code has digits
+    /// `digits`, from the engine that game's kernel asks ([`crate::rules::heap_kernel`]),
+    /// appended to `out` without making the positions: a period query whose terms are that
+    /// game's heaps reads them so. As many as the engine computes within the budget, from
+    /// `from` on; how many. None where the ordinary path must answer instead: an exact
+    /// solve, or a solver that checks symmetries. The values computed count as positions
+    /// solved, as through the kernel; the memory limit holds, and progress is reported,
+    /// every 2^16 heaps.
+    pub(crate) fn heap_grundies(
+        &mut self,
+        game: usize,
+        digits: &[u8],
+        (from, to): (u64, u64),
+        out: &mut Vec<u32>,
+    ) -> Result<u64, SolveError> {
+        if self.mode != Mode::Fast || self.symmetric {
+            return Ok(0);
+        }
+        let mut next = from;
+        while next <= to {
+            let (budget, _) = self.kernel_budget();
+            let engine = self.kernel_tables.heap(game, digits);
+            let len = engine.values().len() as u64;
+            // Heap `n` is computed while `n - len < budget`, as through the kernel.
+            let reach = (to.min(next.saturating_add(0xFFFF)))
+                .min((len.saturating_add(budget)).saturating_sub(1))
+                .min(crate::heap::MAX_HEAP_TABLE as u64 - 1);
+            if reach < next {
+                break;
+            }
+            engine.extend_to(reach as usize);
+            engine
+                .values()
+                .copy_range(next as usize, reach as usize, out);
+            let grown = engine.values().len() as u64 - len;
+            self.solved += grown;
+            self.kernel_held += grown;
+            next = reach + 1;
+            if let Some(limit) = self.measure_memory() {
+                return Err(SolveError::OutOfMemory { limit });
+            }
+            if self.progress.is_some() {
+                self.report_progress();
+            }
+        }
+        Ok(next - from)
     }
 
     fn start(&mut self, task: Task<Pos<R>>) -> Result<(), Fail<Pos<R>>> {

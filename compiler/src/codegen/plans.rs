@@ -181,9 +181,29 @@ impl Gen<'_> {
                     }
                     None => quote!(::std::option::Option::None),
                 };
-                let terms = self.stream(&x, &dom, quote!(#x), &target, quote!(Terms));
-                quote!(#rt::report::Plan::Period {
-                    query: #text.to_string(), kind: #kind, terms: #terms, bound: #bound
+                let heaps = match q.heap_terms(self.program) {
+                    Some((game, digits)) => {
+                        let game = Literal::usize_unsuffixed(game);
+                        let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
+                        quote!(#rt::native::Domain::consecutive(&period_dom).map(|(first, last)| {
+                            #rt::report::HeapTerms {
+                                game: #game,
+                                digits: ::std::vec![#(#digits),*],
+                                first,
+                                last,
+                            }
+                        }))
+                    }
+                    None => quote!(::std::option::Option::None),
+                };
+                let terms =
+                    self.stream(&x, &quote!(period_dom), quote!(#x), &target, quote!(Terms));
+                quote!({
+                    let period_dom = #dom;
+                    let heaps = #heaps;
+                    #rt::report::Plan::Period {
+                        query: #text.to_string(), kind: #kind, terms: #terms, bound: #bound, heaps,
+                    }
                 })
             }
         })

@@ -907,6 +907,22 @@ impl IQuery {
             _ => None,
         }
     }
+
+    /// Where the target is `G(n)` of a heap game `G` (one with a heap code, whose Grundy
+    /// values both back ends' kernels ask of the runtime's heap engine) with `n` the query's
+    /// variable: `G`'s index and code. Term `n` is then heap `n` of that game, made without
+    /// fail for every `n >= 0` (its one field is a `nat`), and the query driver reads the
+    /// terms off its engine ([`cgdl_runtime::report::HeapTerms`]).
+    pub fn heap_terms(&self, program: &Program) -> Option<(usize, Vec<u8>)> {
+        match &self.target {
+            IExpr::Pos { game, args, .. } if matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == 0) =>
+            {
+                let digits = program.games.get(*game)?.heap_code.clone()?;
+                Some((*game, digits))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A checked program.
