@@ -1021,17 +1021,17 @@ impl Rules for Interpreter<'_> {
         &self,
         pos: u32,
         _known: &dyn Fn(u32) -> Option<u32>,
-        out: &mut Vec<(u32, u32)>,
+        _out: &mut Vec<(u32, u32)>,
         budget: u64,
         tables: &mut cgdl_runtime::KernelTables,
-    ) -> bool {
+    ) -> cgdl_runtime::KernelAnswer {
         let (gid, fields) = self.position(pos);
         // A heap game's Grundy values come from the runtime's heap engine.
         match (&self.program.games[gid].heap_code, fields.first()) {
             (Some(digits), Some(Val::Int(n))) => {
-                cgdl_runtime::rules::heap_kernel(gid, digits, *n, pos, out, budget, tables)
+                cgdl_runtime::rules::heap_kernel(gid, digits, *n, budget, tables)
             }
-            _ => false,
+            _ => cgdl_runtime::KernelAnswer::Declined,
         }
     }
 

@@ -31,7 +31,7 @@ pub mod value;
 
 pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};
 pub use period::{find_period, Bound, Period};
-pub use rules::{KernelTables, Options, RuleError, Rules};
+pub use rules::{KernelAnswer, KernelTables, Options, RuleError, Rules};
 pub use solver::{
     HeapBound, Mode, Progress, ProgressReport, SolveError, Solver, DEFAULT_MAX_POSITIONS,
     PROGRESS_EVERY,

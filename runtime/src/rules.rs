@@ -32,12 +32,13 @@ pub trait Rules {
 
     /// An optional fast path for Grundy values (generated for heap games): computes the
     /// Grundy value of `pos` and of every smaller position of its game bottom up, pushing
-    /// each new `(position, value)` to `out`; `known` gives values already solved, and
+    /// each new `(position, value)` to `out` ([`KernelAnswer::Computed`]), or asks a heap
+    /// code's engine ([`KernelAnswer::Kept`]); `known` gives values already solved, and
     /// `tables` the values it computed in earlier calls (so each value is computed once).
-    /// Returns `false` (having pushed nothing the solver must keep) when it does not apply:
-    /// the game is not a heap game, a move does not make the heap smaller, a rule fails, or
-    /// more than `budget` new values would be needed; the solver then searches as usual, so
-    /// behaviour never depends on the fast path.
+    /// [`KernelAnswer::Declined`] (having pushed nothing the solver must keep) when it does
+    /// not apply: the game is not a heap game, a move does not make the heap smaller, a rule
+    /// fails, or more than `budget` new values would be needed; the solver then searches as
+    /// usual, so behaviour never depends on the fast path.
     fn grundy_kernel(
         &self,
         _pos: Self::Pos,
@@ -45,8 +46,8 @@ pub trait Rules {
         _out: &mut Vec<(Self::Pos, u32)>,
         _budget: u64,
         _tables: &mut KernelTables,
-    ) -> bool {
-        false
+    ) -> KernelAnswer {
+        KernelAnswer::Declined
     }
 
     /// The position the solver keeps `pos`'s values under: for a game with declared
@@ -161,6 +162,33 @@ pub trait Rules {
     }
 }
 
+/// What [`Rules::grundy_kernel`] made of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelAnswer {
+    /// The kernel does not apply: the solver searches as usual.
+    Declined,
+    /// The position's value, and each new value computed on the way, are in `out`, for
+    /// the solver to keep.
+    Computed,
+    /// The position's value, held by an engine that gives it again at once (a heap
+    /// code's, [`heap_kernel`]): the solver need not keep it. `period`: the proven period
+    /// it was read off, where the heap was past the budget.
+    Kept {
+        /// The Grundy value.
+        value: u32,
+        /// The proven period it was read off, if it was.
+        period: Option<Period>,
+    },
+    /// A heap its engine could neither compute within the budget nor read off a period
+    /// proven within it; no search could answer it either. `computed`: the values computed.
+    TooLarge {
+        /// The heap.
+        heap: u64,
+        /// The values its engine computed.
+        computed: usize,
+    },
+}
+
 /// The Grundy values that [`Rules::grundy_kernel`] computed, kept by the solver between
 /// calls: table `game` holds the values of that game's first positions in the kernel's
 /// index order. Every entry is an exact value, so a kernel that declines keeps them.
@@ -169,14 +197,6 @@ pub struct KernelTables {
     tables: Vec<Vec<u32>>,
     /// The nim-sequence engines of heap games given by a code ([`heap_kernel`]).
     heaps: Vec<Option<HeapEngine>>,
-    /// The proven period the last heap value was answered from, until taken.
-    period_used: Option<Period>,
-    /// A heap the last kernel call could neither compute nor read off a period:
-    /// `(heap, values computed)`, until taken.
-    unanswered: Option<(u64, usize)>,
-    /// Whether the last answer is kept by an engine that gives it again at once (a heap
-    /// code's), until taken: the solver need not copy it into its memo.
-    kept: bool,
 }
 
 impl KernelTables {
@@ -211,24 +231,6 @@ impl KernelTables {
         let tables: usize = self.tables.iter().map(|t| t.capacity() * 4).sum();
         let heaps: usize = (self.heaps.iter().flatten()).map(HeapEngine::bytes).sum();
         (tables + heaps) as u64
-    }
-
-    /// The proven period a heap value was last answered from, if one was since the last
-    /// call.
-    pub fn take_period_used(&mut self) -> Option<Period> {
-        self.period_used.take()
-    }
-
-    /// Whether the last answer is kept by an engine that answers it again at once (a heap
-    /// code's): then the solver need not keep it too.
-    pub fn take_kept(&mut self) -> bool {
-        std::mem::take(&mut self.kept)
-    }
-
-    /// The heap the last kernel call gave up on, `(heap, values computed)`: too large to
-    /// compute, and no period proven in the values it could compute.
-    pub fn take_unanswered(&mut self) -> Option<(u64, usize)> {
-        self.unanswered.take()
     }
 }
 
@@ -360,38 +362,27 @@ pub fn checked_least_image_fixing<P: Copy + Ord>(
 }
 
 /// The Grundy kernel of a heap game given by a code (octal or hexadecimal): the value of
-/// heap `n` of game `game`, pushed with `pos` to `out`. It is computed, with every smaller
-/// heap, when at most `budget` new values are needed; past that it is read off a period that
-/// the code's bound proves, found within `budget` values (and noted, see
-/// [`KernelTables::take_period_used`]). `false` when neither works (then
-/// [`KernelTables::take_unanswered`] says so, for a heap too large for the search too).
-pub fn heap_kernel<P>(
+/// heap `n` of game `game`, kept by its engine. It is computed, with every smaller heap,
+/// when at most `budget` new values are needed; past that it is read off a period that the
+/// code's bound proves, found within `budget` values. [`KernelAnswer::TooLarge`] when
+/// neither works, [`KernelAnswer::Declined`] for a negative `n`.
+pub fn heap_kernel(
     game: usize,
     digits: &[u8],
     n: i64,
-    pos: P,
-    out: &mut Vec<(P, u32)>,
     budget: u64,
     tables: &mut KernelTables,
-) -> bool {
+) -> KernelAnswer {
     let Ok(n) = u64::try_from(n) else {
-        return false;
+        return KernelAnswer::Declined;
     };
     let engine = tables.heap(game, digits);
     match engine.value(n, budget) {
-        Some((value, period)) => {
-            if period.is_some() {
-                tables.period_used = period;
-            }
-            tables.kept = true;
-            out.push((pos, value));
-            true
-        }
-        None => {
-            let computed = engine.values().len();
-            tables.unanswered = Some((n, computed));
-            false
-        }
+        Some((value, period)) => KernelAnswer::Kept { value, period },
+        None => KernelAnswer::TooLarge {
+            heap: n,
+            computed: engine.values().len(),
+        },
     }
 }
 

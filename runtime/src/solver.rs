@@ -5,7 +5,7 @@ use crate::compound::{combine, compound_options, fast_rule};
 use crate::expr::{Compound, Expr, IntoExpr};
 use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
 use crate::partizan::{Class, PartizanSolver};
-use crate::rules::{KernelTables, OptRef, Options, RuleError, Rules};
+use crate::rules::{KernelAnswer, KernelTables, OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
 };
@@ -452,6 +452,8 @@ pub struct Solver<'r, R: Rules> {
     pool: Vec<Box<Buffers<R::Pos>>>,
     progress: Option<SharedReporter<'r>>,
     kernel_tables: KernelTables,
+    /// The proven period the last heap value was read off, until taken.
+    period_used: Option<crate::period::Period>,
     /// Values the kernel tables held after the last kernel call.
     kernel_held: u64,
     /// Whether a kernel's engine keeps the values it answers (a heap code's): then the
@@ -576,6 +578,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             pool: Vec::new(),
             progress: None,
             kernel_tables: KernelTables::default(),
+            period_used: None,
             kernel_held: 0,
             kernel_keeps: false,
             kernel_found: Vec::new(),
@@ -685,7 +688,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// The proven period that a heap's Grundy value was last read from (a heap too large to
     /// compute: see [`crate::rules::heap_kernel`]), if one was since the last call.
     pub fn take_period_used(&mut self) -> Option<crate::period::Period> {
-        self.kernel_tables.take_period_used()
+        self.period_used.take()
     }
 
     /// Calls `report` with what the solve has done, a few times a second while it runs
@@ -1113,7 +1116,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         let mut found = std::mem::take(&mut self.kernel_found);
         found.clear();
         let (budget, bound) = self.kernel_budget();
-        let applied = {
+        let answer = {
             let memo = &self.leaf_memo[grundy];
             let rules = self.rules;
             let known = |q: Pos<R>| match memo.get(slot_of(rules, q), q) {
@@ -1122,49 +1125,52 @@ impl<'r, R: Rules> Solver<'r, R> {
             };
             rules.grundy_kernel(p, &known, &mut found, budget, &mut self.kernel_tables)
         };
-        let kept = self.kernel_tables.take_kept();
-        if !applied {
-            self.kernel_found = found;
-            return match self.kernel_tables.take_unanswered() {
-                Some((heap, computed)) => {
-                    let bound = match heap >= 1 << 32 {
-                        true => HeapBound::Largest,
-                        false => bound,
-                    };
-                    Err(Fail::Error(SolveError::HeapTooLarge {
-                        heap,
-                        computed,
-                        bound,
-                    }))
+        let kept = match answer {
+            KernelAnswer::Declined => {
+                self.kernel_found = found;
+                return Ok(None);
+            }
+            KernelAnswer::TooLarge { heap, computed } => {
+                self.kernel_found = found;
+                let bound = match heap >= 1 << 32 {
+                    true => HeapBound::Largest,
+                    false => bound,
+                };
+                return Err(Fail::Error(SolveError::HeapTooLarge {
+                    heap,
+                    computed,
+                    bound,
+                }));
+            }
+            KernelAnswer::Computed => None,
+            KernelAnswer::Kept { value, period } => {
+                self.kernel_keeps = true;
+                if period.is_some() {
+                    self.period_used = period;
                 }
-                None => Ok(None),
-            };
-        }
-        self.kernel_keeps |= kept;
-        // Kernels of heap codes keep their values and push only the one asked for.
+                Some(value)
+            }
+        };
+        // Kernels of heap codes keep their values in their engines.
         let held = self.kernel_tables.held();
         let computed = (found.len() as u64).max(held.saturating_sub(self.kernel_held));
         self.kernel_held = held;
         self.solved += computed;
-        let large = computed > 0x3FFF;
-        let answer = match found.as_slice() {
-            &[(q, g)] if kept && !memoize && q == p => Some(g),
-            _ => None,
-        };
-        if answer.is_none() {
-            for &(q, g) in &found {
-                let slot = self.slot(q);
-                if self.leaf_memo[grundy].get(slot, q) == UNKNOWN {
-                    self.leaf_memo[grundy].set(slot, q, g);
-                }
+        if let (Some(value), true) = (kept, memoize) {
+            found.push((p, value));
+        }
+        for &(q, g) in &found {
+            let slot = self.slot(q);
+            if self.leaf_memo[grundy].get(slot, q) == UNKNOWN {
+                self.leaf_memo[grundy].set(slot, q, g);
             }
         }
         self.kernel_found = found;
-        if large {
+        if computed > 0x3FFF {
             self.measure_memory();
         }
-        if answer.is_some() {
-            return Ok(answer);
+        if kept.is_some() {
+            return Ok(kept);
         }
         let slot = self.slot(p);
         Ok(match self.leaf_memo[grundy].get(slot, p) {

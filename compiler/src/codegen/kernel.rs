@@ -48,9 +48,7 @@ impl Gen<'_> {
                 let table = Literal::usize_unsuffixed(gid);
                 let pattern = self.pos_pattern(gid, &fields);
                 let arm = quote! {
-                    #pattern => #rt::rules::heap_kernel(
-                        #table, &[#(#digits),*], #n, pos, out, budget, tables,
-                    ),
+                    #pattern => #rt::rules::heap_kernel(#table, &[#(#digits),*], #n, budget, tables),
                 };
                 return Ok(Some((arm, TokenStream::new())));
             }
@@ -80,7 +78,7 @@ impl Gen<'_> {
                 (
                     quote! {
                         if !(0..1i64 << 27).contains(&#n) {
-                            return false;
+                            return #rt::KernelAnswer::Declined;
                         }
                         let target = #n as usize;
                     },
@@ -116,18 +114,18 @@ impl Gen<'_> {
                 out: &mut ::std::vec::Vec<(Pos, u32)>,
                 budget: u64,
                 tables: &mut #rt::KernelTables,
-            ) -> bool {
+            ) -> #rt::KernelAnswer {
                 #target
                 // `g[i]` is the value of the position with index `i`; while position `cur` is
                 // solved, `g` holds exactly the earlier ones. It is kept between calls.
                 let g = tables.table(#table);
                 if let ::std::option::Option::Some(&value) = g.get(target) {
                     out.push((#pattern, value));
-                    return true;
+                    return #rt::KernelAnswer::Computed;
                 }
                 // Every position from `g.len()` to `target` may need a new value.
                 if (target + 1 - g.len()) as u64 > budget {
-                    return false;
+                    return #rt::KernelAnswer::Declined;
                 }
                 g.reserve(target + 1 - g.len());
                 let mut seen: ::std::vec::Vec<bool> = ::std::vec::Vec::new();
@@ -158,7 +156,7 @@ impl Gen<'_> {
                     })();
                     if !matches!(step, ::std::result::Result::Ok(true)) {
                         out.clear();
-                        return false;
+                        return #rt::KernelAnswer::Declined;
                     }
                     let value = if low != u64::MAX {
                         low.trailing_ones()
@@ -168,7 +166,7 @@ impl Gen<'_> {
                     g.push(value);
                     out.push((pos, value));
                 }
-                true
+                #rt::KernelAnswer::Computed
             }
         };
         Ok(Some((arm, kernel)))

@@ -284,14 +284,15 @@ impl Gen<'_> {
             }
         }
         if kernel_arms.len() < games.len() {
-            kernel_arms.push(quote!(_ => false,));
+            kernel_arms.push(quote!(_ => #rt::KernelAnswer::Declined,));
         }
         // The runtime's defaults stand where no game has a kernel, dense index or key.
-        // Heap engines (an empty kernel function) do not read the solver's known values.
-        let known = if kernels.iter().any(|k| !k.is_empty()) {
-            format_ident!("known")
+        // Heap engines (an empty kernel function) neither read the solver's known values nor
+        // push values for it to keep.
+        let (known, out) = if kernels.iter().any(|k| !k.is_empty()) {
+            (format_ident!("known"), format_ident!("out"))
         } else {
-            format_ident!("_known")
+            (format_ident!("_known"), format_ident!("_out"))
         };
         let kernel = (!kernels.is_empty()).then(|| {
             quote! {
@@ -299,10 +300,10 @@ impl Gen<'_> {
                     &self,
                     pos: Pos,
                     #known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
-                    out: &mut ::std::vec::Vec<(Pos, u32)>,
+                    #out: &mut ::std::vec::Vec<(Pos, u32)>,
                     budget: u64,
                     tables: &mut #rt::KernelTables,
-                ) -> bool {
+                ) -> #rt::KernelAnswer {
                     match pos {
                         #(#kernel_arms)*
                     }
