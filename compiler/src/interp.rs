@@ -929,7 +929,7 @@ impl Rules for Interpreter<'_> {
             }
             GameKind::Octal(digits) => {
                 let h = |k: i64| self.intern(gid, vec![Val::Int(k)].into());
-                cgdl_runtime::heap::heap_options(heap()?, digits, h, out)?;
+                cgdl_runtime::rules::heap_options(heap()?, digits, h, out)?;
             }
         }
         Ok(())
@@ -1029,7 +1029,7 @@ impl Rules for Interpreter<'_> {
         // A heap game's Grundy values come from the runtime's heap engine.
         match (&self.program.games[gid].heap_code, fields.first()) {
             (Some(digits), Some(Val::Int(n))) => {
-                cgdl_runtime::rules::heap_kernel(gid, digits, *n, budget, tables)
+                cgdl_runtime::kernel::heap_kernel(gid, digits, *n, budget, tables)
             }
             _ => cgdl_runtime::KernelAnswer::Declined,
         }

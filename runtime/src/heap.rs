@@ -10,7 +10,6 @@
 
 use crate::heap_simd;
 use crate::period::{find_period, Bound, Period};
-use crate::rules::{OptRef, Options, RuleError};
 
 /// The most values [`HeapEngine`] computes for one game: 2^32 − 1 (positions are kept as
 /// `u32`); a heap past it is answered only from a proven period.
@@ -120,46 +119,6 @@ impl std::fmt::Display for HeapCode {
         }
         Ok(())
     }
-}
-
-/// The options of heap `n` of the game with code `digits` (see the module docs); `heap(k)`
-/// is the position of heap `k`. Both back ends call this; it stops with an error past
-/// [`crate::rules::MAX_OPTIONS`].
-#[inline]
-pub fn heap_options<P: Copy + Ord>(
-    n: i64,
-    digits: &[u8],
-    heap: impl Fn(i64) -> P,
-    out: &mut Options<P>,
-) -> Result<(), RuleError> {
-    for (k, &d) in digits.iter().enumerate() {
-        let k = k as i64;
-        if k > n {
-            break;
-        }
-        let rest = n - k;
-        if k > 0 && d & 1 != 0 && rest == 0 {
-            out.end();
-        }
-        if k > 0 && d & 2 != 0 && rest > 0 {
-            out.position(heap(rest));
-        }
-        if d & 4 != 0 {
-            for a in 1..=rest / 2 {
-                out.sum([heap(a), heap(rest - a)]);
-                out.check()?;
-            }
-        }
-        if d & 8 != 0 {
-            for a in 1..=rest / 3 {
-                for b in a..=(rest - a) / 2 {
-                    out.sum([heap(a), heap(b), heap(rest - a - b)]);
-                    out.check()?;
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// A nim-sequence kept in the narrowest array its values allow: a byte per value while
@@ -335,17 +294,6 @@ impl Bits {
                 .filter(move |b| w >> b & 1 != 0)
                 .map(move |b| i as u64 * 64 + b)
         })
-    }
-
-    /// The least value not in the set.
-    #[inline]
-    fn mex(&self) -> u32 {
-        for (i, &w) in self.words.iter().enumerate() {
-            if w != u64::MAX {
-                return (i as u32) * 64 + w.trailing_ones();
-            }
-        }
-        self.words.len() as u32 * 64
     }
 }
 
@@ -1027,36 +975,10 @@ fn naive_splits<T: Cell, M: Marks>(g: &[T], removals: &[usize], small: bool, mar
     count
 }
 
-/// The nim-sequence of the game with code `code` up to heap `n`, by the definition: the mex
-/// of every option's value (for tests of [`HeapEngine`]).
-pub fn naive_sequence(code: &HeapCode, n: usize) -> Vec<u32> {
-    let mut g: Vec<u32> = Vec::with_capacity(n + 1);
-    let mut opts = Options::new();
-    for h in 0..=n {
-        opts.clear();
-        // Positions are heap sizes; a sum's value is the nim-sum of its heaps'.
-        if heap_options(h as i64, code.digits(), |k| k as usize, &mut opts).is_err() {
-            break;
-        }
-        let mut seen = Bits::default();
-        for r in &opts.refs {
-            let v = match *r {
-                OptRef::Leaves { start, len } => opts
-                    .leaf_slice(start, len)
-                    .iter()
-                    .fold(0, |acc, &k| acc ^ g[k]),
-                OptRef::End | OptRef::Expr(_) => 0,
-            };
-            seen.insert(u64::from(v));
-        }
-        g.push(seen.mex());
-    }
-    g
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::naive_sequence;
 
     /// Each code's engine values to heap `n` equal the definition's.
     fn assert_agree(codes: &[&str], n: usize) {

@@ -8,11 +8,14 @@
 #![warn(missing_docs)]
 
 pub mod board;
+mod checked;
 mod compound;
 pub mod driver;
+pub mod error;
 pub mod expr;
 pub mod heap;
 mod heap_simd;
+pub mod kernel;
 pub mod loony;
 pub mod loopy;
 mod memo;
@@ -23,6 +26,7 @@ pub mod period;
 #[cfg(feature = "progress")]
 pub mod progress;
 pub mod report;
+pub mod reporter;
 pub mod rules;
 pub mod solver;
 #[cfg(feature = "svg")]
@@ -30,8 +34,9 @@ pub mod svg;
 pub mod value;
 
 pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};
+pub use kernel::{KernelAnswer, KernelTables};
 pub use period::{find_period, Bound, Period};
-pub use rules::{KernelAnswer, KernelTables, Options, RuleError, Rules};
+pub use rules::{Options, RuleError, Rules, Side};
 pub use solver::{
     HeapBound, Mode, Progress, ProgressReport, SolveError, Solver, DEFAULT_MAX_POSITIONS,
     PROGRESS_EVERY,

@@ -2,7 +2,7 @@
 //! solved, positions per second, the memory the memo holds, and the time elapsed. Shown only
 //! when standard error is a terminal, from one second into a solve, and cleared at its end.
 
-use crate::solver::{Progress, ProgressReport};
+use crate::reporter::{Progress, ProgressReport};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;

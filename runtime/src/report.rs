@@ -155,7 +155,7 @@ pub enum Plan<'a, P> {
 /// `first..=last`, in order, and the term of index `n >= 0` is heap `n` of heap game `game`
 /// (the game's index in its file), whose code has digits `digits`, made without fail. The
 /// driver then reads the Grundy values of terms from `first >= 0` on off the heap engine
-/// that game's kernel asks ([`crate::rules::heap_kernel`]), the same values by the same
+/// that game's kernel asks ([`crate::kernel::heap_kernel`]), the same values by the same
 /// engine, without making each position and starting a search for it; where the engine
 /// cannot answer (a budget), it goes on term by term.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,10 +1,18 @@
 //! The trait a game universe implements, and the buffer its options are written into.
 
 use crate::expr::Expr;
-use crate::heap::{HeapCode, HeapEngine};
-use crate::period::Period;
+use crate::kernel::{KernelAnswer, KernelTables};
 use std::fmt::{self, Debug};
 use std::hash::Hash;
+
+/// A player of a partizan game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Left (Blue, positive values).
+    Left,
+    /// Right (Red, negative values).
+    Right,
+}
 
 /// A universe of games: every game of one file (or one hand-written program) shares one
 /// packed, `Copy` position key `Pos` (typically a game tag plus the fields' bits).
@@ -142,7 +150,7 @@ pub trait Rules {
     fn side_options(
         &self,
         pos: Self::Pos,
-        _side: crate::partizan::Side,
+        _side: Side,
         out: &mut Options<Self::Pos>,
     ) -> Result<(), RuleError> {
         self.options(pos, out)
@@ -159,78 +167,6 @@ pub trait Rules {
     /// How `pos` is written in messages and output, e.g. `Kayles(7)`.
     fn write_pos(&self, pos: Self::Pos, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{pos:?}")
-    }
-}
-
-/// What [`Rules::grundy_kernel`] made of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KernelAnswer {
-    /// The kernel does not apply: the solver searches as usual.
-    Declined,
-    /// The position's value, and each new value computed on the way, are in `out`, for
-    /// the solver to keep.
-    Computed,
-    /// The position's value, held by an engine that gives it again at once (a heap
-    /// code's, [`heap_kernel`]): the solver need not keep it. `period`: the proven period
-    /// it was read off, where the heap was past the budget.
-    Kept {
-        /// The Grundy value.
-        value: u32,
-        /// The proven period it was read off, if it was.
-        period: Option<Period>,
-    },
-    /// A heap its engine could neither compute within the budget nor read off a period
-    /// proven within it; no search could answer it either. `computed`: the values computed.
-    TooLarge {
-        /// The heap.
-        heap: u64,
-        /// The values its engine computed.
-        computed: usize,
-    },
-}
-
-/// The Grundy values that [`Rules::grundy_kernel`] computed, kept by the solver between
-/// calls: table `game` holds the values of that game's first positions in the kernel's
-/// index order. Every entry is an exact value, so a kernel that declines keeps them.
-#[derive(Debug, Default)]
-pub struct KernelTables {
-    tables: Vec<Vec<u32>>,
-    /// The nim-sequence engines of heap games given by a code ([`heap_kernel`]).
-    heaps: Vec<Option<HeapEngine>>,
-}
-
-impl KernelTables {
-    /// The table of game `game` (its index among the file's games).
-    pub fn table(&mut self, game: usize) -> &mut Vec<u32> {
-        if self.tables.len() <= game {
-            self.tables.resize_with(game + 1, Vec::new);
-        }
-        &mut self.tables[game]
-    }
-
-    /// The engine of heap game `game`, whose code has digits `digits`.
-    pub fn heap(&mut self, game: usize, digits: &[u8]) -> &mut HeapEngine {
-        if self.heaps.len() <= game {
-            self.heaps.resize_with(game + 1, || None);
-        }
-        self.heaps[game]
-            .get_or_insert_with(|| HeapEngine::new(HeapCode::from_digits(digits.to_vec())))
-    }
-
-    /// Values held, in all tables and engines.
-    pub fn held(&self) -> u64 {
-        let tables: usize = self.tables.iter().map(Vec::len).sum();
-        let heaps: usize = (self.heaps.iter().flatten())
-            .map(|e| e.values().len())
-            .sum();
-        (tables + heaps) as u64
-    }
-
-    /// Bytes held, roughly.
-    pub fn bytes(&self) -> u64 {
-        let tables: usize = self.tables.iter().map(|t| t.capacity() * 4).sum();
-        let heaps: usize = (self.heaps.iter().flatten()).map(HeapEngine::bytes).sum();
-        (tables + heaps) as u64
     }
 }
 
@@ -361,29 +297,69 @@ pub fn checked_least_image_fixing<P: Copy + Ord>(
     (least, fixing)
 }
 
-/// The Grundy kernel of a heap game given by a code (octal or hexadecimal): the value of
-/// heap `n` of game `game`, kept by its engine. It is computed, with every smaller heap,
-/// when at most `budget` new values are needed; past that it is read off a period that the
-/// code's bound proves, found within `budget` values. [`KernelAnswer::TooLarge`] when
-/// neither works, [`KernelAnswer::Declined`] for a negative `n`.
-pub fn heap_kernel(
-    game: usize,
-    digits: &[u8],
+/// The options of heap `n` of the game with code `digits` (an octal or hexadecimal code: [`crate::heap`]); `heap(k)`
+/// is the position of heap `k`. Both back ends call this; it stops with an error past
+/// [`MAX_OPTIONS`].
+#[inline]
+pub fn heap_options<P: Copy + Ord>(
     n: i64,
-    budget: u64,
-    tables: &mut KernelTables,
-) -> KernelAnswer {
-    let Ok(n) = u64::try_from(n) else {
-        return KernelAnswer::Declined;
-    };
-    let engine = tables.heap(game, digits);
-    match engine.value(n, budget) {
-        Some((value, period)) => KernelAnswer::Kept { value, period },
-        None => KernelAnswer::TooLarge {
-            heap: n,
-            computed: engine.values().len(),
-        },
+    digits: &[u8],
+    heap: impl Fn(i64) -> P,
+    out: &mut Options<P>,
+) -> Result<(), RuleError> {
+    for (k, &d) in digits.iter().enumerate() {
+        let k = k as i64;
+        if k > n {
+            break;
+        }
+        let rest = n - k;
+        if k > 0 && d & 1 != 0 && rest == 0 {
+            out.end();
+        }
+        if k > 0 && d & 2 != 0 && rest > 0 {
+            out.position(heap(rest));
+        }
+        if d & 4 != 0 {
+            for a in 1..=rest / 2 {
+                out.sum([heap(a), heap(rest - a)]);
+                out.check()?;
+            }
+        }
+        if d & 8 != 0 {
+            for a in 1..=rest / 3 {
+                for b in a..=(rest - a) / 2 {
+                    out.sum([heap(a), heap(b), heap(rest - a - b)]);
+                    out.check()?;
+                }
+            }
+        }
     }
+    Ok(())
+}
+
+/// The nim-sequence of the game with code `code` up to heap `n`, by the definition: the mex
+/// of every option's value, the options as [`heap_options`] writes them (the oracle of the
+/// heap engine's tests). Stops early past [`MAX_OPTIONS`] options of a heap.
+pub fn naive_sequence(code: &crate::heap::HeapCode, n: usize) -> Vec<u32> {
+    let mut g: Vec<u32> = Vec::with_capacity(n + 1);
+    let mut opts = Options::new();
+    for h in 0..=n {
+        opts.clear();
+        // Positions are heap sizes; a sum's value is the nim-sum of its heaps'.
+        if heap_options(h as i64, code.digits(), |k| k as usize, &mut opts).is_err() {
+            break;
+        }
+        let seen: std::collections::HashSet<u32> = (opts.refs.iter())
+            .map(|r| match *r {
+                OptRef::Leaves { start, len } => {
+                    (opts.leaf_slice(start, len).iter()).fold(0, |acc, &k| acc ^ g[k])
+                }
+                OptRef::End | OptRef::Expr(_) => 0,
+            })
+            .collect();
+        g.push((0..).find(|v| !seen.contains(v)).unwrap_or(0));
+    }
+    g
 }
 
 /// An error raised by a game's rules while enumerating options: for example a move that

@@ -2,18 +2,20 @@
 //! or by exact search, with an explicit stack (no recursion over positions).
 
 use crate::compound::{combine, compound_options, fast_rule};
+pub use crate::error::{HeapBound, SolveError};
 use crate::expr::{Compound, Expr, IntoExpr};
+use crate::kernel::{KernelAnswer, KernelTables};
 use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
 use crate::partizan::{Class, PartizanSolver};
-use crate::rules::{KernelAnswer, KernelTables, OptRef, Options, RuleError, Rules};
+pub use crate::reporter::{Progress, ProgressReport, PROGRESS_EVERY};
+use crate::reporter::{Reporter, SharedReporter};
+use crate::rules::{OptRef, Options, RuleError, Rules};
 use crate::value::{
     mex, Outcome, Value, ValueKind, WNumber, IN_PROGRESS, OUTCOME_N, OUTCOME_P, UNKNOWN, W_SL, W_SW,
 };
 use rustc_hash::FxHashMap;
-use std::fmt;
 
-mod checked;
-pub(crate) use checked::check_orbit;
+use crate::checked::check_orbit;
 mod loopy;
 mod nimber;
 
@@ -28,227 +30,6 @@ pub enum Mode {
     Fast,
     /// Search every compound's own position graph; the definition, used as an oracle.
     Exact,
-}
-
-/// Why a solve failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SolveError {
-    /// The rules raised an error (for example an out-of-range field value).
-    Rule(RuleError),
-    /// The move graph has a cycle; `positions` lists it, starting and ending at the
-    /// repeated position.
-    Cycle {
-        /// The positions on the cycle, in move order.
-        positions: Vec<String>,
-    },
-    /// More positions than the configured limit would be solved.
-    TooManyPositions {
-        /// The limit that was reached.
-        limit: u64,
-    },
-    /// The process came to hold more memory than the configured limit.
-    OutOfMemory {
-        /// The limit, in bytes.
-        limit: u64,
-    },
-    /// More options were enumerated along one line of play, without a position on it
-    /// finished, than [`DESCENT_WORK`] times the position limit: each deeper position has
-    /// more options (the moves likely grow without end).
-    LongDescent {
-        /// How many options were enumerated.
-        options: u64,
-    },
-    /// A compound position searched move by move has more than [`MAX_SEARCHED_COMPONENTS`]
-    /// components, or a loopy game's graph holds one of more than [`MAX_GRAPH_COMPONENTS`].
-    LargeCompound {
-        /// How many components it has.
-        components: usize,
-        /// The limit it passed.
-        limit: usize,
-    },
-    /// A heap of a heap game is past the values that can be computed, and no period was
-    /// proven among those computed that would give its value.
-    HeapTooLarge {
-        /// The heap asked for.
-        heap: u64,
-        /// How many values (heaps 0, 1, ...) were computed looking for a period.
-        computed: usize,
-        /// What stopped the computation: the position limit, the memory limit, or the
-        /// largest heap computed (2^32).
-        bound: HeapBound,
-    },
-    /// A declared symmetry that the solver checks ([`Rules::checked_symmetries`]) is not
-    /// one: it maps `position` to `image`, whose options differ (up to the symmetries).
-    NotASymmetry {
-        /// The symmetry's name.
-        symmetry: String,
-        /// A position where it fails.
-        position: String,
-        /// Its image there.
-        image: String,
-        /// What differs: an option of one with no option of the other like it.
-        detail: String,
-    },
-    /// A line of play went deeper than the solver follows ([`MAX_DEPTH`]).
-    TooDeep {
-        /// The depth limit.
-        limit: usize,
-    },
-    /// A value asked for as a number is not one: a loopy position's Grundy value `∞(K)`,
-    /// or the remoteness of a draw (`D`); [`Solver::value`] gives it.
-    NotANumber {
-        /// The kind asked for.
-        kind: ValueKind,
-        /// The value, as written.
-        value: String,
-    },
-    /// A loopy partizan position's form was asked for, and it is not a stopper: its
-    /// players can move in turn forever (`positions`, a cycle of such play).
-    NotAStopper {
-        /// The cycle, starting and ending at the repeated position.
-        positions: Vec<String>,
-    },
-    /// A loopy partizan position's form was asked for, and its graph has more positions
-    /// than the stopper comparison takes ([`crate::partizan::stopper::MAX_ORDER_VERTICES`]).
-    LargeStopper {
-        /// How many positions its graph has.
-        positions: usize,
-    },
-    /// A check the solver makes of its own result failed: a defect, reported instead of a
-    /// value that could be wrong.
-    Unverified {
-        /// What was checked.
-        what: String,
-    },
-    /// A line of play went more than [`MAX_DEPTH`] moves deep, or a limit was reached
-    /// while one line held most of the positions solved: the moves likely grow without end
-    /// (the game is not well-founded).
-    Unending {
-        /// The limit that stopped the search.
-        limit: Box<SolveError>,
-        /// How many moves deep the line went.
-        depth: usize,
-        /// Its first and last positions.
-        line: (Vec<String>, Vec<String>),
-    },
-}
-
-impl fmt::Display for SolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SolveError::Rule(e) => e.fmt(f),
-            SolveError::Cycle { positions } => write!(
-                f,
-                "the game is loopy: a position can repeat ({}); a loopy game's values are its \
-                 outcome, an impartial one's grundy and remoteness, and a partizan stopper's \
-                 canonical form",
-                positions.join(" -> ")
-            ),
-            SolveError::NotAStopper { positions } => write!(
-                f,
-                "the game is loopy and not a stopper: Left and Right can move in turn forever \
-                 ({}), so its value has an onside and an offside, which cgdl does not compute; \
-                 its outcome is defined",
-                positions.join(" -> ")
-            ),
-            SolveError::LargeStopper { positions } => write!(
-                f,
-                "the loopy game's graph has {positions} positions, more than the {} whose \
-                 stopper form cgdl computes; its outcome is defined",
-                crate::partizan::stopper::MAX_ORDER_VERTICES / 2
-            ),
-            SolveError::Unverified { what } => write!(
-                f,
-                "internal error: a check of the result failed ({what}); no value is given"
-            ),
-            SolveError::TooManyPositions { limit } => write!(
-                f,
-                "the state space is too large: more than {limit} positions would be solved"
-            ),
-            SolveError::OutOfMemory { limit } => write!(
-                f,
-                "the state space is too large: the solve reached its memory limit of {} \
-                 (--max-memory)",
-                crate::memory::show_size(*limit)
-            ),
-            SolveError::LongDescent { options } => write!(
-                f,
-                "{options} options were enumerated along it without a position finished \
-                 (a limit that grows with --max-positions)"
-            ),
-            SolveError::LargeCompound { components, limit } => write!(
-                f,
-                "a compound position of {components} components is searched move by move \
-                 (no compound rule gives this value), past the limit of {limit}: a move likely \
-                 makes a compound that holds the game again"
-            ),
-            SolveError::HeapTooLarge {
-                heap,
-                computed,
-                bound,
-            } => {
-                let past = match bound {
-                    HeapBound::Positions(n) => {
-                        format!("past the position limit, {n} (--max-positions)")
-                    }
-                    HeapBound::Memory(n) => format!(
-                        "past the memory limit of {} (--max-memory)",
-                        crate::memory::show_size(*n)
-                    ),
-                    HeapBound::Largest => "past 2^32, the largest heap computed".to_string(),
-                };
-                write!(
-                    f,
-                    "heap {heap} is too large to compute ({past}), and no period was proven in \
-                     the {computed} values computed from heap 0, so its value cannot be read \
-                     off one"
-                )
-            }
-            SolveError::NotASymmetry {
-                symmetry,
-                position,
-                image,
-                detail,
-            } => write!(
-                f,
-                "symmetry `{symmetry}` is not a symmetry of the game: it maps {position} to \
-                 {image}, whose options differ ({detail})"
-            ),
-            SolveError::NotANumber { kind, value } => write!(
-                f,
-                "the {kind} value is {value} (the game is loopy), not a number"
-            ),
-            SolveError::TooDeep { limit } => {
-                write!(f, "a line of play went more than {limit} moves deep")
-            }
-            SolveError::Unending { limit, depth, line } => write!(
-                f,
-                "the game is not well-founded, or too deep to solve: a line of play went {depth} \
-                 moves without ending ({} -> ... -> {}); {limit}",
-                line.0.join(" -> "),
-                line.1.join(" -> ")
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SolveError {}
-
-/// What kept a heap game's values from reaching a heap ([`SolveError::HeapTooLarge`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeapBound {
-    /// The position limit (`--max-positions`).
-    Positions(u64),
-    /// The memory limit (`--max-memory`), in bytes.
-    Memory(u64),
-    /// Heaps past 2^32 are never computed.
-    Largest,
-}
-
-impl From<RuleError> for SolveError {
-    fn from(e: RuleError) -> Self {
-        SolveError::Rule(e)
-    }
 }
 
 /// Entries of the cache of positions decided by an `end` option. Such a position is N
@@ -508,53 +289,6 @@ pub const MEMO_CLEARS_PER_VALUE: u32 = 16;
 
 type Pos<R> = <R as Rules>::Pos;
 
-/// How often a solve reports its progress.
-pub const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
-
-/// What a solve has done so far, for a progress display.
-#[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    /// Positions solved (each value kind's solve of a position counts once).
-    pub solved: u64,
-    /// Memory the process holds, where the system says (the memo, mostly).
-    pub memory: Option<u64>,
-    /// Time since the progress display was set.
-    pub elapsed: std::time::Duration,
-    /// How often the memo forgot its oldest values to stay under the memory limit (see
-    /// [`Solver::set_max_memory`]).
-    pub cleared: u64,
-}
-
-/// A progress display: called with what a solve has done, a few times a second.
-pub type ProgressReport<'r> = Box<dyn FnMut(&Progress) + 'r>;
-
-/// A progress callback and when it last ran.
-pub(crate) struct Reporter<'r> {
-    report: ProgressReport<'r>,
-    started: std::time::Instant,
-    last: std::time::Instant,
-}
-
-impl Reporter<'_> {
-    /// Reports `solved` positions if [`PROGRESS_EVERY`] has passed since the last report.
-    pub(crate) fn tick(&mut self, solved: u64, cleared: u64) {
-        let now = std::time::Instant::now();
-        if now.duration_since(self.last) < PROGRESS_EVERY {
-            return;
-        }
-        self.last = now;
-        (self.report)(&Progress {
-            solved,
-            memory: crate::memory::resident_bytes(),
-            elapsed: now.duration_since(self.started),
-            cleared,
-        });
-    }
-}
-
-/// A progress display shared by a solver and its partizan solver.
-pub(crate) type SharedReporter<'r> = std::rc::Rc<std::cell::RefCell<Reporter<'r>>>;
-
 impl<'r, R: Rules> Solver<'r, R> {
     /// A solver using the fast compound rules.
     pub fn new(rules: &'r R) -> Self {
@@ -686,7 +420,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// The proven period that a heap's Grundy value was last read from (a heap too large to
-    /// compute: see [`crate::rules::heap_kernel`]), if one was since the last call.
+    /// compute: see [`crate::kernel::heap_kernel`]), if one was since the last call.
     pub fn take_period_used(&mut self) -> Option<crate::period::Period> {
         self.period_used.take()
     }
@@ -694,12 +428,9 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// Calls `report` with what the solve has done, a few times a second while it runs
     /// (the first time once [`PROGRESS_EVERY`] has passed).
     pub fn set_progress(&mut self, report: impl FnMut(&Progress) + 'r) {
-        let now = std::time::Instant::now();
-        self.progress = Some(std::rc::Rc::new(std::cell::RefCell::new(Reporter {
-            report: Box::new(report),
-            started: now,
-            last: now,
-        })));
+        self.progress = Some(std::rc::Rc::new(std::cell::RefCell::new(Reporter::new(
+            Box::new(report),
+        ))));
     }
 
     /// Reports progress if it is time to.
@@ -1193,7 +924,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// The Grundy values of heaps `from..=to` of heap game `game`, whose code has digits
-    /// `digits`, from the engine that game's kernel asks ([`crate::rules::heap_kernel`]),
+    /// `digits`, from the engine that game's kernel asks ([`crate::kernel::heap_kernel`]),
     /// appended to `out` without making the positions: a period query whose terms are that
     /// game's heaps reads them so. As many as the engine computes within the budget, from
     /// `from` on; how many. None where the ordinary path must answer instead: an exact
@@ -1378,7 +1109,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         if self.rules.checked_symmetries(p) == 0 || self.symmetry_checked.contains(&p) {
             return Ok(());
         }
-        checked::check_orbit(self.rules, p, false)?;
+        check_orbit(self.rules, p, false)?;
         if self.symmetry_checked.len() >= CHECKED_LIMIT {
             self.symmetry_checked.clear();
         }

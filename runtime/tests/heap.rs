@@ -1,6 +1,7 @@
 //! The heap-game engine against the literature and against the definition.
 
-use cgdl_runtime::heap::{naive_sequence, HeapCode, HeapEngine, SplitMethod};
+use cgdl_runtime::heap::{HeapCode, HeapEngine, SplitMethod};
+use cgdl_runtime::rules::naive_sequence;
 use proptest::prelude::*;
 
 /// Flammenkamp's table of octal games: 0.156 has period 349 from 3479, 0.16 period 149459

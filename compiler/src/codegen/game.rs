@@ -145,7 +145,7 @@ impl Gen<'_> {
             GameKind::Octal(digits) => {
                 let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
                 let n = &fields[0];
-                quote!(#pattern => #rt::heap::heap_options(#n, &[#(#digits),*], Pos::#v, out),)
+                quote!(#pattern => #rt::rules::heap_options(#n, &[#(#digits),*], Pos::#v, out),)
             }
             GameKind::Rules(_) if game.partizan => {
                 let name = Literal::string(&game.name);

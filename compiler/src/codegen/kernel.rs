@@ -48,7 +48,7 @@ impl Gen<'_> {
                 let table = Literal::usize_unsuffixed(gid);
                 let pattern = self.pos_pattern(gid, &fields);
                 let arm = quote! {
-                    #pattern => #rt::rules::heap_kernel(#table, &[#(#digits),*], #n, budget, tables),
+                    #pattern => #rt::kernel::heap_kernel(#table, &[#(#digits),*], #n, budget, tables),
                 };
                 return Ok(Some((arm, TokenStream::new())));
             }

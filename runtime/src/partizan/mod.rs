@@ -11,21 +11,15 @@ pub use dyadic::{Dyadic, MAX_BITS};
 pub use forms::{Forms, GameId, Nus};
 pub use thermo::{Thermograph, Wall};
 
+use crate::error::SolveError;
 use crate::expr::{Compound, Expr};
+use crate::reporter::SharedReporter;
 use crate::rules::{OptRef, Options, RuleError, Rules};
-use crate::solver::{SharedReporter, SolveError};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A player of a partizan game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// Left (Blue, positive values).
-    Left,
-    /// Right (Red, negative values).
-    Right,
-}
+pub use crate::rules::Side;
 
 /// The outcome class of a partizan position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -263,7 +257,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
 
     fn solve(&mut self, pos: R::Pos) -> Result<GameId, SolveError> {
         if self.symmetric {
-            crate::solver::check_orbit(self.rules, pos, true)?;
+            crate::checked::check_orbit(self.rules, pos, true)?;
         }
         let mut sides = [Vec::new(), Vec::new()];
         for (side, values) in [Side::Left, Side::Right].into_iter().zip(&mut sides) {

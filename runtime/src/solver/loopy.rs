@@ -131,9 +131,10 @@ impl<'r, R: Rules> Solver<'r, R> {
                     .map(|&v| self.display(&nodes[v as usize]))
                     .collect(),
             }),
-            Err(stopper::FormError::TooLarge(positions)) => {
-                Err(SolveError::LargeStopper { positions })
-            }
+            Err(stopper::FormError::TooLarge(positions)) => Err(SolveError::LargeStopper {
+                positions,
+                limit: crate::partizan::stopper::MAX_ORDER_VERTICES / 2,
+            }),
             Err(stopper::FormError::Unverified) => Err(SolveError::Unverified {
                 what: "a stopper's simplest form equals the game".to_string(),
             }),

@@ -10,10 +10,9 @@
 //! symmetry is reported at the first position where the options differ, naming the map:
 //! it never changes an answer.
 
-use super::SolveError;
+use crate::error::SolveError;
 use crate::expr::Expr;
-use crate::partizan::Side;
-use crate::rules::{permuted_orbit, Options, Rules};
+use crate::rules::{permuted_orbit, Options, Rules, Side};
 
 /// A position's options as the solver sees them, sorted, each with the side that has it
 /// (partizan games), and the option as the rules give it.
