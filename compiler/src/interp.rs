@@ -301,7 +301,7 @@ impl<'p> Interpreter<'p> {
             self.clauses(&m.clauses, &m.result, &mut env, out)
                 .map_err(|e| {
                     if out.stopped_at_end() {
-                        return RuleError::stopped();
+                        return RuleError::Stopped;
                     }
                     let from = || {
                         let mut from = String::new();
@@ -332,7 +332,7 @@ impl<'p> Interpreter<'p> {
             &mut |env| match self.eval(result, env)? {
                 Val::Game(e) => {
                     out.expr((*e).clone());
-                    out.check().map_err(|e| EvalError::plain(e.message))
+                    out.check().map_err(|e| EvalError::plain(e.to_string()))
                 }
                 other => Err(EvalError::plain(format!(
                     "a move produced {other}, not a position"

@@ -363,32 +363,34 @@ pub fn naive_sequence(code: &crate::heap::HeapCode, n: usize) -> Vec<u32> {
 }
 
 /// An error raised by a game's rules while enumerating options: for example a move that
-/// constructs a field value outside its declared type.
+/// constructs a field value outside its declared type; or the enumeration's stop at an
+/// `end` option, which is none.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuleError {
-    /// A complete, human-readable message (empty only for [`RuleError::stopped`]).
-    pub message: String,
+pub enum RuleError {
+    /// A rule failed: a complete, human-readable message.
+    Failed(String),
+    /// Not an error: the enumeration stopped at an `end` option, as the solver asked (see
+    /// [`Options::check`]); it allocates nothing.
+    Stopped,
 }
 
 impl RuleError {
     /// A rule error with the given message.
     pub fn new(message: impl Into<String>) -> Self {
-        RuleError {
-            message: message.into(),
-        }
+        RuleError::Failed(message.into())
     }
 
-    /// Not an error: the enumeration stopped at an `end` option, as the solver asked (see
-    /// [`Options::check`]). Its message is empty, which no error's is; it allocates nothing.
-    pub fn stopped() -> Self {
-        RuleError {
-            message: String::new(),
-        }
-    }
-
-    /// Whether this is [`RuleError::stopped`] rather than an error.
+    /// Whether this is [`RuleError::Stopped`] rather than an error.
     pub fn is_stopped(&self) -> bool {
-        self.message.is_empty()
+        matches!(self, RuleError::Stopped)
+    }
+
+    /// The message: an error's own, or what a stop is.
+    pub fn message(&self) -> &str {
+        match self {
+            RuleError::Failed(message) => message,
+            RuleError::Stopped => "the options stopped at an `end` option (not an error)",
+        }
     }
 }
 
@@ -400,12 +402,12 @@ pub fn move_error(name: &str, from: impl FnOnce() -> String, e: RuleError) -> Ru
     if e.is_stopped() {
         return e;
     }
-    RuleError::new(format!("move `{name}` from {}: {}", from(), e.message))
+    RuleError::new(format!("move `{name}` from {}: {}", from(), e.message()))
 }
 
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(self.message())
     }
 }
 
@@ -525,7 +527,7 @@ impl<P: Copy + Ord> Options<P> {
     #[cold]
     fn over_limit(&self) -> RuleError {
         if self.stopped {
-            RuleError::stopped()
+            RuleError::Stopped
         } else {
             too_many_options()
         }
