@@ -862,7 +862,11 @@ fn build_refuses_to_overwrite_its_source_and_solvers_check_arguments() {
         .output()
         .expect("runs");
     assert_eq!(bad.status.code(), Some(2));
-    assert!(stderr(&bad).contains("--format takes text or json"));
+    assert!(
+        stderr(&bad).contains("invalid value 'yaml' for '--format <text|json>'"),
+        "{}",
+        stderr(&bad)
+    );
     let json = Command::new(&bin)
         .args(["--format", "json"])
         .output()

@@ -474,32 +474,125 @@ impl Output {
 }
 
 /// What a generated solver's `--help` prints.
-const NATIVE_USAGE: &str = "\
-Runs the queries of the .cgdl file this solver was built from.
+/// A generated solver's command line (clap's builder: no derive macros in every solver's
+/// build).
+fn native_command() -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction, Command};
+    let flag = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .action(ArgAction::SetTrue)
+            .help(help)
+    };
+    Command::new("SOLVER")
+        .about("Runs the queries of the .cgdl file this solver was built from.")
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_name("text|json")
+                .value_parser(["text", "json"])
+                .default_value("text")
+                .help("output format"),
+        )
+        .arg(flag("pretty", "indent JSON output (default: one line per query)"))
+        .arg(flag(
+            "exact",
+            "search every compound's own positions instead of the fast rules",
+        ))
+        .arg(
+            Arg::new("max-positions")
+                .long("max-positions")
+                .value_name("N")
+                .value_parser(value_parser!(u64))
+                .help("give up (with an error) after solving N positions"),
+        )
+        .arg(
+            Arg::new("max-memory")
+                .long("max-memory")
+                .value_name("SIZE")
+                .value_parser(crate::memory::parse_size)
+                .help(
+                    "hold at most this much memory (e.g. 8G): the memo forgets its oldest \
+                     values rather than grow past it; give up (with an error) past it \
+                     [default: three quarters of the machine's memory]",
+                ),
+        )
+        .arg(
+            Arg::new("file")
+                .long("file")
+                .value_name("NAME")
+                .help("the file name shown in errors and JSON"),
+        )
+        .arg(
+            Arg::new("eval")
+                .long("eval")
+                .value_name("VALUES")
+                .value_parser(parse_asks)
+                .help("print NAME VALUE lines of the last query's position, or of the --position given"),
+        )
+        .arg(
+            Arg::new("position")
+                .long("position")
+                .value_name("JSON|-")
+                .requires("eval")
+                .help(
+                    "with --eval: the position (as `cgdl eval` writes it; `-` reads it from \
+                     standard input)",
+                ),
+        )
+        .arg(
+            Arg::new("svg")
+                .long("svg")
+                .value_name("DIR")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .help("write a heat map of each two-name table into DIR"),
+        )
+        .arg(flag(
+            "stats",
+            "at the end, write to stderr the positions solved, the time and the memory held",
+        ))
+        .arg(
+            Arg::new("from-query")
+                .long("from-query")
+                .value_name("K")
+                .value_parser(value_parser!(usize))
+                .help(
+                    "run the queries from the K-th (counted from 0) on, continuing a document \
+                     whose opening and earlier answers are written",
+                ),
+        )
+}
 
-Usage: SOLVER [OPTIONS]
+/// Value names as `--eval` takes them, separated by commas.
+fn parse_asks(names: &str) -> Result<Vec<Ask>, String> {
+    (names.split(','))
+        .map(|n| Ask::parse(n.trim()).ok_or_else(|| format!("unknown value `{}`", n.trim())))
+        .collect()
+}
 
-Options:
-  --format <text|json>   output format [default: text]
-  --pretty               indent JSON output (default: one line per query)
-  --exact                search every compound's own positions instead of the fast rules
-  --max-positions <N>    give up (with an error) after solving N positions
-  --max-memory <SIZE>    hold at most this much memory (e.g. 8G): the memo forgets its
-                         oldest values rather than grow past it; give up (with an
-                         error) past it
-                         [default: three quarters of the machine's memory]
-  --file <NAME>          the file name shown in errors and JSON
-  --eval <VALUES>        print NAME VALUE lines of the last query's position, or of
-                         the --position given
-  --position <JSON|->    with --eval: the position (as `cgdl eval` writes it; `-`
-                         reads it from standard input)
-  --svg <DIR>            write a heat map of each two-name table into DIR
-  --stats                at the end, write to stderr the positions solved, the time
-                         and the memory held
-  --from-query <K>       run the queries from the K-th (counted from 0) on, continuing
-                         a document whose opening and earlier answers are written
-  -h, --help             print this help
-";
+/// A generated solver's options from its command line `args` (the program's name first),
+/// and the `--position` given; clap's error (or help) where they are not options.
+fn native_options(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    file: &str,
+) -> Result<(DriverOptions, Option<String>), clap::Error> {
+    let m = native_command().try_get_matches_from(args)?;
+    let options = DriverOptions {
+        file: (m.get_one::<String>("file").cloned()).unwrap_or_else(|| file.to_string()),
+        json: m.get_one::<String>("format").is_some_and(|f| f == "json"),
+        pretty: m.get_flag("pretty"),
+        exact: m.get_flag("exact"),
+        max_positions: (m.get_one::<u64>("max-positions").copied())
+            .unwrap_or(DEFAULT_MAX_POSITIONS),
+        max_memory: m.get_one::<u64>("max-memory").copied(),
+        eval: m.get_one::<Vec<Ask>>("eval").cloned(),
+        svg: m.get_one::<std::path::PathBuf>("svg").cloned(),
+        stats: m.get_flag("stats"),
+        from_query: m.get_one::<usize>("from-query").copied().unwrap_or(0),
+        ..DriverOptions::default()
+    };
+    Ok((options, m.get_one::<String>("position").cloned()))
+}
 
 /// Makes a game's position from its field values (a generated solver's
 /// `position_from_datum`).
@@ -543,82 +636,15 @@ fn solver_main<R: Rules>(
     position: PositionFromDatum<R::Pos>,
     file: &str,
 ) -> std::process::ExitCode {
-    let mut given = None;
-    let mut options = DriverOptions {
-        file: file.to_string(),
-        ..DriverOptions::default()
+    let (options, given) = match native_options(std::env::args_os(), file) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            // Help goes to standard output with status 0; a bad argument to stderr with 2.
+            let _ = e.print();
+            return std::process::ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = |what: &str| {
-            args.next().unwrap_or_else(|| {
-                eprintln!("error: {arg} needs {what}");
-                std::process::exit(2)
-            })
-        };
-        match arg.as_str() {
-            "--file" => options.file = value("a file name"),
-            "-h" | "--help" => {
-                print_out(NATIVE_USAGE);
-                std::process::exit(0)
-            }
-            "--format" => {
-                options.json = match value("text or json").as_str() {
-                    "json" => true,
-                    "text" => false,
-                    other => {
-                        eprintln!("error: --format takes text or json, not `{other}`");
-                        std::process::exit(2)
-                    }
-                }
-            }
-            "--exact" => options.exact = true,
-            "--pretty" => options.pretty = true,
-            "--max-positions" => {
-                options.max_positions = value("a number").parse().unwrap_or_else(|_| {
-                    eprintln!("error: --max-positions needs a number");
-                    std::process::exit(2)
-                })
-            }
-            "--max-memory" => match crate::memory::parse_size(&value("a size")) {
-                Ok(bytes) => options.max_memory = Some(bytes),
-                Err(e) => {
-                    eprintln!("error: --max-memory: {e}");
-                    std::process::exit(2)
-                }
-            },
-            "--eval" => {
-                let names = value("value names");
-                let asks: Option<Vec<Ask>> =
-                    names.split(',').map(|n| Ask::parse(n.trim())).collect();
-                match asks {
-                    Some(a) => options.eval = Some(a),
-                    None => {
-                        eprintln!("error: unknown value in `{names}`");
-                        std::process::exit(2)
-                    }
-                }
-            }
-            "--position" => given = Some(value("a position")),
-            "--svg" => options.svg = Some(value("a folder").into()),
-            "--from-query" => {
-                options.from_query = value("a number").parse().unwrap_or_else(|_| {
-                    eprintln!("error: --from-query needs a number");
-                    std::process::exit(2)
-                })
-            }
-            "--stats" => options.stats = true,
-            other => {
-                eprintln!("error: unknown argument `{other}`");
-                std::process::exit(2)
-            }
-        }
-    }
     if let Some(arg) = given {
-        if options.eval.is_none() {
-            eprintln!("error: --position needs --eval VALUES");
-            return std::process::ExitCode::from(2);
-        }
         let target = match read_position(&arg, position) {
             Ok(target) => target,
             Err(e) => {
@@ -651,5 +677,89 @@ fn solver_main<R: Rules>(
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<(DriverOptions, Option<String>), clap::Error> {
+        native_options(
+            std::iter::once("solver")
+                .chain(args.iter().copied())
+                .map(Into::into),
+            "f.cgdl",
+        )
+    }
+
+    #[test]
+    fn a_solvers_arguments_become_its_options() {
+        let (o, given) = parse(&[]).expect("no arguments");
+        assert_eq!(
+            (o.file.as_str(), o.json, o.pretty, o.exact),
+            ("f.cgdl", false, false, false)
+        );
+        assert_eq!(
+            (o.max_positions, o.max_memory, o.from_query),
+            (DEFAULT_MAX_POSITIONS, None, 0)
+        );
+        assert!(o.eval.is_none() && o.svg.is_none() && !o.stats && given.is_none());
+        let (o, given) = parse(&[
+            "--format",
+            "json",
+            "--pretty",
+            "--exact",
+            "--max-positions",
+            "1000",
+            "--max-memory",
+            "2G",
+            "--file",
+            "g.cgdl",
+            "--eval",
+            "grundy, outcome",
+            "--position",
+            "-",
+            "--svg",
+            "pictures",
+            "--stats",
+            "--from-query",
+            "3",
+        ])
+        .expect("every option");
+        assert_eq!(
+            (o.file.as_str(), o.json, o.pretty, o.exact),
+            ("g.cgdl", true, true, true)
+        );
+        assert_eq!(
+            (o.max_positions, o.max_memory, o.from_query),
+            (1000, Some(2 << 30), 3)
+        );
+        let names: Vec<&str> = o.eval.iter().flatten().map(|a| a.name()).collect();
+        assert_eq!(names, ["grundy", "outcome"]);
+        assert_eq!(o.svg, Some("pictures".into()));
+        assert!(o.stats);
+        assert_eq!(given.as_deref(), Some("-"));
+    }
+
+    #[test]
+    fn bad_arguments_are_errors_and_help_is_not() {
+        use clap::error::ErrorKind;
+        let kind = |args: &[&str]| parse(args).err().map(|e| (e.kind(), e.exit_code()));
+        assert_eq!(kind(&["--help"]), Some((ErrorKind::DisplayHelp, 0)));
+        for bad in [
+            &["--format", "yaml"][..],
+            &["--max-positions", "many"],
+            &["--max-memory", "12Q"],
+            &["--eval", "grundy,bogus"],
+            &["--position", "{}"],
+            &["--from-query"],
+            &["--max-positoins", "3"],
+        ] {
+            assert!(
+                matches!(kind(bad), Some((k, 2)) if k != ErrorKind::DisplayHelp),
+                "{bad:?}"
+            );
+        }
     }
 }
