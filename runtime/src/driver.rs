@@ -3,7 +3,7 @@
 //! command uses it with the interpreter; generated native solvers use it from `main`.
 
 use crate::expr::Expr;
-use crate::native::{Datum, PositionDatum};
+use crate::native::Datum;
 use crate::report::{
     cell_text, json_text, run_plan, solve_plan, Answer, Ask, Document, JsonDoc, Part, Plan, TextDoc,
 };
@@ -474,6 +474,7 @@ impl Output {
 }
 
 /// What a generated solver's `--help` prints.
+#[cfg(feature = "cli")]
 /// A generated solver's command line (clap's builder: no derive macros in every solver's
 /// build).
 fn native_command() -> clap::Command {
@@ -563,6 +564,7 @@ fn native_command() -> clap::Command {
         )
 }
 
+#[cfg(feature = "cli")]
 /// Value names as `--eval` takes them, separated by commas.
 fn parse_asks(names: &str) -> Result<Vec<Ask>, String> {
     (names.split(','))
@@ -570,6 +572,7 @@ fn parse_asks(names: &str) -> Result<Vec<Ask>, String> {
         .collect()
 }
 
+#[cfg(feature = "cli")]
 /// A generated solver's options from its command line `args` (the program's name first),
 /// and the `--position` given; clap's error (or help) where they are not options.
 fn native_options(
@@ -598,6 +601,7 @@ fn native_options(
 /// `position_from_datum`).
 pub type PositionFromDatum<P> = fn(usize, &[Datum]) -> Result<P, RuleError>;
 
+#[cfg(feature = "cli")]
 /// `main` of a generated native solver: `SOLVER [--file NAME] [--format json] [--exact]
 /// [--max-positions N] [--eval VALUES [--position JSON]]`. `file` names the source in
 /// errors and JSON unless `--file` says otherwise.
@@ -611,6 +615,7 @@ pub fn native_main<R: Rules>(
     exit_status_survives_stderr(|| solver_main(rules, queries, plan, position, file))
 }
 
+#[cfg(feature = "cli")]
 /// The position `--position` gives: its JSON text, or `-` for standard input.
 fn read_position<P: Clone + Ord>(
     arg: &str,
@@ -622,13 +627,14 @@ fn read_position<P: Clone + Ord>(
     } else {
         arg.to_string()
     };
-    let datum: PositionDatum = serde_json::from_str(&text)
+    let datum: crate::native::PositionDatum = serde_json::from_str(&text)
         .map_err(|e| format!("--position is not a position as `cgdl eval` writes it: {e}"))?;
     datum
         .to_expr(&position)
         .map_err(|e| format!("in the position: {e}"))
 }
 
+#[cfg(feature = "cli")]
 fn solver_main<R: Rules>(
     rules: &R,
     queries: &[(&str, &str)],
@@ -680,7 +686,7 @@ fn solver_main<R: Rules>(
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
 
