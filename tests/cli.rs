@@ -2224,6 +2224,13 @@ fn period_terms_read_off_heap_engines(back_end: &str) {
         "heap 100 is too large to compute (past the position limit, 100 (--max-positions)), \
          and no period was proven",
     );
+    // No position at all: not even heap 0 is computed.
+    let out = cgdl(&["run", path, back_end, "--max-positions", "0"]);
+    assert_fails_with(
+        &out,
+        "heap 0 is too large to compute (past the position limit, 0 (--max-positions)), \
+         and no period was proven in the 0 values computed",
+    );
 }
 
 #[test]

@@ -947,8 +947,11 @@ impl<'r, R: Rules> Solver<'r, R> {
             let engine = self.kernel_tables.heap(game, digits);
             let len = engine.values().len() as u64;
             // Heap `n` is computed while `n - len < budget`, as through the kernel.
+            let Some(allowed) = len.saturating_add(budget).checked_sub(1) else {
+                break;
+            };
             let reach = (to.min(next.saturating_add(0xFFFF)))
-                .min((len.saturating_add(budget)).saturating_sub(1))
+                .min(allowed)
                 .min(crate::heap::MAX_HEAP_TABLE as u64 - 1);
             if reach < next {
                 break;
