@@ -529,18 +529,23 @@ impl HeapEngine {
         self.period
     }
 
+    /// The largest heap whose value is held or computed within `budget` new values (and
+    /// below [`MAX_HEAP_TABLE`]); `None` when no heap is.
+    pub fn last_within(&self, budget: u64) -> Option<u64> {
+        let held = self.values.len() as u64;
+        let last = (held.saturating_add(budget).checked_sub(1))?;
+        Some(last.min(MAX_HEAP_TABLE as u64 - 1))
+    }
+
     /// The value of heap `n` for any `n`: computed when `n` is within `budget` new values,
     /// else from a proven period, looked for in a prefix that doubles up to `budget` values.
     /// `None` when neither is possible; the period used, if any, comes with the value.
     pub fn value(&mut self, n: u64, budget: u64) -> Option<(u32, Option<Period>)> {
-        let len = self.values.len() as u64;
-        if n < len {
-            return self.values.get(n as usize).map(|v| (v, None));
-        }
-        if n - len < budget && n < MAX_HEAP_TABLE as u64 {
+        if self.last_within(budget).is_some_and(|last| n <= last) {
             self.extend_to(n as usize);
             return self.values.get(n as usize).map(|v| (v, None));
         }
+        let len = self.values.len() as u64;
         let limit = (len + budget).min(MAX_HEAP_TABLE as u64) as usize;
         let mut target = (self.values.len() * 2).max(1024).min(limit);
         // A game with no period in sight is given up on after this much work (a few seconds)

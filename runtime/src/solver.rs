@@ -946,13 +946,11 @@ impl<'r, R: Rules> Solver<'r, R> {
             let (budget, _) = self.kernel_budget();
             let engine = self.kernel_tables.heap(game, digits);
             let len = engine.values().len() as u64;
-            // Heap `n` is computed while `n - len < budget`, as through the kernel.
-            let Some(allowed) = len.saturating_add(budget).checked_sub(1) else {
+            // The heaps the kernel would compute within the budget, 2^16 at a time.
+            let Some(last) = engine.last_within(budget) else {
                 break;
             };
-            let reach = (to.min(next.saturating_add(0xFFFF)))
-                .min(allowed)
-                .min(crate::heap::MAX_HEAP_TABLE as u64 - 1);
+            let reach = to.min(next.saturating_add(0xFFFF)).min(last);
             if reach < next {
                 break;
             }
