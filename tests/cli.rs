@@ -2165,9 +2165,18 @@ fn period_terms_read_off_heap_engines(back_end: &str) {
          table grundy of G(n) for n in 0..=300\n\
          period grundy of G(n) for n in 7..=300\n\
          period grundy of H(n) for n in 0..=100\n\
-         table grundy of H(n) for n in 0..=100\n",
+         table grundy of H(n) for n in 0..=100\n\
+         value grundy of G(400)\n",
     );
     let path = file.to_str().expect("a path");
+    // Each heap's value is computed once, however it is asked: heaps 0..=400 of G and
+    // 0..=100 of H.
+    let out = cgdl(&["run", path, back_end, "--stats"]);
+    let stats = stderr_without_build_note(&out);
+    assert!(
+        stats.lines().last().is_some_and(|l| l.starts_with("stats: 502 positions solved")),
+        "{stats}"
+    );
     let out = cgdl(&["run", path, back_end, "--format", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");

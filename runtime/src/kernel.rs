@@ -15,12 +15,15 @@ pub enum KernelAnswer {
     Computed,
     /// The position's value, held by an engine that gives it again at once (a heap
     /// code's, [`heap_kernel`]): the solver need not keep it. `period`: the proven period
-    /// it was read off, where the heap was past the budget.
+    /// it was read off, where the heap was past the budget; `computed`: the values the
+    /// engine computed for it (positions solved).
     Kept {
         /// The Grundy value.
         value: u32,
         /// The proven period it was read off, if it was.
         period: Option<Period>,
+        /// New values the engine computed to answer.
+        computed: u64,
     },
     /// A heap its engine could neither compute within the budget nor read off a period
     /// proven within it; no search could answer it either. `computed`: the values computed.
@@ -60,15 +63,6 @@ impl KernelTables {
             .get_or_insert_with(|| HeapEngine::new(HeapCode::from_digits(digits.to_vec())))
     }
 
-    /// Values held, in all tables and engines.
-    pub fn held(&self) -> u64 {
-        let tables: usize = self.tables.iter().map(Vec::len).sum();
-        let heaps: usize = (self.heaps.iter().flatten())
-            .map(|e| e.values().len())
-            .sum();
-        (tables + heaps) as u64
-    }
-
     /// Bytes held, roughly.
     pub fn bytes(&self) -> u64 {
         let tables: usize = self.tables.iter().map(|t| t.capacity() * 4).sum();
@@ -93,8 +87,13 @@ pub fn heap_kernel(
         return KernelAnswer::Declined;
     };
     let engine = tables.heap(game, digits);
+    let held = engine.values().len();
     match engine.value(n, budget) {
-        Some((value, period)) => KernelAnswer::Kept { value, period },
+        Some((value, period)) => KernelAnswer::Kept {
+            value,
+            period,
+            computed: (engine.values().len() - held) as u64,
+        },
         None => KernelAnswer::TooLarge {
             heap: n,
             computed: engine.values().len(),

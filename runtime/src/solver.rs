@@ -235,8 +235,6 @@ pub struct Solver<'r, R: Rules> {
     kernel_tables: KernelTables,
     /// The proven period the last heap value was read off, until taken.
     period_used: Option<crate::period::Period>,
-    /// Values the kernel tables held after the last kernel call.
-    kernel_held: u64,
     /// Whether a kernel's engine keeps the values it answers (a heap code's): then the
     /// value of one position is asked of the kernel before the memo.
     kernel_keeps: bool,
@@ -313,7 +311,6 @@ impl<'r, R: Rules> Solver<'r, R> {
             progress: None,
             kernel_tables: KernelTables::default(),
             period_used: None,
-            kernel_held: 0,
             kernel_keeps: false,
             kernel_found: Vec::new(),
             ended: Vec::new(),
@@ -856,7 +853,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             };
             rules.grundy_kernel(p, &known, &mut found, budget, &mut self.kernel_tables)
         };
-        let kept = match answer {
+        let (kept, computed) = match answer {
             KernelAnswer::Declined => {
                 self.kernel_found = found;
                 return Ok(None);
@@ -873,19 +870,20 @@ impl<'r, R: Rules> Solver<'r, R> {
                     bound,
                 }));
             }
-            KernelAnswer::Computed => None,
-            KernelAnswer::Kept { value, period } => {
+            // Each new value of a table kernel is in `found`.
+            KernelAnswer::Computed => (None, found.len() as u64),
+            KernelAnswer::Kept {
+                value,
+                period,
+                computed,
+            } => {
                 self.kernel_keeps = true;
                 if period.is_some() {
                     self.period_used = period;
                 }
-                Some(value)
+                (Some(value), computed)
             }
         };
-        // Kernels of heap codes keep their values in their engines.
-        let held = self.kernel_tables.held();
-        let computed = (found.len() as u64).max(held.saturating_sub(self.kernel_held));
-        self.kernel_held = held;
         self.solved += computed;
         if let (Some(value), true) = (kept, memoize) {
             found.push((p, value));
@@ -958,9 +956,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             engine
                 .values()
                 .copy_range(next as usize, reach as usize, out);
-            let grown = engine.values().len() as u64 - len;
-            self.solved += grown;
-            self.kernel_held += grown;
+            self.solved += engine.values().len() as u64 - len;
             next = reach + 1;
             if let Some(limit) = self.measure_memory() {
                 return Err(SolveError::OutOfMemory { limit });
