@@ -2174,7 +2174,10 @@ fn period_terms_read_off_heap_engines(back_end: &str) {
     let out = cgdl(&["run", path, back_end, "--stats"]);
     let stats = stderr_without_build_note(&out);
     assert!(
-        stats.lines().last().is_some_and(|l| l.starts_with("stats: 502 positions solved")),
+        stats
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("stats: 502 positions solved")),
         "{stats}"
     );
     let out = cgdl(&["run", path, back_end, "--format", "json"]);

@@ -528,7 +528,8 @@ fn native_command() -> clap::Command {
             Arg::new("eval")
                 .long("eval")
                 .value_name("VALUES")
-                .value_parser(parse_asks)
+                .value_delimiter(',')
+                .value_parser(parse_ask)
                 .help("print NAME VALUE lines of the last query's position, or of the --position given"),
         )
         .arg(
@@ -565,11 +566,10 @@ fn native_command() -> clap::Command {
 }
 
 #[cfg(feature = "cli")]
-/// Value names as `--eval` takes them, separated by commas.
-fn parse_asks(names: &str) -> Result<Vec<Ask>, String> {
-    (names.split(','))
-        .map(|n| Ask::parse(n.trim()).ok_or_else(|| format!("unknown value `{}`", n.trim())))
-        .collect()
+/// One value name of `--eval` (clap splits the list at commas), as `cgdl eval` reads them.
+fn parse_ask(name: &str) -> Result<Ask, String> {
+    Ask::parse(name.trim())
+        .ok_or_else(|| format!("unknown value `{name}` (values: {})", Ask::names()))
 }
 
 #[cfg(feature = "cli")]
@@ -588,7 +588,9 @@ fn native_options(
         max_positions: (m.get_one::<u64>("max-positions").copied())
             .unwrap_or(DEFAULT_MAX_POSITIONS),
         max_memory: m.get_one::<u64>("max-memory").copied(),
-        eval: m.get_one::<Vec<Ask>>("eval").cloned(),
+        eval: m
+            .get_many::<Ask>("eval")
+            .map(|asks| asks.copied().collect()),
         svg: m.get_one::<std::path::PathBuf>("svg").cloned(),
         stats: m.get_flag("stats"),
         from_query: m.get_one::<usize>("from-query").copied().unwrap_or(0),
