@@ -71,12 +71,10 @@ impl<'a, T> Stream<'a, T> {
         }
     }
 
-    /// Passes over the next `count` items without looking at them; the number passed (less
-    /// than `count` where the stream ends first).
-    fn skip(&mut self, count: usize) -> usize {
-        (0..count)
-            .take_while(|_| self.items.next().is_some())
-            .count()
+    /// Passes over the next `count` items without looking at them; whether there were as
+    /// many.
+    fn skip(&mut self, count: usize) -> bool {
+        count == 0 || self.items.nth(count - 1).is_some()
     }
 
     /// The next item, a rule error as a [`SolveError`].
@@ -469,7 +467,7 @@ pub fn solve_plan<R: Rules>(
                     }
                     if read > 0 {
                         first = Some(h.first);
-                        if !read_all && terms.skip(sequence.len()) < sequence.len() {
+                        if !read_all && !terms.skip(sequence.len()) {
                             return Err(SolveError::Rule(crate::rules::RuleError::new(
                                 "a period query's terms ended before their last index",
                             )));
