@@ -622,10 +622,19 @@ fn compile_writes_a_module_or_says_what_is_unsupported() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("ListInterner<i64>"));
 
-    // A set of unbounded numbers has no packed form yet.
+    // A set of unbounded numbers is packed by the values its elements are found to take.
     let path = temp_file(
         "unbounded_set.cgdl",
         "game S(xs: set<nat>) {\n    move drop(x in xs) => S(xs - {x})\n}\nvalue grundy of S({1, 2})\n",
+    );
+    let out = cgdl(&["compile", &path.to_string_lossy()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("static DOMAIN_S_0: [i64; 2usize] = [1i64, 2i64];"));
+    // Unless they grow without a bound: then it has no packed form.
+    let path = temp_file(
+        "growing_set.cgdl",
+        "game S(xs: set<nat>) {\n    move grow(len(xs) < 3) => S(xs | {len(xs) + 100})\n}\n\
+         value grundy of S({1, 2})\n",
     );
     let out = cgdl(&["compile", &path.to_string_lossy()]);
     assert_fails_with(&out, "native code does not support the set field of `S`");

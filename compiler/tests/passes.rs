@@ -144,3 +144,80 @@ fn closures_with_representatives_become_components() {
     let (_, optimized) = both(&twice);
     assert!(!moves_hold(&optimized, &is_components));
 }
+
+/// The values the domains pass finds a game's set field to take, as text (`None`: no
+/// domain).
+fn domain(source: &str, game: &str) -> Option<Vec<String>> {
+    let program = compile_str(source).expect("checks");
+    let g = (program.games.iter())
+        .find(|g| g.name == game)
+        .expect("the game");
+    let values = g.domains.first()?.as_ref()?;
+    Some(values.iter().map(ToString::to_string).collect())
+}
+
+const DOT_PAIRS: &str = "
+type Dot = (0..4, 0..4)
+const PAIRS = { ((r, c), (r, c + 1)) for r in 0..2, c in 0..1 } | { ((r, c), (r + 1, c)) for r in 0..1, c in 0..2 }
+fn edges(b: Dot) -> set<(Dot, Dot)> =
+    { ((b.0, b.1), (b.0, b.1 + 1)), ((b.0 + 1, b.1), (b.0 + 1, b.1 + 1)),
+      ((b.0, b.1), (b.0 + 1, b.1)), ((b.0, b.1 + 1), (b.0 + 1, b.1 + 1)) }
+game D(drawn: set<(Dot, Dot)>) {
+    move draw(l in PAIRS, l not in drawn) =>
+        if len(edges((0, 0)) & drawn) == 3 then end else D(drawn | {l})
+}
+value outcome of D({})
+";
+
+#[test]
+fn set_fields_of_large_types_get_the_values_their_elements_take() {
+    // The lines of a 2 × 2 board among 256 pairs of dots: PAIRS, and nothing else.
+    let lines = [
+        "((0, 0), (0, 1))",
+        "((0, 0), (1, 0))",
+        "((0, 1), (1, 1))",
+        "((1, 0), (1, 1))",
+    ];
+    assert_eq!(
+        domain(DOT_PAIRS, "D"),
+        Some(lines.map(String::from).to_vec())
+    );
+    // A query's position adds its elements; so does a move that draws a function's values.
+    let query = DOT_PAIRS.replace("D({})", "D({((3, 3), (3, 2))})");
+    assert!(domain(&query, "D").is_some_and(|d| d.len() == 5 && d[4] == "((3, 3), (3, 2))"));
+    let called = DOT_PAIRS.replace(
+        "value outcome",
+        "game E() { move m(b in {(1, 1), (2, 2)}) => D(edges(b)) }\nvalue outcome",
+    );
+    assert_eq!(domain(&called, "D").map(|d| d.len()), Some(4 + 8));
+    // A symmetry's image (each line turned over the diagonal) adds the images.
+    let mirrored = "game G(s: set<(0..99, 0..99)>) {
+        move add(x in {(0, 1), (0, 2)}, x not in s) => G(s | {x})
+        symmetry turn => G({ (x.1, x.0) for x in s })
+    }
+    value grundy of G({})";
+    assert_eq!(
+        domain(mirrored, "G"),
+        Some(
+            ["(0, 1)", "(0, 2)", "(1, 0)", "(2, 0)"]
+                .map(String::from)
+                .to_vec()
+        )
+    );
+    // Numbers without a bound, taken from the set given: the set's own elements.
+    let drop =
+        "game S(xs: set<nat>) { move drop(x in xs) => S(xs - {x}) }\nvalue grundy of S({1, 5})";
+    assert_eq!(domain(drop, "S"), Some(vec!["1".into(), "5".into()]));
+    // A set that grows by computed values is not followed: no domain.
+    let grow = "game S(xs: set<nat>) { move grow(len(xs) < 3) => S(xs | {len(xs) + 100}) }
+    value grundy of S({})";
+    assert_eq!(domain(grow, "S"), None);
+    // Nor one whose elements take more than 128 values.
+    let many = "game S(xs: set<nat>) { move add(x in 0..200, x not in xs) => S(xs | {x}) }
+    value grundy of S({})";
+    assert_eq!(domain(many, "S"), None);
+    // A set of a type of at most 128 values needs none: it packs by ranks.
+    let small = "game S(xs: set<0..100>) { move add(x in 0..3, x not in xs) => S(xs | {x}) }
+    value grundy of S({})";
+    assert_eq!(domain(small, "S"), None);
+}

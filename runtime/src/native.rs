@@ -192,6 +192,22 @@ pub fn field_error<T: Show + ?Sized>(
     error(field_message(field, game, ty, &value.shown()), at)
 }
 
+/// The error for an element of a set field that native code packs by its domain (the few
+/// values the compiler found its elements take) and that is none of them.
+#[cold]
+#[inline(never)]
+pub fn domain_error<T: Show + ?Sized>(field: &str, game: &str, value: &T, at: &str) -> RuleError {
+    error(
+        format!(
+            "{} in field `{field}` of `{game}` is none of the values the compiler found its \
+             elements take, the only ones native code keeps; run this position with the \
+             interpreter (`--interp`)",
+            value.shown()
+        ),
+        at,
+    )
+}
+
 /// The error for a variant's payload value outside its type.
 #[cold]
 #[inline(never)]
@@ -797,6 +813,23 @@ macro_rules! bits {
             #[doc = concat!("Packs `set`, whose elements have ordinals (ranks in their type's order) below ", $width, ".")]
             pub fn pack_by<T: Elem>(set: &Set<T>, ordinal: impl Fn(&T) -> u32) -> $name {
                 $name(set.iter().fold(0, |b, x| b | 1 << ordinal(&x)))
+            }
+
+            /// Packs `set` by the indices `index` gives its elements (a field's domain: see
+            /// `domain_error`), or the first element without one.
+            #[inline]
+            pub fn pack_within<T: Elem>(
+                set: &Set<T>,
+                index: impl Fn(&T) -> Option<u32>,
+            ) -> Result<$name, T> {
+                let mut bits = 0;
+                for x in set.iter() {
+                    match index(&x) {
+                        Some(k) => bits |= 1 << k,
+                        None => return Err(x.clone()),
+                    }
+                }
+                Ok($name(bits))
             }
 
             /// The elements, as a set, from their ordinals; sorted, because ordinals follow

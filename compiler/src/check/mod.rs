@@ -274,6 +274,7 @@ impl<'a> Checker<'a> {
                         symmetries: Vec::new(),
                         heap_code: None,
                         found: None,
+                        domains: Vec::new(),
                         draw: None,
                     });
                     game_decls.push(g);

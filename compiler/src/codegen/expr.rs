@@ -204,9 +204,14 @@ impl Gen<'_> {
             return Err(unsupported("this position expression"));
         };
         let make = &self.names.games[*game].make;
-        // (A list field is interned, which may fail: those keep the maker.)
-        let lists = (self.layout.games[*game].fields.iter())
-            .any(|p| matches!(p, super::layout::Packed::List));
+        // (A list field is interned and a domain checked, which may fail: those keep the
+        // maker.)
+        let lists = (self.layout.games[*game].fields.iter()).any(|p| {
+            matches!(
+                p,
+                super::layout::Packed::List | super::layout::Packed::Domain(..)
+            )
+        });
         let fits = !lists
             && (self.known.borrow().as_ref())
                 .is_some_and(|scope| self.position_fits(*game, args, scope));

@@ -107,8 +107,9 @@ impl Gen<'_> {
         }
     }
 
-    /// The `static` interners of a game's list fields.
-    pub(super) fn interners(&self, gid: usize, game: &Game) -> TokenStream {
+    /// The `static` interners of a game's list fields, and the domains of its set fields
+    /// packed by one (the values, and a value's index among them).
+    pub(super) fn interners(&self, gid: usize, game: &Game) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let statics = (game.fields.iter().enumerate())
             .filter(|&(i, _)| matches!(self.layout.games[gid].fields[i], Packed::List))
@@ -124,7 +125,43 @@ impl Gen<'_> {
                     static #lists: #rt::native::ListInterner<#elem> = #rt::native::ListInterner::new();
                 }
             });
-        quote!(#(#statics)*)
+        let mut domains = Vec::new();
+        for (i, f) in game.fields.iter().enumerate() {
+            let (Packed::Domain(values, _), FieldTy::Set(inner)) =
+                (&self.layout.games[gid].fields[i], &f.ty)
+            else {
+                continue;
+            };
+            let (table, index) = &self.names.games[gid].domains[i];
+            let elem = self.value_ty(inner);
+            let literals = (values.iter())
+                .map(|v| self.literal(v))
+                .collect::<Result<Vec<_>, _>>()?;
+            let n = values.len();
+            let arms = literals.iter().enumerate().map(|(k, v)| {
+                let k = Literal::u32_unsuffixed(k as u32);
+                quote!(#v => ::std::option::Option::Some(#k),)
+            });
+            let doc = format!(
+                " The values the elements of field `{}` of `{}` take (its domain): bit `k` of \
+                 the field is value `k`.",
+                f.name, game.name
+            );
+            let index_doc = format!(" The index of `x` in [`{table}`], if it is there.");
+            domains.push(quote! {
+                #[doc = #doc]
+                static #table: [#elem; #n] = [#(#literals),*];
+                #[doc = #index_doc]
+                #[inline]
+                fn #index(x: &#elem) -> ::std::option::Option<u32> {
+                    match *x {
+                        #(#arms)*
+                        _ => ::std::option::Option::None,
+                    }
+                }
+            });
+        }
+        Ok(quote!(#(#statics)* #(#domains)*))
     }
 
     /// The arm of `Rules::options` for a game.
@@ -215,7 +252,8 @@ impl Gen<'_> {
             }
             stored.push(self.pack(gid, i, quote!(#x)));
         }
-        let lists = (self.layout.games[gid].fields.iter()).any(|p| matches!(p, Packed::List));
+        let lists = (self.layout.games[gid].fields.iter())
+            .any(|p| matches!(p, Packed::List | Packed::Domain(..)));
         let at = if checks.is_empty() && !lists {
             quote!(_at)
         } else {

@@ -5,6 +5,7 @@ use super::{int, unsupported, CodegenError, Gen};
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens as _};
+use std::rc::Rc;
 
 /// Bounded games whose positions number at most this get a dense index (and all of the
 /// file's bounded games together stay under it).
@@ -25,6 +26,11 @@ pub(super) enum Packed {
     /// board cell), packed into `Bits64` or `Bits` by the values' ranks: the element type,
     /// and whether it needs 128 bits.
     Ranks(FieldTy, bool),
+    /// A `set<T>` of a type of too many values to rank, whose elements the domains pass
+    /// found among few values ([`Game::domains`]): packed into `Bits64` or `Bits` by their
+    /// indices in that list (each element checked when packed), and whether it needs 128
+    /// bits.
+    Domain(Rc<[Val]>, bool),
     /// A `list<T>` interned: stored as a `ListId` into the field's `ListInterner`.
     List,
 }
@@ -60,8 +66,14 @@ impl Layout {
     pub fn new(program: &Program) -> Result<Layout, CodegenError> {
         let games = (program.games.iter())
             .map(|game| {
-                let fields = (game.fields.iter())
-                    .map(|f| packing(program, game, &f.ty))
+                let fields = (game.fields.iter().enumerate())
+                    .map(|(i, f)| match game.domains.get(i).cloned().flatten() {
+                        Some(domain) if domain_packs(program, &f.ty) => {
+                            let wide = domain.len() > 64;
+                            Ok(Packed::Domain(domain, wide))
+                        }
+                        _ => packing(program, game, &f.ty),
+                    })
                     .collect::<Result<Vec<_>, _>>()?;
                 let shape = if matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
                     Shape::Heap
@@ -158,6 +170,25 @@ fn packing(program: &Program, game: &Game, t: &FieldTy) -> Result<Packed, Codege
         }
         FieldTy::Range(lo, hi) => Ok(narrow_int(*lo, *hi).map_or(Packed::Plain, Packed::Narrow)),
         _ => Ok(Packed::Plain),
+    }
+}
+
+/// Whether a set of type `t` is packed by its domain where it has one: its elements are
+/// plain values (compared in a `match`) of a type too large to rank.
+fn domain_packs(program: &Program, t: &FieldTy) -> bool {
+    fn plain(program: &Program, t: &FieldTy) -> bool {
+        match t {
+            FieldTy::Nat | FieldTy::Int | FieldTy::Range(..) | FieldTy::Bool => true,
+            FieldTy::Union(u) => union_plain(program, u.id),
+            FieldTy::Tuple(ts) => ts.iter().all(|t| plain(program, t)),
+            FieldTy::Set(_) | FieldTy::List(_) => false,
+        }
+    }
+    match t {
+        FieldTy::Set(inner) => {
+            plain(program, inner) && count_values(program, inner).is_none_or(|n| n > 128)
+        }
+        _ => false,
     }
 }
 
@@ -350,7 +381,7 @@ impl Gen<'_> {
     pub(super) fn stored_ty(&self, t: &FieldTy, packing: &Packed) -> TokenStream {
         let rt = &self.rt;
         match packing {
-            Packed::Bits(_, wide) | Packed::Ranks(_, wide) => {
+            Packed::Bits(_, wide) | Packed::Ranks(_, wide) | Packed::Domain(_, wide) => {
                 let bits = bits_type(*wide);
                 quote!(#rt::native::#bits)
             }
@@ -383,6 +414,10 @@ impl Gen<'_> {
                     quote!(#stored.unpack_by(|r| #value))
                 }
             },
+            Packed::Domain(..) => {
+                let (table, _) = &self.names.games[gid].domains[field];
+                quote!(#stored.unpack_by(|r| #table[r as usize]))
+            }
             Packed::List => {
                 let lists = &self.names.games[gid].lists[field];
                 quote!(#lists.get(#stored))
@@ -392,10 +427,27 @@ impl Gen<'_> {
     }
 
     /// The stored form of `value`, a value of field `field` of game `gid` (the inverse of
-    /// `unpack`). A list is interned, which needs `at` in scope and may fail.
+    /// `unpack`). A list is interned, and a set packed by its domain checked, which needs
+    /// `at` in scope and may return an error.
     pub(super) fn pack(&self, gid: usize, field: usize, value: TokenStream) -> TokenStream {
         let rt = &self.rt;
         match &self.layout.games[gid].fields[field] {
+            Packed::Domain(_, wide) => {
+                let bits = bits_type(*wide);
+                let (_, index) = &self.names.games[gid].domains[field];
+                let game = &self.program.games[gid];
+                let (name, field) = (
+                    Literal::string(&game.name),
+                    Literal::string(&game.fields[field].name),
+                );
+                quote!(match #rt::native::#bits::pack_within(&#value, #index) {
+                    ::std::result::Result::Ok(bits) => bits,
+                    ::std::result::Result::Err(x) => {
+                        return ::std::result::Result::Err(
+                            #rt::native::domain_error(#field, #name, &x, at));
+                    }
+                })
+            }
             Packed::Bits(lo, wide) => {
                 let (lo, bits) = (int(*lo), bits_type(*wide));
                 quote!(#rt::native::#bits::pack(&#value, #lo))
@@ -519,6 +571,7 @@ impl Gen<'_> {
                         _ => return None,
                     }
                 }
+                (Packed::Domain(values, false), _) => (quote!(#s.0), 1u128 << values.len()),
                 (Packed::Plain | Packed::Narrow(_), t) => match count_values(self.program, t) {
                     Some(n) if n <= u32::MAX as u128 => {
                         let rank = self.rank(t, self.unpack(gid, i, s));

@@ -182,13 +182,15 @@ fn unsupported(what: impl Into<String>) -> CodegenError {
 /// functions that hold them: consecutive clauses nest their conditions (`collapsible_if`),
 /// `not (a == b)` is the user's (`nonminimal_bool`), a quantifier may stand in a condition
 /// (`blocks_in_conditions`), a `match` may have one arm and `_`
-/// (`match_like_matches_macro`), and booleans may be ordered (`bool_comparison`).
-const USER_CODE_LINTS: [&str; 5] = [
+/// (`match_like_matches_macro`), booleans may be ordered (`bool_comparison`), and a set of
+/// the user's nested tuples is a long type (`type_complexity`).
+const USER_CODE_LINTS: [&str; 6] = [
     "collapsible_if",
     "nonminimal_bool",
     "blocks_in_conditions",
     "match_like_matches_macro",
     "bool_comparison",
+    "type_complexity",
 ];
 
 /// `#[allow(...)]` of [`USER_CODE_LINTS`] and `more` (Clippy lints of the construct).
@@ -252,7 +254,7 @@ impl Gen<'_> {
         let mut split_pats = Vec::new();
         for (gid, game) in games.iter().enumerate() {
             variants.push(self.pos_variant(gid, game));
-            interners.push(self.interners(gid, game));
+            interners.push(self.interners(gid, game)?);
             makers.push(self.maker(gid, game));
             option_fns.push(self.options_fns(gid, game, false)?);
             option_arms.push(self.options_arm(gid, game));
@@ -452,6 +454,7 @@ impl Gen<'_> {
                 let name = format_ident!("CONSTANT_SET_{k}");
                 let rt = &self.rt;
                 quote! {
+                    #[allow(clippy::type_complexity)]
                     static #name: ::std::sync::LazyLock<#rt::native::Set<#item>> =
                         ::std::sync::LazyLock::new(|| #init);
                 }

@@ -293,6 +293,9 @@ pub(super) struct GameNames {
     pub symmetry: Ident,
     /// `LISTS_<game>_<field>`: the interner of each list field (by field index).
     pub lists: Vec<Ident>,
+    /// `DOMAIN_<game>_<field>` and `domain_<game>_<field>`: the values of each set field
+    /// packed by its domain, and the index of a value among them (by field index).
+    pub domains: Vec<(Ident, Ident)>,
 }
 
 /// The generated names of one tagged union.
@@ -399,6 +402,15 @@ impl Names {
                     symmetry: taken.claim(&format!("{s}_symmetry")),
                     lists: (0..g.fields.len())
                         .map(|i| taken.claim(&format!("LISTS_{}_{i}", s.to_ascii_uppercase())))
+                        .collect(),
+                    domains: (0..g.fields.len())
+                        .map(|i| {
+                            let values = format!("DOMAIN_{}_{i}", s.to_ascii_uppercase());
+                            (
+                                taken.claim(&values),
+                                taken.claim(&format!("domain_{s}_{i}")),
+                            )
+                        })
                         .collect(),
                 }
             })

@@ -88,6 +88,44 @@ impl BitSymmetry {
     }
 }
 
+/// The symmetries `found` on the elements `elements` (a set field's domain, among the
+/// values `found` permutes): a map that takes an element of `elements` outside is left out
+/// of its context (the rest still map each position onto an image: fewer maps merge fewer
+/// positions, never different ones), and each twin class keeps its elements in `elements`.
+fn restrict_found(found: &FoundSymmetries, elements: &[Val]) -> FoundSymmetries {
+    let rank: std::collections::HashMap<&Val, u32> = (found.elements.iter().enumerate())
+        .map(|(r, v)| (v, r as u32))
+        .collect();
+    let index: std::collections::HashMap<u32, u32> = (elements.iter().enumerate())
+        .filter_map(|(k, v)| Some((*rank.get(v)?, k as u32)))
+        .collect();
+    let groups = (found.groups.iter())
+        .map(|g| {
+            let maps = (g.maps.iter())
+                .filter_map(|map| {
+                    (elements.iter())
+                        .map(|v| index.get(map.get(*rank.get(v)? as usize)?).copied())
+                        .collect::<Option<Vec<u32>>>()
+                })
+                .collect();
+            let twins = (g.twins.iter())
+                .map(|class| class.iter().filter_map(|r| index.get(r).copied()).collect())
+                .filter(|class: &Vec<u32>| class.len() > 1)
+                .collect();
+            ContextGroup {
+                twins,
+                maps,
+                order: g.order,
+            }
+        })
+        .collect();
+    FoundSymmetries {
+        elements: elements.to_vec(),
+        context: found.context.clone(),
+        groups,
+    }
+}
+
 /// `map`, or `None` when it moves no bit.
 fn moved(map: BitMap) -> Option<BitMap> {
     (map.0.iter().enumerate())
@@ -430,6 +468,19 @@ impl Gen<'_> {
         let rt = &self.rt;
         let fields = self.field_names(game);
         let sizes = self.set_sizes(gid, game);
+        // The set fields' bits hold the same values: the type's, or a domain's.
+        let mut stored = (0..game.fields.len()).filter_map(|i| self.stored_elements(gid, i));
+        let (elements, _) = stored.next()?;
+        if stored.any(|(other, _)| other != elements) {
+            return None;
+        }
+        let restricted;
+        let found = if elements == found.elements {
+            found
+        } else {
+            restricted = restrict_found(found, &elements);
+            &restricted
+        };
         for (i, f) in game.fields.iter().enumerate() {
             let fine = match &f.ty {
                 FieldTy::Set(_) => sizes[i].is_some_and(|(n, _)| n == found.elements.len()),
@@ -717,14 +768,27 @@ impl Gen<'_> {
     /// For each field of a game packed as bits, how many values its elements take, and
     /// whether it takes 128 bits.
     fn set_sizes(&self, gid: usize, game: &Game) -> Vec<Option<(usize, bool)>> {
-        (game.fields.iter().zip(&self.layout.games[gid].fields))
-            .map(|(f, packed)| match (&f.ty, packed) {
-                (FieldTy::Set(inner), Packed::Bits(_, wide) | Packed::Ranks(_, wide)) => {
-                    Some((inner.values(&self.program.types, 128)?.len(), *wide))
-                }
-                _ => None,
+        (0..game.fields.len())
+            .map(|i| {
+                let (values, wide) = self.stored_elements(gid, i)?;
+                Some((values.len(), wide))
             })
             .collect()
+    }
+
+    /// The value of each bit of field `i` of game `gid`, where it is a set packed as bits,
+    /// and whether it takes 128 bits.
+    fn stored_elements(&self, gid: usize, i: usize) -> Option<(Vec<Val>, bool)> {
+        let FieldTy::Set(inner) = &self.program.games[gid].fields[i].ty else {
+            return None;
+        };
+        match &self.layout.games[gid].fields[i] {
+            Packed::Bits(_, wide) | Packed::Ranks(_, wide) => {
+                Some((inner.values(&self.program.types, 128)?, *wide))
+            }
+            Packed::Domain(values, wide) => Some((values.to_vec(), *wide)),
+            _ => None,
+        }
     }
 
     /// The values of field `i` of game `gid` when it can be part of a context: a range or
@@ -752,7 +816,7 @@ impl Gen<'_> {
         let bits = |i: usize| {
             matches!(
                 self.layout.games[gid].fields[i],
-                Packed::Bits(..) | Packed::Ranks(..)
+                Packed::Bits(..) | Packed::Ranks(..) | Packed::Domain(..)
             )
         };
         // Reads fields (with few values, not sets) and `x` alone.
@@ -844,7 +908,6 @@ impl Gen<'_> {
         shape: &[Arg],
         contexts: &Contexts,
     ) -> Option<BitSymmetry> {
-        let types = &self.program.types;
         let mut entries = Vec::with_capacity(contexts.count());
         for rank in 0..contexts.count() {
             let choice = contexts.choice(rank);
@@ -865,14 +928,7 @@ impl Gen<'_> {
                             maps.push(None);
                         }
                         Arg::Elements { elem, x } => {
-                            let FieldTy::Set(inner) = &game.fields[i].ty else {
-                                return None;
-                            };
-                            let wide = match &self.layout.games[gid].fields[i] {
-                                Packed::Bits(_, wide) | Packed::Ranks(_, wide) => *wide,
-                                _ => return None,
-                            };
-                            let values = inner.values(types, 128)?;
+                            let (values, wide) = self.stored_elements(gid, i)?;
                             let images = self.evaluations.map(elem, x, &env, &values)?;
                             // Undefined where `f` fails or leaves the element type.
                             let bits = (images.iter())

@@ -797,6 +797,10 @@ pub struct Game {
     /// The symmetries the compiler found in its rules and proved (`crate::opt::symmetry`),
     /// where it declares none: both back ends keep positions as least images under them.
     pub found: Option<FoundSymmetries>,
+    /// For each field, where it is a set whose element type has too many values to pack
+    /// as bits: the values its elements are found to take (`crate::opt::domains`), at
+    /// most 128. Native code keeps the field as bits of their indices in this list.
+    pub domains: Vec<Option<Rc<[Val]>>>,
     /// How `cgdl explore` draws its positions, where the game declares it (`draw`).
     pub draw: Option<Draw>,
 }

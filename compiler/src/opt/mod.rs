@@ -3,6 +3,7 @@
 //! and every error of the program as written (each has tests holding it to that).
 
 pub mod automorphism;
+pub mod domains;
 pub mod masks;
 pub mod regions;
 pub mod structure;
@@ -18,10 +19,13 @@ use crate::ir::Program;
 /// 3. [`masks`]: conditions on an element of a set field become intersections with
 ///    tables of masks (after the symmetry pass, which reads the conditions);
 /// 4. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
-///    leaves loops).
+///    leaves loops);
+/// 5. [`domains`]: the few values the elements of a set field of a large type take (an
+///    analysis: native code packs the field by it).
 pub fn optimize(program: &mut Program, source: &str) {
     regions::run(program, source);
     symmetry::run(program, source);
     masks::run(program, source);
     crate::ir::share::share(program);
+    domains::run(program, source);
 }

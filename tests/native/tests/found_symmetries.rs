@@ -2,7 +2,9 @@
 //! lines), natively: on every position of a 3 × 3 board (and of 3 × 3 dots), the values
 //! with the symmetries are the values of an exact search, which uses none.
 
-use cgdl_native_tests::natural::{Chomp, Cram, Domineering, Dots, Line, NodeKayles, Pos, Universe};
+use cgdl_native_tests::natural::{
+    Chomp, Cram, Domineering, DotPairs, Dots, Line, NodeKayles, Pos, Universe,
+};
 use cgdl_runtime::{Mode, Rules, Solver, ValueKind};
 
 /// The cells of the board in `mask`.
@@ -48,4 +50,45 @@ fn found_symmetries_keep_every_value() {
     check(12, false, &|m| {
         Dots::new((0..12).filter(|i| m >> i & 1 == 1).map(|i| lines[i])).pos()
     });
+    check(12, false, &|m| {
+        DotPairs::new((0..12).filter(|i| m >> i & 1 == 1).map(|i| pair(lines[i]))).pos()
+    });
+}
+
+/// Line `l` as the pair of dots it joins.
+fn pair(l: Line) -> ((i64, i64), (i64, i64)) {
+    match l {
+        Line::H(r, c) => ((r, c), (r, c + 1)),
+        Line::V(r, c) => ((r, c), (r + 1, c)),
+    }
+}
+
+/// Dots with lines as pairs of dots (kept as bits of the 12 pairs that are lines) has the
+/// values of dots with tagged lines at every position, and its accessor gives back the
+/// lines it was given.
+#[test]
+fn lines_as_pairs_of_dots_are_the_same_game() {
+    let lines: Vec<Line> = (0..3)
+        .flat_map(|r| (0..2).map(move |c| Line::H(r, c)))
+        .chain((0..2).flat_map(|r| (0..3).map(move |c| Line::V(r, c))))
+        .collect();
+    let mut solver = Solver::new(&Universe);
+    for mask in 0..1u32 << 12 {
+        let drawn = (0..12).filter(|i| mask >> i & 1 == 1).map(|i| lines[i]);
+        let tagged = Dots::new(drawn.clone()).pos();
+        let pairs = DotPairs::new(drawn.clone().map(pair));
+        let mut want: Vec<_> = drawn.map(pair).collect();
+        want.sort();
+        assert_eq!(pairs.drawn().into_iter().collect::<Vec<_>>(), want);
+        for kind in [ValueKind::Grundy, ValueKind::Outcome, ValueKind::Remoteness] {
+            let (a, b) = (
+                solver.value_of(kind, tagged),
+                solver.value_of(kind, pairs.pos()),
+            );
+            assert_eq!(a.expect("value"), b.expect("value"), "{mask:b} {kind:?}");
+        }
+    }
+    // A pair that is no line of the board is none of the values kept: an error.
+    let error = DotPairs::try_new([((0, 0), (1, 1))]).expect_err("not a line");
+    assert!(error.to_string().contains("none of the values"), "{error}");
 }
