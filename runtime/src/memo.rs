@@ -1,5 +1,5 @@
-//! The solver's memo of leaf positions: a flat array for densely indexed positions, a
-//! compact table for positions packed into 64-bit keys, and a hash map for the rest.
+//! The solver's memo of leaf positions: a flat array for densely indexed positions, compact
+//! tables for positions packed into 64-bit and 128-bit keys, and a hash map for the rest.
 
 use crate::value::{IN_PROGRESS, UNKNOWN};
 use rustc_hash::FxHashMap;
@@ -8,19 +8,21 @@ use std::hash::Hash;
 /// Dense indices at or above this go to the other tables instead of the flat array.
 pub(crate) const DENSE_LIMIT: usize = 1 << 28;
 
-/// Where a position's memo entry lives (see [`crate::Rules::dense_index`] and
-/// [`crate::Rules::key`]).
+/// Where a position's memo entry lives (see [`crate::Rules::dense_index`],
+/// [`crate::Rules::key`] and [`crate::Rules::wide_key`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Slot {
     Dense(usize),
     Key(u64),
+    Wide(u128),
     Hashed,
 }
 
 /// A memo for one value kind over leaf positions.
 pub(crate) struct LeafMemo<P> {
     dense: Vec<u32>,
-    keyed: KeyTable,
+    keyed: KeyTable<u64>,
+    wide: KeyTable<u128>,
     map: FxHashMap<P, u32>,
 }
 
@@ -29,6 +31,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
         LeafMemo {
             dense: Vec::new(),
             keyed: KeyTable::default(),
+            wide: KeyTable::default(),
             map: FxHashMap::default(),
         }
     }
@@ -36,7 +39,10 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     /// Whether nothing was ever stored.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.dense.is_empty() && self.keyed.is_empty() && self.map.is_empty()
+        self.dense.is_empty()
+            && self.keyed.is_empty()
+            && self.wide.is_empty()
+            && self.map.is_empty()
     }
 
     /// The value stored for `p` (whose slot is `slot`), or `UNKNOWN`.
@@ -45,6 +51,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
         match slot {
             Slot::Dense(i) => self.dense.get(i).copied().unwrap_or(UNKNOWN),
             Slot::Key(k) => self.keyed.get(k),
+            Slot::Wide(k) => self.wide.get(k),
             Slot::Hashed => self.map.get(&p).copied().unwrap_or(UNKNOWN),
         }
     }
@@ -52,8 +59,10 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     /// Asks the memory system for `slot`'s entry ahead of a [`LeafMemo::get`].
     #[inline]
     pub(crate) fn prefetch(&self, slot: Slot) {
-        if let Slot::Key(k) = slot {
-            self.keyed.prefetch(k);
+        match slot {
+            Slot::Key(k) => self.keyed.prefetch(k),
+            Slot::Wide(k) => self.wide.prefetch(k),
+            _ => {}
         }
     }
 
@@ -64,6 +73,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
             Slot::Dense(i) if i >= self.dense.len() => self.dense_len_for(i) as u64 * 4,
             Slot::Dense(_) => 0,
             Slot::Key(_) => self.keyed.growth_bytes(),
+            Slot::Wide(_) => self.wide.growth_bytes(),
             Slot::Hashed if self.map.len() < self.map.capacity() => 0,
             // A hash map doubles; each entry takes its position, its value and a control byte.
             Slot::Hashed => {
@@ -85,11 +95,13 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
             // Linear probing works up to a full table but one entry (a miss ends at a
             // vacant one).
             Slot::Key(_) => self.keyed.len + 1 < self.keyed.entries.len(),
+            Slot::Wide(_) => self.wide.len + 1 < self.wide.entries.len(),
             Slot::Hashed => self.map.len() < self.map.capacity(),
         };
         if room {
             match slot {
                 Slot::Key(k) => self.keyed.insert(k, v),
+                Slot::Wide(k) => self.wide.insert(k, v),
                 _ => self.set(slot, p, v),
             }
         }
@@ -102,6 +114,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     pub(crate) fn forget_oldest(&mut self) {
         self.dense.fill(UNKNOWN);
         self.keyed.forget_oldest();
+        self.wide.forget_oldest();
         self.map.clear();
     }
 
@@ -114,6 +127,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
                 self.dense[i] = v;
             }
             Slot::Key(k) => self.keyed.set(k, v),
+            Slot::Wide(k) => self.wide.set(k, v),
             Slot::Hashed => {
                 self.map.insert(p, v);
             }
@@ -121,10 +135,11 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     }
 }
 
-/// One entry of a [`KeyTable`]: 16 bytes, four to a cache line.
+/// One entry of a [`KeyTable`]: 16 bytes with a 64-bit key, four to a cache line (32
+/// with a 128-bit key, two).
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    key: u64,
+struct Entry<K> {
+    key: K,
     value: u32,
     /// When the entry was last written, in the table's writes.
     written: u32,
@@ -133,26 +148,55 @@ struct Entry {
 /// The key of an empty entry; a position whose [`crate::Rules::key`] is this one is kept
 /// in the hash map instead.
 pub(crate) const KEY_TABLE_EMPTY: u64 = u64::MAX;
-const EMPTY: u64 = KEY_TABLE_EMPTY;
-const VACANT: Entry = Entry {
-    key: EMPTY,
-    value: UNKNOWN,
-    written: 0,
-};
+/// The same for [`crate::Rules::wide_key`].
+pub(crate) const WIDE_TABLE_EMPTY: u128 = u128::MAX;
 /// Fibonacci hashing: the top bits of `key × 2⁶⁴/φ` index the table.
 const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
 const MIN_CAPACITY: usize = 1 << 10;
 
-/// An open-addressing table from 64-bit keys to values with linear probing: one entry
+/// A key of a [`KeyTable`]: a packed position.
+pub(crate) trait TableKey: Copy + Eq + std::fmt::Debug {
+    /// The key of an empty entry.
+    const EMPTY: Self;
+    /// 64 bits spread over the whole range (the table indexes by the top ones).
+    fn spread(self) -> u64;
+}
+
+impl TableKey for u64 {
+    const EMPTY: u64 = KEY_TABLE_EMPTY;
+    #[inline(always)]
+    fn spread(self) -> u64 {
+        self.wrapping_mul(MULTIPLIER)
+    }
+}
+
+impl TableKey for u128 {
+    const EMPTY: u128 = WIDE_TABLE_EMPTY;
+    #[inline(always)]
+    fn spread(self) -> u64 {
+        // The high half multiplied apart, so that keys differing only there part too.
+        let (lo, hi) = (self as u64, (self >> 64) as u64);
+        (lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)).wrapping_mul(MULTIPLIER)
+    }
+}
+
+impl<K: TableKey> Entry<K> {
+    const VACANT: Entry<K> = Entry {
+        key: K::EMPTY,
+        value: UNKNOWN,
+        written: 0,
+    };
+}
+
+/// An open-addressing table from 64-bit (or 128-bit) keys to values with linear probing: one entry
 /// holds both key and value, so a lookup usually touches one cache line, and a lookup can
 /// be prefetched. A general hash map keeps its control bytes apart from its entries and
 /// offers no prefetch; position memos of tens of millions of entries are bound by memory
 /// latency, which is what this table is for. Entries are never removed (a value can be
 /// reset to `UNKNOWN`, which reads the same as a missing key).
-#[derive(Default)]
-pub(crate) struct KeyTable {
+pub(crate) struct KeyTable<K> {
     /// A power of two in length (or empty).
-    entries: Vec<Entry>,
+    entries: Vec<Entry<K>>,
     len: usize,
     /// `64 - log2(entries.len())`.
     shift: u32,
@@ -160,18 +204,29 @@ pub(crate) struct KeyTable {
     writes: u32,
 }
 
-impl KeyTable {
+impl<K> Default for KeyTable<K> {
+    fn default() -> Self {
+        KeyTable {
+            entries: Vec::new(),
+            len: 0,
+            shift: 0,
+            writes: 0,
+        }
+    }
+}
+
+impl<K: TableKey> KeyTable<K> {
     fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     #[inline]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(MULTIPLIER) >> self.shift) as usize
+    fn home(&self, key: K) -> usize {
+        (key.spread() >> self.shift) as usize
     }
 
     #[inline]
-    fn get(&self, key: u64) -> u32 {
+    fn get(&self, key: K) -> u32 {
         if self.entries.is_empty() {
             return UNKNOWN;
         }
@@ -182,7 +237,7 @@ impl KeyTable {
             if e.key == key {
                 return e.value;
             }
-            if e.key == EMPTY {
+            if e.key == K::EMPTY {
                 return UNKNOWN;
             }
             i = (i + 1) & mask;
@@ -190,12 +245,13 @@ impl KeyTable {
     }
 
     #[inline]
-    fn prefetch(&self, key: u64) {
+    fn prefetch(&self, key: K) {
         let home = self.home(key);
         if let Some(e) = self.entries.get(home) {
             prefetch_read(e);
             // A miss reads on to the next empty entry, often on the next cache line.
-            if let Some(next) = self.entries.get((home | 3) + 1) {
+            let per_line = (64 / std::mem::size_of::<Entry<K>>()).max(1);
+            if let Some(next) = self.entries.get((home | (per_line - 1)) + 1) {
                 prefetch_read(next);
             }
         }
@@ -204,7 +260,7 @@ impl KeyTable {
     /// The bytes of the table that the next new key would make it grow to (0 if none).
     fn growth_bytes(&self) -> u64 {
         match self.full() {
-            true => (self.grown_capacity() * std::mem::size_of::<Entry>()) as u64,
+            true => (self.grown_capacity() * std::mem::size_of::<Entry<K>>()) as u64,
             false => 0,
         }
     }
@@ -219,8 +275,12 @@ impl KeyTable {
         (self.entries.len() * 2).max(MIN_CAPACITY)
     }
 
-    fn set(&mut self, key: u64, value: u32) {
-        debug_assert_ne!(key, EMPTY, "the solver hashes positions with the empty key");
+    fn set(&mut self, key: K, value: u32) {
+        debug_assert_ne!(
+            key,
+            K::EMPTY,
+            "the solver hashes positions with the empty key"
+        );
         if self.full() {
             self.grow();
         }
@@ -228,9 +288,9 @@ impl KeyTable {
     }
 
     /// Stores a value without growing (the table has a vacant entry besides `key`'s).
-    fn insert(&mut self, key: u64, value: u32) {
+    fn insert(&mut self, key: K, value: u32) {
         let i = self.probe(key);
-        if self.entries[i].key == EMPTY {
+        if self.entries[i].key == K::EMPTY {
             self.len += 1;
             self.entries[i].key = key;
         }
@@ -246,7 +306,7 @@ impl KeyTable {
         // The median time of writing, from a histogram of the times.
         const BUCKETS: usize = 256;
         let (mut first, mut last) = (u32::MAX, 0);
-        for e in self.entries.iter().filter(|e| e.key != EMPTY) {
+        for e in self.entries.iter().filter(|e| e.key != K::EMPTY) {
             first = first.min(e.written);
             last = last.max(e.written);
         }
@@ -256,7 +316,7 @@ impl KeyTable {
         let width = u64::from(last - first) / BUCKETS as u64 + 1;
         let bucket = |w: u32| (u64::from(w - first) / width) as usize;
         let mut counts = [0usize; BUCKETS];
-        for e in self.entries.iter().filter(|e| e.key != EMPTY) {
+        for e in self.entries.iter().filter(|e| e.key != K::EMPTY) {
             counts[bucket(e.written)] += 1;
         }
         let (mut kept, mut from) = (0, BUCKETS);
@@ -276,13 +336,13 @@ impl KeyTable {
     /// left is moved to where a lookup from its home finds it now. The table's clusters are
     /// walked once, from an entry that was empty before (so that no cluster runs across the
     /// start of the walk, and each entry's way from its home is settled before it moves).
-    fn retain(&mut self, keep: impl Fn(&Entry) -> bool) {
-        let Some(start) = self.entries.iter().position(|e| e.key == EMPTY) else {
+    fn retain(&mut self, keep: impl Fn(&Entry<K>) -> bool) {
+        let Some(start) = self.entries.iter().position(|e| e.key == K::EMPTY) else {
             return;
         };
         for e in self.entries.iter_mut() {
-            if e.key != EMPTY && !keep(e) {
-                *e = VACANT;
+            if e.key != K::EMPTY && !keep(e) {
+                *e = Entry::VACANT;
                 self.len -= 1;
             }
         }
@@ -290,10 +350,10 @@ impl KeyTable {
         for step in 1..=self.entries.len() {
             let i = (start + step) & mask;
             let e = self.entries[i];
-            if e.key == EMPTY {
+            if e.key == K::EMPTY {
                 continue;
             }
-            self.entries[i] = VACANT;
+            self.entries[i] = Entry::VACANT;
             let j = self.probe(e.key);
             self.entries[j] = e;
         }
@@ -301,10 +361,10 @@ impl KeyTable {
 
     /// The index of `key`'s entry, or of the empty entry where it would go.
     #[inline]
-    fn probe(&self, key: u64) -> usize {
+    fn probe(&self, key: K) -> usize {
         let mask = self.entries.len() - 1;
         let mut i = self.home(key);
-        while self.entries[i].key != key && self.entries[i].key != EMPTY {
+        while self.entries[i].key != key && self.entries[i].key != K::EMPTY {
             i = (i + 1) & mask;
         }
         i
@@ -313,9 +373,9 @@ impl KeyTable {
     #[cold]
     fn grow(&mut self) {
         let capacity = self.grown_capacity();
-        let old = std::mem::replace(&mut self.entries, vec![VACANT; capacity]);
+        let old = std::mem::replace(&mut self.entries, vec![Entry::VACANT; capacity]);
         self.shift = 64 - capacity.trailing_zeros();
-        for e in old.into_iter().filter(|e| e.key != EMPTY) {
+        for e in old.into_iter().filter(|e| e.key != K::EMPTY) {
             let i = self.probe(e.key);
             self.entries[i] = e;
         }
@@ -367,6 +427,31 @@ mod tests {
             }
             for &k in &probes {
                 let k = spread(k);
+                prop_assert_eq!(table.get(k), map.get(&k).copied().unwrap_or(UNKNOWN));
+            }
+        }
+    }
+
+    proptest! {
+        /// The same with 128-bit keys, some apart only in their high half.
+        #[test]
+        fn wide_key_table_matches_a_map(
+            writes in prop::collection::vec((0u64..3000, 0u64..4, 0u32..1000), 0..3000),
+            probes in prop::collection::vec((0u64..4000, 0u64..5), 0..200),
+        ) {
+            let wide = |lo: u64, hi: u64| u128::from(hi) << 100 | u128::from(lo);
+            let mut table = KeyTable::<u128>::default();
+            let mut map = HashMap::new();
+            for &(lo, hi, v) in &writes {
+                table.set(wide(lo, hi), v);
+                map.insert(wide(lo, hi), v);
+            }
+            prop_assert_eq!(table.len, map.len());
+            for (&k, &v) in &map {
+                prop_assert_eq!(table.get(k), v);
+            }
+            for &(lo, hi) in &probes {
+                let k = wide(lo, hi);
                 prop_assert_eq!(table.get(k), map.get(&k).copied().unwrap_or(UNKNOWN));
             }
         }

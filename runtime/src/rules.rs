@@ -38,6 +38,13 @@ pub trait Rules {
         None
     }
 
+    /// A packing of `pos` into 128 bits, for positions without a [`Rules::key`] (a set of
+    /// 100 board cells): the solver keeps them in a compact memo keyed by it. Keys must be
+    /// injective over the positions that have one; a key of `u128::MAX` counts as none.
+    fn wide_key(&self, _pos: Self::Pos) -> Option<u128> {
+        None
+    }
+
     /// An optional fast path for Grundy values (generated for heap games): computes the
     /// Grundy value of `pos` and of every smaller position of its game bottom up, pushing
     /// each new `(position, value)` to `out` ([`KernelAnswer::Computed`]), or asks a heap

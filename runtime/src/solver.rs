@@ -5,7 +5,7 @@ use crate::compound::{combine, compound_options, fast_rule};
 pub use crate::error::{HeapBound, SolveError};
 use crate::expr::{Compound, Expr, IntoExpr};
 use crate::kernel::{KernelAnswer, KernelTables};
-use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY};
+use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY, WIDE_TABLE_EMPTY};
 use crate::partizan::{Class, PartizanSolver};
 pub use crate::reporter::{Progress, ProgressReport, PROGRESS_EVERY};
 use crate::reporter::{Reporter, SharedReporter};
@@ -1584,7 +1584,10 @@ fn slot_of<R: Rules>(rules: &R, p: R::Pos) -> Slot {
         Some(i) if i < DENSE_LIMIT => Slot::Dense(i),
         _ => match rules.key(p) {
             Some(k) if k != KEY_TABLE_EMPTY => Slot::Key(k),
-            _ => Slot::Hashed,
+            _ => match rules.wide_key(p) {
+                Some(k) if k != WIDE_TABLE_EMPTY => Slot::Wide(k),
+                _ => Slot::Hashed,
+            },
         },
     }
 }

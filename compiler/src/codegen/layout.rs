@@ -530,20 +530,55 @@ impl Gen<'_> {
     /// past the earlier such games, while all of them together stay below `u64::MAX` (the
     /// runtime's key table keeps that value for empty entries). Other games have no key.
     pub(super) fn key_fn(&self) -> Option<TokenStream> {
+        self.keys(false)
+    }
+
+    /// `wide_key`: the same packing into 128 bits (below `u128::MAX`) for the games without
+    /// a `key` (a set of up to 127 cells), or `None` when no game has one.
+    pub(super) fn wide_key_fn(&self) -> Option<TokenStream> {
+        let keyed = self.keyed_games(false);
+        let any = (0..self.program.games.len())
+            .any(|g| !keyed[g] && self.key_digits(g, &self.program.games[g], true).is_some());
+        any.then(|| self.keys(true)).flatten()
+    }
+
+    /// Which games `key` packs (in order, while their keys fit together).
+    fn keyed_games(&self, wide: bool) -> Vec<bool> {
+        let max = if wide { u128::MAX } else { u64::MAX as u128 };
+        let mut offset: u128 = 0;
+        (self.program.games.iter().enumerate())
+            .map(|(gid, game)| match self.key_digits(gid, game, wide) {
+                Some((_, size)) if offset.checked_add(size).is_some_and(|end| end <= max) => {
+                    offset += size;
+                    true
+                }
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// The body of `key` (`wide`: of `wide_key`, over the games without a `key`).
+    fn keys(&self, wide: bool) -> Option<TokenStream> {
+        let narrow = self.keyed_games(false);
+        let max = if wide { u128::MAX } else { u64::MAX as u128 };
         let mut offset: u128 = 0;
         let mut keyed_games = 0;
         let mut arms = Vec::new();
         for (gid, game) in self.program.games.iter().enumerate() {
             let any = self.any_pos(gid, game);
-            let keyed = self
-                .key_digits(gid, game)
-                .filter(|(_, size)| offset + size <= u64::MAX as u128);
+            let keyed = (self.key_digits(gid, game, wide))
+                .filter(|_| !(wide && narrow[gid]))
+                .filter(|(_, size)| offset.checked_add(*size).is_some_and(|end| end <= max));
             match keyed {
                 Some((terms, size)) => {
                     let pattern = self.pos_pattern(gid, &self.field_names(game));
                     let mut parts = terms;
                     if offset > 0 || parts.is_empty() {
-                        parts.insert(0, Literal::u64_suffixed(offset as u64).into_token_stream());
+                        let offset = match wide {
+                            true => Literal::u128_suffixed(offset),
+                            false => Literal::u64_suffixed(offset as u64),
+                        };
+                        parts.insert(0, offset.into_token_stream());
                     }
                     arms.push(quote!(#pattern => ::std::option::Option::Some(#(#parts)+*),));
                     offset += size;
@@ -555,27 +590,37 @@ impl Gen<'_> {
         (keyed_games > 0).then(|| quote!(match pos { #(#arms)* }))
     }
 
-    /// The terms (`u64` expressions: each field's digit times its place value) and the
-    /// number of positions of a game that has a key, or `None`.
-    fn key_digits(&self, gid: usize, game: &Game) -> Option<(Vec<TokenStream>, u128)> {
+    /// The terms (`u64` expressions, `u128` ones when `wide`: each field's digit times its
+    /// place value) and the number of positions of a game that has a key, or `None`.
+    fn key_digits(&self, gid: usize, game: &Game, wide: bool) -> Option<(Vec<TokenStream>, u128)> {
+        let (word, max_set) = match wide {
+            true => (quote!(u128), 127),
+            false => (quote!(u64), 64),
+        };
+        let max = if wide { u128::MAX } else { u64::MAX as u128 };
         let mut terms = Vec::new();
         let mut scale: u128 = 1;
         let fields = self.field_names(game);
         for (i, f) in game.fields.iter().enumerate() {
             let s = &fields[i];
+            // A `Bits64` or `Bits` holds its set as the bits of a `u64` or `u128`.
+            let set_digit = |n: usize, stored_wide: bool| {
+                let digit = match (stored_wide, wide) {
+                    (false, true) => quote!(u128::from(#s.0)),
+                    _ => quote!(#s.0),
+                };
+                (n <= max_set).then_some((digit, 1u128 << n))
+            };
             let (digit, radix) = match (&self.layout.games[gid].fields[i], &f.ty) {
-                (Packed::Bits(..) | Packed::Ranks(..), FieldTy::Set(inner)) => {
-                    match count_values(self.program, inner) {
-                        // A `Bits64` holds its set as the bits of a `u64`.
-                        Some(n) if n <= 64 => (quote!(#s.0), 1u128 << n),
-                        _ => return None,
-                    }
-                }
-                (Packed::Domain(values, false), _) => (quote!(#s.0), 1u128 << values.len()),
+                (Packed::Bits(_, w) | Packed::Ranks(_, w), FieldTy::Set(inner)) => set_digit(
+                    usize::try_from(count_values(self.program, inner)?).ok()?,
+                    *w,
+                )?,
+                (Packed::Domain(values, w), _) => set_digit(values.len(), *w)?,
                 (Packed::Plain | Packed::Narrow(_), t) => match count_values(self.program, t) {
                     Some(n) if n <= u32::MAX as u128 => {
                         let rank = self.rank(t, self.unpack(gid, i, s));
-                        (quote!((#rank) as u64), n)
+                        (quote!((#rank) as #word), n)
                     }
                     _ => return None,
                 },
@@ -584,11 +629,14 @@ impl Gen<'_> {
             terms.push(if scale == 1 {
                 digit
             } else {
-                let place = Literal::u64_suffixed(scale as u64);
+                let place = match wide {
+                    true => Literal::u128_suffixed(scale),
+                    false => Literal::u64_suffixed(scale as u64),
+                };
                 quote!((#digit) * #place)
             });
             scale = match scale.checked_mul(radix) {
-                Some(next) if next <= u64::MAX as u128 => next,
+                Some(next) if next <= max => next,
                 _ => return None,
             };
         }

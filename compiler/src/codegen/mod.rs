@@ -438,6 +438,13 @@ impl Gen<'_> {
                 }
             }
         });
+        let wide_key = self.wide_key_fn().map(|key| {
+            quote! {
+                fn wide_key(&self, pos: Pos) -> ::std::option::Option<u128> {
+                    #key
+                }
+            }
+        });
         let fns = (self.program.fns.iter().enumerate())
             .map(|(i, f)| self.function(i, f))
             .collect::<Result<Vec<_>, _>>()?;
@@ -481,6 +488,7 @@ impl Gen<'_> {
 
                 #dense
                 #key
+                #wide_key
                 #kernel
                 #partizan
                 #splits

@@ -57,3 +57,29 @@ fn games_that_do_not_fit_have_no_key() {
     assert_eq!(Universe.key(F::new([0, 70]).pos()), None);
     assert_eq!(Universe.key(G::new([0, 63]).pos()), None);
 }
+
+#[test]
+fn games_without_a_key_that_fit_128_bits_have_a_wide_one() {
+    // F (71 bits) and G (64 bits) pack into 128 bits together, each position its own key;
+    // the games with a 64-bit key have no wide one, and an unbounded field neither.
+    let mut owner = HashMap::new();
+    let sets: [&[i64]; 5] = [&[], &[0], &[63], &[0, 63], &[5, 17, 40]];
+    let mut positions: Vec<_> = sets
+        .iter()
+        .map(|s| G::new(s.iter().copied()).pos())
+        .collect();
+    positions.extend(sets.iter().map(|s| F::new(s.iter().copied()).pos()));
+    positions.push(F::new([70]).pos());
+    positions.push(F::new(0..=70).pos());
+    for &p in &positions {
+        let key = Universe
+            .wide_key(p)
+            .unwrap_or_else(|| panic!("{p:?} has no wide key"));
+        assert_ne!(key, u128::MAX, "{p:?} has the empty mark as its key");
+        if let Some(q) = owner.insert(key, p) {
+            panic!("{q:?} and {p:?} share the wide key {key}");
+        }
+    }
+    assert_eq!(Universe.wide_key(A::new(0, true, Piece::Pawn).pos()), None);
+    assert_eq!(Universe.wide_key(E::new(5).pos()), None);
+}
