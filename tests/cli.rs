@@ -791,6 +791,28 @@ fn memory_limit_stops_a_solve_with_its_name() {
     );
 }
 
+/// A loopy game whose compound holds the game again grows by a component with each move,
+/// and each component multiplies the options: its graph stops at the position limit as
+/// the positions are found, not after listing each one's options (which took a minute
+/// before it stopped on a compound of 3 million options).
+#[test]
+fn a_compound_growing_with_each_move_stops_at_the_position_limit() {
+    let path = temp_file(
+        "growing_compound.cgdl",
+        "game G(n: nat) {
+    move take(k in 1..=2, k <= n, n < 50) => G(n - k)
+    move back(n == 100) => G(12)
+    move split(k in 1..=2, k < n, n < 50) => conjunctive(G(k + 6), G(100))
+    move grow(k in 1..=2, n == 100) => conjunctive(G(k + 6), G(100))
+}
+value outcome of G(4)
+",
+    );
+    let path = path.to_str().expect("path");
+    let out = cgdl(&["run", "--interp", path, "--max-positions", "3000"]);
+    assert_fails_with(&out, "more than 3000 positions would be solved");
+}
+
 #[test]
 fn constants_too_large_to_evaluate_are_refused_quickly() {
     for constant in [

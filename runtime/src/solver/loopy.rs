@@ -194,6 +194,14 @@ impl<'r, R: Rules> Solver<'r, R> {
                     let id = match index.get(&option) {
                         Some(&id) => id,
                         None => {
+                            // Every position found is solved with the graph: past the limit,
+                            // stop before listing more (a compound that grows with each move
+                            // has more options at each step).
+                            if self.solved + (nodes.len() - done) as u64 > self.max_positions {
+                                return Err(SolveError::TooManyPositions {
+                                    limit: self.max_positions,
+                                });
+                            }
                             let id = nodes.len() as u32;
                             index.insert(option.clone(), id);
                             nodes.push(option);
