@@ -106,8 +106,9 @@ impl Gen<'_> {
                 return Ok(quote!(for rank in 0..#count { let #pattern = #value; #body }));
             }
         }
-        // A name is borrowed (its elements are copied once); a computed domain is consumed.
-        if let IExpr::Var(_) = dom {
+        // A name or a constant's static is borrowed (its elements are copied once); a
+        // computed domain is consumed.
+        if matches!(dom, IExpr::Var(_)) || self.is_constant_set(dom)? {
             let d = self.domain_ref(dom)?;
             return Ok(quote!(for #pattern in #rt::native::Domain::elements(#d) { #body }));
         }
@@ -273,9 +274,22 @@ impl Gen<'_> {
         })
     }
 
+    /// Whether `e` is a constant set kept as a static (see [`Gen::constant_set`]).
+    fn is_constant_set(&self, e: &IExpr) -> Result<bool, CodegenError> {
+        match e {
+            IExpr::Lit(v) => Ok(self.constant_set(v)?.is_some()),
+            _ => Ok(false),
+        }
+    }
+
     /// A reference to a domain that is only read (`in`, `len`, `min`, `max`, a loop over
     /// a name): a name without a copy.
     pub(super) fn domain_ref(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
+        if let IExpr::Lit(v) = e {
+            if let Some(name) = self.constant_set(v)? {
+                return Ok(quote!(&*#name));
+            }
+        }
         match e {
             IExpr::Var(v) => Ok(self.var_ref(v)),
             other => {
@@ -300,9 +314,36 @@ impl Gen<'_> {
         }
     }
 
-    pub(super) fn literal(&self, v: &Val) -> Result<TokenStream, CodegenError> {
+    /// The static that holds the constant set `v`, where it is large enough to be built
+    /// once (`CONSTANT_SET_<k>`, made on first use) rather than where it is used.
+    fn constant_set(&self, v: &Val) -> Result<Option<Ident>, CodegenError> {
         /// Sets of more elements than this are built once, as statics.
         const CONSTANT_SET_INLINE: usize = 8;
+        let Val::Set(items) = v else {
+            return Ok(None);
+        };
+        let (true, Some(ty)) = (items.len() > CONSTANT_SET_INLINE, self.element_type(v)) else {
+            return Ok(None);
+        };
+        // (The table is borrowed apart: building the elements may add nested sets.)
+        let known = self.constants.borrow().iter().position(|(w, _, _)| w == v);
+        let k = match known {
+            Some(k) => k,
+            None => {
+                let rt = &self.rt;
+                let vs = (items.iter())
+                    .map(|v| self.literal(v))
+                    .collect::<Result<Vec<_>, CodegenError>>()?;
+                let built = quote!(#rt::native::Set::from_array([#(#vs),*]));
+                let mut constants = self.constants.borrow_mut();
+                constants.push((v.clone(), ty, built));
+                constants.len() - 1
+            }
+        };
+        Ok(Some(quote::format_ident!("CONSTANT_SET_{k}")))
+    }
+
+    pub(super) fn literal(&self, v: &Val) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let all = |vs: &mut dyn Iterator<Item = &Val>| {
             vs.map(|v| self.literal(v))
@@ -318,26 +359,17 @@ impl Gen<'_> {
                 let vs = all(&mut vs.iter())?;
                 quote!((#(#vs,)*))
             }
-            Val::Set(items) => {
-                let vs = all(&mut items.iter())?;
-                let built = quote!(#rt::native::Set::from_array([#(#vs),*]));
+            Val::Set(_) => match self.constant_set(v)? {
                 // A large set is built once, as a static.
-                match (items.len() > CONSTANT_SET_INLINE, self.element_type(v)) {
-                    (true, Some(ty)) => {
-                        let mut constants = self.constants.borrow_mut();
-                        let k = match constants.iter().position(|(w, _, _)| w == v) {
-                            Some(k) => k,
-                            None => {
-                                constants.push((v.clone(), ty, built));
-                                constants.len() - 1
-                            }
-                        };
-                        let name = quote::format_ident!("CONSTANT_SET_{k}");
-                        quote!(::std::clone::Clone::clone(&*#name))
-                    }
-                    _ => built,
+                Some(name) => quote!(::std::clone::Clone::clone(&*#name)),
+                None => {
+                    let Val::Set(items) = v else {
+                        unreachable!("a set")
+                    };
+                    let vs = all(&mut items.iter())?;
+                    quote!(#rt::native::Set::from_array([#(#vs),*]))
                 }
-            }
+            },
             Val::List(vs) => {
                 let vs = all(&mut vs.iter())?;
                 quote!(::std::vec![#(#vs),*])
