@@ -622,15 +622,24 @@ fn compile_writes_a_module_or_says_what_is_unsupported() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("ListInterner<i64>"));
 
-    // A set of unbounded numbers is packed by the values its elements are found to take.
+    // A set of unbounded numbers is packed by the values its moves add (and its queries
+    // give).
     let path = temp_file(
         "unbounded_set.cgdl",
-        "game S(xs: set<nat>) {\n    move drop(x in xs) => S(xs - {x})\n}\nvalue grundy of S({1, 2})\n",
+        "game S(xs: set<nat>) {\n    move add(x in {1, 2}, x not in xs) => S(xs | {x})\n}\n\
+         value grundy of S({7})\n",
     );
     let out = cgdl(&["compile", &path.to_string_lossy()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("static DOMAIN_S_0: [i64; 2usize] = [1i64, 2i64];"));
-    // Unless they grow without a bound: then it has no packed form.
+    assert!(stdout(&out).contains("static DOMAIN_S_0: [i64; 3usize] = [1i64, 2i64, 7i64];"));
+    // Not where the moves add nothing (the set holds what it is given), nor where they add
+    // computed values: then it has no packed form.
+    let path = temp_file(
+        "given_set.cgdl",
+        "game S(xs: set<nat>) {\n    move drop(x in xs) => S(xs - {x})\n}\nvalue grundy of S({1, 2})\n",
+    );
+    let out = cgdl(&["compile", &path.to_string_lossy()]);
+    assert_fails_with(&out, "native code does not support the set field of `S`");
     let path = temp_file(
         "growing_set.cgdl",
         "game S(xs: set<nat>) {\n    move grow(len(xs) < 3) => S(xs | {len(xs) + 100})\n}\n\

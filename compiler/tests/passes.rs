@@ -204,10 +204,18 @@ fn set_fields_of_large_types_get_the_values_their_elements_take() {
                 .to_vec()
         )
     );
-    // Numbers without a bound, taken from the set given: the set's own elements.
-    let drop =
-        "game S(xs: set<nat>) { move drop(x in xs) => S(xs - {x}) }\nvalue grundy of S({1, 5})";
-    assert_eq!(domain(drop, "S"), Some(vec!["1".into(), "5".into()]));
+    // Numbers without a bound, added by the moves, and given by a query.
+    let add = "game S(xs: set<nat>) { move add(x in {1, 5}, x not in xs) => S(xs | {x}) }
+    value grundy of S({9})";
+    assert_eq!(
+        domain(add, "S"),
+        Some(["1", "5", "9"].map(String::from).to_vec())
+    );
+    // A set that the moves only take from holds what it is given (a query's set here, any
+    // set in an embedding program): no domain.
+    let drop = "game S(xs: set<nat>) { move drop(x in xs) => S(xs - {x}) }
+    value grundy of S({1, 5})";
+    assert_eq!(domain(drop, "S"), None);
     // A set that grows by computed values is not followed: no domain.
     let grow = "game S(xs: set<nat>) { move grow(len(xs) < 3) => S(xs | {len(xs) + 100}) }
     value grundy of S({})";

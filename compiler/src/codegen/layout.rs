@@ -221,7 +221,8 @@ pub(super) fn cells(t: &FieldTy) -> Option<(u32, u32, u32, u32)> {
 fn set_field(game: &Game) -> CodegenError {
     unsupported(format!(
         "the set field of `{}` (a set field is packed when its elements are a range or a \
-         finite type of at most 128 values)",
+         finite type of at most 128 values, or when its moves take them from at most 128 \
+         values)",
         game.name
     ))
 }

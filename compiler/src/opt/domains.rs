@@ -10,7 +10,9 @@
 //! functions of finitely many arguments (evaluated at each). Where every place that builds
 //! a position of the game is followed and the values are few, the field's domain is that
 //! list ([`Game::domains`]), and native code keeps the field as bits of those values'
-//! indices. Where one place is not followed the field has no domain.
+//! indices. Where one place is not followed the field has no domain; nor where the moves
+//! put no element in the set (what it holds then comes from the program using the game:
+//! its queries, or the positions an embedding program makes, which the file cannot know).
 //!
 //! A domain never changes a value: native code checks each element it packs against the
 //! list, and a position outside it (one given on the command line) is an error naming the
@@ -63,12 +65,21 @@ fn domains(program: &Program, interp: &Interpreter, gid: usize) -> Vec<Option<Rc
         return out;
     }
     // Out of steps, a call's failure is not an error at run time: then no domain.
-    let (found, spent) = within_budget(BUDGET, || fixed_point(program, interp, gid, &wanted));
-    if let (Some(found), false) = (found, spent) {
-        for (i, values) in wanted.into_iter().zip(found) {
+    let (found, spent) = within_budget(BUDGET, || {
+        let rules = fixed_point(program, interp, gid, &wanted, false)?;
+        let all = fixed_point(program, interp, gid, &wanted, true)?;
+        Some((rules, all))
+    });
+    if let (Some((rules, found)), false) = (found, spent) {
+        for ((i, values), from_rules) in wanted.into_iter().zip(found).zip(rules) {
             let FieldTy::Set(t) = &game.fields[i].ty else {
                 continue;
             };
+            // A set whose moves put nothing in it holds what the program using the game
+            // gives it (a query, or a position an embedding program makes): no domain.
+            if from_rules.is_empty() {
+                continue;
+            }
             // Elements outside the type are refused before they are packed.
             let values: Vec<Val> = values.into_iter().filter(|v| t.admits(v)).collect();
             if values.len() <= MAX_DOMAIN {
@@ -80,12 +91,14 @@ fn domains(program: &Program, interp: &Interpreter, gid: usize) -> Vec<Option<Rc
 }
 
 /// The values of the `wanted` fields' elements, grown from none until every place that
-/// builds a position of the game adds nothing; `None` where a place is not followed.
+/// builds a position of the game (the queries' only `with_queries`) adds nothing; `None`
+/// where a place is not followed.
 fn fixed_point(
     program: &Program,
     interp: &Interpreter,
     gid: usize,
     wanted: &[usize],
+    with_queries: bool,
 ) -> Option<Vec<BTreeSet<Val>>> {
     let mut known: Vec<BTreeSet<Val>> = vec![BTreeSet::new(); wanted.len()];
     for _ in 0..MAX_ROUNDS {
@@ -98,6 +111,7 @@ fn fixed_point(
             found: known.clone(),
             failed: false,
             frame: frame_size(program),
+            with_queries,
         };
         walk.program_sites();
         if walk.failed || walk.found.iter().any(|s| s.len() > MAX_DOMAIN) {
@@ -142,6 +156,8 @@ struct Walk<'a, 'p> {
     failed: bool,
     /// Slots enough for any expression of the program.
     frame: usize,
+    /// Whether the queries' positions count.
+    with_queries: bool,
 }
 
 impl Walk<'_, '_> {
@@ -167,7 +183,12 @@ impl Walk<'_, '_> {
         for f in &program.fns {
             self.visit(&f.body, &Env::default());
         }
-        for q in &program.queries {
+        let queries: &[IQuery] = if self.with_queries {
+            &program.queries
+        } else {
+            &[]
+        };
+        for q in queries {
             let mut env = Env::default();
             for (var, domain) in &q.binders {
                 self.visit(domain, &env);
