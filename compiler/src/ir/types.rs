@@ -197,7 +197,7 @@ impl FieldTy {
                 let parts = (ts.iter())
                     .map(|t| t.values(types, limit))
                     .collect::<Option<Vec<_>>>()?;
-                (product(&parts, limit)?.into_iter())
+                (choices(&parts, limit)?.into_iter())
                     .map(|vs| Val::Tuple(vs.into()))
                     .collect()
             }
@@ -207,7 +207,7 @@ impl FieldTy {
                     let parts = (v.fields.iter())
                         .map(|t| t.values(types, limit))
                         .collect::<Option<Vec<_>>>()?;
-                    for payload in product(&parts, limit)? {
+                    for payload in choices(&parts, limit)? {
                         out.push(Val::Tag(Rc::new(Tagged {
                             ty: u.id,
                             variant: index,
@@ -272,7 +272,7 @@ impl fmt::Display for FieldTy {
 
 /// Every combination of one value from each list, in lexicographic order, unless there are
 /// more than `limit`.
-fn product(parts: &[Vec<Val>], limit: usize) -> Option<Vec<Vec<Val>>> {
+pub(crate) fn choices(parts: &[Vec<Val>], limit: usize) -> Option<Vec<Vec<Val>>> {
     let count = (parts.iter()).try_fold(1usize, |n, p| n.checked_mul(p.len()))?;
     if count > limit {
         return None;

@@ -25,10 +25,9 @@ use std::rc::Rc;
 
 /// The most values a domain holds (a packed set is at most 128 bits).
 pub const MAX_DOMAIN: usize = 128;
-/// The most values the pass follows for one expression.
+/// The most values the pass follows for one expression, and the most arguments at which
+/// it evaluates one call or expression.
 const MAX_VALUES: usize = 4096;
-/// The most arguments at which it evaluates one call.
-const MAX_CALLS: usize = 4096;
 /// Steps the evaluations for one game may take.
 const BUDGET: u64 = 4_000_000;
 /// Rounds of the fixed point (each adds values, or the fixed point is reached).
@@ -439,28 +438,29 @@ impl Walk<'_, '_> {
     /// where it reads only names whose values are followed, and not too many choices (a
     /// failing evaluation is an error at run time: it builds nothing).
     fn evaluated(&self, e: &IExpr, env: &Env) -> Option<BTreeSet<Val>> {
-        let mut reads: Vec<(usize, Vec<Val>)> = Vec::new();
+        let mut slots: Vec<usize> = Vec::new();
+        let mut parts: Vec<Vec<Val>> = Vec::new();
         let mut followed = true;
         e.for_each_read(&mut |v| {
-            if reads.iter().any(|(slot, _)| *slot == v.slot) {
+            if slots.contains(&v.slot) {
                 return;
             }
             match env.values.get(&v.slot) {
-                Some(values) => reads.push((v.slot, values.iter().cloned().collect())),
+                Some(values) => {
+                    slots.push(v.slot);
+                    parts.push(values.iter().cloned().collect());
+                }
                 None => followed = false,
             }
         });
-        let count = (reads.iter()).try_fold(1usize, |n, (_, vs)| n.checked_mul(vs.len()))?;
-        if !followed || count > MAX_CALLS {
+        if !followed || slots.iter().any(|&slot| slot >= self.frame) {
             return None;
         }
         let mut frame = vec![Val::Int(0); self.frame];
         let mut out = BTreeSet::new();
-        for k in 0..count {
-            let mut rest = k;
-            for (slot, values) in &reads {
-                *frame.get_mut(*slot)? = values[rest % values.len()].clone();
-                rest /= values.len();
+        for values in choices(&parts, MAX_VALUES)? {
+            for (&slot, v) in slots.iter().zip(values) {
+                frame[slot] = v;
             }
             if let Ok(v) = self.interp.eval(e, &mut frame) {
                 out.insert(v.normalize());
@@ -471,23 +471,10 @@ impl Walk<'_, '_> {
 
     /// Every choice of a value of each of `items`, where their values are followed.
     fn product(&self, items: &[IExpr], env: &Env) -> Option<Vec<Vec<Val>>> {
-        let mut out: Vec<Vec<Val>> = vec![Vec::new()];
-        for item in items {
-            let parts = self.values(item, env)?;
-            if out.len().saturating_mul(parts.len()) > MAX_VALUES {
-                return None;
-            }
-            out = (out.iter())
-                .flat_map(|prefix| {
-                    parts.iter().map(move |p| {
-                        let mut next = prefix.clone();
-                        next.push(p.clone());
-                        next
-                    })
-                })
-                .collect();
-        }
-        Some(out)
+        let parts = (items.iter())
+            .map(|item| Some(self.values(item, env)?.into_iter().collect()))
+            .collect::<Option<Vec<Vec<Val>>>>()?;
+        choices(&parts, MAX_VALUES)
     }
 
     /// The results of the call `e` at every argument its arguments can take (a failing
@@ -497,20 +484,11 @@ impl Walk<'_, '_> {
             return None;
         };
         let f = self.program.fns.get(*func)?;
-        let choices = (args.iter())
-            .map(|a| Some(self.values(a, env)?.into_iter().collect::<Vec<_>>()))
-            .collect::<Option<Vec<_>>>()?;
-        let count = (choices.iter()).try_fold(1usize, |n, c| n.checked_mul(c.len()))?;
-        if count > MAX_CALLS {
-            return None;
-        }
         let mut out = BTreeSet::new();
         let mut frame = vec![Val::Int(0); f.frame.max(args.len())];
-        for k in 0..count {
-            let mut rest = k;
-            for (slot, c) in choices.iter().enumerate() {
-                frame[slot] = c[rest % c.len()].clone();
-                rest /= c.len();
+        for arguments in self.product(args, env)? {
+            for (slot, v) in arguments.into_iter().enumerate() {
+                frame[slot] = v;
             }
             // A failing call is an error at run time (unless the steps ran out: then the
             // whole pass gives up, see `domains`).
