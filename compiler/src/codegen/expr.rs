@@ -106,9 +106,9 @@ impl Gen<'_> {
                 return Ok(quote!(for rank in 0..#count { let #pattern = #value; #body }));
             }
         }
-        // A name or a constant's static is borrowed (its elements are copied once); a
-        // computed domain is consumed.
-        if matches!(dom, IExpr::Var(_)) || self.is_constant_set(dom)? {
+        // A name or a constant set is borrowed (its elements are copied once; a large one
+        // is read in its static); a computed domain is consumed.
+        if matches!(dom, IExpr::Var(_) | IExpr::Lit(Val::Set(_))) {
             let d = self.domain_ref(dom)?;
             return Ok(quote!(for #pattern in #rt::native::Domain::elements(#d) { #body }));
         }
@@ -274,14 +274,6 @@ impl Gen<'_> {
         })
     }
 
-    /// Whether `e` is a constant set kept as a static (see [`Gen::constant_set`]).
-    fn is_constant_set(&self, e: &IExpr) -> Result<bool, CodegenError> {
-        match e {
-            IExpr::Lit(v) => Ok(self.constant_set(v)?.is_some()),
-            _ => Ok(false),
-        }
-    }
-
     /// A reference to a domain that is only read (`in`, `len`, `min`, `max`, a loop over
     /// a name): a name without a copy.
     pub(super) fn domain_ref(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
@@ -359,13 +351,10 @@ impl Gen<'_> {
                 let vs = all(&mut vs.iter())?;
                 quote!((#(#vs,)*))
             }
-            Val::Set(_) => match self.constant_set(v)? {
+            Val::Set(items) => match self.constant_set(v)? {
                 // A large set is built once, as a static.
                 Some(name) => quote!(::std::clone::Clone::clone(&*#name)),
                 None => {
-                    let Val::Set(items) = v else {
-                        unreachable!("a set")
-                    };
                     let vs = all(&mut items.iter())?;
                     quote!(#rt::native::Set::from_array([#(#vs),*]))
                 }

@@ -173,8 +173,9 @@ fn packing(program: &Program, game: &Game, t: &FieldTy) -> Result<Packed, Codege
     }
 }
 
-/// Whether a set of type `t` is packed by its domain where it has one: its elements are
-/// plain values (compared in a `match`) of a type too large to rank.
+/// Whether a set of type `t` is packed by its domain where it has one (the domains pass
+/// finds them for types too large to rank): its elements are plain values, compared in a
+/// `match`.
 fn domain_packs(program: &Program, t: &FieldTy) -> bool {
     fn plain(program: &Program, t: &FieldTy) -> bool {
         match t {
@@ -184,12 +185,7 @@ fn domain_packs(program: &Program, t: &FieldTy) -> bool {
             FieldTy::Set(_) | FieldTy::List(_) => false,
         }
     }
-    match t {
-        FieldTy::Set(inner) => {
-            plain(program, inner) && count_values(program, inner).is_none_or(|n| n > 128)
-        }
-        _ => false,
-    }
+    matches!(t, FieldTy::Set(inner) if plain(program, inner))
 }
 
 /// Whether `t` is a range, `bool`, a plain tagged union or a tuple of those.
@@ -537,58 +533,54 @@ impl Gen<'_> {
     /// `wide_key`: the same packing into 128 bits (below `u128::MAX`) for the games without
     /// a `key` (a set of up to 127 cells), or `None` when no game has one.
     pub(super) fn wide_key_fn(&self) -> Option<TokenStream> {
-        let keyed = self.keyed_games(false);
-        let any = (0..self.program.games.len())
-            .any(|g| !keyed[g] && self.key_digits(g, &self.program.games[g], true).is_some());
-        any.then(|| self.keys(true)).flatten()
+        self.keys(true)
     }
 
-    /// Which games `key` packs (in order, while their keys fit together).
-    fn keyed_games(&self, wide: bool) -> Vec<bool> {
+    /// Each game's key terms and offset where `key` packs it (`wide`: `wide_key`, over the
+    /// games without a `key`): the games in order, each while its keys fit after the earlier
+    /// ones' below the word's largest value.
+    fn key_plan(&self, wide: bool) -> Vec<Option<(Vec<TokenStream>, u128)>> {
+        let narrow = if wide {
+            self.key_plan(false)
+        } else {
+            Vec::new()
+        };
         let max = if wide { u128::MAX } else { u64::MAX as u128 };
         let mut offset: u128 = 0;
         (self.program.games.iter().enumerate())
-            .map(|(gid, game)| match self.key_digits(gid, game, wide) {
-                Some((_, size)) if offset.checked_add(size).is_some_and(|end| end <= max) => {
-                    offset += size;
-                    true
+            .map(|(gid, game)| {
+                if narrow.get(gid).is_some_and(Option::is_some) {
+                    return None;
                 }
-                _ => false,
+                let (terms, size) = self.key_digits(gid, game, wide)?;
+                let end = offset.checked_add(size).filter(|&end| end <= max)?;
+                Some((terms, std::mem::replace(&mut offset, end)))
             })
             .collect()
     }
 
-    /// The body of `key` (`wide`: of `wide_key`, over the games without a `key`).
+    /// The body of `key` (`wide`: of `wide_key`), or `None` when it packs no game.
     fn keys(&self, wide: bool) -> Option<TokenStream> {
-        let narrow = self.keyed_games(false);
-        let max = if wide { u128::MAX } else { u64::MAX as u128 };
-        let mut offset: u128 = 0;
-        let mut keyed_games = 0;
-        let mut arms = Vec::new();
-        for (gid, game) in self.program.games.iter().enumerate() {
-            let any = self.any_pos(gid, game);
-            let keyed = (self.key_digits(gid, game, wide))
-                .filter(|_| !(wide && narrow[gid]))
-                .filter(|(_, size)| offset.checked_add(*size).is_some_and(|end| end <= max));
-            match keyed {
-                Some((terms, size)) => {
-                    let pattern = self.pos_pattern(gid, &self.field_names(game));
-                    let mut parts = terms;
-                    if offset > 0 || parts.is_empty() {
-                        let offset = match wide {
-                            true => Literal::u128_suffixed(offset),
-                            false => Literal::u64_suffixed(offset as u64),
-                        };
-                        parts.insert(0, offset.into_token_stream());
-                    }
-                    arms.push(quote!(#pattern => ::std::option::Option::Some(#(#parts)+*),));
-                    offset += size;
-                    keyed_games += 1;
-                }
-                None => arms.push(quote!(#any => ::std::option::Option::None,)),
-            }
+        let plan = self.key_plan(wide);
+        if plan.iter().all(Option::is_none) {
+            return None;
         }
-        (keyed_games > 0).then(|| quote!(match pos { #(#arms)* }))
+        let arms = (self.program.games.iter().enumerate().zip(plan)).map(|((gid, game), keyed)| {
+            let Some((mut parts, offset)) = keyed else {
+                let any = self.any_pos(gid, game);
+                return quote!(#any => ::std::option::Option::None,);
+            };
+            if offset > 0 || parts.is_empty() {
+                let offset = match wide {
+                    true => Literal::u128_suffixed(offset),
+                    false => Literal::u64_suffixed(offset as u64),
+                };
+                parts.insert(0, offset.into_token_stream());
+            }
+            let pattern = self.pos_pattern(gid, &self.field_names(game));
+            quote!(#pattern => ::std::option::Option::Some(#(#parts)+*),)
+        });
+        Some(quote!(match pos { #(#arms)* }))
     }
 
     /// The terms (`u64` expressions, `u128` ones when `wide`: each field's digit times its
