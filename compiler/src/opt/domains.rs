@@ -64,9 +64,11 @@ fn domains(program: &Program, interp: &Interpreter, gid: usize) -> Vec<Option<Rc
         return out;
     }
     // Out of steps, a call's failure is not an error at run time: then no domain.
+    // The queries' values are added to the rules' fixed point (the values only grow).
     let (found, spent) = within_budget(BUDGET, || {
-        let rules = fixed_point(program, interp, gid, &wanted, false)?;
-        let all = fixed_point(program, interp, gid, &wanted, true)?;
+        let start = vec![BTreeSet::new(); wanted.len()];
+        let rules = fixed_point(program, interp, gid, &wanted, start, false)?;
+        let all = fixed_point(program, interp, gid, &wanted, rules.clone(), true)?;
         Some((rules, all))
     });
     if let (Some((rules, found)), false) = (found, spent) {
@@ -89,7 +91,7 @@ fn domains(program: &Program, interp: &Interpreter, gid: usize) -> Vec<Option<Rc
     out
 }
 
-/// The values of the `wanted` fields' elements, grown from none until every place that
+/// The values of the `wanted` fields' elements, grown from `known` until every place that
 /// builds a position of the game (the queries' only `with_queries`) adds nothing; `None`
 /// where a place is not followed.
 fn fixed_point(
@@ -97,9 +99,10 @@ fn fixed_point(
     interp: &Interpreter,
     gid: usize,
     wanted: &[usize],
+    mut known: Vec<BTreeSet<Val>>,
     with_queries: bool,
 ) -> Option<Vec<BTreeSet<Val>>> {
-    let mut known: Vec<BTreeSet<Val>> = vec![BTreeSet::new(); wanted.len()];
+    let frame = frame_size(program);
     for _ in 0..MAX_ROUNDS {
         let mut walk = Walk {
             program,
@@ -109,7 +112,7 @@ fn fixed_point(
             known: &known,
             found: known.clone(),
             failed: false,
-            frame: frame_size(program),
+            frame,
             with_queries,
         };
         walk.program_sites();
