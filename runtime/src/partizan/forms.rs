@@ -464,7 +464,8 @@ impl Forms {
     }
 
     /// Writes `g` in the notation of CGSuite and `cgt`: `-3/2`, `*`, `*2`, `^`, `v2*`,
-    /// `1/2^*`, and `{A, B|C}` otherwise.
+    /// `1/2^*`, and `{A, B|C}` otherwise, each side's options by birthday, then by text (so
+    /// the text of a game does not depend on the order its forms were made in).
     pub fn write(&mut self, g: GameId, out: &mut String) {
         if let Some(n) = self.nus(g) {
             write_nus(n, out);
@@ -472,20 +473,25 @@ impl Forms {
         }
         let (left, right) = (self.left(g).to_vec(), self.right(g).to_vec());
         out.push('{');
-        for (i, &x) in left.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            self.write(x, out);
-        }
+        self.write_options(&left, out);
         out.push('|');
-        for (i, &x) in right.iter().enumerate() {
+        self.write_options(&right, out);
+        out.push('}');
+    }
+
+    /// One side's options, by birthday, then by text, separated by commas.
+    fn write_options(&mut self, options: &[GameId], out: &mut String) {
+        let mut written: Vec<(u64, String)> = options
+            .iter()
+            .map(|&x| (self.birthday(x), self.display(x)))
+            .collect();
+        written.sort();
+        for (i, (_, text)) in written.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
-            self.write(x, out);
+            out.push_str(text);
         }
-        out.push('}');
     }
 
     /// `g` as written by [`Forms::write`].
@@ -539,6 +545,30 @@ mod tests {
 
     fn int(f: &mut Forms, n: i64) -> GameId {
         f.number(Dyadic::integer(n))
+    }
+
+    /// `{0|-1/2, {0|-1}}` made with its options' forms in either order is written the same.
+    #[test]
+    fn text_does_not_depend_on_the_order_forms_were_made() {
+        let texts: Vec<String> = [false, true]
+            .into_iter()
+            .map(|half_first| {
+                let mut f = Forms::new();
+                let minus_one = int(&mut f, -1);
+                let make_half = |f: &mut Forms| f.canonical(vec![minus_one], vec![GameId::ZERO]);
+                let make_other = |f: &mut Forms| f.canonical(vec![GameId::ZERO], vec![minus_one]);
+                let (half, other) = match half_first {
+                    true => (make_half(&mut f), make_other(&mut f)),
+                    false => {
+                        let other = make_other(&mut f);
+                        (make_half(&mut f), other)
+                    }
+                };
+                let g = f.canonical(vec![GameId::ZERO], vec![half, other]);
+                f.display(g)
+            })
+            .collect();
+        assert_eq!(texts, ["{0|-1/2, {0|-1}}", "{0|-1/2, {0|-1}}"]);
     }
 
     #[test]
