@@ -225,7 +225,7 @@ fn run_time_errors_name_the_move_position_and_value() {
         err.contains(
             "the game is loopy: a position can repeat (L(0) -> L(1) -> L(2) -> L(0)); a loopy \
              game's values are its outcome, an impartial one's grundy and remoteness, and a \
-             partizan stopper's canonical form"
+             partizan one's canonical form (a stopper's, or its sides)"
         ),
         "{err}"
     );

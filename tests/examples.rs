@@ -502,6 +502,8 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
 /// Stoppers' simplest forms: Conway's named stoppers by name, Siegel's irreducible 4-cycle
 /// (CGT figure VI.3.2) kept whole from each of its vertices, upon + * = {0, pass|0} (Winning
 /// Ways), over + over = over (Left's move to over reverses through over), and dud's draws.
+/// Games that are not stoppers by their sides, as CGSuite gives them: dud = on & off, tis =
+/// 1 & 0, {0|{dud|},*} = ^ & v*.
 #[test]
 fn stoppers_have_their_published_forms() {
     for mode in [Mode::Fast, Mode::Exact] {
@@ -518,13 +520,22 @@ fn stoppers_have_their_published_forms() {
             "a{0|{{{0|a}|*}|*}}",
             "a{{{0|{0|a}}|*}|*}",
             "a{{0|{0|{a|*}}}|*}",
+            "dud",
+            "1 & 0",
+            "0 & -1",
+            "^ & v*",
+            "on & 0",
         ];
         assert_eq!(column(&answers[0], 1), forms, "{mode:?}");
-        let outcomes = ["P", "N", "L", "R", "L", "R", "L", "L", "L", "L", "L"];
+        let outcomes = [
+            "P", "N", "L", "R", "L", "R", "L", "L", "L", "L", "L", "D", "D/L", "R/D", "L/D", "D/L",
+        ];
         assert_eq!(column(&answers[0], 2), outcomes);
         assert_eq!(value(&answers[1], "outcome"), "D");
         assert_eq!(value(&answers[2], "canonical"), "{0, pass|0}");
         assert_eq!(value(&answers[3], "canonical"), "over");
         assert_eq!(value(&answers[4], "outcome"), "D");
+        assert_eq!(value(&answers[5], "canonical"), "dud");
+        assert_eq!(value(&answers[6], "canonical"), "over & under");
     }
 }

@@ -404,14 +404,27 @@ fn partizan_solves_stop_with_clear_errors() {
             common::stderr(&out)
         );
     }
-    // Where both move in turn forever it is not: its form is an error naming the cycle.
+    // Where both move in turn forever it is not: its value is its onside and offside, here
+    // on & off, dud.
     let loopy = temp_file(
         "partizan_loopy.cgdl",
         "game L(n: 0..=1) {\n    left move a => L(1 - n)\n    right move b => L(1 - n)\n}\nvalue canonical of L(0)\n",
     );
+    for out in both_back_ends(&["run", loopy.to_str().expect("a UTF-8 path")]) {
+        assert!(stdout(&out).contains("canonical  dud"), "{}", stdout(&out));
+    }
+    // Bach's carousel (Winning Ways) a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}: its sides are not
+    // stoppers, so its form is an error naming a cycle of alternating play.
+    let bach = temp_file(
+        "partizan_bach.cgdl",
+        "const LEFT = [[4, 1], [5], [6, 3], [7], [], [4], [4], [5]]\n\
+         const RIGHT = [[4], [5, 2], [6], [7, 0], [], [], [4], [5]]\n\
+         game B(v: 0..8) {\n    left move l(w in LEFT[v]) => B(w)\n    right move r(w in RIGHT[v]) => B(w)\n}\n\
+         value canonical of B(0)\n",
+    );
     common::both_back_ends_fail_with(
-        &["run", loopy.to_str().expect("a UTF-8 path")],
-        "the game is loopy and not a stopper: Left and Right can move in turn forever (L(0) -> L(1) -> L(0))",
+        &["run", bach.to_str().expect("a UTF-8 path")],
+        "the game is loopy and not a stopper: Left and Right can move in turn forever (B(0) -> B(1) -> B(2) -> B(3) -> B(0)); cgdl finds no stopper equal to its onside",
     );
     let path = common::root().join("examples/domineering.cgdl");
     let path = path.to_str().expect("a UTF-8 path");

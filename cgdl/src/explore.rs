@@ -98,7 +98,7 @@ impl<'p> Explorer<'p> {
                 Side::Left => right_first == Winner::Left,
                 Side::Right => left_first == Winner::Right,
             };
-            // A loopy game that is not a stopper has no form here: its outcome says it all.
+            // A loopy game whose sides are not found has no form here: its outcome says it all.
             let text = match self.solver.canonical(expr.clone()) {
                 Ok(form) => form,
                 Err(_) => format!("outcome {class}"),

@@ -78,9 +78,12 @@ pub enum SolveError {
         /// The value, as written.
         value: String,
     },
-    /// A loopy partizan position's form was asked for, and it is not a stopper: its
-    /// players can move in turn forever (`positions`, a cycle of such play).
+    /// A loopy partizan position's form was asked for, and it is not a stopper (its players
+    /// can move in turn forever: `positions`, a cycle of such play), and no stopper was
+    /// found for one of its sides (`side`, "onside" or "offside").
     NotAStopper {
+        /// Which side has no stopper found.
+        side: &'static str,
         /// The cycle, starting and ending at the repeated position.
         positions: Vec<String>,
     },
@@ -118,21 +121,22 @@ impl fmt::Display for SolveError {
             SolveError::Cycle { positions } => write!(
                 f,
                 "the game is loopy: a position can repeat ({}); a loopy game's values are its \
-                 outcome, an impartial one's grundy and remoteness, and a partizan stopper's \
-                 canonical form",
+                 outcome, an impartial one's grundy and remoteness, and a partizan one's \
+                 canonical form (a stopper's, or its sides)",
                 positions.join(" -> ")
             ),
-            SolveError::NotAStopper { positions } => write!(
+            SolveError::NotAStopper { side, positions } => write!(
                 f,
                 "the game is loopy and not a stopper: Left and Right can move in turn forever \
-                 ({}), so its value has an onside and an offside, which cgdl does not compute; \
-                 its outcome is defined",
+                 ({}); cgdl finds no stopper equal to its {side} (it looks by removing such \
+                 moves), so it gives no form; its outcome is defined",
                 positions.join(" -> ")
             ),
             SolveError::LargeStopper { positions, limit } => write!(
                 f,
                 "the loopy game's graph has {positions} positions, more than the {limit} whose \
-                 stopper form cgdl computes; its outcome is defined"
+                 stopper form (or, for a game that is not a stopper, whose sides) cgdl \
+                 computes; its outcome is defined"
             ),
             SolveError::Unverified { what } => write!(
                 f,

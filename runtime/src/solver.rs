@@ -581,7 +581,8 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// The canonical form of a position expression, written as CGSuite writes it.
     /// A loopy position that is a stopper has its simplest form, written as CGSuite writes
-    /// loopy games (`on`, `over`, `{0|pass}`, `a{0|{*|a}}`).
+    /// loopy games (`on`, `over`, `{0|pass}`, `a{0|{*|a}}`); one that is not, its onside and
+    /// offside (`1 & 0`, `dud`), where they are found (see [`crate::partizan::sides`]).
     pub fn canonical(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<String, SolveError> {
         let expr = expr.into_expr().canonical();
         let p = self.partizan();

@@ -2,10 +2,17 @@
 //! the forms are the canonical forms' of `Forms`; on loopy ones the form plays like the game
 //! in every sum with a small stopper (outcomes by retrograde analysis of the sum's graph),
 //! simplifying twice changes nothing, and the published forms come out.
+//!
+//! Games that are not stoppers: the sided orders are the stoppers' order on stoppers and
+//! preorders everywhere; a side found plays like the game beside every small stopper (Left's
+//! wins those of the offside, Right's those of the onside); the published sided values
+//! (CGSuite's) come out, and Bach's carousel, whose sides are not stoppers, has none.
 
 use cgdl_runtime::loopy::partizan_retrograde;
+use cgdl_runtime::partizan::sides::{self, side, SideError, Sided};
 use cgdl_runtime::partizan::stopper::{order, simplest, write, FormError, Graph};
 use cgdl_runtime::partizan::{Forms, GameId};
+use cgdl_runtime::Winner;
 use proptest::prelude::*;
 
 fn graph(left: &[&[u32]], right: &[&[u32]]) -> Graph {
@@ -223,6 +230,127 @@ proptest! {
             prop_assert_eq!(played, simplified, "root {}", root);
             let written = write(&simple, &mut Forms::new());
             prop_assert_eq!(form(&simple, 0), Ok(written));
+        }
+    }
+}
+
+/// The value of vertex `v` written: its form, or its sides.
+fn value(g: &Graph, v: u32) -> Result<String, SideError> {
+    let mut forms = Forms::new();
+    match simplest(g, v) {
+        Ok(simple) => Ok(write(&simple, &mut forms)),
+        Err(_) => {
+            let (on, off) = (side(g, v, Sided::On)?, side(g, v, Sided::Off)?);
+            Ok(sides::write(&on, &off, &mut forms))
+        }
+    }
+}
+
+#[test]
+fn published_sided_values() {
+    // CGSuite's SidedValueTestCase: dud, tis = a{{|a}|} = 1 & 0, {0|{dud|},*} = ^ & v*.
+    let dud = graph(&[&[0]], &[&[0]]);
+    assert_eq!(value(&dud, 0).as_deref(), Ok("dud"));
+    let tis = graph(&[&[1], &[]], &[&[], &[0]]);
+    assert_eq!(value(&tis, 0).as_deref(), Ok("1 & 0"));
+    // 0: the game, 1: 0, 2: {dud|}, 3: *, 4: dud.
+    let g = graph(
+        &[&[1], &[], &[4], &[1], &[4]],
+        &[&[2, 3], &[], &[], &[1], &[4]],
+    );
+    assert_eq!(value(&g, 0).as_deref(), Ok("^ & v*"));
+    // on + off = dud (Winning Ways); {pass|pass} in the named graph too.
+    let s = sum(&named(), &named());
+    assert_eq!(value(&s, 2 * 12 + 3).as_deref(), Ok("dud"));
+    assert_eq!(value(&named(), 11).as_deref(), Ok("dud"));
+    // Bach's carousel a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}: its sides are not stoppers (CGSuite:
+    // a SidedValue, not stopper-sided). 0: a, 1: {1|1,Y}, 2: Y = {*,Z|*}, 3: Z = {1*|1*,a},
+    // 4: 0, 5: 1, 6: *, 7: 1*.
+    let bach = graph(
+        &[&[4, 1], &[5], &[6, 3], &[7], &[], &[4], &[4], &[5]],
+        &[&[4], &[5, 2], &[6], &[7, 0], &[], &[], &[4], &[5]],
+    );
+    assert!(matches!(
+        side(&bach, 0, Sided::On),
+        Err(SideError::NotFound(_))
+    ));
+    assert!(matches!(
+        side(&bach, 0, Sided::Off),
+        Err(SideError::NotFound(_))
+    ));
+}
+
+/// Whether `winner` is `who`, for both starts.
+fn wins(outcome: (Winner, Winner), who: Winner) -> (bool, bool) {
+    (outcome.0 == who, outcome.1 == who)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// On stoppers both sided orders are the stoppers' order; on any graph each is a
+    /// preorder, with on above and off below every vertex.
+    #[test]
+    fn sided_orders_extend_the_stoppers_order(g in random_graph(7)) {
+        let st = stopper(g.clone());
+        let o = order(&st);
+        for sided in [Sided::On, Sided::Off] {
+            let so = sides::order(&st, sided);
+            for a in 0..st.len() as u32 {
+                for b in 0..st.len() as u32 {
+                    prop_assert_eq!(so.le(a, b), o.le(a, b), "{:?} {} <= {}", sided, a, b);
+                }
+            }
+            // Any graph, beside on (vertex n) and off (n + 1).
+            let n = g.len() as u32;
+            let extremes = graph(&[&[0], &[]], &[&[], &[1]]);
+            let h = g.beside(&extremes);
+            let so = sides::order(&h, sided);
+            for a in 0..n {
+                prop_assert!(so.le(a, a));
+                prop_assert!(so.le(a, n) && so.le(n + 1, a), "{:?} off <= {} <= on", sided, a);
+                for b in 0..n {
+                    for c in 0..n {
+                        if so.le(a, b) && so.le(b, c) {
+                            prop_assert!(so.le(a, c), "{:?} {} <= {} <= {}", sided, a, b, c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a game's sides are found, each plays like it beside every small stopper: Left
+    /// wins the sum (retrograde, either player first) exactly where he wins the offside's
+    /// sum, Right exactly where he wins the onside's. The onside is at least the offside, and
+    /// each side is its own side.
+    #[test]
+    fn sides_play_like_their_games(g in random_graph(6), x in random_graph(4)) {
+        let x = stopper(x);
+        for root in 0..g.len() as u32 {
+            let (on, off) = match (side(&g, root, Sided::On), side(&g, root, Sided::Off)) {
+                (Ok(on), Ok(off)) => (on, off),
+                (Err(SideError::NotFound(_)), _) | (_, Err(SideError::NotFound(_))) => continue,
+                (a, b) => return Err(TestCaseError::fail(format!("{a:?} {b:?}"))),
+            };
+            let original = g.from_root(root);
+            let both = on.beside(&off);
+            prop_assert!(order(&both).le(on.len() as u32, 0), "offside <= onside");
+            let sums = [&original, &on, &off].map(|h| {
+                let s = sum(h, &x);
+                partizan_retrograde(&s.left, &s.right)
+            });
+            // The sums' first vertices: each root beside each vertex b of x.
+            let [games, onsides, offsides] = &sums;
+            let firsts = games.iter().zip(onsides).zip(offsides).take(x.len());
+            for (b, ((&game, &onside), &offside)) in firsts.enumerate() {
+                prop_assert_eq!(wins(game, Winner::Left), wins(offside, Winner::Left), "root {} x {}", root, b);
+                prop_assert_eq!(wins(game, Winner::Right), wins(onside, Winner::Right), "root {} x {}", root, b);
+            }
+            for (form, sided) in [(&on, Sided::On), (&off, Sided::Off)] {
+                let again = side(form, 0, sided).map(|f| write(&f, &mut Forms::new()));
+                prop_assert_eq!(again, Ok(write(form, &mut Forms::new())));
+            }
         }
     }
 }

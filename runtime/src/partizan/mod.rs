@@ -4,6 +4,7 @@
 
 mod dyadic;
 mod forms;
+pub mod sides;
 pub mod stopper;
 mod thermo;
 

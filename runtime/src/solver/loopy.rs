@@ -17,6 +17,7 @@
 
 use super::*;
 use crate::loopy::{gsg, partizan_retrograde, retrograde, Gsg};
+use crate::partizan::sides::{self, Sided};
 use crate::partizan::{stopper, Side};
 
 /// A loopy partizan game's positions (its first the one asked about) and their graph.
@@ -125,12 +126,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         let (nodes, graph) = self.partizan_graph(expr)?;
         let form = match stopper::simplest(&graph, 0) {
             Ok(simple) => Ok(stopper::write(&simple, self.partizan().forms())),
-            Err(stopper::FormError::NotAStopper(cycle)) => Err(SolveError::NotAStopper {
-                positions: cycle
-                    .iter()
-                    .map(|&v| self.display(&nodes[v as usize]))
-                    .collect(),
-            }),
+            Err(stopper::FormError::NotAStopper(_)) => self.sided_form(&nodes, &graph),
             Err(stopper::FormError::TooLarge(positions)) => Err(SolveError::LargeStopper {
                 positions,
                 limit: crate::partizan::stopper::MAX_ORDER_VERTICES / 2,
@@ -141,6 +137,42 @@ impl<'r, R: Rules> Solver<'r, R> {
         };
         self.loopy_forms.insert(expr.clone(), form.clone());
         form
+    }
+
+    /// The value of a loopy partizan position that is not a stopper (`graph`'s vertex 0):
+    /// its onside and offside, each a stopper's simplest form, written `S & T`.
+    fn sided_form(
+        &mut self,
+        nodes: &[Expr<Pos<R>>],
+        graph: &stopper::Graph,
+    ) -> Result<String, SolveError> {
+        let mut found = Vec::new();
+        for (sided, name) in [(Sided::On, "onside"), (Sided::Off, "offside")] {
+            match sides::side(graph, 0, sided) {
+                Ok(form) => found.push(form),
+                Err(sides::SideError::NotFound(cycle)) => {
+                    return Err(SolveError::NotAStopper {
+                        side: name,
+                        positions: cycle
+                            .iter()
+                            .map(|&v| self.display(&nodes[v as usize]))
+                            .collect(),
+                    })
+                }
+                Err(sides::SideError::TooLarge(positions)) => {
+                    return Err(SolveError::LargeStopper {
+                        positions,
+                        limit: sides::MAX_SIDED_VERTICES,
+                    })
+                }
+                Err(sides::SideError::Unverified) => {
+                    return Err(SolveError::Unverified {
+                        what: format!("a loopy game's {name} equals the stopper found"),
+                    })
+                }
+            }
+        }
+        Ok(sides::write(&found[0], &found[1], self.partizan().forms()))
     }
 
     /// Enumerates every position reachable from `root`, labels them all, and keeps them.
