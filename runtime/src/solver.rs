@@ -16,8 +16,11 @@ use crate::value::{
 use rustc_hash::FxHashMap;
 
 use crate::checked::check_orbit;
+mod budget;
 mod loopy;
 mod nimber;
+
+use budget::Budget;
 
 /// An option, and its text as [`Solver::options_as_written`] writes it.
 pub type WrittenOption<P> = (Expr<P>, String);
@@ -218,11 +221,8 @@ const POOL_LIMIT: usize = 64;
 pub struct Solver<'r, R: Rules> {
     rules: &'r R,
     mode: Mode,
-    max_positions: u64,
-    max_memory: Option<u64>,
-    /// Bytes left under `max_memory` when last measured (every few thousand positions).
-    free_memory: u64,
-    solved: u64,
+    /// The limits, and what the solve has spent.
+    budget: Budget,
     leaf_memo: Vec<LeafMemo<R::Pos>>,
     exprs: Vec<Expr<R::Pos>>,
     expr_ids: FxHashMap<Expr<R::Pos>, u32>,
@@ -243,19 +243,8 @@ pub struct Solver<'r, R: Rules> {
     /// Keys of positions an outcome search found N by an `end` option, in a small
     /// direct-mapped cache instead of the memo (see [`ENDED_CACHE`]).
     ended: Vec<u64>,
-    /// Options enumerated since a position was last finished.
-    descent_options: u64,
-    /// Components built in compound options since memory was last measured.
-    expr_parts: u64,
     /// Canonical forms of partizan positions, made when first asked for.
     partizan: Option<PartizanSolver<'r, R>>,
-    /// How often the memos forgot their oldest values because one would have grown past
-    /// the limit.
-    cleared: u64,
-    /// How many more times the memos may forget while solving the current value.
-    clears_left: u32,
-    /// A memo could neither grow nor forget within the memory limit: the solve stops.
-    memory_exhausted: bool,
     /// Values below 64 that a nimber search found a position (a least image) not to have,
     /// as bits, while its value is not known ([`nimber`]).
     not_values: FxHashMap<R::Pos, u64>,
@@ -295,13 +284,10 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// A solver with the given evaluation mode.
     pub fn with_mode(rules: &'r R, mode: Mode) -> Self {
-        let mut solver = Solver {
+        Solver {
             rules,
             mode,
-            max_positions: DEFAULT_MAX_POSITIONS,
-            max_memory: crate::memory::default_limit(),
-            free_memory: u64::MAX,
-            solved: 0,
+            budget: Budget::new(),
             leaf_memo: ValueKind::ALL.iter().map(|_| LeafMemo::new()).collect(),
             exprs: Vec::new(),
             expr_ids: FxHashMap::default(),
@@ -314,12 +300,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             kernel_keeps: false,
             kernel_found: Vec::new(),
             ended: Vec::new(),
-            descent_options: 0,
-            expr_parts: 0,
             partizan: None,
-            cleared: 0,
-            clears_left: MEMO_CLEARS_PER_VALUE,
-            memory_exhausted: false,
             not_values: FxHashMap::default(),
             searching: Default::default(),
             symmetry_stats: SymmetryStats::default(),
@@ -328,9 +309,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             loopy: FxHashMap::default(),
             loopy_partizan: FxHashMap::default(),
             loopy_forms: FxHashMap::default(),
-        };
-        solver.measure_memory();
-        solver
+        }
     }
 
     /// Between a query's rows (no position held): where the process holds more than half
@@ -339,7 +318,8 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// table runs within the limit as it does where positions are values (the memos then
     /// forget their oldest values as they fill).
     pub(crate) fn relieve_memory(&mut self) {
-        let (Some(limit), Some(held)) = (self.max_memory, crate::memory::resident_bytes()) else {
+        let (Some(limit), Some(held)) = (self.budget.max_memory, crate::memory::resident_bytes())
+        else {
             return;
         };
         if !self.stack.is_empty() || held <= limit / 2 || !self.rules.forget_positions() {
@@ -357,7 +337,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.loopy_partizan = FxHashMap::default();
         self.loopy_forms = FxHashMap::default();
         self.partizan = None;
-        self.cleared += 1;
+        self.budget.cleared += 1;
         self.measure_memory();
     }
 
@@ -370,24 +350,15 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// Measures the memory held against `max_memory` (keeping what is left in
-    /// `free_memory`); the limit when the process holds more.
+    /// Measures the memory held against the limit; the limit when the process holds more.
     fn measure_memory(&mut self) -> Option<u64> {
-        let (limit, held) = match (self.max_memory, crate::memory::resident_bytes()) {
-            (Some(limit), Some(held)) => (limit, held),
-            _ => {
-                self.free_memory = u64::MAX;
-                return None;
-            }
-        };
-        self.free_memory = limit.saturating_sub(held);
-        (held > limit).then_some(limit)
+        self.budget.measure_memory()
     }
 
     /// Bounds the number of positions this solver evaluates (a guard against huge state
     /// spaces); past it, solving fails with [`SolveError::TooManyPositions`].
     pub fn set_max_positions(&mut self, limit: u64) {
-        self.max_positions = limit;
+        self.budget.max_positions = limit;
         if let Some(p) = &mut self.partizan {
             p.set_max_positions(limit);
         }
@@ -407,13 +378,13 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// times; past that, or for a table too small to be worth thinning, the solve stops
     /// with [`SolveError::OutOfMemory`] without letting the table double.
     pub fn set_max_memory(&mut self, limit: Option<u64>) {
-        self.max_memory = limit;
+        self.budget.max_memory = limit;
         self.measure_memory();
     }
 
     /// How often the memos forgot their oldest values to stay under the memory limit.
     pub fn memo_clears(&self) -> u64 {
-        self.cleared
+        self.budget.cleared
     }
 
     /// The proven period that a heap's Grundy value was last read from (a heap too large to
@@ -435,7 +406,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     #[inline(never)]
     fn report_progress(&mut self) {
         if let Some(p) = &self.progress {
-            p.borrow_mut().tick(self.solved, self.cleared);
+            p.borrow_mut().tick(self.budget.solved, self.budget.cleared);
         }
     }
 
@@ -451,7 +422,7 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// How many (position, value kind) pairs have been evaluated so far.
     pub fn positions_solved(&self) -> u64 {
-        self.solved
+        self.budget.solved
     }
 
     /// The value `kind` of a position expression.
@@ -572,10 +543,10 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// The solver of canonical forms (partizan values), sharing this solver's rules,
     /// limits and progress display.
     pub fn partizan(&mut self) -> &mut PartizanSolver<'r, R> {
-        let (rules, limit) = (self.rules, self.max_positions);
+        let (rules, limit) = (self.rules, self.budget.max_positions);
         let symmetric = self.mode == Mode::Fast && self.symmetric;
         let p = (self.partizan).get_or_insert_with(|| PartizanSolver::new(rules, limit));
-        p.share(self.max_memory, self.progress.clone(), symmetric);
+        p.share(self.budget.max_memory, self.progress.clone(), symmetric);
         p
     }
 
@@ -709,8 +680,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     fn raw_value(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
-        self.clears_left = MEMO_CLEARS_PER_VALUE;
-        self.memory_exhausted = false;
+        self.budget.start_value();
         loop {
             match self.try_expr(kind, expr) {
                 Ok(Step::Value(v)) => return Ok(v),
@@ -745,7 +715,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 Ok(Some(need)) => {
                     if frame.bufs.opts.len() > KEEP_OPTIONS_WHILE_WAITING {
                         frame.bufs.opts = Options::default();
-                        frame.bufs.opts.set_memory_limit(self.max_memory);
+                        frame.bufs.opts.set_memory_limit(self.budget.max_memory);
                         frame.dropped = true;
                     }
                     self.stack.push(frame);
@@ -787,7 +757,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             | SolveError::LargeCompound { .. }) => self.unending(limit),
             limit @ (SolveError::TooManyPositions { .. } | SolveError::OutOfMemory { .. })
                 if self.stack.len() >= UNENDING_DEPTH
-                    && self.stack.len() as u64 * 2 >= self.solved =>
+                    && self.stack.len() as u64 * 2 >= self.budget.solved =>
             {
                 self.unending(limit)
             }
@@ -796,7 +766,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         while let Some(frame) = self.stack.pop() {
             self.store(frame.task, UNKNOWN);
         }
-        self.descent_options = 0;
+        self.budget.descent_options = 0;
         error
     }
 
@@ -885,7 +855,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 (Some(value), computed)
             }
         };
-        self.solved += computed;
+        self.budget.solved += computed;
         if let (Some(value), true) = (kept, memoize) {
             found.push((p, value));
         }
@@ -913,11 +883,11 @@ impl<'r, R: Rules> Solver<'r, R> {
     fn kernel_budget(&self) -> (u64, HeapBound) {
         // Each new value is held twice for a moment (in `found`, then in the memo).
         let per_value = 2 * std::mem::size_of::<(Pos<R>, u32)>() as u64 + 16;
-        let positions = self.max_positions.saturating_sub(self.solved);
-        let memory = self.free_memory / per_value;
+        let positions = self.budget.max_positions.saturating_sub(self.budget.solved);
+        let memory = self.budget.free_memory / per_value;
         let bound = match positions <= memory {
-            true => HeapBound::Positions(self.max_positions),
-            false => HeapBound::Memory(self.max_memory.unwrap_or(u64::MAX)),
+            true => HeapBound::Positions(self.budget.max_positions),
+            false => HeapBound::Memory(self.budget.max_memory.unwrap_or(u64::MAX)),
         };
         (positions.min(memory), bound)
     }
@@ -957,7 +927,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             engine
                 .values()
                 .copy_range(next as usize, reach as usize, out);
-            self.solved += engine.values().len() as u64 - len;
+            self.budget.solved += engine.values().len() as u64 - len;
             next = reach + 1;
             if let Some(limit) = self.measure_memory() {
                 return Err(SolveError::OutOfMemory { limit });
@@ -973,31 +943,14 @@ impl<'r, R: Rules> Solver<'r, R> {
         if self.try_kernel(task)? {
             return Ok(());
         }
-        if self.stack.len() >= MAX_DEPTH {
-            return Err(Fail::Error(SolveError::TooDeep { limit: MAX_DEPTH }));
-        }
-        if self.solved >= self.max_positions {
-            return Err(Fail::Error(SolveError::TooManyPositions {
-                limit: self.max_positions,
-            }));
-        }
-        self.solved += 1;
-        if self.memory_exhausted {
-            self.memory_exhausted = false;
-            if let Some(limit) = self.max_memory {
-                return Err(Fail::Error(SolveError::OutOfMemory { limit }));
-            }
-        }
-        if self.solved & 0x3FFF == 0 {
-            if let Some(limit) = self.measure_memory() {
-                return Err(Fail::Error(SolveError::OutOfMemory { limit }));
-            }
-        }
-        if self.solved & 0x3FF == 0 && self.progress.is_some() {
+        self.budget
+            .count_position(self.stack.len())
+            .map_err(Fail::Error)?;
+        if self.budget.solved & 0x3FF == 0 && self.progress.is_some() {
             self.report_progress();
         }
         let mut bufs = self.pool.pop().unwrap_or_default();
-        bufs.opts.set_memory_limit(self.max_memory);
+        bufs.opts.set_memory_limit(self.budget.max_memory);
         match self.expand(task, &mut bufs.opts) {
             Ok(false) => {}
             Ok(true) => {
@@ -1005,7 +958,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 return Ok(());
             }
             Err(fail) => {
-                let fail = match (bufs.opts.out_of_memory(), self.max_memory) {
+                let fail = match (bufs.opts.out_of_memory(), self.budget.max_memory) {
                     (true, Some(limit)) => Fail::Error(SolveError::OutOfMemory { limit }),
                     _ => fail,
                 };
@@ -1013,11 +966,11 @@ impl<'r, R: Rules> Solver<'r, R> {
                 return Err(fail);
             }
         }
-        self.descent_options += bufs.opts.len() as u64;
-        if self.descent_options > self.max_positions.saturating_mul(DESCENT_WORK)
+        self.budget.descent_options += bufs.opts.len() as u64;
+        if self.budget.descent_options > self.budget.max_positions.saturating_mul(DESCENT_WORK)
             && self.stack.len() >= UNENDING_DEPTH
         {
-            let options = self.descent_options;
+            let options = self.budget.descent_options;
             self.recycle(bufs);
             return Err(Fail::Error(SolveError::LongDescent { options }));
         }
@@ -1136,9 +1089,9 @@ impl<'r, R: Rules> Solver<'r, R> {
                 // Equal options (moves in equal components) are one option.
                 list.sort_unstable();
                 list.dedup();
-                self.expr_parts += list.iter().map(|o| o.leaf_count() as u64).sum::<u64>();
-                if self.expr_parts >= MEASURE_EVERY_PARTS {
-                    self.expr_parts = 0;
+                self.budget.expr_parts += list.iter().map(|o| o.leaf_count() as u64).sum::<u64>();
+                if self.budget.expr_parts >= MEASURE_EVERY_PARTS {
+                    self.budget.expr_parts = 0;
                     if let Some(limit) = self.measure_memory() {
                         return Err(Fail::Error(SolveError::OutOfMemory { limit }));
                     }
@@ -1162,7 +1115,7 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     fn finish(&mut self, frame: Frame<Pos<R>>) {
-        self.descent_options = 0;
+        self.budget.descent_options = 0;
         let kind = frame.task.kind;
         let value = if frame.cursor == SHORT_CIRCUIT {
             OUTCOME_N
@@ -1179,9 +1132,11 @@ impl<'r, R: Rules> Solver<'r, R> {
         let kind = frame.task.kind;
         if frame.dropped {
             let listed = self.enumerate(frame.task.node, &mut frame.bufs.opts);
-            if let (Err(_), true, Some(limit)) =
-                (&listed, frame.bufs.opts.out_of_memory(), self.max_memory)
-            {
+            if let (Err(_), true, Some(limit)) = (
+                &listed,
+                frame.bufs.opts.out_of_memory(),
+                self.budget.max_memory,
+            ) {
                 return Err(Fail::Error(SolveError::OutOfMemory { limit }));
             }
             listed?;
@@ -1327,15 +1282,15 @@ impl<'r, R: Rules> Solver<'r, R> {
                 // instead, when it is a good part of the limit (else forgetting would not
                 // help: the limit is reached, and reported, as before).
                 let grows = self.leaf_memo[slot].growth_bytes(at);
-                if let (true, Some(limit)) = (grows > 0, self.max_memory) {
+                if let (true, Some(limit)) = (grows > 0, self.budget.max_memory) {
                     self.measure_memory();
-                    if grows > self.free_memory {
-                        if grows >= limit / 4 && self.clears_left > 0 {
+                    if grows > self.budget.free_memory {
+                        if grows >= limit / 4 && self.budget.clears_left > 0 {
                             self.forget_oldest_values();
                         } else {
                             // The solve stops at its next position; the table does not
                             // double past the limit meanwhile if it has room.
-                            self.memory_exhausted = true;
+                            self.budget.memory_exhausted = true;
                             if self.leaf_memo[slot].set_without_growing(at, p, value) {
                                 return;
                             }
@@ -1366,8 +1321,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
         self.ended.fill(KEY_TABLE_EMPTY);
         self.not_values = FxHashMap::default();
-        self.cleared += 1;
-        self.clears_left -= 1;
+        self.budget.cleared += 1;
+        self.budget.clears_left -= 1;
         for i in 0..self.stack.len() {
             let task = self.stack[i].task;
             if let Node::Leaf(p) = task.node {

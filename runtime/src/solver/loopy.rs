@@ -229,9 +229,11 @@ impl<'r, R: Rules> Solver<'r, R> {
                             // Every position found is solved with the graph: past the limit,
                             // stop before listing more (a compound that grows with each move
                             // has more options at each step).
-                            if self.solved + (nodes.len() - done) as u64 > self.max_positions {
+                            if self.budget.solved + (nodes.len() - done) as u64
+                                > self.budget.max_positions
+                            {
                                 return Err(SolveError::TooManyPositions {
-                                    limit: self.max_positions,
+                                    limit: self.budget.max_positions,
                                 });
                             }
                             let id = nodes.len() as u32;
@@ -245,10 +247,10 @@ impl<'r, R: Rules> Solver<'r, R> {
                 edges.push(followers);
             }
             done += 1;
-            self.solved += 1;
-            if self.solved > self.max_positions {
+            self.budget.solved += 1;
+            if self.budget.solved > self.budget.max_positions {
                 return Err(SolveError::TooManyPositions {
-                    limit: self.max_positions,
+                    limit: self.budget.max_positions,
                 });
             }
             if done.is_multiple_of(4096) {

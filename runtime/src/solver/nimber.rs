@@ -73,15 +73,17 @@ impl<R: Rules> Solver<'_, R> {
     /// noted it as being decided (a position met again while it is being decided is a
     /// loop: the search gives up).
     fn open(&mut self, p: Pos<R>, depth: usize) -> Result<Box<Buffers<Pos<R>>>, GiveUp> {
-        if depth >= NIMBER_DEPTH || self.solved >= self.max_positions || self.searching.contains(&p)
+        if depth >= NIMBER_DEPTH
+            || self.budget.solved >= self.budget.max_positions
+            || self.searching.contains(&p)
         {
             return Err(GiveUp);
         }
-        self.solved += 1;
-        if self.solved & 0x3FFF == 0 && self.measure_memory().is_some() {
+        self.budget.solved += 1;
+        if self.budget.solved & 0x3FFF == 0 && self.measure_memory().is_some() {
             return Err(GiveUp);
         }
-        if self.solved & 0x3FF == 0 && self.progress.is_some() {
+        if self.budget.solved & 0x3FF == 0 && self.progress.is_some() {
             self.report_progress();
         }
         // A symmetry that does not hold is reported by the ordinary search.
@@ -91,10 +93,10 @@ impl<R: Rules> Solver<'_, R> {
         let mut bufs = self.pool.pop().unwrap_or_default();
         // Each level of the search holds its options: the memory limit holds while they
         // are listed (past it the search gives up, and the ordinary search reports it).
-        bufs.opts.set_memory_limit(self.max_memory);
+        bufs.opts.set_memory_limit(self.budget.max_memory);
         let fine = self.rules.options(p, &mut bufs.opts).is_ok()
             && !(bufs.opts.refs.iter()).any(|r| matches!(r, OptRef::Expr(_)));
-        if !fine || self.memory_exhausted {
+        if !fine || self.budget.memory_exhausted {
             self.recycle(bufs);
             return Err(GiveUp);
         }
