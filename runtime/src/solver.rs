@@ -5,7 +5,7 @@ use crate::compound::{combine, compound_options, fast_rule};
 pub use crate::error::{HeapBound, SolveError};
 use crate::expr::{Compound, Expr, IntoExpr};
 use crate::kernel::{KernelAnswer, KernelTables};
-use crate::memo::{LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY, WIDE_TABLE_EMPTY};
+use crate::memo::{EndedCache, LeafMemo, Slot, DENSE_LIMIT, KEY_TABLE_EMPTY, WIDE_TABLE_EMPTY};
 use crate::partizan::{Class, PartizanSolver};
 pub use crate::reporter::{Progress, ProgressReport, PROGRESS_EVERY};
 use crate::reporter::{Reporter, SharedReporter};
@@ -35,13 +35,7 @@ pub enum Mode {
     Exact,
 }
 
-/// Entries of the cache of positions decided by an `end` option. Such a position is N
-/// whatever else it allows, and finding that again costs only its moves up to the `end`:
-/// keeping it out of the memo saves the memory of every board with a box ready to complete
-/// (the general form of a hand-made `Threat` shortcut: degenerate dots written without one
-/// held 1.6 GB on 4×5 dots, four times the tuned example). A lookup that misses solves the
-/// position again, at once.
-pub const ENDED_CACHE: usize = 1 << 16;
+pub use crate::memo::ENDED_CACHE;
 
 /// Default bound on the number of positions one solver evaluates.
 pub const DEFAULT_MAX_POSITIONS: u64 = 500_000_000;
@@ -242,7 +236,7 @@ pub struct Solver<'r, R: Rules> {
     kernel_found: Vec<(R::Pos, u32)>,
     /// Keys of positions an outcome search found N by an `end` option, in a small
     /// direct-mapped cache instead of the memo (see [`ENDED_CACHE`]).
-    ended: Vec<u64>,
+    ended: EndedCache,
     /// Canonical forms of partizan positions, made when first asked for.
     partizan: Option<PartizanSolver<'r, R>>,
     /// Values below 64 that a nimber search found a position (a least image) not to have,
@@ -299,7 +293,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             period_used: None,
             kernel_keeps: false,
             kernel_found: Vec::new(),
-            ended: Vec::new(),
+            ended: EndedCache::default(),
             partizan: None,
             not_values: FxHashMap::default(),
             searching: Default::default(),
@@ -329,7 +323,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.exprs = Vec::new();
         self.expr_ids = FxHashMap::default();
         self.expr_memo = ValueKind::ALL.iter().map(|_| Vec::new()).collect();
-        self.ended = Vec::new();
+        self.ended = EndedCache::default();
         self.not_values = FxHashMap::default();
         self.searching = Default::default();
         self.symmetry_checked = Default::default();
@@ -1041,12 +1035,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 _ => None,
             };
             match key {
-                Some(k) => {
-                    if self.ended.is_empty() {
-                        self.ended = vec![KEY_TABLE_EMPTY; ENDED_CACHE];
-                    }
-                    self.ended[ended_index(k)] = k;
-                }
+                Some(k) => self.ended.insert(k),
                 None => self.store(task, value),
             }
             return Ok(true);
@@ -1319,7 +1308,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         for memo in &mut self.leaf_memo {
             memo.forget_oldest();
         }
-        self.ended.fill(KEY_TABLE_EMPTY);
+        self.ended.clear();
         self.not_values = FxHashMap::default();
         self.budget.cleared += 1;
         self.budget.clears_left -= 1;
@@ -1385,7 +1374,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         // the memo, where looking for it is a miss in a large table.
         if kind == ValueKind::Outcome {
             if let Slot::Key(k) = slot {
-                if self.ended.get(ended_index(k)) == Some(&k) {
+                if self.ended.contains(k) {
                     return Ok(Step::Value(OUTCOME_N));
                 }
             }
@@ -1525,12 +1514,6 @@ fn shorten(text: String) -> String {
         Some((cut, _)) => format!("{}... ({} characters)", &text[..cut], text.chars().count()),
         None => text,
     }
-}
-
-/// Where key `k` sits in the cache of positions decided by `end`.
-#[inline]
-fn ended_index(k: u64) -> usize {
-    (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize & (ENDED_CACHE - 1)
 }
 
 /// Where the memo keeps `p`: the flat array, the key table or the hash map.
