@@ -5,6 +5,7 @@
 use super::dyadic::Dyadic;
 use rustc_hash::FxHashMap;
 use std::fmt::{self, Write};
+use std::rc::Rc;
 
 /// A canonical form held by a [`Forms`] store.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -467,23 +468,42 @@ impl Forms {
     /// `1/2^*`, and `{A, B|C}` otherwise, each side's options by birthday, then by text (so
     /// the text of a game does not depend on the order its forms were made in).
     pub fn write(&mut self, g: GameId, out: &mut String) {
-        if let Some(n) = self.nus(g) {
-            write_nus(n, out);
-            return;
+        let mut texts = FxHashMap::default();
+        out.push_str(&self.text(g, &mut texts));
+    }
+
+    /// The text of `g`, each game's text made once per call of [`Forms::write`] (a game
+    /// shared by many ancestors is not written again for each of them).
+    fn text(&mut self, g: GameId, texts: &mut FxHashMap<GameId, Rc<str>>) -> Rc<str> {
+        if let Some(t) = texts.get(&g) {
+            return t.clone();
         }
-        let (left, right) = (self.left(g).to_vec(), self.right(g).to_vec());
-        out.push('{');
-        self.write_options(&left, out);
-        out.push('|');
-        self.write_options(&right, out);
-        out.push('}');
+        let mut out = String::new();
+        if let Some(n) = self.nus(g) {
+            write_nus(n, &mut out);
+        } else {
+            let (left, right) = (self.left(g).to_vec(), self.right(g).to_vec());
+            out.push('{');
+            self.write_options(&left, texts, &mut out);
+            out.push('|');
+            self.write_options(&right, texts, &mut out);
+            out.push('}');
+        }
+        let text: Rc<str> = out.into();
+        texts.insert(g, text.clone());
+        text
     }
 
     /// One side's options, by birthday, then by text, separated by commas.
-    fn write_options(&mut self, options: &[GameId], out: &mut String) {
-        let mut written: Vec<(u64, String)> = options
+    fn write_options(
+        &mut self,
+        options: &[GameId],
+        texts: &mut FxHashMap<GameId, Rc<str>>,
+        out: &mut String,
+    ) {
+        let mut written: Vec<(u64, Rc<str>)> = options
             .iter()
-            .map(|&x| (self.birthday(x), self.display(x)))
+            .map(|&x| (self.birthday(x), self.text(x, texts)))
             .collect();
         written.sort();
         for (i, (_, text)) in written.iter().enumerate() {
