@@ -2,6 +2,7 @@
 //! canonical form ([`Forms`]); its outcome class, stops, mean, temperature and birthday are
 //! read off that form, and sums add forms.
 
+mod difference;
 mod dyadic;
 mod forms;
 pub mod sides;

@@ -16,8 +16,8 @@
 //! simplest form is the side, checked equal to the game's side. Where no removal keeps the
 //! value (Bach's carousel, whose sides are not stoppers), there is no side to give.
 
+use super::difference::Difference;
 use super::stopper::{self, Graph};
-use crate::loopy::predecessors;
 
 /// Which side of a loopy game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,47 +73,18 @@ pub fn order(graph: &Graph, side: Sided) -> SidedOrder {
 /// With `watch`, a pair whose answer alone is wanted: the solve stops as soon as Left is
 /// found to lose there (the set `Z` only shrinks), and the other answers are then partial.
 fn survives(gs: &Graph, hs: &Graph, side: Sided, watch: Option<usize>) -> Vec<bool> {
-    let (n, m) = (gs.len(), hs.len());
-    let pairs = n * m;
-    let (g_left_pred, g_right_pred) = (predecessors(&gs.left), predecessors(&gs.right));
-    let (h_left_pred, h_right_pred) = (predecessors(&hs.left), predecessors(&hs.right));
-    // State 2p: Left to move at pair p; 2p + 1: Right to move.
+    let diff = Difference::new(gs, hs);
+    let pairs = diff.pairs();
     let states = 2 * pairs;
     let counted_in_h = side == Sided::On;
-    // A state's moves: those in −G and those in H, as (target state, counted).
+    // A state's moves, and the moves into it, as (state, counted).
     let moves = |s: usize| {
-        let (pair, left_to_move) = (s / 2, s & 1 == 0);
-        let (g, h) = (pair / m, pair % m);
-        let next = usize::from(left_to_move); // the other player's state parity
-        let (in_g, in_h) = match left_to_move {
-            true => (&gs.right[g], &hs.left[h]),
-            false => (&gs.left[g], &hs.right[h]),
-        };
-        let from_g = in_g
-            .iter()
-            .map(move |&g2| (2 * (g2 as usize * m + h) + next, !counted_in_h));
-        let from_h = in_h
-            .iter()
-            .map(move |&h2| (2 * (g * m + h2 as usize) + next, counted_in_h));
-        from_g.chain(from_h)
+        diff.moves(s)
+            .map(move |(t, in_h)| (t, in_h == counted_in_h))
     };
-    // The moves into state t: from which state, counted or not.
     let into = |t: usize| {
-        let (pair, left_to_move) = (t / 2, t & 1 == 0);
-        let (g, h) = (pair / m, pair % m);
-        // Into a Left-to-move state by a Right move, and the other way round.
-        let prev = usize::from(left_to_move);
-        let (by_g, by_h) = match left_to_move {
-            true => (&g_left_pred[g], &h_right_pred[h]),
-            false => (&g_right_pred[g], &h_left_pred[h]),
-        };
-        let from_g = by_g
-            .iter()
-            .map(move |&g2| (2 * (g2 as usize * m + h) + prev, !counted_in_h));
-        let from_h = by_h
-            .iter()
-            .map(move |&h2| (2 * (g * m + h2 as usize) + prev, counted_in_h));
-        from_g.chain(from_h)
+        diff.moves_into(t)
+            .map(move |(s, in_h)| (s, in_h == counted_in_h))
     };
     let mut z = vec![true; states];
     let mut y = vec![false; states];
@@ -123,7 +94,7 @@ fn survives(gs: &Graph, hs: &Graph, side: Sided, watch: Option<usize>) -> Vec<bo
         // Y: the states from which Left forces a counted move into Z.
         y.iter_mut().for_each(|b| *b = false);
         for s in 0..states {
-            let in_y = match s & 1 == 0 {
+            let in_y = match Difference::left_to_move(s) {
                 true => moves(s).any(|(t, counted)| counted && z[t]),
                 false => {
                     pending[s] = moves(s).filter(|&(t, counted)| !(counted && z[t])).count() as u32;
@@ -140,7 +111,7 @@ fn survives(gs: &Graph, hs: &Graph, side: Sided, watch: Option<usize>) -> Vec<bo
                 if y[s] {
                     continue;
                 }
-                let joins = match s & 1 == 0 {
+                let joins = match Difference::left_to_move(s) {
                     true => true,
                     false => {
                         // A move already good (counted into Z) was never pending.
@@ -200,6 +171,9 @@ pub fn side(graph: &Graph, root: u32, sided: Sided) -> Result<Graph, SideError> 
         });
         g = removed.ok_or(SideError::NotFound(cycle))?.from_root(0);
     }
+    // `g` is now a stopper of at most MAX_SIDED_VERTICES vertices, well within the
+    // stoppers' limit; any error of `simplest` here is a defect, reported as unverified.
+    const _: () = assert!(2 * MAX_SIDED_VERTICES <= stopper::MAX_ORDER_VERTICES);
     let simple = stopper::simplest(&g, 0).map_err(|_| SideError::Unverified)?;
     match keeps_the_side(&simple) {
         true => Ok(simple),

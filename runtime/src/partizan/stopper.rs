@@ -13,8 +13,8 @@
 //! `off`, `over`, `under` and `upon` by name, `pass` for a move back to the game being
 //! written and a label `a{...}` for a move back to a larger one.
 
+use super::difference::Difference;
 use super::forms::{Forms, GameId};
-use crate::loopy::predecessors;
 
 /// A game graph: each vertex's Left and Right options, as indices.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -171,54 +171,39 @@ impl Order {
 /// least such set, by counting down each Left state's moves.
 pub fn order(graph: &Graph) -> Order {
     let n = graph.len();
-    let pairs = n * n;
-    let (left_pred, right_pred) = (predecessors(&graph.left), predecessors(&graph.right));
+    let diff = Difference::new(graph, graph);
+    let states = 2 * diff.pairs();
     // Left-to-move states: how many of Left's moves do not yet lead to a Right win.
-    let mut left_moves: Vec<u32> = Vec::with_capacity(pairs);
-    for g in 0..n {
-        for h in 0..n {
-            left_moves.push((graph.left[h].len() + graph.right[g].len()) as u32);
-        }
-    }
-    let mut right_wins_left_to_move = vec![false; pairs];
-    let mut right_wins = vec![false; pairs]; // Right to move
-    let mut queue: Vec<(u32, bool)> = Vec::new(); // (pair, Left to move)
-    for (pair, &moves) in left_moves.iter().enumerate() {
-        if moves == 0 {
-            right_wins_left_to_move[pair] = true;
-            queue.push((pair as u32, true));
-        }
-    }
-    while let Some((pair, left_to_move)) = queue.pop() {
-        let (g, h) = (pair as usize / n, pair as usize % n);
-        if left_to_move {
-            // Right, to move at a predecessor, moves here: in H from h' with h a Right
-            // option of h', or in −G from g' with g a Left option of g'.
-            let from_h = right_pred[h].iter().map(|&h2| g * n + h2 as usize);
-            let from_g = left_pred[g].iter().map(|&g2| g2 as usize * n + h);
-            for p in from_h.chain(from_g) {
-                if !right_wins[p] {
-                    right_wins[p] = true;
-                    queue.push((p as u32, false));
-                }
+    let mut left_moves: Vec<u32> = (0..states).map(|s| diff.moves(s).count() as u32).collect();
+    let mut right_wins = vec![false; states];
+    let mut queue: Vec<usize> = (0..states)
+        .filter(|&s| Difference::left_to_move(s) && left_moves[s] == 0)
+        .collect();
+    queue.iter().for_each(|&s| right_wins[s] = true);
+    while let Some(t) = queue.pop() {
+        for (s, _) in diff.moves_into(t) {
+            if right_wins[s] {
+                continue;
             }
-        } else {
-            // Left, to move at a predecessor, moves here: in H from h' with h a Left option
-            // of h', or in −G from g' with g a Right option of g'.
-            let from_h = left_pred[h].iter().map(|&h2| g * n + h2 as usize);
-            let from_g = right_pred[g].iter().map(|&g2| g2 as usize * n + h);
-            for p in from_h.chain(from_g) {
-                if !right_wins_left_to_move[p] {
-                    left_moves[p] -= 1;
-                    if left_moves[p] == 0 {
-                        right_wins_left_to_move[p] = true;
-                        queue.push((p as u32, true));
-                    }
+            // Right wins where he can move to a Right win, or where Left's moves all lead
+            // to one.
+            let wins = match Difference::left_to_move(s) {
+                false => true,
+                true => {
+                    left_moves[s] -= 1;
+                    left_moves[s] == 0
                 }
+            };
+            if wins {
+                right_wins[s] = true;
+                queue.push(s);
             }
         }
     }
-    Order { n, right_wins }
+    Order {
+        n,
+        right_wins: (0..n * n).map(|p| right_wins[2 * p + 1]).collect(),
+    }
 }
 
 /// Why a stopper's form cannot be given.
