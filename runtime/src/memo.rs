@@ -415,13 +415,50 @@ impl<K: TableKey> KeyTable<K> {
     #[cold]
     fn grow(&mut self) {
         let capacity = self.grown_capacity();
-        let old = std::mem::replace(&mut self.entries, vec![Entry::VACANT; capacity]);
+        let old = std::mem::replace(&mut self.entries, vacant_entries(capacity));
         self.shift = 64 - capacity.trailing_zeros();
         for e in old.into_iter().filter(|e| e.key != K::EMPTY) {
             let i = self.probe(e.key);
             self.entries[i] = e;
         }
     }
+}
+
+/// `capacity` vacant entries, in memory that the system is asked to back with huge pages
+/// when it is large: a lookup in a table of tens of megabytes is a TLB miss on ordinary
+/// pages as well as a cache miss, and a prefetch waits for the page walk.
+fn vacant_entries<K: TableKey>(capacity: usize) -> Vec<Entry<K>> {
+    let mut entries: Vec<Entry<K>> = Vec::with_capacity(capacity);
+    advise_huge_pages(
+        entries.as_mut_ptr().cast::<u8>(),
+        capacity * std::mem::size_of::<Entry<K>>(),
+    );
+    entries.resize(capacity, Entry::VACANT);
+    entries
+}
+
+/// Tables smaller than this stay on ordinary pages.
+const HUGE_PAGE_TABLE: usize = 4 << 20;
+
+/// Asks the system to back the `len` bytes at `start` (an allocation not yet written) with
+/// huge pages. Advice only: no effect on values, and none where it is refused.
+fn advise_huge_pages(start: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    if len >= HUGE_PAGE_TABLE {
+        const HUGE: usize = 2 << 20;
+        // The whole huge pages inside the allocation.
+        let first = (start as usize).next_multiple_of(HUGE);
+        let end = (start as usize + len) / HUGE * HUGE;
+        if end > first {
+            // SAFETY: madvise with MADV_HUGEPAGE changes no memory contents and only
+            // covers pages inside this allocation; its failure is ignored.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
 }
 
 #[inline(always)]
