@@ -91,9 +91,6 @@ enum Scan<P> {
     Unknown(usize, Task<P>),
 }
 
-/// A lookup's answer, and the symmetries that fix the position looked up.
-type Fixed<P> = (Step<P>, u64);
-
 enum Fail<P> {
     Cycle(Task<P>),
     Error(SolveError),
@@ -117,6 +114,11 @@ struct Buffers<P> {
     /// Each option's fixing symmetries ([`Rules::least_image_fixing`]) where `order` is
     /// not empty.
     fixing: Vec<u64>,
+    /// Per option, where it is one position, the position the memo keeps it as (its least
+    /// image under the game's symmetries, or itself): found once, when the options are
+    /// listed, with the memo's entries for all of them asked of the memory system at once.
+    /// Empty until then.
+    images: Vec<Option<P>>,
 }
 
 impl<P> Default for Buffers<P> {
@@ -126,6 +128,7 @@ impl<P> Default for Buffers<P> {
             vals: Vec::new(),
             order: Vec::new(),
             fixing: Vec::new(),
+            images: Vec::new(),
         }
     }
 }
@@ -202,10 +205,16 @@ struct Frame<P> {
     dropped: bool,
     /// An outcome search has looked its options up in the memo (see `Solver::scan_known`).
     scanned: bool,
+    /// The options it keeps while it waits, counted in [`Solver::held_options`].
+    held: usize,
     cursor: usize,
 }
 
-/// A waiting frame with more options than this drops them until it resumes.
+/// A waiting frame keeps its options while the waiting frames together hold at most this
+/// many; past it, a frame with more than [`KEEP_OPTIONS_WHILE_WAITING`] drops its options
+/// until it resumes (and lists them again then).
+const HELD_OPTIONS_WHILE_WAITING: usize = 1 << 16;
+/// A waiting frame with at most this many options always keeps them.
 const KEEP_OPTIONS_WHILE_WAITING: usize = 64;
 /// Option buffers kept for reuse.
 const POOL_LIMIT: usize = 64;
@@ -222,6 +231,8 @@ pub struct Solver<'r, R: Rules> {
     expr_ids: FxHashMap<Expr<R::Pos>, u32>,
     expr_memo: Vec<Vec<u32>>,
     stack: Vec<Frame<R::Pos>>,
+    /// The options that waiting frames with more than [`KEEP_OPTIONS_WHILE_WAITING`] keep.
+    held_options: usize,
     /// Spare buffers; boxed, as frames hold them.
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Buffers<R::Pos>>>,
@@ -287,6 +298,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             expr_ids: FxHashMap::default(),
             expr_memo: ValueKind::ALL.iter().map(|_| Vec::new()).collect(),
             stack: Vec::new(),
+            held_options: 0,
             pool: Vec::new(),
             progress: None,
             kernel_tables: KernelTables::default(),
@@ -703,13 +715,21 @@ impl<'r, R: Rules> Solver<'r, R> {
             return Err(self.abort(fail));
         }
         while let Some(mut frame) = self.stack.pop() {
+            self.held_options -= std::mem::take(&mut frame.held);
             let stepped = self.step(&mut frame);
             match stepped {
                 Ok(None) => self.finish(frame),
                 Ok(Some(need)) => {
-                    if frame.bufs.opts.len() > KEEP_OPTIONS_WHILE_WAITING {
+                    let options = frame.bufs.opts.len();
+                    if options <= KEEP_OPTIONS_WHILE_WAITING {
+                        // Kept, and not counted.
+                    } else if self.held_options + options <= HELD_OPTIONS_WHILE_WAITING {
+                        frame.held = options;
+                        self.held_options += options;
+                    } else {
                         frame.bufs.opts = Options::default();
                         frame.bufs.opts.set_memory_limit(self.budget.max_memory);
+                        frame.bufs.images = Vec::new();
                         frame.dropped = true;
                     }
                     self.stack.push(frame);
@@ -760,6 +780,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         while let Some(frame) = self.stack.pop() {
             self.store(frame.task, UNKNOWN);
         }
+        self.held_options = 0;
         self.budget.descent_options = 0;
         error
     }
@@ -974,6 +995,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             bufs,
             dropped: false,
             scanned: false,
+            held: 0,
             cursor: 0,
         });
         Ok(())
@@ -1099,6 +1121,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             bufs.vals.clear();
             bufs.order.clear();
             bufs.fixing.clear();
+            bufs.images.clear();
             self.pool.push(bufs);
         }
     }
@@ -1132,6 +1155,9 @@ impl<'r, R: Rules> Solver<'r, R> {
             frame.dropped = false;
         }
         let outcome_kind = matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome);
+        if frame.bufs.images.len() != frame.bufs.opts.len() {
+            self.find_images(kind, &mut frame.bufs, outcome_kind && !frame.scanned);
+        }
         if outcome_kind && !frame.scanned {
             frame.scanned = true;
             // A winning move whose value is already known (`end`, or memoized): take it
@@ -1161,7 +1187,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 frame.cursor += 1;
                 continue;
             }
-            match self.try_opt(kind, &frame.bufs.opts, i)? {
+            match self.try_opt(kind, &frame.bufs, i)? {
                 Step::Need(task) => return Ok(Some(task)),
                 Step::Value(v) => {
                     frame.cursor += 1;
@@ -1193,30 +1219,14 @@ impl<'r, R: Rules> Solver<'r, R> {
         kind: ValueKind,
         bufs: &mut Buffers<Pos<R>>,
     ) -> Result<Scan<Pos<R>>, Fail<Pos<R>>> {
-        let opts = &bufs.opts;
-        // The lookups are independent: start them all before waiting on any (a large memo
-        // is bound by memory latency, not by the work of a lookup).
-        let memo = &self.leaf_memo[kind.slot()];
-        for r in &opts.refs {
-            if let OptRef::Leaves { start, len: 1 } = *r {
-                memo.prefetch(self.slot(opts.leaves[start as usize]));
-            }
-        }
+        // The options' images and fixing symmetries are found, and their memo entries
+        // asked for, by `find_images`.
         bufs.vals.clear();
         bufs.order.clear();
-        bufs.fixing.clear();
         let (mut first_unknown, mut any_fixed) = (None, false);
-        let symmetric = self.mode == Mode::Fast && self.symmetric;
-        for i in 0..opts.len() {
-            let (step, fixing) = match opts.refs[i] {
-                OptRef::Leaves { start, len: 1 } if symmetric => {
-                    self.try_leaf_fixing(kind, opts.leaves[start as usize])?
-                }
-                _ => (self.try_opt(kind, opts, i)?, 0),
-            };
-            if symmetric {
-                bufs.fixing.push(fixing);
-            }
+        for i in 0..bufs.opts.len() {
+            let step = self.try_opt(kind, bufs, i)?;
+            let fixing = bufs.fixing.get(i).copied().unwrap_or(0);
             match step {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),
@@ -1328,15 +1338,8 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     #[inline]
     fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
-        // A position with a move to `end` is N: the rules' probe, where they have one, says
-        // so before any image or lookup (such positions are never memoized, so looking one
-        // up would be a miss in a large table).
-        if kind == ValueKind::Outcome && self.mode == Mode::Fast {
-            if let Some(ends) = self.rules.ends_now(p) {
-                if ends.map_err(Fail::from)? {
-                    return Ok(Step::Value(OUTCOME_N));
-                }
-            }
+        if self.ends_now(kind, p)? {
+            return Ok(Step::Value(OUTCOME_N));
         }
         // A position is solved and kept as its least image under the game's symmetries
         // (an exact search uses none).
@@ -1347,22 +1350,33 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.look_up(kind, p)
     }
 
-    /// [`Solver::try_leaf`], and the symmetries that fix `p`
-    /// ([`Rules::least_image_fixing`]; none in `Mode::Exact`, or where the probe decides).
+    /// [`Solver::try_leaf`] of `p`, whose least image (or, in `Mode::Exact`, itself) is
+    /// `image`.
     #[inline]
-    fn try_leaf_fixing(&self, kind: ValueKind, p: Pos<R>) -> Result<Fixed<Pos<R>>, Fail<Pos<R>>> {
+    fn try_image(
+        &self,
+        kind: ValueKind,
+        p: Pos<R>,
+        image: Pos<R>,
+    ) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
+        if self.ends_now(kind, p)? {
+            return Ok(Step::Value(OUTCOME_N));
+        }
+        self.look_up(kind, image)
+    }
+
+    /// Whether an outcome search knows `p` is N without looking it up: a position with a
+    /// move to `end` is N, and the rules' probe, where they have one, says so before any
+    /// image or lookup (such positions are never memoized, so looking one up would be a
+    /// miss in a large table).
+    #[inline]
+    fn ends_now(&self, kind: ValueKind, p: Pos<R>) -> Result<bool, Fail<Pos<R>>> {
         if kind == ValueKind::Outcome && self.mode == Mode::Fast {
             if let Some(ends) = self.rules.ends_now(p) {
-                if ends.map_err(Fail::from)? {
-                    return Ok((Step::Value(OUTCOME_N), 0));
-                }
+                return ends.map_err(Fail::from);
             }
         }
-        let (p, fixing) = match self.mode {
-            Mode::Fast => self.rules.least_image_fixing(p),
-            Mode::Exact => (p, 0),
-        };
-        Ok((self.look_up(kind, p)?, fixing))
+        Ok(false)
     }
 
     /// The value `kind` of `p` (a least image) where the memo knows it, else the task
@@ -1400,15 +1414,56 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
+    /// Writes each option's image (see [`Buffers::images`]), and where `fixing` is asked for
+    /// and the game has symmetries, the symmetries that fix each option; asks the memory
+    /// system for every image's memo entry before any is looked up (a large memo is bound
+    /// by memory latency, not by the work of a lookup).
+    fn find_images(&self, kind: ValueKind, bufs: &mut Buffers<Pos<R>>, fixing: bool) {
+        let symmetric = self.mode == Mode::Fast && self.symmetric;
+        let fixing = fixing && symmetric;
+        bufs.images.clear();
+        if fixing {
+            bufs.fixing.clear();
+        }
+        let memo = &self.leaf_memo[kind.slot()];
+        for r in &bufs.opts.refs {
+            let (image, fixed) = match *r {
+                OptRef::Leaves { start, len: 1 } => {
+                    let p = bufs.opts.leaves[start as usize];
+                    let (image, fixed) = match symmetric {
+                        true => self.rules.least_image_fixing(p),
+                        false => (p, 0),
+                    };
+                    memo.prefetch(self.slot(image));
+                    (Some(image), fixed)
+                }
+                _ => (None, 0),
+            };
+            bufs.images.push(image);
+            if fixing {
+                bufs.fixing.push(fixed);
+            }
+        }
+    }
+
+    /// The value `kind` of option `i` of a frame whose images are found, or the task that
+    /// solves it.
     fn try_opt(
         &mut self,
         kind: ValueKind,
-        opts: &Options<Pos<R>>,
+        bufs: &Buffers<Pos<R>>,
         i: usize,
     ) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
+        let opts = &bufs.opts;
         match opts.refs[i] {
             OptRef::End => Ok(Step::Value(kind.terminal())),
-            OptRef::Leaves { start, len: 1 } => self.try_leaf(kind, opts.leaves[start as usize]),
+            OptRef::Leaves { start, len: 1 } => {
+                let p = opts.leaves[start as usize];
+                match bufs.images[i] {
+                    Some(image) => self.try_image(kind, p, image),
+                    None => self.try_leaf(kind, p),
+                }
+            }
             OptRef::Leaves { start, len } => {
                 let leaves = opts.leaf_slice(start, len);
                 if self.mode == Mode::Fast && matches!(kind, ValueKind::Grundy | ValueKind::Outcome)
