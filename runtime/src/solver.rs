@@ -1156,7 +1156,12 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
         let outcome_kind = matches!(kind, ValueKind::Outcome | ValueKind::MisereOutcome);
         if frame.bufs.images.len() != frame.bufs.opts.len() {
-            self.find_images(kind, &mut frame.bufs, outcome_kind && !frame.scanned);
+            match outcome_kind {
+                // An outcome search often stops at its first winning move: it finds each
+                // image as it scans (`scan_known`), or as it tries the option.
+                true => (frame.bufs.images).resize(frame.bufs.opts.len(), None),
+                false => self.find_images(kind, &mut frame.bufs),
+            }
         }
         if outcome_kind && !frame.scanned {
             frame.scanned = true;
@@ -1219,14 +1224,38 @@ impl<'r, R: Rules> Solver<'r, R> {
         kind: ValueKind,
         bufs: &mut Buffers<Pos<R>>,
     ) -> Result<Scan<Pos<R>>, Fail<Pos<R>>> {
-        // The options' images and fixing symmetries are found, and their memo entries
-        // asked for, by `find_images`.
+        let opts = &bufs.opts;
+        // The lookups are independent: start them all before waiting on any (a large memo
+        // is bound by memory latency, not by the work of a lookup).
+        let memo = &self.leaf_memo[kind.slot()];
+        for r in &opts.refs {
+            if let OptRef::Leaves { start, len: 1 } = *r {
+                memo.prefetch(self.slot(opts.leaves[start as usize]));
+            }
+        }
         bufs.vals.clear();
         bufs.order.clear();
+        bufs.fixing.clear();
         let (mut first_unknown, mut any_fixed) = (None, false);
+        let symmetric = self.mode == Mode::Fast && self.symmetric;
         for i in 0..bufs.opts.len() {
-            let step = self.try_opt(kind, bufs, i)?;
-            let fixing = bufs.fixing.get(i).copied().unwrap_or(0);
+            let (step, fixing) = match bufs.opts.refs[i] {
+                OptRef::Leaves { start, len: 1 } if symmetric => {
+                    let p = bufs.opts.leaves[start as usize];
+                    match self.ends_now(kind, p)? {
+                        true => (Step::Value(OUTCOME_N), 0),
+                        false => {
+                            let (image, fixing) = self.rules.least_image_fixing(p);
+                            bufs.images[i] = Some(image);
+                            (self.look_up(kind, image)?, fixing)
+                        }
+                    }
+                }
+                _ => (self.try_opt(kind, bufs, i)?, 0),
+            };
+            if symmetric {
+                bufs.fixing.push(fixing);
+            }
             match step {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),
@@ -1414,39 +1443,31 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
-    /// Writes each option's image (see [`Buffers::images`]), and where `fixing` is asked for
-    /// and the game has symmetries, the symmetries that fix each option; asks the memory
-    /// system for every image's memo entry before any is looked up (a large memo is bound
-    /// by memory latency, not by the work of a lookup).
-    fn find_images(&self, kind: ValueKind, bufs: &mut Buffers<Pos<R>>, fixing: bool) {
+    /// Writes each option's image (see [`Buffers::images`]), and asks the memory system
+    /// for every image's memo entry before any is looked up (a large memo is bound by
+    /// memory latency, not by the work of a lookup).
+    fn find_images(&self, kind: ValueKind, bufs: &mut Buffers<Pos<R>>) {
         let symmetric = self.mode == Mode::Fast && self.symmetric;
-        let fixing = fixing && symmetric;
         bufs.images.clear();
-        if fixing {
-            bufs.fixing.clear();
-        }
         let memo = &self.leaf_memo[kind.slot()];
         for r in &bufs.opts.refs {
-            let (image, fixed) = match *r {
+            let image = match *r {
                 OptRef::Leaves { start, len: 1 } => {
                     let p = bufs.opts.leaves[start as usize];
-                    let (image, fixed) = match symmetric {
-                        true => self.rules.least_image_fixing(p),
-                        false => (p, 0),
+                    let image = match symmetric {
+                        true => self.rules.least_image(p),
+                        false => p,
                     };
                     memo.prefetch(self.slot(image));
-                    (Some(image), fixed)
+                    Some(image)
                 }
-                _ => (None, 0),
+                _ => None,
             };
             bufs.images.push(image);
-            if fixing {
-                bufs.fixing.push(fixed);
-            }
         }
     }
 
-    /// The value `kind` of option `i` of a frame whose images are found, or the task that
+    /// The value `kind` of option `i`: from its image where it was found, or the task that
     /// solves it.
     fn try_opt(
         &mut self,
