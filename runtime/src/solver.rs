@@ -1033,7 +1033,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             match outcome_kind {
                 // An outcome search often stops at its first winning move: it finds each
                 // image as it scans (`scan_known`), or as it tries the option.
-                true => (frame.bufs.images).resize(frame.bufs.opts.len(), None),
+                true => frame.bufs.images.resize(frame.bufs.opts.len(), None),
                 false => self.find_images(kind, &mut frame.bufs),
             }
         }
