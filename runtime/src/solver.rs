@@ -107,6 +107,8 @@ pub struct Solver<'r, R: Rules> {
     stack: Vec<Frame<R::Pos>>,
     /// The options that waiting frames with more than [`KEEP_OPTIONS_WHILE_WAITING`] keep.
     held_options: usize,
+    /// How many of those they may keep ([`HELD_OPTIONS_WHILE_WAITING`]; tests lower it).
+    held_limit: usize,
     /// Spare buffers; boxed, as frames hold them.
     #[allow(clippy::vec_box)]
     pool: Vec<Box<Buffers<R::Pos>>>,
@@ -173,6 +175,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             expr_memo: ValueKind::ALL.iter().map(|_| Vec::new()).collect(),
             stack: Vec::new(),
             held_options: 0,
+            held_limit: HELD_OPTIONS_WHILE_WAITING,
             pool: Vec::new(),
             progress: None,
             kernel_tables: KernelTables::default(),
@@ -597,7 +600,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                     let options = frame.bufs.opts.len();
                     if options <= KEEP_OPTIONS_WHILE_WAITING {
                         // Kept, and not counted.
-                    } else if self.held_options + options <= HELD_OPTIONS_WHILE_WAITING {
+                    } else if self.held_options + options <= self.held_limit {
                         frame.held = options;
                         self.held_options += options;
                     } else {
@@ -1519,6 +1522,54 @@ fn reduce(kind: ValueKind, terminal: bool, vals: &[u32]) -> u32 {
         ValueKind::MisereWNumber => {
             let plain: Vec<u32> = vals.iter().copied().filter(|&w| w != W_SW).collect();
             mex(&plain)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A nim heap of `n` counters, whose moves take any number of them: `n` options, the
+    /// largest remainder first (so a search descends `n` frames deep, each waiting with its
+    /// options). Its Grundy value is `n`.
+    struct Heap;
+
+    impl Rules for Heap {
+        type Pos = u32;
+
+        fn options(&self, n: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+            for m in (0..n).rev() {
+                out.position(m);
+            }
+            Ok(())
+        }
+
+        fn key(&self, n: u32) -> Option<u64> {
+            Some(u64::from(n))
+        }
+    }
+
+    /// Waiting frames that drop their options and list them again on resume answer as
+    /// frames that keep them: every frame dropping (limit 0), some (the default, passed by
+    /// a stack of 400 frames of up to 400 options), none.
+    #[test]
+    fn frames_that_drop_their_options_answer_as_frames_that_keep_them() {
+        for limit in [0, HELD_OPTIONS_WHILE_WAITING, usize::MAX] {
+            for kind in [ValueKind::Grundy, ValueKind::Outcome] {
+                let mut solver = Solver::new(&Heap);
+                solver.held_limit = limit;
+                for n in [400, 0, 1, 64, 65, 399] {
+                    let want = match kind {
+                        ValueKind::Grundy => n,
+                        _ if n == 0 => OUTCOME_P,
+                        _ => OUTCOME_N,
+                    };
+                    let got = solver.raw_value(kind, &Expr::Pos(n));
+                    assert_eq!(got.ok(), Some(want), "{kind:?} of {n}, limit {limit}");
+                }
+                assert_eq!(solver.held_options, 0);
+            }
         }
     }
 }
