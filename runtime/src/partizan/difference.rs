@@ -50,7 +50,7 @@ impl<'a> Difference<'a> {
             true => (&self.gs.right[g], &self.hs.left[h]),
             false => (&self.gs.left[g], &self.hs.right[h]),
         };
-        self.steps(s, in_g, in_h)
+        self.steps(s, (g, h), in_g, in_h)
     }
 
     /// The moves into state `s`: (the state moved from, whether the move is in `H`).
@@ -61,7 +61,7 @@ impl<'a> Difference<'a> {
             true => (&self.g_left_pred[g], &self.h_right_pred[h]),
             false => (&self.g_right_pred[g], &self.h_left_pred[h]),
         };
-        self.steps(s, by_g, by_h)
+        self.steps(s, (g, h), by_g, by_h)
     }
 
     fn pair(&self, s: usize) -> (usize, usize) {
@@ -69,15 +69,15 @@ impl<'a> Difference<'a> {
         (pair / m, pair % m)
     }
 
-    /// From `s`, the states with the other player to move whose `g` is one of `gs` (the
-    /// same `h`) or whose `h` is one of `hs` (the same `g`).
+    /// From `s`, which is the pair `(g, h)`, the states with the other player to move whose
+    /// `g` is one of `gs` (the same `h`) or whose `h` is one of `hs` (the same `g`).
     fn steps<'b>(
         &self,
         s: usize,
+        (g, h): (usize, usize),
         gs: &'b [u32],
         hs: &'b [u32],
     ) -> impl Iterator<Item = (usize, bool)> + 'b {
-        let (g, h) = self.pair(s);
         let m = self.hs.len();
         let other = usize::from(Self::left_to_move(s));
         let from_g = gs
