@@ -173,8 +173,14 @@ pub fn order(graph: &Graph) -> Order {
     let n = graph.len();
     let diff = Difference::new(graph, graph);
     let states = 2 * diff.pairs();
-    // Left-to-move states: how many of Left's moves do not yet lead to a Right win.
-    let mut left_moves: Vec<u32> = (0..states).map(|s| diff.moves(s).count() as u32).collect();
+    // Left-to-move states: how many of Left's moves do not yet lead to a Right win (only
+    // those states' counts are read).
+    let mut left_moves: Vec<u32> = (0..states)
+        .map(|s| match Difference::left_to_move(s) {
+            true => diff.moves(s).count() as u32,
+            false => 0,
+        })
+        .collect();
     let mut right_wins = vec![false; states];
     let mut queue: Vec<usize> = (0..states)
         .filter(|&s| Difference::left_to_move(s) && left_moves[s] == 0)
