@@ -1118,15 +1118,12 @@ impl<'r, R: Rules> Solver<'r, R> {
         for i in 0..bufs.opts.len() {
             let (step, fixing) = match bufs.opts.refs[i] {
                 OptRef::Leaves { start, len: 1 } if symmetric => {
-                    let p = bufs.opts.leaves[start as usize];
-                    match self.ends_now(kind, p)? {
-                        true => (Step::Value(OUTCOME_N), 0),
-                        false => {
-                            let (image, fixing) = self.rules.least_image_fixing(p);
-                            bufs.images[i] = Some(image);
-                            (self.look_up(kind, image)?, fixing)
-                        }
+                    let (step, image, fixing) =
+                        self.try_image_fixing(kind, bufs.opts.leaves[start as usize])?;
+                    if image.is_some() {
+                        bufs.images[i] = image;
                     }
+                    (step, fixing)
                 }
                 _ => (self.try_opt(kind, bufs, i)?, 0),
             };
@@ -1269,6 +1266,21 @@ impl<'r, R: Rules> Solver<'r, R> {
             return Ok(Step::Value(OUTCOME_N));
         }
         self.look_up(kind, image)
+    }
+
+    /// As [`Self::try_image`] where `p`'s image is not yet known: finds it, and the bits of
+    /// the symmetries that fix `p` ([`Rules::least_image_fixing`]), only where `p` does not
+    /// end now (`None` and no bits where it does).
+    fn try_image_fixing(
+        &self,
+        kind: ValueKind,
+        p: Pos<R>,
+    ) -> Result<(Step<Pos<R>>, Option<Pos<R>>, u64), Fail<Pos<R>>> {
+        if self.ends_now(kind, p)? {
+            return Ok((Step::Value(OUTCOME_N), None, 0));
+        }
+        let (image, fixing) = self.rules.least_image_fixing(p);
+        Ok((self.look_up(kind, image)?, Some(image), fixing))
     }
 
     /// Whether an outcome search knows `p` is N without looking it up: a position with a
