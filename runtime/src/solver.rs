@@ -157,6 +157,10 @@ pub const MEMO_CLEARS_PER_VALUE: u32 = 16;
 
 type Pos<R> = <R as Rules>::Pos;
 
+/// What [`Solver::try_image_fixing`] finds of an option: its step, the image it was looked
+/// up under (none where it ends now) and the bits of the symmetries that fix it.
+type ImageStep<P> = (Step<P>, Option<P>, u64);
+
 impl<'r, R: Rules> Solver<'r, R> {
     /// A solver using the fast compound rules.
     pub fn new(rules: &'r R) -> Self {
@@ -1275,7 +1279,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         &self,
         kind: ValueKind,
         p: Pos<R>,
-    ) -> Result<(Step<Pos<R>>, Option<Pos<R>>, u64), Fail<Pos<R>>> {
+    ) -> Result<ImageStep<Pos<R>>, Fail<Pos<R>>> {
         if self.ends_now(kind, p)? {
             return Ok((Step::Value(OUTCOME_N), None, 0));
         }
