@@ -126,9 +126,9 @@ pub struct Solver<'r, R: Rules> {
     ended: EndedCache,
     /// Canonical forms of partizan positions, made when first asked for.
     partizan: Option<PartizanSolver<'r, R>>,
-    /// Values below 64 that a nimber search found a position (a least image) not to have,
+    /// Values below 128 that a nimber search found a position (a least image) not to have,
     /// as bits, while its value is not known ([`nimber`]).
-    not_values: FxHashMap<R::Pos, u64>,
+    not_values: FxHashMap<R::Pos, u128>,
     /// The positions a nimber search is deciding, from the first down to the current one.
     searching: rustc_hash::FxHashSet<R::Pos>,
     /// Which symmetries' fixed options turned out winning replies (move ordering only).
@@ -579,15 +579,31 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// Solves `task` and everything it depends on. The Grundy value of a position of a
     /// game that splits into sums ([`Rules::splits`]) is found by nimber search
-    /// ([`nimber`]) where no kernel answers for it; otherwise, and where that search gives
-    /// up, by the ordinary search (the mex of every option's value).
+    /// ([`nimber`]) where no kernel answers for it, and so is its outcome (whether the
+    /// value is 0); otherwise, and where that search gives up, by the ordinary search (the
+    /// mex of every option's value, or the outcome search).
     fn run(&mut self, task: Task<Pos<R>>) -> Result<(), SolveError> {
-        if let (Mode::Fast, ValueKind::Grundy, Node::Leaf(p)) = (self.mode, task.kind, task.node) {
+        if let (Mode::Fast, Node::Leaf(p)) = (self.mode, task.node) {
             if self.rules.splits(p) && !self.rules.is_partizan(p) {
-                match self.try_kernel(task) {
-                    Ok(true) => return Ok(()),
-                    Ok(false) if self.nimber_search(p).is_some() => return Ok(()),
-                    // The ordinary search takes over, and reports what went wrong.
+                // Where the kernel or the search gives up, the ordinary search takes over,
+                // and reports what went wrong.
+                match task.kind {
+                    ValueKind::Grundy => match self.try_kernel(task) {
+                        Ok(true) => return Ok(()),
+                        Ok(false) if self.nimber_search(p).is_some() => return Ok(()),
+                        _ => {}
+                    },
+                    ValueKind::Outcome => {
+                        let outcome = match self.kernel_value(p, true) {
+                            Ok(Some(g)) => Some(if g == 0 { OUTCOME_P } else { OUTCOME_N }),
+                            Ok(None) => self.outcome_search(p),
+                            Err(_) => None,
+                        };
+                        if let Some(outcome) = outcome {
+                            self.store(task, outcome);
+                            return Ok(());
+                        }
+                    }
                     _ => {}
                 }
             }

@@ -2,7 +2,7 @@
 //! (`Rules::splits`), against the mex of every option's value, computed here from the
 //! games' definitions.
 
-use cgdl_runtime::{Options, RuleError, Rules, SolveError, Solver};
+use cgdl_runtime::{Options, Outcome, RuleError, Rules, SolveError, Solver};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -151,8 +151,107 @@ fn cram_grundy(game: &Cram, empty: u32, memo: &mut HashMap<u32, u32>) -> u32 {
     g
 }
 
+/// A game on positions `0..n`: position `i` moves to the positions of `singles[i]` and to
+/// the sums of the pairs of `pairs[i]` (all below `i`), and, with `wide`, to every position
+/// below it as well (nim: values up to `n - 1`, past the 128 values a search's sets hold).
+#[derive(Debug)]
+struct Dag {
+    singles: Vec<Vec<u32>>,
+    pairs: Vec<Vec<(u32, u32)>>,
+    wide: bool,
+}
+
+impl Rules for Dag {
+    type Pos = u32;
+    fn options(&self, i: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        for &j in &self.singles[i as usize] {
+            out.position(j);
+        }
+        for &(j, k) in &self.pairs[i as usize] {
+            out.sum([j, k]);
+        }
+        if self.wide {
+            (0..i).for_each(|j| out.position(j));
+        }
+        Ok(())
+    }
+    fn splits(&self, _: u32) -> bool {
+        true
+    }
+}
+
+/// Every position's Grundy value in `game`, by its definition.
+fn dag_values(game: &Dag) -> Vec<u32> {
+    let mut values: Vec<u32> = Vec::new();
+    for i in 0..game.singles.len() {
+        let mut options: Vec<u32> = game.singles[i]
+            .iter()
+            .map(|&j| values[j as usize])
+            .collect();
+        options
+            .extend((game.pairs[i].iter()).map(|&(j, k)| values[j as usize] ^ values[k as usize]));
+        if game.wide {
+            options.extend(values.iter().copied());
+        }
+        values.push(mex(options));
+    }
+    values
+}
+
+/// A random [`Dag`] of `n` positions (`wide` as given).
+fn dag(n: usize, wide: bool) -> impl Strategy<Value = Dag> {
+    let moves = (1..n).map(|i| {
+        let below = 0..i as u32;
+        (
+            prop::collection::vec(below.clone(), 0..8),
+            prop::collection::vec((below.clone(), below), 0..8),
+        )
+    });
+    moves.collect::<Vec<_>>().prop_map(move |moves| {
+        let (mut singles, mut pairs) = (vec![Vec::new()], vec![Vec::new()]);
+        for (s, p) in moves {
+            singles.push(s);
+            pairs.push(p);
+        }
+        Dag {
+            singles,
+            pairs,
+            wide,
+        }
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Random games whose options are positions and sums of two, each position asked of
+    /// one solver in a random order (each search starting from what earlier ones found),
+    /// its Grundy value or its outcome: those of the definition. With `wide`, values reach
+    /// 200: the search's sets of 128 values do not hold them, nor some nim-sums of a sum's
+    /// parts.
+    #[test]
+    fn random_game_values_are_the_mex(
+        game in (any::<bool>()).prop_flat_map(|wide| dag(if wide { 200 } else { 60 }, wide)),
+        asked in prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 1..12),
+    ) {
+        let values = dag_values(&game);
+        let mut solver = Solver::new(&game);
+        for (index, outcome) in asked {
+            let i = index.index(values.len()) as u32;
+            let value = values[i as usize];
+            match outcome {
+                true => {
+                    let o = solver.outcome(i).expect("an acyclic game");
+                    let expected = if value == 0 { Outcome::P } else { Outcome::N };
+                    prop_assert_eq!(o, expected, "position {}", i);
+                }
+                false => {
+                    let g = solver.grundy(i).expect("an acyclic game");
+                    prop_assert_eq!(g, value, "position {}", i);
+                }
+            }
+        }
+    }
 
     /// Heaps of random take-and-break games, asked in a random order of one solver (which
     /// keeps what earlier searches found), have the values of the definition.

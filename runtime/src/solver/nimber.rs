@@ -1,15 +1,32 @@
 //! Nimber search: the Grundy value of a position without the exact value of every
-//! position below it (J. Lemoine, S. Viennot, *Nimbers are inevitable*, TCS 462 (2012),
-//! as P. Beling improves it in `igsolve`'s `lvb` method).
+//! position below it.
 //!
-//! `has(p, k)` decides whether `p`'s Grundy value is `k`: it is not when some option has
-//! value `k` (one witness is enough, as in an outcome search), and it is when for every
-//! `j < k` some option has value `j` and no option has value `k`. Each option found with
-//! value `j` serves one `j` only, options already known serve without a search, and a
-//! position has no value above its number of options. The value of `p` is the least `v`
-//! for which no remaining option has value `v`. Every exact value found is kept in the
-//! Grundy memo (under the position's least image), which the ordinary search shares; a
-//! search that meets a rule error, a position it is still deciding (a loopy game), a
+//! The search asks of a position only whether its value lies in a set of values it needs,
+//! as P. Beling and M. Rogalski do (*On pruning search trees of impartial games*, Artificial
+//! Intelligence 283 (2020); `igsolve`'s default method, "aspiration sets"):
+//!
+//! - At the top, the value of `p` is the least `r` for which no option has value `r`: for
+//!   `r = 0, 1, …` each option not yet placed is asked whether its value is `r` (one witness
+//!   is enough), and an option whose exact value turns up on the way is placed for good.
+//! - `in_set(p, want)` gives `p`'s exact value, or says it is not in `want`. A position
+//!   with `n` options has a value in `{0, …, n}`; each option takes one value out of these
+//!   *potential* values (its own, or the largest where its own is not among them), so one
+//!   is left at the end, the mex. Each option is asked only about the potential values but
+//!   the largest, up to the largest wanted: where its value is not among them, the largest
+//!   potential value goes, which the mex can then only be if it is not wanted. The search
+//!   stops as soon as no wanted value is potential.
+//!
+//! A sum's value is the nim-sum of its parts' values: every part but one is solved exactly
+//! and the last part whose value is not known is asked about the wanted values shifted by
+//! the others' nim-sum. Options already known serve without a search, values a position was
+//! found not to have (below 128) are remembered while its value is not known, and every
+//! exact value found is kept in the Grundy memo (under the position's least image), which
+//! the ordinary search shares. Where sets of 128 values do not reach (a position with 128
+//! options or more, a nim-sum of 128 or more), the search finds the exact value instead, by
+//! the method of J. Lemoine and S. Viennot (*Nimbers are inevitable*, TCS 462 (2012)):
+//! `has(p, k)` decides whether `p`'s value is `k`, from the options' values below `k`.
+//!
+//! A search that meets a rule error, a position it is still deciding (a loopy game), a
 //! compound option or the depth limit gives up, and the ordinary search, which reports
 //! such things, takes over.
 
@@ -43,11 +60,302 @@ impl Seen {
     }
 }
 
+/// A set of values below 128, as bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Values(u128);
+
+impl Values {
+    /// `{0, …, n - 1}`, where `n` is at most 128.
+    fn below(n: usize) -> Option<Values> {
+        match n {
+            128 => Some(Values(u128::MAX)),
+            0..128 => Some(Values((1u128 << n) - 1)),
+            _ => None,
+        }
+    }
+
+    /// `{v}`, where `v` is below 128.
+    fn single(v: u32) -> Option<Values> {
+        1u128.checked_shl(v).map(Values)
+    }
+
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    fn has(self, v: u32) -> bool {
+        v < 128 && self.0 >> v & 1 == 1
+    }
+
+    fn inter(self, other: Values) -> Values {
+        Values(self.0 & other.0)
+    }
+
+    fn minus(self, other: Values) -> Values {
+        Values(self.0 & !other.0)
+    }
+
+    /// The set without its largest value.
+    fn without_largest(self) -> Values {
+        match self.0 {
+            0 => self,
+            bits => Values(bits & !(1u128 << (127 - bits.leading_zeros()))),
+        }
+    }
+
+    /// Every value up to the largest.
+    fn up_to_largest(self) -> Values {
+        match self.0 {
+            0 => self,
+            bits => Values(u128::MAX >> bits.leading_zeros()),
+        }
+    }
+
+    /// The least value.
+    fn least(self) -> Option<u32> {
+        (self.0 != 0).then(|| self.0.trailing_zeros())
+    }
+
+    /// Each value nim-added to `x`, where `x` is below 128 (`None` otherwise).
+    fn nim_added(self, x: u32) -> Option<Values> {
+        if x >= 128 {
+            return None;
+        }
+        let (mut bits, mut out) = (self.0, 0u128);
+        while bits != 0 {
+            let v = bits.trailing_zeros();
+            out |= 1u128 << (v ^ x);
+            bits &= bits - 1;
+        }
+        Some(Values(out))
+    }
+}
+
+/// The values a position can still have while its options are asked one by one: one
+/// value goes for each option, its own where it is among them, else the largest.
+struct Potential(Values);
+
+impl Potential {
+    fn remove(&mut self, v: u32) {
+        match self.0.has(v) {
+            true => self.0 = Values(self.0 .0 & !(1u128 << v)),
+            false => self.remove_largest(),
+        }
+    }
+
+    fn remove_largest(&mut self) {
+        self.0 = self.0.without_largest();
+    }
+}
+
 impl<R: Rules> Solver<'_, R> {
     /// The Grundy value of `p` by nimber search, or `None` when the search gave up. Used
     /// for a Grundy value in `Mode::Fast` where no kernel answers (see `Solver::run`).
     pub(super) fn nimber_search(&mut self, p: Pos<R>) -> Option<u32> {
-        self.nimber(p, 0).ok()
+        let p = self.rules.least_image(p);
+        if let Some(v) = self.known_grundy(p) {
+            return Some(v);
+        }
+        let bufs = self.open(p, 0).ok()?;
+        let found = self.least_unmatched(&bufs.opts);
+        self.close(p, bufs, found.as_ref().ok().copied());
+        found.ok()
+    }
+
+    /// The outcome of `p` by nimber search (P where its value is 0: where no option has
+    /// value 0), or `None` when the search gave up. Used for an outcome in `Mode::Fast`
+    /// where no kernel answers (see `Solver::run`).
+    pub(super) fn outcome_search(&mut self, p: Pos<R>) -> Option<u32> {
+        let zero = Values::single(0)?;
+        match self.in_set(p, zero, 0).ok()? {
+            Some(0) => Some(OUTCOME_P),
+            _ => Some(OUTCOME_N),
+        }
+    }
+
+    /// The value of a position with options `opts`: the least `r` no option has, each
+    /// option asked only whether it has `r` until its exact value turns up.
+    fn least_unmatched(&mut self, opts: &Options<Pos<R>>) -> Result<u32, GiveUp> {
+        let (mut seen, mut left) = (Seen::default(), Vec::new());
+        for i in 0..opts.len() {
+            match self.known_option(opts, i) {
+                Some(v) => seen.add(v),
+                None => left.push(i),
+            }
+        }
+        let fixing = self.order(opts, &mut left);
+        let mut r = 0;
+        'values: loop {
+            if seen.has(r) {
+                r += 1;
+                continue;
+            }
+            let mut at = 0;
+            while at < left.len() {
+                let i = left[at];
+                let found = match Values::single(r) {
+                    Some(want) => self.option_in(opts, i, want, 1)?,
+                    None => Some(self.option_value(opts, i, 1)?),
+                };
+                match fixing.get(i) {
+                    Some(&fixed) if fixed != 0 && r == 0 => {
+                        self.symmetry_stats.record(fixed, found == Some(0))
+                    }
+                    _ => {}
+                }
+                match found {
+                    Some(v) => {
+                        left.remove(at);
+                        if v == r {
+                            r += 1;
+                            continue 'values;
+                        }
+                        seen.add(v);
+                    }
+                    None => at += 1,
+                }
+            }
+            return Ok(r);
+        }
+    }
+
+    /// The value of `p` where it is in `want`; `None` says it is not.
+    fn in_set(&mut self, p: Pos<R>, want: Values, depth: usize) -> Result<Option<u32>, GiveUp> {
+        let p = self.rules.least_image(p);
+        if let Some(v) = self.known_grundy(p) {
+            return Ok(Some(v));
+        }
+        let not = Values(self.not_values.get(&p).copied().unwrap_or(0));
+        let want = want.minus(not);
+        if want.is_empty() {
+            return Ok(None);
+        }
+        let bufs = self.open(p, depth)?;
+        let found = self.in_set_of(&bufs.opts, want, depth);
+        let value = found.as_ref().ok().copied().flatten();
+        self.close(p, bufs, value);
+        match found {
+            Ok(None) => *self.not_values.entry(p).or_default() |= want.0,
+            Ok(Some(_)) => {
+                self.not_values.remove(&p);
+            }
+            Err(_) => {}
+        }
+        found
+    }
+
+    /// [`Solver::in_set`] of a position with options `opts`.
+    fn in_set_of(
+        &mut self,
+        opts: &Options<Pos<R>>,
+        want: Values,
+        depth: usize,
+    ) -> Result<Option<u32>, GiveUp> {
+        let Some(all) = Values::below(opts.len() + 1) else {
+            return self.nimber_of(opts, depth).map(Some);
+        };
+        let mut potential = Potential(all);
+        let mut left = Vec::new();
+        for i in 0..opts.len() {
+            match self.known_option(opts, i) {
+                Some(v) => potential.remove(v),
+                None => left.push(i),
+            }
+            if potential.0.inter(want).is_empty() {
+                return Ok(None);
+            }
+        }
+        let fixing = self.order(opts, &mut left);
+        let up_to = want.up_to_largest();
+        let mut exact = true;
+        for &i in &left {
+            if potential.0.inter(want).is_empty() {
+                return Ok(None);
+            }
+            let ask = potential.0.without_largest().inter(up_to);
+            let found = match ask.is_empty() {
+                // Nothing to ask: whatever the option's value, the largest goes.
+                true => None,
+                false => self.option_in(opts, i, ask, depth)?,
+            };
+            match fixing.get(i) {
+                Some(&fixed) if fixed != 0 && ask.has(0) => {
+                    self.symmetry_stats.record(fixed, found == Some(0))
+                }
+                _ => {}
+            }
+            match found {
+                Some(v) => potential.remove(v),
+                None => {
+                    potential.remove_largest();
+                    exact = false;
+                }
+            }
+        }
+        // One value is left: the mex where every option's value was placed, or where it is
+        // not above the values wanted (the options not placed took larger values only).
+        let last = potential.0;
+        match exact || !last.inter(up_to).is_empty() {
+            true => Ok(last.least()),
+            false => Ok(None),
+        }
+    }
+
+    /// The value of option `i` where it is in `want`, `None` where it is not: a sum's parts
+    /// but its last unknown one are solved, and that one is asked about `want` nim-added
+    /// to their values.
+    fn option_in(
+        &mut self,
+        opts: &Options<Pos<R>>,
+        i: usize,
+        want: Values,
+        depth: usize,
+    ) -> Result<Option<u32>, GiveUp> {
+        match opts.refs[i] {
+            OptRef::End => Ok(Some(0)),
+            OptRef::Leaves { start, len: 1 } => {
+                self.in_set(opts.leaves[start as usize], want, depth + 1)
+            }
+            OptRef::Leaves { start, len } => {
+                let leaves = opts.leaf_slice(start, len);
+                let last = self.last_unknown(leaves);
+                let mut others = 0;
+                for (at, &q) in leaves.iter().enumerate() {
+                    if at != last {
+                        others ^= self.nimber(q, depth + 1)?;
+                    }
+                }
+                Ok(match want.nim_added(others) {
+                    Some(shifted) => {
+                        (self.in_set(leaves[last], shifted, depth + 1)?).map(|v| v ^ others)
+                    }
+                    None => Some(self.nimber(leaves[last], depth + 1)? ^ others),
+                })
+            }
+            OptRef::Expr(_) => Err(GiveUp),
+        }
+    }
+
+    /// The exact value of option `i`.
+    fn option_value(
+        &mut self,
+        opts: &Options<Pos<R>>,
+        i: usize,
+        depth: usize,
+    ) -> Result<u32, GiveUp> {
+        match opts.refs[i] {
+            OptRef::End => Ok(0),
+            OptRef::Leaves { start, len } => (opts.leaf_slice(start, len).iter())
+                .try_fold(0, |x, &q| Ok(x ^ self.nimber(q, depth + 1)?)),
+            OptRef::Expr(_) => Err(GiveUp),
+        }
+    }
+
+    /// The last of `leaves` whose value is not known (the last where all are).
+    fn last_unknown(&self, leaves: &[Pos<R>]) -> usize {
+        (leaves.iter())
+            .rposition(|&q| self.known_grundy(self.rules.least_image(q)).is_none())
+            .unwrap_or(leaves.len() - 1)
     }
 
     fn known_grundy(&self, p: Pos<R>) -> Option<u32> {
@@ -128,8 +436,15 @@ impl<R: Rules> Solver<'_, R> {
             return Ok(v);
         }
         let bufs = self.open(p, depth)?;
-        let found = self.nimber_of(&bufs.opts, depth);
+        // Every value wanted: the answer is exact.
+        let found = match Values::below(bufs.opts.len() + 1) {
+            Some(all) => (self.in_set_of(&bufs.opts, all, depth)).and_then(|v| v.ok_or(GiveUp)),
+            None => self.nimber_of(&bufs.opts, depth),
+        };
         self.close(p, bufs, found.as_ref().ok().copied());
+        if found.is_ok() {
+            self.not_values.remove(&p);
+        }
         found
     }
 
@@ -157,7 +472,7 @@ impl<R: Rules> Solver<'_, R> {
         if let Some(v) = self.known_grundy(p) {
             return Ok(v == k);
         }
-        let bit = 1u64.checked_shl(k).unwrap_or(0);
+        let bit = 1u128.checked_shl(k).unwrap_or(0);
         if self.not_values.get(&p).is_some_and(|&not| not & bit != 0) {
             return Ok(false);
         }
@@ -283,10 +598,7 @@ impl<R: Rules> Solver<'_, R> {
             OptRef::Leaves { start, len: 1 } => self.has(opts.leaves[start as usize], v, depth + 1),
             OptRef::Leaves { start, len } => {
                 let leaves = opts.leaf_slice(start, len);
-                let last = (leaves
-                    .iter()
-                    .rposition(|&q| self.known_grundy(self.rules.least_image(q)).is_none()))
-                .unwrap_or(leaves.len() - 1);
+                let last = self.last_unknown(leaves);
                 let mut others = 0;
                 for (at, &q) in leaves.iter().enumerate() {
                     if at != last {
@@ -296,6 +608,60 @@ impl<R: Rules> Solver<'_, R> {
                 self.has(leaves[last], v ^ others, depth + 1)
             }
             OptRef::Expr(_) => Err(GiveUp),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Potential, Values};
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    fn set(values: Values) -> BTreeSet<u32> {
+        (0..128).filter(|&v| values.has(v)).collect()
+    }
+
+    proptest! {
+        /// Each operation on sets of values against the same on a `BTreeSet`.
+        #[test]
+        fn values_are_sets(bits in any::<u128>(), other in any::<u128>(), x in 0u32..160, n in 0usize..140) {
+            let (a, b) = (Values(bits), Values(other));
+            let (sa, sb) = (set(a), set(b));
+            prop_assert_eq!(set(a.inter(b)), &sa & &sb);
+            prop_assert_eq!(set(a.minus(b)), &sa - &sb);
+            let largest = sa.last().copied();
+            let mut without = sa.clone();
+            largest.map(|v| without.remove(&v));
+            prop_assert_eq!(set(a.without_largest()), without);
+            let up_to: BTreeSet<u32> = largest.map_or(BTreeSet::new(), |v| (0..=v).collect());
+            prop_assert_eq!(set(a.up_to_largest()), up_to);
+            prop_assert_eq!(a.least(), sa.first().copied());
+            prop_assert_eq!(a.is_empty(), sa.is_empty());
+            match a.nim_added(x) {
+                Some(added) => prop_assert_eq!(set(added), sa.iter().map(|v| v ^ x).collect()),
+                None => prop_assert!(x >= 128),
+            }
+            match Values::below(n) {
+                Some(below) => prop_assert_eq!(set(below), (0..n as u32).collect()),
+                None => prop_assert!(n > 128),
+            }
+            match Values::single(x) {
+                Some(single) => prop_assert_eq!(set(single), BTreeSet::from([x])),
+                None => prop_assert!(x >= 128),
+            }
+        }
+
+        /// Taking one value out per option, the option's own or else the largest, leaves
+        /// the mex of the options' values (the rule `in_set_of` is built on).
+        #[test]
+        fn one_value_per_option_leaves_the_mex(options in prop::collection::vec(0u32..12, 0..10)) {
+            let mut potential = Potential(Values::below(options.len() + 1).expect("few options"));
+            for &v in &options {
+                potential.remove(v);
+            }
+            let mex = (0..).find(|v| !options.contains(v)).expect("a value is free");
+            prop_assert_eq!(set(potential.0), BTreeSet::from([mex]));
         }
     }
 }
