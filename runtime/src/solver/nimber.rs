@@ -173,9 +173,9 @@ impl<R: Rules> Solver<'_, R> {
         }
     }
 
-    /// The value of a position with options `opts`: the least `r` no option has, each
-    /// option asked only whether it has `r` until its exact value turns up.
-    fn least_unmatched(&mut self, opts: &Options<Pos<R>>) -> Result<u32, GiveUp> {
+    /// The values of the options of `opts` already known, and the indices of the others in
+    /// the order to search them, with the symmetries that fix each ([`Solver::order`]).
+    fn known_and_left(&self, opts: &Options<Pos<R>>) -> (Seen, Vec<usize>, Vec<u64>) {
         let (mut seen, mut left) = (Seen::default(), Vec::new());
         for i in 0..opts.len() {
             match self.known_option(opts, i) {
@@ -184,6 +184,13 @@ impl<R: Rules> Solver<'_, R> {
             }
         }
         let fixing = self.order(opts, &mut left);
+        (seen, left, fixing)
+    }
+
+    /// The value of a position with options `opts`: the least `r` no option has, each
+    /// option asked only whether it has `r` until its exact value turns up.
+    fn least_unmatched(&mut self, opts: &Options<Pos<R>>) -> Result<u32, GiveUp> {
+        let (mut seen, mut left, fixing) = self.known_and_left(opts);
         let mut r = 0;
         'values: loop {
             if seen.has(r) {
@@ -317,19 +324,10 @@ impl<R: Rules> Solver<'_, R> {
                 self.in_set(opts.leaves[start as usize], want, depth + 1)
             }
             OptRef::Leaves { start, len } => {
-                let leaves = opts.leaf_slice(start, len);
-                let last = self.last_unknown(leaves);
-                let mut others = 0;
-                for (at, &q) in leaves.iter().enumerate() {
-                    if at != last {
-                        others ^= self.nimber(q, depth + 1)?;
-                    }
-                }
+                let (last, others) = self.last_and_others(opts.leaf_slice(start, len), depth)?;
                 Ok(match want.nim_added(others) {
-                    Some(shifted) => {
-                        (self.in_set(leaves[last], shifted, depth + 1)?).map(|v| v ^ others)
-                    }
-                    None => Some(self.nimber(leaves[last], depth + 1)? ^ others),
+                    Some(shifted) => (self.in_set(last, shifted, depth + 1)?).map(|v| v ^ others),
+                    None => Some(self.nimber(last, depth + 1)? ^ others),
                 })
             }
             OptRef::Expr(_) => Err(GiveUp),
@@ -351,11 +349,23 @@ impl<R: Rules> Solver<'_, R> {
         }
     }
 
-    /// The last of `leaves` whose value is not known (the last where all are).
-    fn last_unknown(&self, leaves: &[Pos<R>]) -> usize {
-        (leaves.iter())
+    /// Of a sum's parts `leaves`, the last whose value is not known (the last where all
+    /// are), and the nim-sum of the others' values, found exactly.
+    fn last_and_others(
+        &mut self,
+        leaves: &[Pos<R>],
+        depth: usize,
+    ) -> Result<(Pos<R>, u32), GiveUp> {
+        let last = (leaves.iter())
             .rposition(|&q| self.known_grundy(self.rules.least_image(q)).is_none())
-            .unwrap_or(leaves.len() - 1)
+            .unwrap_or(leaves.len() - 1);
+        let mut others = 0;
+        for (at, &q) in leaves.iter().enumerate() {
+            if at != last {
+                others ^= self.nimber(q, depth + 1)?;
+            }
+        }
+        Ok((leaves[last], others))
     }
 
     fn known_grundy(&self, p: Pos<R>) -> Option<u32> {
@@ -449,14 +459,7 @@ impl<R: Rules> Solver<'_, R> {
     }
 
     fn nimber_of(&mut self, opts: &Options<Pos<R>>, depth: usize) -> Result<u32, GiveUp> {
-        let (mut seen, mut left) = (Seen::default(), Vec::new());
-        for i in 0..opts.len() {
-            match self.known_option(opts, i) {
-                Some(v) => seen.add(v),
-                None => left.push(i),
-            }
-        }
-        let fixing = self.order(opts, &mut left);
+        let (seen, mut left, fixing) = self.known_and_left(opts);
         let mut v = 0;
         loop {
             if !seen.has(v) && !self.take_option(opts, &mut left, &fixing, v, depth)? {
@@ -597,15 +600,8 @@ impl<R: Rules> Solver<'_, R> {
             OptRef::End => Ok(v == 0),
             OptRef::Leaves { start, len: 1 } => self.has(opts.leaves[start as usize], v, depth + 1),
             OptRef::Leaves { start, len } => {
-                let leaves = opts.leaf_slice(start, len);
-                let last = self.last_unknown(leaves);
-                let mut others = 0;
-                for (at, &q) in leaves.iter().enumerate() {
-                    if at != last {
-                        others ^= self.nimber(q, depth + 1)?;
-                    }
-                }
-                self.has(leaves[last], v ^ others, depth + 1)
+                let (last, others) = self.last_and_others(opts.leaf_slice(start, len), depth)?;
+                self.has(last, v ^ others, depth + 1)
             }
             OptRef::Expr(_) => Err(GiveUp),
         }
