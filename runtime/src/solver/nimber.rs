@@ -158,7 +158,7 @@ impl<R: Rules> Solver<'_, R> {
         }
         let bufs = self.open(p, 0).ok()?;
         let found = self.least_unmatched(&bufs.opts);
-        self.close(p, bufs, found.as_ref().ok().copied());
+        self.close(p, bufs, found.as_ref().ok().copied(), 0);
         found.ok()
     }
 
@@ -240,14 +240,8 @@ impl<R: Rules> Solver<'_, R> {
         let bufs = self.open(p, depth)?;
         let found = self.in_set_of(&bufs.opts, want, depth);
         let value = found.as_ref().ok().copied().flatten();
-        self.close(p, bufs, value);
-        match found {
-            Ok(None) => *self.not_values.entry(p).or_default() |= want.0,
-            Ok(Some(_)) => {
-                self.not_values.remove(&p);
-            }
-            Err(_) => {}
-        }
+        let not = if matches!(found, Ok(None)) { want.0 } else { 0 };
+        self.close(p, bufs, value, not);
         found
     }
 
@@ -423,11 +417,17 @@ impl<R: Rules> Solver<'_, R> {
     }
 
     /// Ends the search of `p` opened by [`Solver::open`], keeping its value when found
-    /// (a position left undecided takes no memo entry).
-    fn close(&mut self, p: Pos<R>, bufs: Box<Buffers<Pos<R>>>, value: Option<u32>) {
+    /// (a position left undecided takes no memo entry), else the values (bits below 128)
+    /// it was found not to have.
+    fn close(&mut self, p: Pos<R>, bufs: Box<Buffers<Pos<R>>>, value: Option<u32>, not: u128) {
         self.searching.remove(&p);
-        if let Some(v) = value {
-            self.store(self.grundy_task(p), v);
+        match value {
+            Some(v) => {
+                self.store(self.grundy_task(p), v);
+                self.not_values.remove(&p);
+            }
+            None if not != 0 => *self.not_values.entry(p).or_default() |= not,
+            None => {}
         }
         self.recycle(bufs);
     }
@@ -451,10 +451,7 @@ impl<R: Rules> Solver<'_, R> {
             Some(all) => (self.in_set_of(&bufs.opts, all, depth)).and_then(|v| v.ok_or(GiveUp)),
             None => self.nimber_of(&bufs.opts, depth),
         };
-        self.close(p, bufs, found.as_ref().ok().copied());
-        if found.is_ok() {
-            self.not_values.remove(&p);
-        }
+        self.close(p, bufs, found.as_ref().ok().copied(), 0);
         found
     }
 
@@ -485,14 +482,12 @@ impl<R: Rules> Solver<'_, R> {
             Ok((_, value)) => value,
             Err(_) => None,
         };
-        self.close(p, bufs, value);
-        match (&found, value) {
-            (Ok((false, None)), _) if bit != 0 => *self.not_values.entry(p).or_default() |= bit,
-            (_, Some(_)) => {
-                self.not_values.remove(&p);
-            }
-            _ => {}
-        }
+        let not = if matches!(found, Ok((false, None))) {
+            bit
+        } else {
+            0
+        };
+        self.close(p, bufs, value, not);
         found.map(|(has, _)| has)
     }
 
