@@ -505,6 +505,9 @@ impl Gen<'_> {
                 quote!({ let mut found = #init; #looped found })
             }
             IExpr::Compr { elem, clauses } => {
+                if let Some(moved) = self.translated_cells(elem, clauses)? {
+                    return Ok(moved);
+                }
                 let looped = self.clauses(clauses, &|| {
                     let elem = n(elem)?;
                     Ok(quote!(set.push(#elem);))
@@ -765,11 +768,15 @@ impl Gen<'_> {
                         let elem = self.value(elem)?;
                         Ok(quote!(best = #rt::native::keep_extreme(best, #elem, #largest);))
                     })?;
-                    quote!({
+                    let folded = quote!({
                         let mut best = ::std::option::Option::None;
                         #looped
-                        #rt::native::found_extreme(best, #largest, #at)?
-                    })
+                        best
+                    });
+                    // One part of a set of cells: off the set's bits.
+                    let best = (self.cell_part_extreme(elem, clauses, largest, folded.clone())?)
+                        .unwrap_or(folded);
+                    quote!(#rt::native::found_extreme(#best, #largest, #at)?)
                 } else if args.len() == 1 {
                     let d = self.domain_ref(&args[0])?;
                     quote!(#rt::native::extreme(#d, #largest, #at)?)

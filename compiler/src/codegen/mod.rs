@@ -17,6 +17,7 @@
 //! not a range or type of at most 128 values, and sets or lists nested inside tuple or list
 //! fields.
 
+mod cell_sets;
 mod components;
 mod datum;
 mod evaluate;

@@ -1092,6 +1092,59 @@ impl Set<(i64, i64)> {
             }),
         }
     }
+
+    /// The least (or, `largest`, the largest) of part `part` (0 or 1) of the elements, on
+    /// the bits: `Some(None)` for the empty set, `None` where the set is not bits.
+    #[inline]
+    pub fn part_extreme(&self, part: usize, largest: bool) -> Option<Option<i64>> {
+        let w = self.code_words()?;
+        let found = if part == 0 {
+            extreme_code(w, largest).map(|code| code / INT_CODES)
+        } else {
+            let columns = w.iter().fold(0u64, |acc, &word| acc | word);
+            let columns = (0..4).fold(0u16, |acc, k| acc | (columns >> (16 * k)) as u16);
+            (columns != 0).then(|| match largest {
+                true => 15 - columns.leading_zeros(),
+                false => columns.trailing_zeros(),
+            })
+        };
+        Some(found.map(i64::from))
+    }
+
+    /// `{ (x.0 - dr, x.1 - dc) for x in self }` with natural subtraction, as a move of the
+    /// set's bits: where the set is bits and every element has `x.0 >= dr` and `x.1 >= dc`,
+    /// each code `16 r + c` becomes `16 (r - dr) + c - dc`, one shift of the words. `None`
+    /// where that does not hold (the caller then computes it element by element, and fails
+    /// where the comprehension fails).
+    #[inline]
+    pub fn translated_down(&self, dr: i64, dc: i64) -> Option<Set<(i64, i64)>> {
+        let w = self.code_words()?;
+        if dr < 0 || dc < 0 {
+            return None;
+        }
+        // The columns some element has: every row's 16 bits, or-ed.
+        let columns = w.iter().fold(0u64, |acc, &word| acc | word);
+        let columns = (0..4).fold(0u16, |acc, k| acc | (columns >> (16 * k)) as u16);
+        let Some(first) = extreme_code(w, false) else {
+            return Some(self.clone());
+        };
+        if dr > i64::from(first / INT_CODES) || dc > i64::from(columns.trailing_zeros()) {
+            return None;
+        }
+        let shift = (dr as usize) * INT_CODES as usize + dc as usize;
+        let (words, bits) = (shift / 64, shift % 64);
+        let moved: [u64; CODE_WORDS] = std::array::from_fn(|i| {
+            let at = |j: usize| w.get(j).copied().unwrap_or(0);
+            let low = at(i + words) >> bits;
+            let high = if bits == 0 {
+                0
+            } else {
+                at(i + words + 1) << (64 - bits)
+            };
+            low | high
+        });
+        Some(Set::from_code_words(moved))
+    }
 }
 
 impl<T: Elem, const W: usize> Set<T>
@@ -1483,6 +1536,41 @@ mod tests {
                 prop_assert_eq!(sa.without(x), without.into_iter().collect::<Set<i64>>());
             }
             prop_assert_eq!(sa.clone().into_iter().collect::<Vec<_>>(), la);
+        }
+
+        /// `translated_down` against its definition: where it answers, the set of the
+        /// elements each moved by natural subtraction; it answers on every set of cells
+        /// whose subtraction never goes below 0, and on no other. `part_extreme` against
+        /// the least and largest of each part.
+        #[test]
+        fn cell_bits_are_the_definitions(
+            cells in proptest::collection::vec((0i64..16, 0i64..16), 0..12),
+            dr in 0i64..17,
+            dc in 0i64..17,
+        ) {
+            let set: Set<(i64, i64)> = cells.iter().copied().collect();
+            let fits = cells.iter().all(|&(r, c)| r >= dr && c >= dc);
+            let moved = set.translated_down(dr, dc);
+            prop_assert_eq!(moved.is_some(), fits);
+            if let Some(moved) = moved {
+                let by_elements: Set<(i64, i64)> =
+                    cells.iter().map(|&(r, c)| (r - dr, c - dc)).collect();
+                prop_assert_eq!(moved, by_elements);
+            }
+            // Each part's extremes, against the elements'.
+            for part in 0..2 {
+                let of = |largest: bool| {
+                    let values = cells.iter().map(|&(r, c)| if part == 0 { r } else { c });
+                    if largest { values.max() } else { values.min() }
+                };
+                prop_assert_eq!(set.part_extreme(part, false), Some(of(false)));
+                prop_assert_eq!(set.part_extreme(part, true), Some(of(true)));
+            }
+            // A set that is not bits, or a negative move, is left to the caller.
+            let wide = set.with((20, 0));
+            prop_assert!(wide.translated_down(dr, dc).is_none());
+            prop_assert!(wide.part_extreme(1, false).is_none());
+            prop_assert!(set.translated_down(-1, dc).is_none());
         }
 
         /// Sets of pairs (bits of codes while every part is in `0..16`, else a vector) and
