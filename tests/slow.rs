@@ -119,6 +119,68 @@ fn cram_boards_up_to_5x6() {
     }
 }
 
+/// Cram as issue 34 words it (regions as closures, one term per region by its least cell,
+/// each region moved to the corner, `a < b` on cells), and sets of cells moved and measured
+/// by their parts: the native solver reads these on the sets' bits (a translation as a
+/// shift, a part's least or largest off the bits), and agrees with the interpreter, with
+/// igsolve's values, and on the error of a move that would take a cell below row 0.
+#[test]
+#[ignore = "a native build (release mode)"]
+fn cells_moved_and_measured_on_bits_as_interpreted() {
+    const RULES: &str = "const R = 4\n\
+         const C = 5\n\
+         type Cell = (0..R, 0..C)\n\
+         fn next_to(x: Cell, y: Cell) -> bool = abs(x.0 - y.0) + abs(x.1 - y.1) == 1\n\
+         fn region(cells: set<Cell>, x: Cell) -> set<Cell> =\n\
+             closure({x}, v => { y for y in cells where next_to(v, y) })\n\
+         fn corner(s: set<Cell>) -> set<Cell> =\n\
+             let r0 = min({ x.0 for x in s }) in\n\
+             let c0 = min({ c for (r, c) in s }) in\n\
+             { (r - r0, c - c0) for (r, c) in s }\n\
+         game Cram(cells: set<Cell>) {\n\
+             move place(a in cells, b in cells, next_to(a, b), a < b) =>\n\
+                 let rest = cells - {a, b} in\n\
+                 sum(Cram(corner(region(rest, x))) for x in rest where x == min(region(rest, x)))\n\
+         }\n\
+         fn reach(s: set<Cell>) -> nat = max({ x.0 for x in s }) * C + max({ c for (r, c) in s })\n\
+         game Spots(cells: set<Cell>) {\n\
+             move take(x in cells, reach(cells) >= 2, cells != {x}) => Spots(corner(cells - {x}))\n\
+         }\n\
+         game Slide(cells: set<Cell>) {\n\
+             move up(cells != {}) => Slide({ (x.0 - 1, x.1) for x in cells })\n\
+         }\n\
+         ";
+    let source = format!(
+        "{RULES}table grundy of Cram({{ (i, j) for i in 0..r, j in 0..c }}) for r in 1..=4, c in 1..=5\n\
+         table grundy, remoteness of Spots({{ (i, j) for i in 0..2, j in 0..n }}) for n in 1..=4\n"
+    );
+    let path = common::temp_file("cram_corner.cgdl", &source);
+    let path = path.to_str().expect("path");
+    let [native, interp] = common::both_back_ends(&["run", path, "--format", "json"]);
+    assert!(native.status.success(), "{}", common::stderr(&native));
+    assert_eq!(common::stdout(&native), common::stdout(&interp));
+    let json: serde_json::Value =
+        serde_json::from_str(&common::stdout(&native)).expect("the run's JSON");
+    let grid = &json["queries"][0]["grids"][0][1];
+    const IGSOLVE: [[&str; 5]; 4] = [
+        ["0", "1", "1", "2", "0"],
+        ["1", "0", "1", "0", "1"],
+        ["1", "1", "0", "1", "1"],
+        ["2", "0", "1", "0", "2"],
+    ];
+    for (r, row) in IGSOLVE.iter().enumerate() {
+        for (c, expected) in row.iter().enumerate() {
+            assert_eq!(grid[r][c].to_string(), *expected, "{}×{}", r + 1, c + 1);
+        }
+    }
+    both_back_ends_fail_with(
+        "slide.cgdl",
+        &format!("{RULES}value grundy of Slide({{ (2, 1), (1, 3) }})\n"),
+        &[],
+        "move `up` from Slide({(0, 3), (1, 1)}): natural underflow: 0 - 1 is negative",
+    );
+}
+
 /// The children of process `pid` (from /proc).
 #[cfg(target_os = "linux")]
 fn children(pid: u32) -> Vec<u32> {

@@ -535,6 +535,23 @@ impl RankSteps {
 /// ranks, each given to `part` as it is found (as [`components`] finds them).
 #[inline]
 pub fn rank_components(whole: u128, steps: &RankSteps, mut part: impl FnMut(u128)) {
+    let found = try_rank_components(whole, steps, |p| {
+        part(p);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match found {
+        Ok(()) => {}
+        Err(never) => match never {},
+    }
+}
+
+/// [`rank_components`] where handling a part may fail: stops at the first failure.
+#[inline]
+pub fn try_rank_components<E>(
+    whole: u128,
+    steps: &RankSteps,
+    mut part: impl FnMut(u128) -> Result<(), E>,
+) -> Result<(), E> {
     let mut left = whole;
     while left != 0 {
         let first = left & left.wrapping_neg();
@@ -551,8 +568,9 @@ pub fn rank_components(whole: u128, steps: &RankSteps, mut part: impl FnMut(u128
             left &= !wave;
             found |= wave;
         }
-        part(found);
+        part(found)?;
     }
+    Ok(())
 }
 
 /// [`components`] of a set kept as the bits of its elements' codes, on those bits.

@@ -3,7 +3,7 @@
 //! table's code words (`CodeSteps`); and where a move's result is the sum of a game whose
 //! one field is the set of cells of each part (`sum(Cram(part) for part in
 //! components(...))`), on the bits of the field itself (`RankSteps`): the parts go to the
-//! options as they are found, never built as sets.
+//! options as they are found, never built as sets (unless the field is computed from them).
 
 use super::game::{pair_code, TABLE_LIMIT};
 use super::layout::{cells, Packed};
@@ -58,8 +58,9 @@ impl Gen<'_> {
     /// f(x)))`, `G` a game whose one field is a set of board cells packed by rank and `f` a
     /// table of those cells: where every element of `S` is such a cell, each part is found
     /// on the field's bits by the table (its steps made symmetric, as `components` takes
-    /// them) and goes straight to the options; elsewhere, as written. `None` when the result
-    /// is not of this form.
+    /// them) and goes straight to the options; elsewhere, as written. Where the field is
+    /// computed from the part (`G(corner(part))`), each part is made a set of cells for
+    /// that computation. `None` when the result is not of this form.
     pub(super) fn rank_components(&self, e: &IExpr) -> Result<Option<TokenStream>, CodegenError> {
         let rt = &self.rt;
         let IExpr::CompoundOf {
@@ -77,7 +78,7 @@ impl Gen<'_> {
         };
         let (
             [part],
-            [IExpr::Var(arg)],
+            [arg],
             IExpr::Closure {
                 kind: ClosureKind::Components,
                 seed,
@@ -91,7 +92,10 @@ impl Gen<'_> {
         let IExpr::Call { func, args: call } = &**next else {
             return Ok(None);
         };
-        let ([IExpr::Var(x)], true) = (call.as_slice(), arg.slot == part.slot) else {
+        // The part itself is the field (`G(part)`), or the field is computed from it
+        // (`G(corner(part))`: the part is made a set of cells for it).
+        let direct = matches!(arg, IExpr::Var(v) if v.slot == part.slot);
+        let ([IExpr::Var(x)], true) = (call.as_slice(), direct || arg.reads_any(vars)) else {
             return Ok(None);
         };
         let (Packed::Ranks(t, wide), true) =
@@ -138,6 +142,23 @@ impl Gen<'_> {
             true => (quote!(Bits), quote!(part)),
             false => (quote!(Bits64), quote!(part as u64)),
         };
+        let each_part = if direct {
+            quote! {
+                #rt::native::rank_components(u128::from(ranks.0), &STEPS, |part| {
+                    out.leaf(Pos::#v(#rt::native::#bits(#word)))
+                });
+            }
+        } else {
+            let name = self.binder(part);
+            let leaf = self.knowing_binder(vars, domain, || self.position(elem))?;
+            quote! {
+                #rt::native::try_rank_components(u128::from(ranks.0), &STEPS, |part| {
+                    let #name = #rt::native::#bits(#word).unpack_cells(#r0, #rows, #c0, #cols);
+                    out.leaf(#leaf);
+                    ::std::result::Result::Ok(())
+                })?;
+            }
+        };
         Ok(Some(quote! {
             {
                 static STEPS: ::std::sync::LazyLock<#rt::native::RankSteps> =
@@ -146,9 +167,7 @@ impl Gen<'_> {
                 let whole = #whole;
                 if whole.cells_within(#r0, #rows, #c0, #cols) {
                     let ranks = #rt::native::#bits::pack_cells(&whole, #r0, #rows, #c0, #cols);
-                    #rt::native::rank_components(u128::from(ranks.0), &STEPS, |part| {
-                        out.leaf(Pos::#v(#rt::native::#bits(#word)))
-                    });
+                    #each_part
                 } else {
                     #general
                 }
