@@ -519,6 +519,8 @@ pub fn components_by_codes<T: Elem>(
 #[derive(Clone, Debug)]
 pub struct RankSteps {
     steps: Vec<u128>,
+    /// Where the table is a board's grid, its shape: a part then spreads by shifts.
+    grid: Option<Grid>,
 }
 
 impl RankSteps {
@@ -527,7 +529,59 @@ impl RankSteps {
     pub fn new(steps: &[u128]) -> RankSteps {
         RankSteps {
             steps: steps.to_vec(),
+            grid: Grid::of(steps),
         }
+    }
+}
+
+/// A table that joins each cell of a `rows × cols` board, ranked row by row, to the cells
+/// beside, above and below it, and to no other: the ranks one step from a set of them are
+/// four shifts of its bits (the side shifts kept off the next row by masks), the same set
+/// the table's entries give, whatever the set.
+#[derive(Clone, Copy, Debug)]
+struct Grid {
+    cols: u32,
+    /// The ranks not in the first column (a shift one rank up lands there only).
+    not_first: u128,
+    /// The ranks not in the last column.
+    not_last: u128,
+}
+
+impl Grid {
+    /// The grid `steps` is, if it is one (of any width that divides its size).
+    fn of(steps: &[u128]) -> Option<Grid> {
+        let n = steps.len();
+        if n == 0 || n > 128 {
+            return None;
+        }
+        let board = u128::MAX >> (128 - n);
+        (1..=n as u32)
+            .filter(|&cols| n.is_multiple_of(cols as usize))
+            .map(|cols| Grid::of_width(n, cols))
+            .find(|grid| (0..n).all(|r| grid.spread(1 << r) & board == steps[r]))
+    }
+
+    /// The grid of `n` ranks, `cols` a row.
+    fn of_width(n: usize, cols: u32) -> Grid {
+        let ranks_where = |keep: &dyn Fn(u32) -> bool| {
+            (0..n as u32)
+                .filter(|&r| keep(r % cols))
+                .fold(0, |m, r| m | 1 << r)
+        };
+        Grid {
+            cols,
+            not_first: ranks_where(&|column| column != 0),
+            not_last: ranks_where(&|column| column != cols - 1),
+        }
+    }
+
+    /// The ranks one step from those of `w` (and perhaps ranks past the board's).
+    #[inline(always)]
+    fn spread(&self, w: u128) -> u128 {
+        (w << 1 & self.not_first)
+            | (w >> 1 & self.not_last)
+            | w.checked_shl(self.cols).unwrap_or(0)
+            | w.checked_shr(self.cols).unwrap_or(0)
     }
 }
 
@@ -558,12 +612,17 @@ pub fn try_rank_components<E>(
         left &= !first;
         let (mut found, mut wave) = (first, first);
         while wave != 0 {
-            let mut reached = 0;
-            let mut w = wave;
-            while w != 0 {
-                reached |= steps.steps[w.trailing_zeros() as usize];
-                w &= w - 1;
-            }
+            let reached = match &steps.grid {
+                Some(grid) => grid.spread(wave),
+                None => {
+                    let (mut reached, mut w) = (0, wave);
+                    while w != 0 {
+                        reached |= steps.steps[w.trailing_zeros() as usize];
+                        w &= w - 1;
+                    }
+                    reached
+                }
+            };
             wave = reached & left;
             left &= !wave;
             found |= wave;
@@ -1392,6 +1451,61 @@ mod tests {
             let by_table = components_by_codes(&set, &table, |x| Ok(step(x))).expect("no error");
             let by_steps = components(&set, |x| Ok(step(x))).expect("no error");
             prop_assert_eq!(by_table, by_steps);
+        }
+
+        /// A board's grid is recognised, and spread by shifts it joins the parts its
+        /// entries join, in the same order; a grid with one step added or taken away is
+        /// walked by its entries, with the same parts as the definition.
+        #[test]
+        fn grid_tables_join_what_their_entries_join(
+            rows in 1usize..=12,
+            cols in 1usize..=12,
+            whole: u128,
+            change in proptest::option::of((0usize..128, 0usize..128)),
+        ) {
+            let n = rows * cols;
+            prop_assume!(n <= 128);
+            let mut steps = vec![0u128; n];
+            for r in 0..n {
+                let (row, col) = (r / cols, r % cols);
+                for (dr, dc) in [(0, 1), (1, 0)] {
+                    let (r2, c2) = (row + dr, col + dc);
+                    if r2 < rows && c2 < cols {
+                        let s = r2 * cols + c2;
+                        steps[r] |= 1 << s;
+                        steps[s] |= 1 << r;
+                    }
+                }
+            }
+            let changed = change.filter(|&(a, b)| a < n && b < n && a != b);
+            if let Some((a, b)) = changed {
+                steps[a] ^= 1 << b;
+                steps[b] ^= 1 << a;
+            }
+            let table = RankSteps::new(&steps);
+            if changed.is_none() {
+                prop_assert!(table.grid.is_some());
+            }
+            let whole = if n == 128 { whole } else { whole & ((1u128 << n) - 1) };
+            let mut by_table = Vec::new();
+            rank_components(whole, &table, |part| by_table.push(part));
+            // The definition: the least rank left, and all the entries reach from it.
+            let (mut left, mut parts) = (whole, Vec::new());
+            while left != 0 {
+                let mut part = left & left.wrapping_neg();
+                loop {
+                    let more = (0..n)
+                        .filter(|&r| part >> r & 1 == 1)
+                        .fold(part, |p, r| p | steps[r] & left);
+                    if more == part {
+                        break;
+                    }
+                    part = more;
+                }
+                left &= !part;
+                parts.push(part);
+            }
+            prop_assert_eq!(by_table, parts);
         }
 
         /// `rank_components` on a board's ranks finds the parts `components` finds on its
