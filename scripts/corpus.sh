@@ -4,7 +4,8 @@
 # its best description in examples/ where there is one and against Beling's igsolve
 # (installed into target/peers the first time), in one run: the best of $RUNS (default 3)
 # runs each, the three taking turns, after a run that builds each solver. A run past
-# $LIMIT seconds (default 120) is shown as "> LIMIT s".
+# $LIMIT seconds (default 120) is shown as "> LIMIT s". The project's own variants of those
+# descriptions (scripts/variants/) follow the corpus's.
 #   scripts/corpus.sh [CORPUS_DIR]
 set -euo pipefail
 corpus=$(cd "${1:-$(dirname "$0")/../../shared/corpus}" && pwd)
@@ -38,11 +39,12 @@ echo "|---|---|---|---|---|---|---|"
 # timed), then run in turn $RUNS times (so that a burst of load on this shared machine
 # falls on all three alike), the best of each kept.
 row() {
-    local name=$1 r=$2 c=$3 peer=$4 example=
-    sized "$corpus/$name.cgdl" "$r" "$c" "$tmp/natural.cgdl"
-    grep '^value\|^table' "$corpus/$name.cgdl" >> "$tmp/natural.cgdl"
+    local name=$1 r=$2 c=$3 peer=$4 example= file=$corpus/$1.cgdl
+    [ -f "$file" ] || file=scripts/variants/$name.cgdl
+    sized "$file" "$r" "$c" "$tmp/natural.cgdl"
+    grep '^value\|^table' "$file" >> "$tmp/natural.cgdl"
     case $name in
-        cram_closure)
+        cram_closure | cram_corner)
             sized examples/cram.cgdl "$r" "$c" "$tmp/example.cgdl"
             echo 'value grundy of Cram(Cell)' >> "$tmp/example.cgdl"
             example=yes ;;
@@ -67,6 +69,7 @@ row() {
     echo "| ${name//_/ } | $r × $c | $value | $n s | ${e:--} s | ${p:--} s | $(ratio "$n" "${p:--}") |"
 }
 for rc in "3 4" "4 5" "5 5" "5 6"; do row cram_closure $rc cram; done
+for rc in "4 5" "5 6"; do row cram_corner $rc cram; done
 for rc in "3 4" "4 5" "7 7" "10 10"; do row chomp $rc chomp; done
 for rc in "3 4" "4 4" "4 5" "5 5"; do row dots_pairs $rc -; done
 for rc in "3 4" "4 4" "4 5" "5 5"; do row node_kayles_grid $rc -; done
