@@ -1037,6 +1037,13 @@ impl<T, const W: usize> Default for BitStore<T, W> {
     }
 }
 
+/// The columns some cell of a set of cells has (bit `c`: column `c`): every row's 16 bits
+/// of codes, or-ed.
+fn columns_of(w: &[u64; CODE_WORDS]) -> u16 {
+    let rows = w.iter().fold(0u64, |acc, &word| acc | word);
+    (0..4).fold(0u16, |acc, k| acc | (rows >> (16 * k)) as u16)
+}
+
 /// The smallest or largest code of a bit set.
 fn extreme_code<const W: usize>(w: &[u64; W], largest: bool) -> Option<u32> {
     let mut words = (0..W).filter(|&i| w[i] != 0);
@@ -1101,8 +1108,7 @@ impl Set<(i64, i64)> {
         let found = if part == 0 {
             extreme_code(w, largest).map(|code| code / INT_CODES)
         } else {
-            let columns = w.iter().fold(0u64, |acc, &word| acc | word);
-            let columns = (0..4).fold(0u16, |acc, k| acc | (columns >> (16 * k)) as u16);
+            let columns = columns_of(w);
             (columns != 0).then(|| match largest {
                 true => 15 - columns.leading_zeros(),
                 false => columns.trailing_zeros(),
@@ -1122,9 +1128,7 @@ impl Set<(i64, i64)> {
         if dr < 0 || dc < 0 {
             return None;
         }
-        // The columns some element has: every row's 16 bits, or-ed.
-        let columns = w.iter().fold(0u64, |acc, &word| acc | word);
-        let columns = (0..4).fold(0u16, |acc, k| acc | (columns >> (16 * k)) as u16);
+        let columns = columns_of(w);
         let Some(first) = extreme_code(w, false) else {
             return Some(self.clone());
         };
