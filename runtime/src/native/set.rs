@@ -1128,11 +1128,13 @@ impl Set<(i64, i64)> {
         if dr < 0 || dc < 0 {
             return None;
         }
-        let columns = columns_of(w);
-        let Some(first) = extreme_code(w, false) else {
+        // The least row and column: the move is one shift where neither goes below 0.
+        let (Some(row), Some(column)) =
+            (self.part_extreme(0, false)?, self.part_extreme(1, false)?)
+        else {
             return Some(self.clone());
         };
-        if dr > i64::from(first / INT_CODES) || dc > i64::from(columns.trailing_zeros()) {
+        if dr > row || dc > column {
             return None;
         }
         let shift = (dr as usize) * INT_CODES as usize + dc as usize;
