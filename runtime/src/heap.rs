@@ -225,6 +225,8 @@ trait Cell: Copy {
     fn bytes(_cells: &[Self]) -> Option<&[u8]> {
         None
     }
+    /// The first `i` with `low[i] ^ high[high.len() - 1 - i] == target`, if any.
+    fn find_pair(low: &[Self], high: &[Self], target: u32) -> Option<usize>;
 }
 
 impl Cell for u8 {
@@ -240,6 +242,12 @@ impl Cell for u8 {
     fn bytes(cells: &[Self]) -> Option<&[u8]> {
         Some(cells)
     }
+    #[inline(always)]
+    fn find_pair(low: &[Self], high: &[Self], target: u32) -> Option<usize> {
+        // Two bytes' nim-sum is a byte.
+        let target = u8::try_from(target).ok()?;
+        heap_simd::find_reversed_xor_u8(low, high, target)
+    }
 }
 
 impl Cell for u16 {
@@ -251,6 +259,11 @@ impl Cell for u16 {
     fn from_value(v: u32) -> Option<Self> {
         u16::try_from(v).ok()
     }
+    #[inline(always)]
+    fn find_pair(low: &[Self], high: &[Self], target: u32) -> Option<usize> {
+        let target = u16::try_from(target).ok()?;
+        heap_simd::find_reversed_xor_u16(low, high, target)
+    }
 }
 
 impl Cell for u32 {
@@ -261,6 +274,10 @@ impl Cell for u32 {
     #[inline(always)]
     fn from_value(v: u32) -> Option<Self> {
         Some(v)
+    }
+    #[inline(always)]
+    fn find_pair(low: &[Self], high: &[Self], target: u32) -> Option<usize> {
+        heap_simd::find_scalar(low, high, target)
     }
 }
 
@@ -323,15 +340,44 @@ impl Marks for One {
     }
 }
 
+/// Marks of values below `64 * len` (`len` a power of two, at most 1024): every nim-sum of
+/// values below 2^16 is below 2^16, so an index masked to the array's 1024 words is the
+/// index itself, and no bounds check is needed.
+struct Wide<'a> {
+    words: &'a mut [u64; WIDE_WORDS],
+    len: usize,
+}
+
+/// The words of [`Wide`] marks: values below 2^16.
+const WIDE_WORDS: usize = 1024;
+
+impl Marks for Wide<'_> {
+    #[inline(always)]
+    fn insert(&mut self, x: u32) {
+        debug_assert!((x as usize) < self.len * 64);
+        self.words[(x >> 6) as usize & (WIDE_WORDS - 1)] |= 1 << (x & 63);
+    }
+    #[inline(always)]
+    fn insert_low(&mut self, bits: u64) {
+        self.words[0] |= bits;
+    }
+    #[inline(always)]
+    fn mex(&self) -> u32 {
+        for (i, &w) in self.words[..self.len].iter().enumerate() {
+            if w != u64::MAX {
+                return (i as u32) * 64 + w.trailing_ones();
+            }
+        }
+        self.len as u32 * 64
+    }
+}
+
 /// Marks of values below `64 * words.len()`.
 struct Many<'a>(&'a mut [u64]);
 
 impl Marks for Many<'_> {
     #[inline(always)]
     fn insert(&mut self, x: u32) {
-        // The words are a power of two in number and every nim-sum of values so far is
-        // below their bits: the mask changes no index, and lets the compiler drop the
-        // bounds check.
         self.0[(x >> 6) as usize] |= 1 << (x & 63);
     }
     #[inline(always)]
@@ -434,6 +480,8 @@ impl HeapEngine {
                 counts: Vec::new(),
                 next_choice: 256,
                 marks: Bits { words: vec![0] },
+                wide: vec![0; WIDE_WORDS],
+                progress: Vec::new(),
                 futile: 0,
                 naive_until: 0,
                 last_method: SplitMethod::Naive,
@@ -580,8 +628,12 @@ struct Stepper {
     counts: Vec<u64>,
     /// When the common sets are chosen again.
     next_choice: usize,
-    /// Scratch: the option values of the heap being solved.
+    /// Scratch: the option values of the heap being solved; its length is the marks' width.
     marks: Bits,
+    /// Scratch: how far the check of a candidate looked at and marked each removal's splits.
+    progress: Vec<(usize, usize)>,
+    /// Scratch: the marks while values are below 2^16 (see [`Wide`]).
+    wide: Vec<u64>,
     /// Heaps in a row whose splits the rare/common method looked at nearly all of.
     futile: u32,
     /// Heaps below this take the naive loop (see [`Stepper::judge_rare_common`]).
@@ -677,8 +729,16 @@ impl Stepper {
         let before = self.stats.rare_splits + self.stats.checked_splits;
         // Every value so far is below 64 * words (a power of two), and so is every nim-sum
         // of them: one register holds the marks while that is 64.
-        let value = if self.marks.words.len() == 1 {
+        let len = self.marks.words.len();
+        let value = if len == 1 {
             self.step_with(g, &mut One(0))
+        } else if len <= WIDE_WORDS {
+            let mut wide = std::mem::take(&mut self.wide);
+            wide[..len].fill(0);
+            let words: &mut [u64; WIDE_WORDS] = (&mut wide[..]).try_into().expect("1024 words");
+            let value = self.step_with(g, &mut Wide { words, len });
+            self.wide = wide;
+            value
         } else {
             let mut words = std::mem::take(&mut self.marks.words);
             words.fill(0);
@@ -784,8 +844,22 @@ impl Stepper {
         let needed = |candidate: u32, open: &[bool; 2]| -> Option<usize> {
             (0..classes.len()).find(|&c| open[c] && classes[c].common_could_make(candidate, n))
         };
+        // Each removal's splits looked at (`.1`) and marked (`.0`), from heap 1 (classes in
+        // turn): the check looks for the candidate without marking (a vectorised search for
+        // one nim-sum); where it finds it, the next least missing value is the least
+        // unmarked value that no looked-at split makes, and those splits are searched again
+        // for each value tried, or marked once that has happened often enough.
+        let offsets = [0, classes.first().map_or(0, |class| class.removals.len())];
+        let progress = &mut self.progress;
+        progress.clear();
+        progress.resize(
+            classes.iter().map(|class| class.removals.len()).sum(),
+            (1, 1),
+        );
         // The next small heap of each class.
         let mut next = [1usize; 2];
+        // Searches of the splits looked at and not marked, since they were last marked.
+        let mut searches = 0;
         loop {
             // A block of each class that could make the candidate, in turn: a witness in
             // either rules it out.
@@ -804,28 +878,50 @@ impl Stepper {
                 }
                 looked = true;
                 // In blocks of small heaps, every removal's in turn: a witness is usually
-                // near the ends, and a block keeps the loop tight.
+                // near the ends.
                 let block = if removals.len() == 1 && classes.len() == 1 {
                     n
                 } else {
                     128
                 };
                 next[c] = start + block;
-                for &k in removals {
+                for (j, &k) in removals.iter().enumerate() {
                     let rest = n - k;
                     let end = (start + block).min(rest / 2 + 1);
-                    for a in start..end {
-                        let x = g[a].value() ^ g[rest - a].value();
-                        marks.insert(x);
-                        if x == candidate {
-                            candidate = marks.mex();
-                            if needed(candidate, &open).is_none() {
-                                self.stats.checked_splits += (a - start + 1) as u64;
-                                return candidate;
+                    // The splits `(a, rest - a)` for `a` from `start` to `end`.
+                    let mut a = start;
+                    while a < end {
+                        let (low, high) = (&g[a..end], &g[rest + 1 - end..=rest - a]);
+                        let Some(i) = T::find_pair(low, high, candidate) else {
+                            self.stats.checked_splits += (end - a) as u64;
+                            progress[offsets[c] + j].1 = end;
+                            break;
+                        };
+                        self.stats.checked_splits += (i + 1) as u64;
+                        a += i + 1;
+                        progress[offsets[c] + j].1 = a;
+                        // The least missing value past the candidate: the least unmarked
+                        // value that no split looked at and not marked makes (searched
+                        // again for each such value, until that costs more than marking
+                        // them once).
+                        marks.insert(candidate);
+                        candidate = loop {
+                            let next = marks.mex();
+                            if searches >= MAX_SEARCHES {
+                                mark_looked(g, classes, progress, marks);
+                                searches = 0;
+                                break marks.mex();
                             }
+                            searches += 1;
+                            if !looked_at_makes(g, classes, progress, next) {
+                                break next;
+                            }
+                            marks.insert(next);
+                        };
+                        if needed(candidate, &open).is_none() {
+                            return candidate;
                         }
                     }
-                    self.stats.checked_splits += end.saturating_sub(start) as u64;
                 }
             }
             if !looked {
@@ -945,6 +1041,56 @@ impl SplitClass {
         chosen
     }
 }
+
+/// Marks the splits of heap `g.len()` that the check looked at and did not mark yet
+/// (`progress`: each removal's, classes in turn, marked to `.0` and looked at to `.1`).
+fn mark_looked<T: Cell, M: Marks>(
+    g: &[T],
+    classes: &[SplitClass],
+    progress: &mut [(usize, usize)],
+    marks: &mut M,
+) {
+    let n = g.len();
+    let removals = classes.iter().flat_map(|class| class.removals.iter());
+    for (&k, (marked, looked)) in removals.zip(progress.iter_mut()) {
+        if k + 2 > n || *marked >= *looked {
+            continue;
+        }
+        let rest = n - k;
+        let (low, high) = (
+            &g[*marked..*looked],
+            &g[rest + 1 - *looked..=rest - *marked],
+        );
+        for (x, y) in low.iter().zip(high.iter().rev()) {
+            marks.insert(x.value() ^ y.value());
+        }
+        *marked = *looked;
+    }
+}
+
+/// Whether a split of heap `g.len()` that the check looked at and did not mark has the
+/// nim-sum `value` (`progress` as for [`mark_looked`]).
+fn looked_at_makes<T: Cell>(
+    g: &[T],
+    classes: &[SplitClass],
+    progress: &[(usize, usize)],
+    value: u32,
+) -> bool {
+    let n = g.len();
+    let removals = classes.iter().flat_map(|class| class.removals.iter());
+    removals.zip(progress).any(|(&k, &(marked, looked))| {
+        if k + 2 > n || marked >= looked {
+            return false;
+        }
+        let rest = n - k;
+        let (low, high) = (&g[marked..looked], &g[rest + 1 - looked..=rest - marked]);
+        T::find_pair(low, high, value).is_some()
+    })
+}
+
+/// How many times the check searches the splits it looked at for a least missing value
+/// before it marks them: a search takes 16 or 32 splits at a time, a mark one.
+const MAX_SEARCHES: u32 = 16;
 
 /// Marks the value of every split of heap `g.len()` by removals `removals` (ascending);
 /// returns the number of splits. `small`: every value so far is below 16 (bytes then take
@@ -1101,6 +1247,21 @@ mod tests {
         assert_eq!(e.values().to_vec(), naive_sequence(&code, 20_000));
         // Removals of both parities split (two classes, each with its own common set).
         assert_agree(&["0.66", "0.4444", "0.1646", "0.0477"], 6000);
+    }
+
+    #[test]
+    fn the_check_searches_splits_and_marks_them_late_as_defined() {
+        // 0.146 passes 255 (values two bytes each) and takes the rare/common method with
+        // checks that search the splits many times before they mark them; 0.156's values are
+        // bytes.
+        for (code, n, width) in [("0.146", 6000, 2), ("0.156", 4000, 1)] {
+            let code = HeapCode::parse(code).unwrap();
+            let mut e = HeapEngine::new(code.clone());
+            e.extend_to(n);
+            assert_eq!(e.values().width(), width, "{code}");
+            assert!(e.stats().checked_splits > 0, "{code}: {:?}", e.stats());
+            assert_eq!(e.values().to_vec(), naive_sequence(&code, n), "{code}");
+        }
     }
 
     #[test]
