@@ -316,6 +316,9 @@ impl Bits {
 
 /// The option values of one heap, while it is solved.
 trait Marks {
+    /// Whether the marks are a register: marking a split then costs no more than comparing
+    /// its nim-sum, and the check marks every split it looks at.
+    const IN_REGISTER: bool = false;
     fn insert(&mut self, x: u32);
     /// Marks the values whose bits are set in `bits` (values below 64).
     fn insert_low(&mut self, bits: u64);
@@ -326,6 +329,7 @@ trait Marks {
 struct One(u64);
 
 impl Marks for One {
+    const IN_REGISTER: bool = true;
     #[inline(always)]
     fn insert(&mut self, x: u32) {
         self.0 |= 1 << (x & 63);
@@ -420,7 +424,9 @@ const FUTILE_STEPS: u32 = 8;
 /// labels adding to their option's value beside the parity of `n - d`, so every split that
 /// could make a value outside `C ⊕ C` has a heap of rare label: only those are looked at
 /// first, and the remaining splits only while the least missing value could come from two
-/// common labels. Which labels are common changes nothing but speed (of the greedy choice by
+/// common labels; those are searched for that one value (vectorised: 16 or 32 splits at a
+/// time) and marked only when the search finds it and the next least missing value needs
+/// them. Which labels are common changes nothing but speed (of the greedy choice by
 /// labels and the one by values, each class keeps the one with fewer rare heaps); when rare
 /// heaps are not rare, every split is looked at (the naive method, vectorised while values
 /// are below 16), and so it is for a while (an eighth as many heaps again) after the
@@ -889,6 +895,21 @@ impl Stepper {
                     let rest = n - k;
                     let end = (start + block).min(rest / 2 + 1);
                     // The splits `(a, rest - a)` for `a` from `start` to `end`.
+                    if M::IN_REGISTER {
+                        for a in start..end {
+                            let x = g[a].value() ^ g[rest - a].value();
+                            marks.insert(x);
+                            if x == candidate {
+                                candidate = marks.mex();
+                                if needed(candidate, &open).is_none() {
+                                    self.stats.checked_splits += (a - start + 1) as u64;
+                                    return candidate;
+                                }
+                            }
+                        }
+                        self.stats.checked_splits += end.saturating_sub(start) as u64;
+                        continue;
+                    }
                     let mut a = start;
                     while a < end {
                         let (low, high) = (&g[a..end], &g[rest + 1 - end..=rest - a]);
@@ -1251,16 +1272,22 @@ mod tests {
 
     #[test]
     fn the_check_searches_splits_and_marks_them_late_as_defined() {
-        // 0.146 passes 255 (values two bytes each) and takes the rare/common method with
-        // checks that search the splits many times before they mark them; 0.156's values are
-        // bytes.
-        for (code, n, width) in [("0.146", 6000, 2), ("0.156", 4000, 1)] {
+        // Values past 63 take the search (marks past a register): 0.146 passes 255 (values
+        // two bytes each), 0.36 stays within a byte. 0.156's values stay below 64: its check
+        // marks every split it looks at.
+        for (code, n, width, wide) in [
+            ("0.146", 6000, 2, true),
+            ("0.36", 5000, 1, true),
+            ("0.156", 4000, 1, false),
+        ] {
             let code = HeapCode::parse(code).unwrap();
             let mut e = HeapEngine::new(code.clone());
             e.extend_to(n);
             assert_eq!(e.values().width(), width, "{code}");
+            let values = e.values().to_vec();
+            assert_eq!(values.iter().any(|&v| v >= 64), wide, "{code}");
             assert!(e.stats().checked_splits > 0, "{code}: {:?}", e.stats());
-            assert_eq!(e.values().to_vec(), naive_sequence(&code, n), "{code}");
+            assert_eq!(values, naive_sequence(&code, n), "{code}");
         }
     }
 
