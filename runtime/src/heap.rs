@@ -488,6 +488,8 @@ impl HeapEngine {
                 marks: Bits { words: vec![0] },
                 wide: vec![0; WIDE_WORDS],
                 progress: Vec::new(),
+                recent_looked: 0,
+                recent_hits: 0,
                 futile: 0,
                 naive_until: 0,
                 last_method: SplitMethod::Naive,
@@ -636,6 +638,10 @@ struct Stepper {
     next_choice: usize,
     /// Scratch: the option values of the heap being solved; its length is the marks' width.
     marks: Bits,
+    /// Splits the check looked at, and times it found its candidate, lately (halved every
+    /// [`RECENT`] heaps): whether it searches or marks (see [`SEARCH_SPAN`]).
+    recent_looked: u64,
+    recent_hits: u64,
     /// Scratch: how far the check of a candidate looked at and marked each removal's splits.
     progress: Vec<(usize, usize)>,
     /// Scratch: the marks while values are below 2^16 (see [`Wide`]).
@@ -726,6 +732,8 @@ pub struct HeapStats {
     pub checked_splits: u64,
     /// Times the common set was chosen.
     pub choices: u64,
+    /// Times the check found its candidate among the splits.
+    pub check_hits: u64,
 }
 
 impl Stepper {
@@ -733,6 +741,7 @@ impl Stepper {
     #[inline]
     fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
         let before = self.stats.rare_splits + self.stats.checked_splits;
+        let (looked_before, hits_before) = (self.stats.checked_splits, self.stats.check_hits);
         // Every value so far is below 64 * words (a power of two), and so is every nim-sum
         // of them: one register holds the marks while that is 64.
         let len = self.marks.words.len();
@@ -757,6 +766,12 @@ impl Stepper {
                 g.len(),
                 self.stats.rare_splits + self.stats.checked_splits - before,
             );
+        }
+        self.recent_looked += self.stats.checked_splits - looked_before;
+        self.recent_hits += self.stats.check_hits - hits_before;
+        if g.len().is_multiple_of(RECENT) {
+            self.recent_looked /= 2;
+            self.recent_hits /= 2;
         }
         value
     }
@@ -866,6 +881,9 @@ impl Stepper {
         let mut next = [1usize; 2];
         // Searches of the splits looked at and not marked, since they were last marked.
         let mut searches = 0;
+        // Search rather than mark where the marks are past a register and the candidate has
+        // been found rarely (a search per find costs about as much as marking the splits).
+        let search = !M::IN_REGISTER && self.recent_looked >= SEARCH_SPAN * self.recent_hits;
         loop {
             // A block of each class that could make the candidate, in turn: a witness in
             // either rules it out.
@@ -895,11 +913,12 @@ impl Stepper {
                     let rest = n - k;
                     let end = (start + block).min(rest / 2 + 1);
                     // The splits `(a, rest - a)` for `a` from `start` to `end`.
-                    if M::IN_REGISTER {
+                    if !search {
                         for a in start..end {
                             let x = g[a].value() ^ g[rest - a].value();
                             marks.insert(x);
                             if x == candidate {
+                                self.stats.check_hits += 1;
                                 candidate = marks.mex();
                                 if needed(candidate, &open).is_none() {
                                     self.stats.checked_splits += (a - start + 1) as u64;
@@ -919,6 +938,7 @@ impl Stepper {
                             break;
                         };
                         self.stats.checked_splits += (i + 1) as u64;
+                        self.stats.check_hits += 1;
                         a += i + 1;
                         progress[offsets[c] + j].1 = a;
                         // The least missing value past the candidate: the least unmarked
@@ -1108,6 +1128,14 @@ fn looked_at_makes<T: Cell>(
         T::find_pair(low, high, value).is_some()
     })
 }
+
+/// The check searches for its candidate (rather than marking each split it looks at) where
+/// it has lately looked at this many splits or more for each time it found it: a search
+/// looks at many splits at once, but each find costs a search again.
+const SEARCH_SPAN: u64 = 256;
+
+/// Heaps between halvings of the check's recent counts.
+const RECENT: usize = 1 << 14;
 
 /// How many times the check searches the splits it looked at for a least missing value
 /// before it marks them: a search takes 16 or 32 splits at a time, a mark one.
