@@ -424,9 +424,10 @@ const FUTILE_STEPS: u32 = 8;
 /// labels adding to their option's value beside the parity of `n - d`, so every split that
 /// could make a value outside `C ⊕ C` has a heap of rare label: only those are looked at
 /// first, and the remaining splits only while the least missing value could come from two
-/// common labels; those are searched for that one value (vectorised: 16 or 32 splits at a
-/// time) and marked only when the search finds it and the next least missing value needs
-/// them. Which labels are common changes nothing but speed (of the greedy choice by
+/// common labels. Where the check has lately found its value rarely (one find in 256 splits
+/// or more) and values pass 63, it searches them for that one value (vectorised: 16 or 32
+/// splits at a time) and marks them only when a find needs the next least missing value;
+/// elsewhere it marks each split it looks at. Which labels are common changes nothing but speed (of the greedy choice by
 /// labels and the one by values, each class keeps the one with fewer rare heaps); when rare
 /// heaps are not rare, every split is looked at (the naive method, vectorised while values
 /// are below 16), and so it is for a while (an eighth as many heaps again) after the
