@@ -86,10 +86,6 @@ fn growing_move_domains_are_reported_with_their_line() {
     );
 }
 
-/// Cram's values on every board up to 5 × 6 from `examples/cram.cgdl` (its regions split
-/// into sums by `components`, and its mirror symmetries), natively: the nimbers Beling's igsolve 0.1.2 computes (`igsolve cram -r R
-/// -c C`); 3×5 = 1, 4×5 = 2, 5×5 = 0 and 5×6 = 2 as issue 15 lists them, the first row
-/// Dawson's Kayles (0.07), and every even × even board 0 by the symmetric strategy.
 /// The Grundy values of Cram's empty r × c boards, r to 5, c to 6, by Beling's igsolve
 /// (`igsolve cram -r R -c C`).
 const IGSOLVE: [[&str; 6]; 5] = [
@@ -100,6 +96,10 @@ const IGSOLVE: [[&str; 6]; 5] = [
     ["0", "1", "1", "2", "0", "2"],
 ];
 
+/// Cram's values on every board up to 5 × 6 from `examples/cram.cgdl` (its regions split
+/// into sums by `components`, and its mirror symmetries), natively: the nimbers Beling's igsolve 0.1.2 computes (`igsolve cram -r R
+/// -c C`); 3×5 = 1, 4×5 = 2, 5×5 = 0 and 5×6 = 2 as issue 15 lists them, the first row
+/// Dawson's Kayles (0.07), and every even × even board 0 by the symmetric strategy.
 #[test]
 #[ignore = "about 10 seconds natively, with the build (release mode)"]
 fn cram_boards_up_to_5x6() {
