@@ -1084,50 +1084,51 @@ impl SplitClass {
     }
 }
 
-/// Marks the splits of heap `g.len()` that the check looked at and did not mark yet
-/// (`progress`: each removal's, classes in turn, marked to `.0` and looked at to `.1`).
+/// The splits of heap `g.len()` that the check looked at and did not mark yet, as pairs of
+/// slices `(low, high)` whose pairs are `low[i]` and `high[high.len() - 1 - i]` (`progress`:
+/// each removal's, classes in turn, marked to `.0` and looked at to `.1`).
+fn looked_unmarked<'a, T: Cell>(
+    g: &'a [T],
+    classes: &'a [SplitClass],
+    progress: &'a [(usize, usize)],
+) -> impl Iterator<Item = (&'a [T], &'a [T])> {
+    let n = g.len();
+    let removals = classes.iter().flat_map(|class| class.removals.iter());
+    (removals.zip(progress)).filter_map(move |(&k, &(marked, looked))| {
+        if k + 2 > n || marked >= looked {
+            return None;
+        }
+        let rest = n - k;
+        Some((&g[marked..looked], &g[rest + 1 - looked..=rest - marked]))
+    })
+}
+
+/// Marks the splits the check looked at and did not mark yet (see [`looked_unmarked`]).
 fn mark_looked<T: Cell, M: Marks>(
     g: &[T],
     classes: &[SplitClass],
     progress: &mut [(usize, usize)],
     marks: &mut M,
 ) {
-    let n = g.len();
-    let removals = classes.iter().flat_map(|class| class.removals.iter());
-    for (&k, (marked, looked)) in removals.zip(progress.iter_mut()) {
-        if k + 2 > n || *marked >= *looked {
-            continue;
-        }
-        let rest = n - k;
-        let (low, high) = (
-            &g[*marked..*looked],
-            &g[rest + 1 - *looked..=rest - *marked],
-        );
+    for (low, high) in looked_unmarked(g, classes, progress) {
         for (x, y) in low.iter().zip(high.iter().rev()) {
             marks.insert(x.value() ^ y.value());
         }
-        *marked = *looked;
+    }
+    for entry in progress.iter_mut() {
+        entry.0 = entry.0.max(entry.1);
     }
 }
 
-/// Whether a split of heap `g.len()` that the check looked at and did not mark has the
-/// nim-sum `value` (`progress` as for [`mark_looked`]).
+/// Whether a split the check looked at and did not mark has the nim-sum `value`.
 fn looked_at_makes<T: Cell>(
     g: &[T],
     classes: &[SplitClass],
     progress: &[(usize, usize)],
     value: u32,
 ) -> bool {
-    let n = g.len();
-    let removals = classes.iter().flat_map(|class| class.removals.iter());
-    removals.zip(progress).any(|(&k, &(marked, looked))| {
-        if k + 2 > n || marked >= looked {
-            return false;
-        }
-        let rest = n - k;
-        let (low, high) = (&g[marked..looked], &g[rest + 1 - looked..=rest - marked]);
-        T::find_pair(low, high, value).is_some()
-    })
+    looked_unmarked(g, classes, progress)
+        .any(|(low, high)| T::find_pair(low, high, value).is_some())
 }
 
 /// The check searches for its candidate (rather than marking each split it looks at) where
