@@ -779,6 +779,44 @@ fn build_writes_a_standalone_solver() {
     let _ = std::fs::remove_file(bin);
 }
 
+/// A bounded game's table filled by two threads (rows of 130, 16,900 positions, past the
+/// 16,384 that make it worth threads) answers as one thread and as the interpreter, with a
+/// column of positions that hand back to the general solver (an option that is not
+/// earlier, past 15,600 values filled);
+/// `--threads 0` is refused.
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn threads_answer_as_one_thread_and_the_interpreter() {
+    let path = temp_file(
+        "threads.cgdl",
+        "game Q(r: 0..130, c: 0..130) {\n    move west(k in 1..=c) => Q(r, c - k)\n    \
+         move north(k in 1..=r) => Q(r - k, c)\n    \
+         move northwest(k in 1..=min(r, c)) => Q(r - k, c - k)\n    \
+         move south(c == 120 and r < 129) => Q(r + 1, c)\n}\n\
+         value grundy of Q(129, 129)\n\
+         table grundy of Q(r, c) for r in 0..4, c in 118..123\n\
+         value grundy of Q(3, 5)\n",
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", path.to_str().expect("path")];
+        args.extend(extra);
+        let out = cgdl(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let one = run(&["--threads", "1"]);
+    assert_eq!(one, run(&["--threads", "2"]));
+    assert_eq!(one, run(&["--interp"]));
+    // (3, 5) is a P-position of Wythoff's game, which the queen's moves make.
+    assert!(
+        one.ends_with("value grundy of Q(3, 5)\n  grundy  0\n"),
+        "{one}"
+    );
+    let out = cgdl(&["run", "examples/nim.cgdl", "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--threads"), "{}", stderr(&out));
+}
+
 /// Runs `args` natively and interpreted; both must fail alike with `expected` in stderr.
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]

@@ -172,6 +172,9 @@ struct SolveArgs {
     /// [default: three quarters of the machine's memory].
     #[arg(long, value_parser = cgdl::runtime::memory::parse_size)]
     max_memory: Option<u64>,
+    /// Solve with this many threads; the answers do not depend on it [default: every core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
     /// At the end, write to stderr how many positions were solved, in how long, and the
     /// memory held.
     #[arg(long)]
@@ -266,6 +269,7 @@ fn driver_options(file: &str, output: &OutputArgs, args: &SolveArgs) -> DriverOp
         exact: args.exact,
         max_positions: args.max_positions,
         max_memory: args.max_memory,
+        threads: args.threads.map(|n| n as usize),
         eval: None,
         svg: None,
         stats: args.stats,
@@ -437,6 +441,9 @@ fn run_solver(
         .arg(options.max_positions.to_string());
     if let Some(bytes) = options.max_memory {
         cmd.arg("--max-memory").arg(bytes.to_string());
+    }
+    if let Some(threads) = options.threads {
+        cmd.arg("--threads").arg(threads.to_string());
     }
     if options.json {
         cmd.args(["--format", "json"]);

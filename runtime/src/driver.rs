@@ -95,6 +95,8 @@ pub struct DriverOptions {
     pub max_positions: u64,
     /// Memory bound in bytes (`None`: the solver's default, three quarters of the machine).
     pub max_memory: Option<u64>,
+    /// Threads to solve with (`None`: the solver's default, every core).
+    pub threads: Option<usize>,
     /// Eval mode: print `NAME VALUE` lines (with `json`, one object of the file, the
     /// position and `[name, value]` pairs) for the last query's target, with these values.
     pub eval: Option<Vec<Ask>>,
@@ -192,6 +194,7 @@ impl Default for DriverOptions {
             exact: false,
             max_positions: DEFAULT_MAX_POSITIONS,
             max_memory: None,
+            threads: None,
             eval: None,
             svg: None,
             stats: false,
@@ -393,6 +396,9 @@ fn new_solver<'r, R: Rules>(
     if let Some(bytes) = options.max_memory {
         solver.set_max_memory(Some(bytes));
     }
+    if let Some(threads) = options.threads {
+        solver.set_threads(threads);
+    }
     if let Some(p) = progress {
         solver.set_progress(p);
     }
@@ -519,6 +525,16 @@ fn native_command() -> clap::Command {
                 ),
         )
         .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..))
+                .help(
+                    "solve with N threads (the answers do not depend on it) [default: every \
+                     core]",
+                ),
+        )
+        .arg(
             Arg::new("file")
                 .long("file")
                 .value_name("NAME")
@@ -588,6 +604,7 @@ fn native_options(
         max_positions: (m.get_one::<u64>("max-positions").copied())
             .unwrap_or(DEFAULT_MAX_POSITIONS),
         max_memory: m.get_one::<u64>("max-memory").copied(),
+        threads: m.get_one::<u32>("threads").map(|&n| n as usize),
         eval: m
             .get_many::<Ask>("eval")
             .map(|asks| asks.copied().collect()),

@@ -182,7 +182,11 @@ impl<'r, R: Rules> Solver<'r, R> {
             held_limit: HELD_OPTIONS_WHILE_WAITING,
             pool: Vec::new(),
             progress: None,
-            kernel_tables: KernelTables::default(),
+            kernel_tables: {
+                let mut tables = KernelTables::default();
+                tables.set_threads(crate::kernel::default_threads());
+                tables
+            },
             period_used: None,
             kernel_keeps: false,
             kernel_found: Vec::new(),
@@ -267,6 +271,18 @@ impl<'r, R: Rules> Solver<'r, R> {
     pub fn set_max_memory(&mut self, limit: Option<u64>) {
         self.budget.max_memory = limit;
         self.measure_memory();
+    }
+
+    /// Lets the solver use `threads` threads (at least one; the default is every core the
+    /// process may run on). Answers do not depend on it: where work is split between
+    /// threads, each value is the one a single thread computes.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.kernel_tables.set_threads(threads);
+    }
+
+    /// The threads the solver may use.
+    pub fn threads(&self) -> usize {
+        self.kernel_tables.threads()
     }
 
     /// How often the memos forgot their oldest values to stay under the memory limit.

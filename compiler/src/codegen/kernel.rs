@@ -31,7 +31,10 @@ impl Gen<'_> {
                 quote! {
                     for s in [#(#set),*] {
                         if s <= #n {
-                            mark(g[(#n - s) as usize]);
+                            match g.earlier((#n - s) as usize) {
+                                ::std::option::Option::Some(value) => mark(value),
+                                ::std::option::Option::None => return ::std::result::Result::Ok(false),
+                            }
                         }
                     }
                 }
@@ -100,14 +103,20 @@ impl Gen<'_> {
             quote!(#x: #ty)
         });
         let name = &self.names.games[gid].kernel;
+        let cells = &self.names.games[gid].cells;
         let pattern = self.pos_pattern(gid, &fields);
         let arm = quote!(#pattern => #name(#(#fields,)* known, out, budget, tables),);
         let table = Literal::usize_unsuffixed(gid);
         let doc = format!(" The Grundy kernel of `{}`.", game.name);
+        let cells_doc = format!(" The cells of `{}`'s kernel, in index order.", game.name);
+        // Threads fill a board a row at a time; a heap's options may reach back one cell.
+        let row = match shape {
+            Shape::Bounded(digits) => Literal::usize_unsuffixed(digits.row()),
+            _ => Literal::usize_unsuffixed(0),
+        };
         let lints = super::user_code_lints(&["redundant_closure_call"]);
         let kernel = quote! {
             #[doc = #doc]
-            #lints
             fn #name(
                 #(#params,)*
                 known: &dyn Fn(Pos) -> ::std::option::Option<u32>,
@@ -116,57 +125,38 @@ impl Gen<'_> {
                 tables: &mut #rt::KernelTables,
             ) -> #rt::KernelAnswer {
                 #target
-                // `g[i]` is the value of the position with index `i`; while position `cur` is
-                // solved, `g` holds exactly the earlier ones. It is kept between calls.
-                let g = tables.table(#table);
-                if let ::std::option::Option::Some(&value) = g.get(target) {
-                    out.push((#pattern, value));
-                    return #rt::KernelAnswer::Computed;
-                }
-                // Every position from `g.len()` to `target` may need a new value.
-                if (target + 1 - g.len()) as u64 > budget {
-                    return #rt::KernelAnswer::Declined;
-                }
-                g.reserve(target + 1 - g.len());
-                let mut seen: ::std::vec::Vec<bool> = ::std::vec::Vec::new();
-                for cur in g.len()..=target {
+                #rt::kernel::fill_dense(&#cells, #table, target, known, out, budget, tables)
+            }
+            #[doc = #cells_doc]
+            #[allow(non_camel_case_types)]
+            struct #cells;
+            #lints
+            impl #rt::kernel::DenseCells for #cells {
+                type Pos = Pos;
+                const ROW: usize = #row;
+                fn pos(&self, cur: usize) -> Pos {
                     #decode
-                    let pos = #this;
-                    if let ::std::option::Option::Some(value) = known(pos) {
-                        g.push(value);
-                        continue;
-                    }
-                    // Option values below 64 are marked in `low`, larger ones in `seen`.
-                    seen.clear();
-                    let mut low: u64 = 0;
+                    #this
+                }
+                #[allow(unused_variables)]
+                fn value<G: #rt::kernel::EarlierValues + ?Sized>(
+                    &self,
+                    cur: usize,
+                    g: &G,
+                    marks: &mut #rt::kernel::Marks,
+                ) -> ::std::option::Option<u32> {
+                    #decode
+                    marks.clear();
                     let step = (|| -> ::std::result::Result<bool, #rt::RuleError> {
-                        let mut mark = |x: u32| {
-                            if x < 64 {
-                                low |= 1u64 << x;
-                                return;
-                            }
-                            let x = x as usize;
-                            if x >= seen.len() {
-                                seen.resize(x + 1, false);
-                            }
-                            seen[x] = true;
-                        };
+                        let mut mark = |x: u32| marks.mark(x);
                         #body
                         ::std::result::Result::Ok(true)
                     })();
-                    if !matches!(step, ::std::result::Result::Ok(true)) {
-                        out.clear();
-                        return #rt::KernelAnswer::Declined;
+                    match step {
+                        ::std::result::Result::Ok(true) => ::std::option::Option::Some(marks.mex()),
+                        _ => ::std::option::Option::None,
                     }
-                    let value = if low != u64::MAX {
-                        low.trailing_ones()
-                    } else {
-                        (64..).find(|&x| !seen.get(x).copied().unwrap_or(false)).unwrap_or(64) as u32
-                    };
-                    g.push(value);
-                    out.push((pos, value));
                 }
-                #rt::KernelAnswer::Computed
             }
         };
         Ok(Some((arm, kernel)))
@@ -190,8 +180,8 @@ impl Gen<'_> {
         // decline; the generic solver then reports or handles it exactly as the interpreter.
         let decline = quote!(return ::std::result::Result::Ok(false));
         let lookup = |index: TokenStream| {
-            quote!(match g.get(#index) {
-                ::std::option::Option::Some(&value) => value,
+            quote!(match g.earlier(#index) {
+                ::std::option::Option::Some(value) => value,
                 ::std::option::Option::None => #decline,
             })
         };

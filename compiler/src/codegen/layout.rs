@@ -303,6 +303,15 @@ impl Digits {
         })
     }
 
+    /// The positions that share the value of the last field (its place value): a row of
+    /// the board the positions make; 0 with fewer than two fields (no rows).
+    pub fn row(&self) -> usize {
+        match self.fields.len() {
+            0 | 1 => 0,
+            _ => self.places().last().map_or(0, |(_, scale)| scale as usize),
+        }
+    }
+
     /// The index (a `usize` expression) of the fields' values `values` (`i64` or `bool`
     /// expressions), which must be in range.
     pub fn index(&self, values: impl Iterator<Item = TokenStream>) -> TokenStream {

@@ -289,6 +289,8 @@ pub(super) struct GameNames {
     pub ends: Ident,
     /// `<game>_grundy_kernel`.
     pub kernel: Ident,
+    /// `<GAME>_CELLS`: the kernel's cells (the runtime's `DenseCells`).
+    pub cells: Ident,
     /// `<game>_symmetry`: the image of a position under symmetry `k`.
     pub symmetry: Ident,
     /// `LISTS_<game>_<field>`: the interner of each list field (by field index).
@@ -399,6 +401,7 @@ impl Names {
                     },
                     ends: taken.claim(&format!("{s}_ends_now")),
                     kernel: taken.claim(&format!("{s}_grundy_kernel")),
+                    cells: taken.claim(&format!("{}_CELLS", s.to_ascii_uppercase())),
                     symmetry: taken.claim(&format!("{s}_symmetry")),
                     lists: (0..g.fields.len())
                         .map(|i| taken.claim(&format!("LISTS_{}_{i}", s.to_ascii_uppercase())))
