@@ -119,69 +119,59 @@ mod avx2 {
         vector | super::scalar(&low[done..len], &high[..len - done])
     }
 
-    /// [`super::find_reversed_xor_u8`] with AVX2, 32 pairs at a time.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn find_u8(low: &[u8], high: &[u8], target: u8) -> Option<usize> {
-        let len = low.len().min(high.len());
-        let chunks = len / 32;
-        let reverse = _mm256_setr_epi8(
-            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, //
-            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-        );
-        let wanted = _mm256_set1_epi8(target as i8);
-        for c in 0..chunks {
-            // SAFETY: `32 * (c + 1) <= len`, so both 32-byte reads are inside the slices.
-            let (a, b) = unsafe {
-                (
-                    _mm256_loadu_si256(low.as_ptr().add(32 * c).cast()),
-                    _mm256_loadu_si256(high.as_ptr().add(len - 32 * (c + 1)).cast()),
-                )
-            };
-            let b = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(b, 0x4E), reverse);
-            let hits = _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_xor_si256(a, b), wanted));
-            if hits != 0 {
-                return Some(32 * c + hits.trailing_zeros() as usize);
+    /// An AVX2 search of `low[i] ^ high[len - 1 - i] == target` over `$ty` values, `$lanes`
+    /// pairs at a time: `$reverse` reverses the values of each 128-bit lane (as bytes),
+    /// `$set1` and `$cmpeq` broadcast and compare values of the width.
+    macro_rules! find_reversed_xor {
+        ($(#[$doc:meta])* $name:ident, $ty:ty, $signed:ty, $lanes:literal, $set1:ident,
+         $cmpeq:ident, $reverse:expr) => {
+            $(#[$doc])*
+            ///
+            /// # Safety
+            /// The CPU must have AVX2.
+            #[target_feature(enable = "avx2")]
+            pub(super) unsafe fn $name(low: &[$ty], high: &[$ty], target: $ty) -> Option<usize> {
+                let len = low.len().min(high.len());
+                let chunks = len / $lanes;
+                let [r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15] =
+                    $reverse;
+                let reverse = _mm256_setr_epi8(
+                    r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, //
+                    r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15,
+                );
+                let wanted = $set1(target as $signed);
+                for c in 0..chunks {
+                    // SAFETY: `$lanes * (c + 1) <= len`, so both 32-byte reads are inside
+                    // the slices.
+                    let (a, b) = unsafe {
+                        (
+                            _mm256_loadu_si256(low.as_ptr().add($lanes * c).cast()),
+                            _mm256_loadu_si256(high.as_ptr().add(len - $lanes * (c + 1)).cast()),
+                        )
+                    };
+                    let b = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(b, 0x4E), reverse);
+                    let hits = _mm256_movemask_epi8($cmpeq(_mm256_xor_si256(a, b), wanted));
+                    if hits != 0 {
+                        // One mask bit a byte: `32 / $lanes` a value.
+                        return Some($lanes * c + hits.trailing_zeros() as usize / (32 / $lanes));
+                    }
+                }
+                let done = $lanes * chunks;
+                super::find_scalar(&low[done..len], &high[..len - done], target).map(|i| done + i)
             }
-        }
-        let done = 32 * chunks;
-        super::find_scalar(&low[done..len], &high[..len - done], target).map(|i| done + i)
+        };
     }
 
-    /// [`super::find_reversed_xor_u16`] with AVX2, 16 pairs at a time.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn find_u16(low: &[u16], high: &[u16], target: u16) -> Option<usize> {
-        let len = low.len().min(high.len());
-        let chunks = len / 16;
-        // Reverses the 16-bit values of each 128-bit lane.
-        let reverse = _mm256_setr_epi8(
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, //
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
-        );
-        let wanted = _mm256_set1_epi16(target as i16);
-        for c in 0..chunks {
-            // SAFETY: `16 * (c + 1) <= len`, so both 32-byte reads are inside the slices.
-            let (a, b) = unsafe {
-                (
-                    _mm256_loadu_si256(low.as_ptr().add(16 * c).cast()),
-                    _mm256_loadu_si256(high.as_ptr().add(len - 16 * (c + 1)).cast()),
-                )
-            };
-            let b = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(b, 0x4E), reverse);
-            let hits = _mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_xor_si256(a, b), wanted));
-            if hits != 0 {
-                // Two mask bits a value.
-                return Some(16 * c + hits.trailing_zeros() as usize / 2);
-            }
-        }
-        let done = 16 * chunks;
-        super::find_scalar(&low[done..len], &high[..len - done], target).map(|i| done + i)
-    }
+    find_reversed_xor!(
+        /// [`super::find_reversed_xor_u8`] with AVX2, 32 pairs at a time.
+        find_u8, u8, i8, 32, _mm256_set1_epi8, _mm256_cmpeq_epi8,
+        [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+    );
+    find_reversed_xor!(
+        /// [`super::find_reversed_xor_u16`] with AVX2, 16 pairs at a time.
+        find_u16, u16, i16, 16, _mm256_set1_epi16, _mm256_cmpeq_epi16,
+        [14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1]
+    );
 }
 
 #[cfg(test)]
