@@ -28,14 +28,17 @@ pub enum SolveError {
         limit: u64,
     },
     /// More options were enumerated along one line of play, without a position on it
-    /// finished, than [`DESCENT_WORK`] times the position limit: each deeper position has
-    /// more options (the moves likely grow without end).
+    /// finished, than [`DESCENT_WORK`](crate::solver::DESCENT_WORK) times the position
+    /// limit: each deeper position has more options (the moves likely grow without end).
     LongDescent {
         /// How many options were enumerated.
         options: u64,
     },
-    /// A compound position searched move by move has more than [`MAX_SEARCHED_COMPONENTS`]
-    /// components, or a loopy game's graph holds one of more than [`MAX_GRAPH_COMPONENTS`].
+    /// A compound position searched move by move has more than
+    /// [`MAX_SEARCHED_COMPONENTS`](crate::solver::MAX_SEARCHED_COMPONENTS) components, or a
+    /// loopy game's graph holds one of more than [`MAX_GRAPH_COMPONENTS`].
+    ///
+    /// [`MAX_GRAPH_COMPONENTS`]: crate::solver::MAX_GRAPH_COMPONENTS
     LargeCompound {
         /// How many components it has.
         components: usize,
@@ -55,6 +58,8 @@ pub enum SolveError {
     },
     /// A declared symmetry that the solver checks ([`Rules::checked_symmetries`]) is not
     /// one: it maps `position` to `image`, whose options differ (up to the symmetries).
+    ///
+    /// [`Rules::checked_symmetries`]: crate::Rules::checked_symmetries
     NotASymmetry {
         /// The symmetry's name.
         symmetry: String,
@@ -66,12 +71,16 @@ pub enum SolveError {
         detail: String,
     },
     /// A line of play went deeper than the solver follows ([`MAX_DEPTH`]).
+    ///
+    /// [`MAX_DEPTH`]: crate::solver::MAX_DEPTH
     TooDeep {
         /// The depth limit.
         limit: usize,
     },
     /// A value asked for as a number is not one: a loopy position's Grundy value `∞(K)`,
     /// or the remoteness of a draw (`D`); [`Solver::value`] gives it.
+    ///
+    /// [`Solver::value`]: crate::Solver::value
     NotANumber {
         /// The kind asked for.
         kind: ValueKind,
@@ -104,6 +113,8 @@ pub enum SolveError {
     /// A line of play went more than [`MAX_DEPTH`] moves deep, or a limit was reached
     /// while one line held most of the positions solved: the moves likely grow without end
     /// (the game is not well-founded).
+    ///
+    /// [`MAX_DEPTH`]: crate::solver::MAX_DEPTH
     Unending {
         /// The limit that stopped the search.
         limit: Box<SolveError>,

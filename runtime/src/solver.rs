@@ -53,7 +53,7 @@ pub const MAX_DEPTH: usize = 2_000_000;
 /// limit stops the search, is reported as probably unending.
 const UNENDING_DEPTH: usize = 10_000;
 /// How many options, per position of the `--max-positions` limit, may be enumerated along
-/// one line of play (deeper than [`UNENDING_DEPTH`]) before a position on it is finished.
+/// one line of play (deeper than 10,000 moves) before a position on it is finished.
 pub const DESCENT_WORK: u64 = 4;
 /// The most components a compound position searched move by move (no fast rule gives its
 /// value) may have: past it, the moves likely grow without end (a move makes a compound
