@@ -240,12 +240,14 @@ const PENDING: u32 = u32::MAX;
 /// more than `budget` values would be new, or a cell declines (the table then keeps the
 /// values before it, each exact).
 ///
-/// With more than one thread ([`KernelTables::set_threads`]), rows of at least 32 cells and
-/// at least [`PARALLEL_CELLS`] new cells in four rows or more, threads take rows in index
-/// order and each cell waits for the earlier values it reads; every option of a cell is
-/// earlier than it, so the earliest cell being solved never waits and the fill always ends. Where a cell declines,
-/// the values before it are kept and one thread goes on from there as it would have alone,
-/// so the table, `out` and the answer are those of one thread (the order of `out` aside).
+/// With more than one thread ([`KernelTables::set_threads`]), rows of at least 32 cells, and
+/// at least [`PARALLEL_CELLS`] new cells in four rows or more and no fewer than the cells
+/// held (the threads' table starts as a copy of them), threads take rows in index order and
+/// each cell waits for the earlier values it reads; every option of a cell is earlier than
+/// it, so the earliest cell being solved never waits and the fill always ends. Where a cell
+/// declines, the values before it are kept and one thread goes on from there as it would
+/// have alone, so the table, `out` and the answer are those of one thread (the order of
+/// `out` aside).
 pub fn fill_dense<C: DenseCells>(
     cells: &C,
     game: usize,
@@ -273,7 +275,9 @@ pub fn fill_dense<C: DenseCells>(
     let new = target + 1 - g.len();
     // Not where a cell declined before: the fill would stop there again, while one thread
     // goes past it once the solver knows its value.
-    let parallel = threads > 1 && C::ROW >= MIN_ROW && *declined != g.len();
+    // And not for a few values after many: the threads' table starts as a copy of the
+    // values held, which must cost less than the new ones.
+    let parallel = threads > 1 && C::ROW >= MIN_ROW && *declined != g.len() && new >= g.len();
     if parallel && new >= parallel_cells.max(4 * C::ROW) {
         let start = g.len();
         let fresh = fill_parallel(cells, g, target + 1, threads);

@@ -809,8 +809,10 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// How many new values a kernel may compute, and which limit that is.
     fn kernel_budget(&self) -> (u64, HeapBound) {
-        // Each new value is held twice for a moment (in `found`, then in the memo).
-        let per_value = 2 * std::mem::size_of::<(Pos<R>, u32)>() as u64 + 16;
+        // Each new value is held twice for a moment (in `found`, then in the memo), and in
+        // its table; where threads fill a table, in theirs too, beside a copy of at most as
+        // many values held before.
+        let per_value = 2 * std::mem::size_of::<(Pos<R>, u32)>() as u64 + 24;
         let positions = self.budget.max_positions.saturating_sub(self.budget.solved);
         let memory = self.budget.free_memory / per_value;
         let bound = match positions <= memory {

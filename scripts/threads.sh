@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Prints docs/PERFORMANCE.md's threads table: issue 38's workloads natively with one thread
+# and with two (`--threads`), taking turns, the best of $RUNS (default 3) runs each, after a
+# run that builds each solver; the speedup is one thread's time over two threads'. The two
+# answers must be equal (the script stops otherwise).
+#   scripts/threads.sh [CORPUS_DIR]
+set -euo pipefail
+corpus=$(cd "${1:-$(dirname "$0")/../../shared/corpus}" && pwd)
+source "$(dirname "$0")/common.sh"
+runs=${RUNS:-3}
+limit=${LIMIT:-600}
+
+cat > "$tmp/queen.cgdl" <<CGDL
+game Queen(r: 0..1000, c: 0..1000) {
+    move west(k in 1..=c) => Queen(r, c - k)
+    move north(k in 1..=r) => Queen(r - k, c)
+    move northwest(k in 1..=min(r, c)) => Queen(r - k, c - k)
+}
+value grundy of Queen(999, 999)
+CGDL
+sized "$corpus/cram_closure.cgdl" 5 6 "$tmp/cram_closure.cgdl"
+grep '^value\|^table' "$corpus/cram_closure.cgdl" >> "$tmp/cram_closure.cgdl"
+sized examples/cram.cgdl 5 6 "$tmp/cram.cgdl"
+echo 'value grundy of Cram(Cell)' >> "$tmp/cram.cgdl"
+sized examples/dots_lines.cgdl 4 5 "$tmp/dots.cgdl"
+grep -v '^ *symmetry' "$tmp/dots.cgdl" > "$tmp/dots_plain.cgdl"
+echo 'value outcome of Dots({})' >> "$tmp/dots_plain.cgdl"
+printf 'game O = octal "0.14"\nvalue grundy of O(1000000)\n' > "$tmp/octal.cgdl"
+
+echo "| workload | answer | 1 thread | 2 threads | speedup |"
+echo "|---|---|---|---|---|"
+row() {
+    local label=$1 file=$2 one= two= answer
+    $cgdl run --native "$file" --max-positions 1 > /dev/null 2>&1 || true
+    for _ in $(seq "$runs"); do
+        one=$(least "$(best_of 1 "$limit" $cgdl run --native --threads 1 "$file")" "$one")
+        answer=$(awk '/^  / { v = $2 } END { print v }' "$tmp/out")
+        two=$(least "$(best_of 1 "$limit" $cgdl run --native --threads 2 "$file")" "$two")
+        [ "$(awk '/^  / { v = $2 } END { print v }' "$tmp/out")" = "$answer" ] || {
+            echo "error: $label answers differently with two threads" >&2; exit 1; }
+    done
+    echo "| $label | $answer | $one s | $two s | $(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", a / b }') |"
+}
+least() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "") print a; else print (a + 0 < b + 0) ? a : b }'; }
+row "Queen Grundy grid 1000 × 1000" "$tmp/queen.cgdl"
+row "Cram 5 × 6, corpus cram_closure" "$tmp/cram_closure.cgdl"
+row "Cram 5 × 6, examples/cram.cgdl" "$tmp/cram.cgdl"
+row "natural dots 4 × 5 (examples/dots_lines.cgdl), no symmetry line" "$tmp/dots_plain.cgdl"
+row "octal 0.14 to 10^6" "$tmp/octal.cgdl"
