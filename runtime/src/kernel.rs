@@ -159,8 +159,6 @@ pub struct Marks {
     low: u64,
     /// Larger values.
     seen: Vec<bool>,
-    /// Whether a value still being solved was marked (several threads filling a table).
-    pending: bool,
 }
 
 impl Marks {
@@ -169,7 +167,6 @@ impl Marks {
     pub fn clear(&mut self) {
         self.low = 0;
         self.seen.clear();
-        self.pending = false;
     }
 
     /// Marks value `x`.
@@ -177,10 +174,6 @@ impl Marks {
     pub fn mark(&mut self, x: u32) {
         if x < 64 {
             self.low |= 1u64 << x;
-            return;
-        }
-        if x == PENDING {
-            self.pending = true;
             return;
         }
         let x = x as usize;
@@ -308,8 +301,9 @@ pub fn fill_dense<C: DenseCells>(
 /// cell that declines (or all of them).
 ///
 /// A cell is first solved reading its options' values as they are (fast: one load each);
-/// where one was still being solved ([`PENDING`], which [`Marks`] notes), the cell is
-/// solved again waiting for each value it reads. Cells are written once, so a value read
+/// where one was still being solved ([`PENDING`], which the reader notes: a value may be
+/// used in a nim-sum before it is marked), the cell is solved again waiting for each value
+/// it reads. Cells are written once, so a value read
 /// that is not [`PENDING`] is final.
 fn fill_parallel<C: DenseCells>(cells: &C, base: &[u32], end: usize, threads: usize) -> Vec<u32> {
     use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
@@ -333,8 +327,12 @@ fn fill_parallel<C: DenseCells>(cells: &C, base: &[u32], end: usize, threads: us
                     }
                     for cur in from..((taken + 1) * row).min(end) {
                         let earlier = &table[..cur];
-                        let mut value = cells.value(cur, &Racing(earlier), &mut marks);
-                        if marks.pending {
+                        let racing = Racing {
+                            earlier,
+                            pending: std::cell::Cell::new(false),
+                        };
+                        let mut value = cells.value(cur, &racing, &mut marks);
+                        if racing.pending.get() {
                             let g = Waiting {
                                 earlier,
                                 stop: &stop,
@@ -364,13 +362,26 @@ fn fill_parallel<C: DenseCells>(cells: &C, base: &[u32], end: usize, threads: us
 }
 
 /// The earlier values of a cell while several threads fill a table, read as they are: a
-/// value still being solved reads [`PENDING`].
-struct Racing<'a>(&'a [std::sync::atomic::AtomicU32]);
+/// value still being solved is noted, and reads 0.
+struct Racing<'a> {
+    earlier: &'a [std::sync::atomic::AtomicU32],
+    /// Whether a value still being solved was read.
+    pending: std::cell::Cell<bool>,
+}
 
 impl EarlierValues for Racing<'_> {
     #[inline]
     fn earlier(&self, i: usize) -> Option<u32> {
-        (self.0.get(i)).map(|v| v.load(std::sync::atomic::Ordering::Acquire))
+        let v = self
+            .earlier
+            .get(i)?
+            .load(std::sync::atomic::Ordering::Acquire);
+        if v == PENDING {
+            // Any value will do: the cell is solved again. 0 keeps the marks small.
+            self.pending.set(true);
+            return Some(0);
+        }
+        Some(v)
     }
 }
 
@@ -419,6 +430,8 @@ mod tests {
     struct Board {
         width: usize,
         options: Vec<Vec<usize>>,
+        /// Each cell's options that are sums of two earlier cells, as two offsets back.
+        sums: Vec<Vec<(usize, usize)>>,
         /// A cell whose rules fail (the kernel declines there).
         fails: Option<usize>,
     }
@@ -447,6 +460,10 @@ mod tests {
                 let i = cur.checked_sub(back).unwrap_or(usize::MAX);
                 marks.mark(g.earlier(i)?);
             }
+            for &(a, b) in &self.sums[cur] {
+                let (x, y) = (g.earlier(cur - a)?, g.earlier(cur - b)?);
+                marks.mark(x ^ y);
+            }
             Some(marks.mex())
         }
     }
@@ -458,9 +475,9 @@ mod tests {
             if board.fails == Some(cur) || board.options[cur].iter().any(|&b| b > cur || b == 0) {
                 break;
             }
-            let options: Vec<u32> = (board.options[cur].iter())
-                .map(|&b| values[cur - b])
-                .collect();
+            let singles = board.options[cur].iter().map(|&b| values[cur - b]);
+            let sums = (board.sums[cur].iter()).map(|&(a, b)| values[cur - a] ^ values[cur - b]);
+            let options: Vec<u32> = singles.chain(sums).collect();
             values.push((0..).find(|v| !options.contains(v)).unwrap_or(0));
         }
         values
@@ -503,12 +520,17 @@ mod tests {
         (4usize..24, 0usize..4, any::<u64>()).prop_flat_map(|(rows, faults, seed)| {
             let cells = rows * 32;
             // Each cell's options: a few offsets within its row and a few rows back.
-            let options = proptest::collection::vec(
-                proptest::collection::vec(prop_oneof![1usize..8, 1usize..200], 0..6),
-                cells,
-            );
-            (options, Just((faults, seed, cells))).prop_map(|(options, (faults, seed, cells))| {
+            let back = || prop_oneof![1usize..8, 1usize..200];
+            let options = proptest::collection::vec(proptest::collection::vec(back(), 0..6), cells);
+            let sums =
+                proptest::collection::vec(proptest::collection::vec((back(), back()), 0..3), cells);
+            let fixed = Just((faults, seed, cells));
+            (options, sums, fixed).prop_map(|(options, sums, (faults, seed, cells))| {
                 let mut options: Vec<Vec<usize>> = options;
+                let mut sums: Vec<Vec<(usize, usize)>> = sums;
+                for (cur, pairs) in sums.iter_mut().enumerate() {
+                    pairs.retain(|&(a, b)| a <= cur && b <= cur);
+                }
                 let mut fails = None;
                 // Some boards decline: a cell reads a later one, or its rules fail.
                 match faults {
@@ -526,6 +548,7 @@ mod tests {
                 Board {
                     width: 32,
                     options,
+                    sums,
                     fails,
                 }
             })
