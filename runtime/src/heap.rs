@@ -218,7 +218,7 @@ impl NimSequence {
 }
 
 /// One cell type of a [`NimSequence`].
-trait Cell: Copy {
+trait Cell: Copy + Sync {
     fn value(self) -> u32;
     fn from_value(v: u32) -> Option<Self>;
     /// The cells as bytes, when they are bytes (for the vectorised naive loop).
@@ -315,7 +315,7 @@ impl Bits {
 }
 
 /// The option values of one heap, while it is solved.
-trait Marks {
+trait Marks: Send {
     /// Whether the marks are a register: marking a split then costs no more than comparing
     /// its nim-sum, and the check marks every split it looks at.
     const IN_REGISTER: bool = false;
@@ -323,6 +323,10 @@ trait Marks {
     /// Marks the values whose bits are set in `bits` (values below 64).
     fn insert_low(&mut self, bits: u64);
     fn mex(&self) -> u32;
+    /// How many words of 64 values the marks hold.
+    fn words(&self) -> usize;
+    /// Marks the values whose bits are set in `words` (as many as [`Marks::words`]).
+    fn merge(&mut self, words: &[u64]);
 }
 
 /// Marks of values below 64, in a register.
@@ -341,6 +345,12 @@ impl Marks for One {
     #[inline(always)]
     fn mex(&self) -> u32 {
         self.0.trailing_ones()
+    }
+    fn words(&self) -> usize {
+        1
+    }
+    fn merge(&mut self, words: &[u64]) {
+        self.0 |= words[0];
     }
 }
 
@@ -374,6 +384,14 @@ impl Marks for Wide<'_> {
         }
         self.len as u32 * 64
     }
+    fn words(&self) -> usize {
+        self.len
+    }
+    fn merge(&mut self, words: &[u64]) {
+        for (w, &v) in self.words[..self.len].iter_mut().zip(words) {
+            *w |= v;
+        }
+    }
 }
 
 /// Marks of values below `64 * words.len()`.
@@ -396,6 +414,14 @@ impl Marks for Many<'_> {
             }
         }
         self.0.len() as u32 * 64
+    }
+    fn words(&self) -> usize {
+        self.0.len()
+    }
+    fn merge(&mut self, words: &[u64]) {
+        for (w, &v) in self.0.iter_mut().zip(words) {
+            *w |= v;
+        }
     }
 }
 
@@ -443,6 +469,8 @@ pub struct HeapEngine {
     period: Option<Period>,
     /// The length at which a period was last looked for.
     period_checked: usize,
+    /// The threads that share the naive loop's splits, when there are several.
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
 }
 
 impl HeapEngine {
@@ -493,12 +521,33 @@ impl HeapEngine {
                 recent_hits: 0,
                 futile: 0,
                 naive_until: 0,
+                parallel: false,
                 last_method: SplitMethod::Naive,
                 stats: HeapStats::default(),
             },
             period: None,
             period_checked: 0,
+            pool: None,
         }
+    }
+
+    /// Lets the engine use `threads` threads: a heap's naive split loop, where it is long,
+    /// is shared between them. The values do not depend on it. One thread where a pool of
+    /// threads cannot be started.
+    pub fn set_threads(&mut self, threads: usize) {
+        let now = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
+        if now == threads.max(1) {
+            return;
+        }
+        self.pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .ok()
+            })
+            .flatten()
+            .map(std::sync::Arc::new);
     }
 
     /// The game's code.
@@ -547,6 +596,22 @@ impl HeapEngine {
     /// Computes every value up to heap `n` (inclusive).
     pub fn extend_to(&mut self, n: usize) {
         let n = n.min(MAX_HEAP_TABLE - 1);
+        if self.values.len() > n {
+            return;
+        }
+        match self.pool.clone() {
+            Some(pool) => {
+                self.stepper.parallel = true;
+                pool.install(|| self.extend_here(n));
+                self.stepper.parallel = false;
+            }
+            None => self.extend_here(n),
+        }
+    }
+
+    /// [`HeapEngine::extend_to`] on this thread (its split loops shared with the others of
+    /// the pool it runs in, where `stepper.parallel`).
+    fn extend_here(&mut self, n: usize) {
         while self.values.len() <= n {
             // A step whose value does not fit the array widens it and runs again.
             let stopped = match &mut self.values {
@@ -651,6 +716,8 @@ struct Stepper {
     futile: u32,
     /// Heaps below this take the naive loop (see [`Stepper::judge_rare_common`]).
     naive_until: usize,
+    /// Whether the step runs in a pool of threads that share its long split loops.
+    parallel: bool,
     /// The method of the last step (for tests and statistics).
     last_method: SplitMethod,
     /// Work done so far.
@@ -837,7 +904,8 @@ impl Stepper {
             // loop, which looks at a split in a fraction of a rare heap's time.
             let rare_share = if small { 16 } else { 3 };
             if class.rare.len() * rare_share >= n || n < self.naive_until {
-                self.stats.naive_splits += naive_splits(g, &class.removals, small, marks);
+                self.stats.naive_splits +=
+                    naive_splits(g, &class.removals, small, self.parallel, marks);
             } else {
                 open[c] = true;
                 self.last_method = SplitMethod::RareCommon;
@@ -1145,9 +1213,16 @@ const MAX_SEARCHES: u32 = 16;
 
 /// Marks the value of every split of heap `g.len()` by removals `removals` (ascending);
 /// returns the number of splits. `small`: every value so far is below 16 (bytes then take
-/// the vectorised loop).
+/// the vectorised loop). `parallel`: in a pool of threads, which share a long loop's splits
+/// (each marks its own, then they are merged: the marks, and so the value, are the same).
 #[inline(always)]
-fn naive_splits<T: Cell, M: Marks>(g: &[T], removals: &[usize], small: bool, marks: &mut M) -> u64 {
+fn naive_splits<T: Cell, M: Marks>(
+    g: &[T],
+    removals: &[usize],
+    small: bool,
+    parallel: bool,
+    marks: &mut M,
+) -> u64 {
     let n = g.len();
     let mut count = 0;
     for &k in removals {
@@ -1159,15 +1234,25 @@ fn naive_splits<T: Cell, M: Marks>(g: &[T], removals: &[usize], small: bool, mar
         // middle heap with itself (nim-sum 0) is the one more.
         let (low, high) = g[..rest].split_at(rest / 2 + 1);
         let low = &low[1..=high.len()];
-        match (T::bytes(low), T::bytes(high)) {
-            (Some(low), Some(high)) if small => {
-                marks.insert_low(u64::from(heap_simd::reversed_xor_marks(low, high)));
-            }
-            _ => {
-                for (x, y) in low.iter().zip(high.iter().rev()) {
-                    marks.insert(x.value() ^ y.value());
-                }
-            }
+        let shared = if small {
+            PARALLEL_SMALL_SPLITS
+        } else {
+            PARALLEL_SPLITS
+        };
+        if parallel && low.len() >= shared {
+            // `low[i]` pairs with `high[len - 1 - i]`: the first half of `low` with the last
+            // of `high`.
+            let half = low.len() / 2;
+            let (low_first, low_last) = low.split_at(half);
+            let (high_first, high_last) = high.split_at(high.len() - half);
+            let mut other = vec![0u64; marks.words()];
+            rayon::join(
+                || mark_pairs(low_first, high_last, small, marks),
+                || mark_pairs(low_last, high_first, small, &mut Many(&mut other)),
+            );
+            marks.merge(&other);
+        } else {
+            mark_pairs(low, high, small, marks);
         }
         if rest.is_multiple_of(2) {
             marks.insert(0);
@@ -1175,6 +1260,29 @@ fn naive_splits<T: Cell, M: Marks>(g: &[T], removals: &[usize], small: bool, mar
         count += (rest / 2) as u64;
     }
     count
+}
+
+/// Splits a heap's naive loop shares between threads from this many on: a split costs a
+/// few nanoseconds, a handover a few microseconds.
+/// (Tests share short loops too.)
+const PARALLEL_SPLITS: usize = if cfg!(test) { 64 } else { 1 << 13 };
+
+/// [`PARALLEL_SPLITS`] for the vectorised loop of byte values, 32 splits at a time.
+const PARALLEL_SMALL_SPLITS: usize = if cfg!(test) { 100 } else { 1 << 16 };
+
+/// Marks `low[i] ^ high[len - 1 - i]` for every `i` (slices of one length).
+#[inline(always)]
+fn mark_pairs<T: Cell, M: Marks>(low: &[T], high: &[T], small: bool, marks: &mut M) {
+    match (T::bytes(low), T::bytes(high)) {
+        (Some(low), Some(high)) if small => {
+            marks.insert_low(u64::from(heap_simd::reversed_xor_marks(low, high)));
+        }
+        _ => {
+            for (x, y) in low.iter().zip(high.iter().rev()) {
+                marks.insert(x.value() ^ y.value());
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1192,6 +1300,45 @@ mod tests {
                 "{code}"
             );
         }
+    }
+
+    /// Engines whose naive loops are shared between threads compute the values of one
+    /// thread, which are the definition's: codes whose heaps take the naive loop (values
+    /// past a byte, and below 16 where the loop is vectorised) and the rare/common method.
+    #[test]
+    fn threads_share_the_naive_loop_as_one_thread_computes_it() {
+        let mut naive = Vec::new();
+        for code in ["0.76", "4.7", "0.6", "0.106", "0.156", "0.37"] {
+            let parsed = HeapCode::parse(code).expect("a code");
+            let n = 2500;
+            let mut alone = HeapEngine::new(parsed.clone());
+            alone.extend_to(n);
+            for threads in [2, 3] {
+                let mut shared = HeapEngine::new(parsed.clone());
+                shared.set_threads(threads);
+                // In steps, as a period search or a table asks for them.
+                shared.extend_to(n / 3);
+                shared.extend_to(n);
+                assert_eq!(shared.values().to_vec(), alone.values().to_vec(), "{code}");
+                assert_eq!(
+                    shared.stats().naive_splits,
+                    alone.stats().naive_splits,
+                    "{code}"
+                );
+            }
+            assert_eq!(
+                alone.values().to_vec(),
+                naive_sequence(&parsed, n),
+                "{code}"
+            );
+            naive.push((code, alone.stats().naive_splits));
+        }
+        // Long naive loops were shared: the test is not only of the rare/common method.
+        let long = naive
+            .iter()
+            .filter(|&&(_, splits)| splits > 500_000)
+            .count();
+        assert!(long >= 2, "{naive:?}");
     }
 
     fn engine_sequence(code: &str, n: usize) -> Vec<u32> {

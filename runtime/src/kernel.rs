@@ -89,8 +89,10 @@ impl KernelTables {
         if self.heaps.len() <= game {
             self.heaps.resize_with(game + 1, || None);
         }
-        self.heaps[game]
-            .get_or_insert_with(|| HeapEngine::new(HeapCode::from_digits(digits.to_vec())))
+        let engine = self.heaps[game]
+            .get_or_insert_with(|| HeapEngine::new(HeapCode::from_digits(digits.to_vec())));
+        engine.set_threads(self.threads);
+        engine
     }
 
     /// Bytes held, roughly.
