@@ -138,6 +138,40 @@ pub struct Interpreter<'p> {
 /// The most function results [`Interpreter`] keeps before it forgets them all.
 const MAX_KEPT_CALLS: usize = 1 << 18;
 
+/// A set of cells (numbers, or tuples of numbers) moved to the corner: each part of each
+/// cell less the least of that part over the set.
+fn to_corner(set: &BTreeSet<Val>) -> BTreeSet<Val> {
+    let part = |v: &Val, i: usize| match v {
+        Val::Int(n) => *n,
+        Val::Tuple(parts) => match parts.get(i) {
+            Some(Val::Int(n)) => *n,
+            _ => 0,
+        },
+        _ => 0,
+    };
+    let k = match set.iter().next() {
+        Some(Val::Tuple(parts)) => parts.len(),
+        _ => 1,
+    };
+    let least: Vec<i64> = (0..k)
+        .map(|i| set.iter().map(|v| part(v, i)).min().unwrap_or(0))
+        .collect();
+    set.iter()
+        .map(|v| match v {
+            Val::Int(n) => Val::Int(n - least[0]),
+            Val::Tuple(parts) => Val::Tuple(
+                (parts.iter().zip(&least))
+                    .map(|(p, l)| match p {
+                        Val::Int(n) => Val::Int(n - l),
+                        other => other.clone(),
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        })
+        .collect()
+}
+
 impl<'p> Interpreter<'p> {
     /// An interpreter for `program`, whose source text (for line:col in errors) is `source`.
     pub fn new(program: &'p Program, source: &'p str) -> Self {
@@ -238,7 +272,7 @@ impl<'p> Interpreter<'p> {
         let Some(group) = found.groups.get(context) else {
             return (pos, 0);
         };
-        if group.order <= 1 {
+        if group.order <= 1 && !found.to_corner {
             return (pos, 0);
         }
         let rank: std::collections::HashMap<&Val, u32> = (found.elements.iter())
@@ -267,7 +301,10 @@ impl<'p> Interpreter<'p> {
                             .map(|&r| found.elements[r as usize].clone())
                             .chain(outside)
                             .collect();
-                        Val::Set(Rc::new(set))
+                        match found.to_corner {
+                            true => Val::Set(Rc::new(to_corner(&set))),
+                            false => Val::Set(Rc::new(set)),
+                        }
                     }
                     other => other.clone(),
                 })

@@ -261,3 +261,162 @@ fn found_groups_are_the_games_symmetries() {
         check(&format!("Dots {r}x{c}"), &source(DOTS, r, c));
     }
 }
+
+/// Cram as `../shared/corpus/` and issue 34 write it: regions as closures chosen by their
+/// least cell, each moved to the corner by a helper, a domino's cells ordered by `<`.
+const CRAM_CORNER: &str = "type Cell = (0..R, 0..C)
+fn next_to(x: Cell, y: Cell) -> bool = abs(x.0 - y.0) + abs(x.1 - y.1) == 1
+fn region(cells: set<Cell>, x: Cell) -> set<Cell> =
+    closure({x}, v => { y for y in cells where next_to(v, y) })
+fn corner(s: set<Cell>) -> set<Cell> =
+    let r0 = min({ x.0 for x in s }) in
+    let c0 = min({ x.1 for x in s }) in
+    { (x.0 - r0, x.1 - c0) for x in s }
+game Cram(cells: set<Cell>) {
+    move place(a in cells, b in cells, next_to(a, b), a < b) =>
+        let rest = cells - {a, b} in
+        sum(Cram(corner(region(rest, x))) for x in rest where x == min(region(rest, x)))
+}";
+
+/// Cram on a line of cells, the parts moved to the start (Dawson's-Kayles-like: a domino
+/// takes two adjacent cells).
+const STRIP_CORNER: &str = "type Cell = 0..(R * C)
+fn part(cells: set<Cell>, x: Cell) -> set<Cell> =
+    closure({x}, v => { y for y in cells where abs(y - v) == 1 })
+fn start(s: set<Cell>) -> set<Cell> = let m = min(s) in { x - m for x in s }
+game Strip(cells: set<Cell>) {
+    move place(a in cells, a + 1 in cells) =>
+        let rest = cells - {a, a + 1} in
+        sum(Strip(start(part(rest, x))) for x in rest where x == min(part(rest, x)))
+}";
+
+/// Rules that read where a cell lies, each of which the translation pass must refuse.
+const NOT_TRANSLATION_INVARIANT: [&str; 4] = [
+    // A cell named by a constant (Chomp's poisoned corner).
+    CHOMP,
+    // A condition on where a cell lies.
+    "type Cell = (0..R, 0..C)
+game Edge(cells: set<Cell>) {
+    move take(a in cells, a.0 + a.1 < 2) => Edge(cells - {a})
+}",
+    // A comprehension over the whole board: a cell with at most two neighbours on it.
+    "type Cell = (0..R, 0..C)
+fn next_to(x: Cell, y: Cell) -> bool = abs(x.0 - y.0) + abs(x.1 - y.1) == 1
+game Corner(cells: set<Cell>) {
+    move take(a in cells, len({ y for y in Cell where next_to(a, y) }) <= 2) =>
+        Corner(cells - {a})
+}",
+    // A set of the board's cells joined to the position.
+    "type Cell = (0..R, 0..C)
+game Grow(cells: set<Cell>) {
+    move take(a in cells, len(cells) > 1) => Grow((cells - {a}) | {(0, 0)})
+}",
+];
+
+/// Whether every position of game 0 of `program` (a set of cells of a box, its found
+/// elements or its type's values) has the same Grundy value, by exact search, as each of
+/// its translates one step away on the board; and the solver's values (with the found
+/// symmetries and moves to the corner) equal exact search's everywhere.
+fn values_move_with_the_position(
+    name: &str,
+    program: &cgdl_compiler::ir::Program,
+    text: &str,
+) -> bool {
+    let game = &program.games[0];
+    let elements = match (&game.found, &game.fields[0].ty) {
+        (Some(f), _) => f.elements.clone(),
+        (None, cgdl_compiler::ir::FieldTy::Set(t)) => t.values(&program.types, 64).expect("few"),
+        _ => panic!("a set field"),
+    };
+    let interp = Interpreter::new(program, text);
+    let pos = |mask: u32| {
+        let set = (0..elements.len())
+            .filter(|&i| mask >> i & 1 == 1)
+            .map(|i| elements[i].clone())
+            .collect();
+        Expr::Pos(interp.intern(0, vec![Val::Set(Rc::new(set))].into()))
+    };
+    // A cell's parts (one for a line of cells: its number).
+    let parts = |v: &Val| -> Vec<i64> {
+        match v {
+            Val::Int(n) => vec![*n],
+            Val::Tuple(p) => p
+                .iter()
+                .map(|x| match x {
+                    Val::Int(n) => *n,
+                    _ => panic!("a number"),
+                })
+                .collect(),
+            _ => panic!("a cell"),
+        }
+    };
+    let index: HashMap<Vec<i64>, usize> = (elements.iter().enumerate())
+        .map(|(i, v)| (parts(v), i))
+        .collect();
+    let mut fast = Solver::new(&interp);
+    let mut exact = Solver::with_mode(&interp, Mode::Exact);
+    let n = elements.len();
+    let mut alike = true;
+    for mask in 0..1u32 << n {
+        let p = pos(mask);
+        let want = exact.value(ValueKind::Grundy, &p).expect("value");
+        assert_eq!(
+            fast.value(ValueKind::Grundy, &p).expect("value"),
+            want,
+            "{name}: {mask:b}"
+        );
+        for part in 0..parts(&elements[0]).len() {
+            let moved: Option<u32> = (0..n)
+                .filter(|&i| mask >> i & 1 == 1)
+                .map(|i| {
+                    let mut cell = parts(&elements[i]);
+                    cell[part] += 1;
+                    index.get(&cell).map(|&j| 1u32 << j)
+                })
+                .sum();
+            if let Some(m) = moved {
+                alike &= exact.value(ValueKind::Grundy, pos(m)).expect("value") == want;
+            }
+        }
+    }
+    alike
+}
+
+/// The translation pass against its definition, on boards up to 3 × 4: each game it
+/// proves has, at every position, the values of the position moved a step anywhere on the
+/// board, and the solver (symmetries found on the rules without their moves to the
+/// corner, images moved to the corner) answers as exact search; rules that read where a
+/// cell lies, whose values do change when a position moves, are refused.
+#[test]
+fn translations_are_proven_only_where_values_move_with_the_position() {
+    for (name, game) in [
+        ("Cram corner", CRAM_CORNER),
+        ("Strip", STRIP_CORNER),
+        ("Node Kayles", NODE_KAYLES),
+    ] {
+        for (r, c) in [(1, 4), (2, 3), (3, 3), (3, 4)] {
+            let name = format!("{name} {r}x{c}");
+            let text = source(game, r, c);
+            let program = cgdl_compiler::compile_str(&text).unwrap_or_else(|d| panic!("{d:?}"));
+            let g = &program.games[0];
+            assert!(g.translation.is_some(), "{name}: proven");
+            assert!(
+                g.found.as_ref().is_some_and(|f| f.to_corner),
+                "{name}: to the corner"
+            );
+            assert!(
+                values_move_with_the_position(&name, &program, &text),
+                "{name}"
+            );
+        }
+    }
+    for (k, game) in NOT_TRANSLATION_INVARIANT.iter().enumerate() {
+        let text = source(game, 3, 3);
+        let program = cgdl_compiler::compile_str(&text).unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(program.games[0].translation.is_none(), "rules {k}: refused");
+        assert!(
+            !values_move_with_the_position(&format!("rules {k}"), &program, &text),
+            "rules {k}: some value changes when its position moves"
+        );
+    }
+}

@@ -1148,6 +1148,32 @@ impl TwinClasses {
     }
 }
 
+/// A set of cells of a board of `rows` × `cols` (bit `r * cols + c` for cell `(r, c)`; a
+/// line of cells is one row) moved to the corner: its least row and least column made 0.
+/// The solver keeps the positions of a game proven the same wherever they lie as their
+/// least images so moved (the compiler's translation pass).
+#[inline]
+pub fn to_corner(bits: u128, rows: u32, cols: u32) -> u128 {
+    if bits == 0 {
+        return 0;
+    }
+    let row = bits.trailing_zeros() / cols;
+    // Every row folded onto the first (rows stride `cols`, doubling).
+    let mut columns = bits;
+    let mut stride = cols;
+    while stride < rows * cols {
+        columns |= columns >> stride;
+        stride *= 2;
+    }
+    bits >> (row * cols + columns.trailing_zeros() % cols)
+}
+
+/// [`to_corner`] of a 64-bit set.
+#[inline]
+pub fn to_corner64(bits: u64, rows: u32, cols: u32) -> u64 {
+    to_corner(u128::from(bits), rows, cols) as u64
+}
+
 bits!(
     /// A set of integers in `lo..lo + 128` packed into 128 bits (a `set<lo..hi>` field of
     /// a position; `lo` is known from the field's type), or a set of at most 128 values of
@@ -1394,6 +1420,34 @@ impl<T: Clone + Eq + std::hash::Hash> Default for ListInterner<T> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        /// A set moved to the corner, against its cells each less the least row and the
+        /// least column (boards of every shape up to 128 cells).
+        #[test]
+        fn to_corner_moves_each_cell_by_the_least_row_and_column(
+            rows in 1u32..12,
+            cols in 1u32..40,
+            set: u128,
+        ) {
+            prop_assume!(rows * cols <= 128);
+            let cells = rows * cols;
+            let set = if cells == 128 { set } else { set & ((1u128 << cells) - 1) };
+            let held: Vec<(u32, u32)> = (0..cells)
+                .filter(|&b| set >> b & 1 == 1)
+                .map(|b| (b / cols, b % cols))
+                .collect();
+            let r0 = held.iter().map(|x| x.0).min().unwrap_or(0);
+            let c0 = held.iter().map(|x| x.1).min().unwrap_or(0);
+            let want = held
+                .iter()
+                .fold(0u128, |out, (r, c)| out | 1 << ((r - r0) * cols + c - c0));
+            prop_assert_eq!(to_corner(set, rows, cols), want);
+            if cells <= 64 {
+                prop_assert_eq!(u128::from(to_corner64(set as u64, rows, cols)), want);
+            }
+        }
+    }
 
     proptest! {
         /// A permutation's image of a set, by its tables (128 and 64 bits), against the

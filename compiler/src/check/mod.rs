@@ -274,6 +274,7 @@ impl<'a> Checker<'a> {
                         symmetries: Vec::new(),
                         heap_code: None,
                         found: None,
+                        translation: None,
                         domains: Vec::new(),
                         draw: None,
                     });

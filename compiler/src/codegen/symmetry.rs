@@ -123,6 +123,7 @@ fn restrict_found(found: &FoundSymmetries, elements: &[Val]) -> FoundSymmetries 
         elements: elements.to_vec(),
         context: found.context.clone(),
         groups,
+        to_corner: found.to_corner,
     }
 }
 
@@ -519,15 +520,63 @@ impl Gen<'_> {
             true => quote!(0),
             false => quote!(context),
         };
+        // Images moved to the corner (a board of rows × columns, its cells in order).
+        let corner = match (found.to_corner, &game.translation) {
+            (false, _) => None,
+            (true, Some(t)) if crate::opt::translations::cells(&t.dims) == found.elements => {
+                match t.dims.as_slice() {
+                    [n] => Some((1u32, *n as u32)),
+                    [r, c] => Some((*r as u32, *c as u32)),
+                    _ => return None,
+                }
+            }
+            (true, _) => return None,
+        };
         // Twins made least: a function of the position, where some context has twins.
         let twins = found.groups.iter().any(|g| !g.twins.is_empty());
-        let normalize = |pos: TokenStream| match twins {
-            true => {
-                let f = format_ident!("{name}_twins");
-                quote!(#f(#pos, #at))
+        let normalize = |pos: TokenStream| {
+            let pos = match twins {
+                true => {
+                    let f = format_ident!("{name}_twins");
+                    quote!(#f(#pos, #at))
+                }
+                false => pos,
+            };
+            match corner {
+                Some(_) => {
+                    let f = format_ident!("{name}_corner");
+                    quote!(#f(#pos))
+                }
+                None => pos,
             }
-            false => pos,
         };
+        if let Some((rows, cols)) = corner {
+            let parts = (game.fields.iter().zip(&fields).enumerate()).map(|(i, (f, x))| {
+                match (&f.ty, sizes[i]) {
+                    (FieldTy::Set(_), Some((_, true))) => {
+                        quote!(#rt::native::Bits(#rt::native::to_corner(#x.0, #rows, #cols)))
+                    }
+                    (FieldTy::Set(_), Some((_, false))) => {
+                        quote!(#rt::native::Bits64(#rt::native::to_corner64(#x.0, #rows, #cols)))
+                    }
+                    _ => quote!(#x),
+                }
+            });
+            let pattern = self.pos_pattern(gid, &fields);
+            let built = self.pos_pattern(gid, &parts.collect::<Vec<_>>());
+            let f = format_ident!("{name}_corner");
+            let doc = format!(" A position of `{}` moved to the corner.", game.name);
+            statics.push(quote! {
+                #[doc = #doc]
+                #[allow(clippy::match_single_binding, unreachable_patterns)]
+                fn #f(pos: Pos) -> Pos {
+                    match pos {
+                        #pattern => #built,
+                        other => other,
+                    }
+                }
+            });
+        }
         if twins {
             let table = format_ident!("{}_TWINS", name.to_string().to_ascii_uppercase());
             let classes = found.groups.iter().map(|g| {

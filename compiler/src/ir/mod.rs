@@ -797,6 +797,9 @@ pub struct Game {
     /// The symmetries the compiler found in its rules and proved (`crate::opt::symmetry`),
     /// where it declares none: both back ends keep positions as least images under them.
     pub found: Option<FoundSymmetries>,
+    /// Where the game is proven to have the same values wherever its position lies on its
+    /// board (`crate::opt::translations`).
+    pub translation: Option<crate::opt::translations::Translation>,
     /// For each field, where it is a set whose element type has too many values to pack
     /// as bits: the values its elements are found to take (`crate::opt::domains`), at
     /// most 128. Native code keeps the field as bits of their indices in this list.
@@ -820,6 +823,11 @@ pub struct FoundSymmetries {
     pub context: Vec<(usize, Vec<Val>)>,
     /// Each context's group, by rank.
     pub groups: Vec<ContextGroup>,
+    /// Whether each image is moved to the corner (in each part of the cells, the least
+    /// made 0): the maps are symmetries of the game's rules with their moves to the corner
+    /// dropped, which have the same values wherever a position lies
+    /// (`crate::opt::translations`).
+    pub to_corner: bool,
 }
 
 impl FoundSymmetries {

@@ -8,6 +8,7 @@ pub mod masks;
 pub mod regions;
 pub mod structure;
 pub mod symmetry;
+pub mod translations;
 
 use crate::ir::Program;
 
@@ -15,15 +16,19 @@ use crate::ir::Program;
 ///
 /// 1. [`regions`]: a sum over representatives of closures becomes a sum over
 ///    `components` (which the symmetry pass and the region fast path understand);
-/// 2. [`symmetry`]: finds each game's symmetries from its rules, and proves declared ones;
-/// 3. [`masks`]: conditions on an element of a set field become intersections with
+/// 2. [`translations`]: proves that a game on a board has the same values wherever its
+///    position lies (and keeps its rules without their moves to the corner);
+/// 3. [`symmetry`]: finds each game's symmetries from its rules (or from those without
+///    moves to the corner), and proves declared ones;
+/// 4. [`masks`]: conditions on an element of a set field become intersections with
 ///    tables of masks (after the symmetry pass, which reads the conditions);
-/// 4. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
+/// 5. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
 ///    leaves loops);
-/// 5. [`domains`]: the few values the elements of a set field of a large type take (an
+/// 6. [`domains`]: the few values the elements of a set field of a large type take (an
 ///    analysis: native code packs the field by it).
 pub fn optimize(program: &mut Program, source: &str) {
     regions::run(program, source);
+    translations::run(program, source);
     symmetry::run(program, source);
     masks::run(program, source);
     crate::ir::share::share(program);

@@ -42,12 +42,44 @@ struct Findings {
 
 /// Runs the pass on every game of `program`.
 pub fn run(program: &mut Program, source: &str) {
-    let findings: Vec<Findings> = {
+    let mut findings: Vec<Findings> = {
         let interp = Interpreter::new(program, source);
         (0..program.games.len())
             .map(|gid| analyse(program, &interp, gid))
             .collect()
     };
+    // A game proven the same wherever its position lies: its images are moved to the
+    // corner, and where its rules move sets to the corner, its symmetries are those of its
+    // rules without those moves (which have the same values).
+    for (gid, f) in findings.iter_mut().enumerate() {
+        let game = &program.games[gid];
+        let Some(translation) = &game.translation else {
+            continue;
+        };
+        if !game.symmetries.is_empty() {
+            continue;
+        }
+        if let (None, Some(stripped)) = (&f.found, &translation.stripped) {
+            let mut plain = program.clone();
+            plain.games[gid].kind = GameKind::Rules(stripped.clone());
+            let interp = Interpreter::new(&plain, source);
+            f.found = analyse(&plain, &interp, gid).found;
+        }
+        let found = f.found.get_or_insert_with(|| FoundSymmetries {
+            elements: Vec::new(),
+            context: Vec::new(),
+            groups: vec![ContextGroup {
+                twins: Vec::new(),
+                maps: Vec::new(),
+                order: 1,
+            }],
+            to_corner: false,
+        });
+        if found.elements.is_empty() {
+            found.elements = super::translations::cells(&translation.dims);
+        }
+        found.to_corner = true;
+    }
     for (game, f) in program.games.iter_mut().zip(findings) {
         game.found = f.found;
         for (s, proven) in game.symmetries.iter_mut().zip(f.proven) {
@@ -99,6 +131,7 @@ fn analyse(program: &Program, interp: &Interpreter, gid: usize) -> Findings {
                 elements: structure.elements.clone(),
                 context: structure.context.clone(),
                 groups,
+                to_corner: false,
             });
         }
     } else {
@@ -434,7 +467,14 @@ pub fn describe(program: &Program) -> Vec<String> {
                 true => String::new(),
                 false => ", by context".to_string(),
             };
-            out.push(format!("{}: {size} symmetries (found{note})", game.name));
+            out.push(match (found.to_corner, order) {
+                (true, 1) => format!("{}: translations (found)", game.name),
+                (true, _) => format!(
+                    "{}: {size} symmetries and translations (found{note})",
+                    game.name
+                ),
+                (false, _) => format!("{}: {size} symmetries (found{note})", game.name),
+            });
         }
         if !game.symmetries.is_empty() {
             let unproven: Vec<&str> = (game.symmetries.iter())
