@@ -9,6 +9,9 @@ export CGDL_CACHE_DIR="${CGDL_CACHE_DIR:-$PWD/target/cgdl-bench-cache}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cgdl=target/release/cgdl
+# The threads a cgdl solve may use where it is timed against a peer: one by default, as
+# every peer here runs on one (`THREADS=2` for cgdl's own speed on this machine).
+threads=${THREADS:-1}
 
 # `sized FILE R C OUT`: FILE with its constants R and C set and its queries dropped.
 sized() {

@@ -57,13 +57,13 @@ row() {
     case $peer in
         cram | chomp) peer_cmd=("$igsolve" "$peer" -r "$r" -c "$c") ;;
     esac
-    $cgdl run --native "$tmp/natural.cgdl" --max-positions 1 > /dev/null 2>&1 || true
-    [ -n "$example" ] && { $cgdl run --native "$tmp/example.cgdl" --max-positions 1 > /dev/null 2>&1 || true; }
+    $cgdl run --native --threads "$threads" "$tmp/natural.cgdl" --max-positions 1 > /dev/null 2>&1 || true
+    [ -n "$example" ] && { $cgdl run --native --threads "$threads" "$tmp/example.cgdl" --max-positions 1 > /dev/null 2>&1 || true; }
     local n= e= p= value=
     for _ in $(seq "$runs"); do
-        n=$(again "$n" $cgdl run --native "$tmp/natural.cgdl")
+        n=$(again "$n" $cgdl run --native --threads "$threads" "$tmp/natural.cgdl")
         [ -n "$value" ] || value=$(awk '/^  (grundy|outcome)/ { v = $2 } END { print v }' "$tmp/out")
-        [ -n "$example" ] && e=$(again "$e" $cgdl run --native "$tmp/example.cgdl")
+        [ -n "$example" ] && e=$(again "$e" $cgdl run --native --threads "$threads" "$tmp/example.cgdl")
         [ ${#peer_cmd[@]} -gt 0 ] && p=$(again "$p" "${peer_cmd[@]}")
     done
     echo "| ${name//_/ } | $r × $c | $value | $n s | ${e:--} s | ${p:--} s | $(ratio "$n" "${p:--}") |"

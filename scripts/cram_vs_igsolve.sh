@@ -28,10 +28,10 @@ boards() {
 }
 # Seconds and value of `cgdl run FILE` after a run that builds it, or "> limit".
 timed() {
-    $cgdl run --native "$1" --max-positions 1 > /dev/null 2>&1 || true
+    $cgdl run --native --threads "$threads" "$1" --max-positions 1 > /dev/null 2>&1 || true
     local start end
     start=$(date +%s.%N)
-    if out=$(timeout "$limit" $cgdl run --native "$1"); then
+    if out=$(timeout "$limit" $cgdl run --native --threads "$threads" "$1"); then
         end=$(date +%s.%N)
         echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }') s ($(echo "$out" | awk '/^  grundy/ { print $2 }'))"
     else

@@ -24,9 +24,9 @@ cgdl_time() {
     local code=$1 n=$2
     printf 'game G = octal "%s"\nperiod grundy of G(n) for n in 0..=%s\n' "$code" "$n" > "$tmp/g.cgdl"
     # The first run builds the solver (cached): not timed.
-    $cgdl run --native "$tmp/g.cgdl" --max-positions 1 > /dev/null 2>&1 || true
+    $cgdl run --native --threads "$threads" "$tmp/g.cgdl" --max-positions 1 > /dev/null 2>&1 || true
     local t
-    t=$(DIGITS=2 best_of "$runs" "$timeout" $cgdl run --native "$tmp/g.cgdl") || exit 1
+    t=$(DIGITS=2 best_of "$runs" "$timeout" $cgdl run --native --threads "$threads" "$tmp/g.cgdl") || exit 1
     local found="none"
     if grep -q "preperiod" "$tmp/out"; then
         found=$(grep -o "preperiod [0-9]*, period [0-9]*" "$tmp/out")

@@ -24,8 +24,8 @@ board() {
 }
 # Best of $runs wall times of `cgdl run`, after a run that builds the solver.
 cgdl_best() {
-    $cgdl run --native "$tmp/d.cgdl" > /dev/null
-    DIGITS=4 best_of "$runs" 600 $cgdl run --native "$tmp/d.cgdl"
+    $cgdl run --native --threads "$threads" "$tmp/d.cgdl" > /dev/null
+    DIGITS=4 best_of "$runs" 600 $cgdl run --native --threads "$threads" "$tmp/d.cgdl"
 }
 # Best of $runs times of cgt's canonical forms of the shapes "r×c r×c ...", in seconds.
 cgt_best() {
