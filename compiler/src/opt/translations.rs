@@ -122,6 +122,10 @@ pub fn analyse(program: &Program, interp: &Interpreter, gid: usize) -> Option<Tr
     Some(Translation { dims, stripped })
 }
 
+/// Where a name a table reads takes its value from: the index of its cell among the cells
+/// the table reads, and the part of that cell (`None`: the whole cell).
+type Assign = (usize, Option<usize>);
+
 /// What a value does when the position moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Class {
@@ -143,6 +147,9 @@ enum Class {
     /// The least of part `.0` of the cells of the set in slot `.1` (only for a move to the
     /// corner).
     Least(usize, usize),
+    /// Part `.0` of a cell of the position that a pattern (`(r, c) in s`) takes apart, the
+    /// pattern named by the slot `.1` of its first name (read only by tables).
+    Part(usize, usize),
 }
 
 /// The classes of the names of one frame (a move's, or a helper function's).
@@ -199,6 +206,10 @@ impl Proof<'_> {
     fn bind(&self, vars: &[Var], dom: Class, env: &mut Env) -> Option<()> {
         match (dom, vars) {
             (Class::Set, [x]) => env.set(x, Class::Elem),
+            (Class::Set, parts) if parts.len() == self.dims.len() && parts.len() > 1 => {
+                (parts.iter().enumerate())
+                    .try_for_each(|(i, v)| env.set(v, Class::Part(i, parts[0].slot)))
+            }
             (Class::MovedSet, [x]) => env.set(x, Class::Moved),
             (Class::Sets, [x]) => {
                 env.set(x, Class::Set)?;
@@ -211,13 +222,18 @@ impl Proof<'_> {
     }
 
     fn clauses(&mut self, clauses: &[IClause], env: &mut Env) -> Option<()> {
-        for c in clauses {
+        for (i, c) in clauses.iter().enumerate() {
             match c {
                 IClause::Bind(vars, dom) => {
                     let dom = self.class(dom, env)?;
                     self.bind(vars, dom, env)?;
                 }
                 IClause::Cond(e) => {
+                    if let Some(IClause::Cond(next)) = clauses.get(i + 1) {
+                        if self.board_guard(e, next, env) {
+                            continue;
+                        }
+                    }
                     (self.class(e, env)? == Class::Inv).then_some(())?;
                 }
                 IClause::Let(v, e) => {
@@ -281,6 +297,12 @@ impl Proof<'_> {
             IExpr::Neg { arg, .. } | IExpr::Not(arg) | IExpr::Field { tuple: arg, .. } => {
                 (self.class(arg, env)? == Inv).then_some(Inv)
             }
+            IExpr::Bin {
+                op: Op::And,
+                lhs,
+                rhs,
+                ..
+            } if self.board_guard(lhs, rhs, env) => (self.class(rhs, env)? == Inv).then_some(Inv),
             IExpr::Bin { op, lhs, rhs, .. } => {
                 let l = self.class(lhs, env)?;
                 // A set of the position less (or within) a set of cells that reads one cell,
@@ -520,26 +542,23 @@ impl Proof<'_> {
         if matches!(e, IExpr::Var(_) | IExpr::Lit(_)) {
             return Some(None);
         }
-        let mut reads: Vec<Var> = Vec::new();
         let mut binds: HashSet<usize> = HashSet::new();
         walk_binds(e, &mut |v| {
             binds.insert(v.slot);
         });
-        e.for_each_read(&mut |v| {
-            if !binds.contains(&v.slot) && !reads.iter().any(|r| r.slot == v.slot) {
-                reads.push(v.clone());
-            }
-        });
+        let reads = Self::free_reads(&[e]);
         if reads.is_empty()
-            || reads.iter().any(|v| env.of(v) != Some(Class::Elem))
             || binds
                 .iter()
                 .any(|s| env.classes.get(*s).copied().flatten().is_some())
         {
             return Some(None);
         }
+        let Some((sources, assign)) = Self::sources(&reads, env) else {
+            return Some(None);
+        };
         let cells = cells(&self.dims);
-        let count = cells.len().checked_pow(reads.len() as u32)?;
+        let count = cells.len().checked_pow(sources as u32)?;
         if count > MAX_TABLE {
             return None;
         }
@@ -554,11 +573,7 @@ impl Proof<'_> {
         let mut values: Vec<Option<Val>> = Vec::with_capacity(count);
         let mut frame = vec![Val::Bool(false); env.frame];
         for n in 0..count {
-            let mut rest = n;
-            for v in &reads {
-                frame[v.slot] = cells[rest % cells.len()].clone();
-                rest /= cells.len();
-            }
+            Self::choose(&cells, n, sources, &reads, &assign, &mut frame);
             let value = self.interp.eval(e, &mut frame).ok();
             match &value {
                 None | Some(Val::Int(_) | Val::Bool(_)) => {}
@@ -577,7 +592,7 @@ impl Proof<'_> {
                 let mut to = 0;
                 let mut scale = 1;
                 let mut inside = true;
-                for _ in &reads {
+                for _ in 0..sources {
                     let cell = &cells[rest % cells.len()];
                     rest /= cells.len();
                     match self.step(cell, part).and_then(|c| index.get(&c).copied()) {
@@ -604,6 +619,117 @@ impl Proof<'_> {
             (true, _) => Some(Some(Class::Inv)),
             _ => Some(Some(Class::Moved)),
         }
+    }
+
+    /// The names `es` read (not those they bind), each once.
+    fn free_reads(es: &[&IExpr]) -> Vec<Var> {
+        let mut reads: Vec<Var> = Vec::new();
+        for e in es {
+            let mut binds: HashSet<usize> = HashSet::new();
+            walk_binds(e, &mut |v| {
+                binds.insert(v.slot);
+            });
+            e.for_each_read(&mut |v| {
+                if !binds.contains(&v.slot) && !reads.iter().any(|r| r.slot == v.slot) {
+                    reads.push(v.clone());
+                }
+            });
+        }
+        reads
+    }
+
+    /// The cells that `reads` name: each a name bound to a cell, or a pattern's parts.
+    /// For each read, its cell's index among them and its part, if one; `None` where some
+    /// read is not a cell or a part of one.
+    fn sources(reads: &[Var], env: &Env) -> Option<(usize, Vec<Assign>)> {
+        let mut sources: Vec<usize> = Vec::new();
+        let mut assign = Vec::with_capacity(reads.len());
+        for v in reads {
+            let (id, part) = match env.of(v) {
+                Some(Class::Elem) => (v.slot, None),
+                Some(Class::Part(i, id)) => (id, Some(i)),
+                _ => return None,
+            };
+            let at = match sources.iter().position(|&s| s == id) {
+                Some(at) => at,
+                None => {
+                    sources.push(id);
+                    sources.len() - 1
+                }
+            };
+            assign.push((at, part));
+        }
+        Some((sources.len(), assign))
+    }
+
+    /// Sets `frame`'s `reads` to choice `n` of their cells (`assign` from [`Proof::sources`]).
+    fn choose(
+        cells: &[Val],
+        n: usize,
+        count: usize,
+        reads: &[Var],
+        assign: &[Assign],
+        frame: &mut [Val],
+    ) {
+        let mut rest = n;
+        let mut chosen = Vec::with_capacity(count);
+        for _ in 0..count {
+            chosen.push(&cells[rest % cells.len()]);
+            rest /= cells.len();
+        }
+        for (v, &(at, part)) in reads.iter().zip(assign) {
+            frame[v.slot] = match (part, chosen[at]) {
+                (Some(i), Val::Tuple(parts)) => parts[i].clone(),
+                (_, cell) => cell.clone(),
+            };
+        }
+    }
+
+    /// Whether condition `guard`, followed by `cond`, says only that a point `cond` looks
+    /// for in a set of the position lies on the board (`a.0 + 1 < R` before `(a.0 + 1, a.1)
+    /// in free`): at every choice of the cells they read, `guard` holds exactly where that
+    /// point is on the board. Both together then say what `cond` alone says (a point off
+    /// the board is in no set of the position), which moves with the position.
+    fn board_guard(&self, guard: &IExpr, cond: &IExpr, env: &Env) -> bool {
+        let IExpr::Bin {
+            op: Op::In,
+            lhs: point,
+            rhs,
+            ..
+        } = cond
+        else {
+            return false;
+        };
+        if !matches!(&**rhs, IExpr::Var(v) if env.of(v) == Some(Class::Set)) {
+            return false;
+        }
+        let reads = Self::free_reads(&[guard, point]);
+        let Some((count, assign)) = Self::sources(&reads, env) else {
+            return false;
+        };
+        let cells = cells(&self.dims);
+        let board: HashSet<&Val> = cells.iter().collect();
+        let Some(choices) = cells.len().checked_pow(count as u32) else {
+            return false;
+        };
+        if reads.is_empty() || choices > MAX_TABLE {
+            return false;
+        }
+        let mut frame = vec![Val::Bool(false); env.frame];
+        (0..choices).all(|n| {
+            Self::choose(&cells, n, count, &reads, &assign, &mut frame);
+            match self.interp.eval(guard, &mut frame) {
+                Ok(Val::Bool(true)) => self
+                    .interp
+                    .eval(point, &mut frame)
+                    .is_ok_and(|p| board.contains(&p)),
+                Ok(Val::Bool(false)) => self
+                    .interp
+                    .eval(point, &mut frame)
+                    .map_or(true, |p| !board.contains(&p)),
+                _ => false,
+            }
+        })
     }
 
     /// The one name `e` reads (not counting those it binds), if it reads just one.
