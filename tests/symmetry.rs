@@ -162,34 +162,28 @@ proptest! {
 /// the mirrors on the rules without the move to the corner, and keeps each position as
 /// the least of its images moved to the corner. Positions on the board's edge and away
 /// from it, in both back ends, against exact search.
-const CRAM_CORNER: &str = "
-const R = 3
-const C = 4
-type Cell = (0..R, 0..C)
-fn next_to(x: Cell, y: Cell) -> bool = abs(x.0 - y.0) + abs(x.1 - y.1) == 1
-fn region(cells: set<Cell>, x: Cell) -> set<Cell> =
-    closure({x}, v => { y for y in cells where next_to(v, y) })
-fn corner(s: set<Cell>) -> set<Cell> =
-    let r0 = min({ x.0 for x in s }) in
-    let c0 = min({ x.1 for x in s }) in
-    { (x.0 - r0, x.1 - c0) for x in s }
-game Cram(cells: set<Cell>) {
-    move place(a in cells, b in cells, next_to(a, b), a < b) =>
-        let rest = cells - {a, b} in
-        sum(Cram(corner(region(rest, x))) for x in rest where x == min(region(rest, x)))
-}
-table grundy, outcome, remoteness of Cram({ x for x in Cell where x.1 >= k }) for k in 0..C
+fn cram_corner() -> String {
+    let variant = std::fs::read_to_string(common::root().join("scripts/variants/cram_corner.cgdl"))
+        .expect("the variant");
+    let rules: String = (resized(&variant, 3, 4).lines())
+        .filter(|l| !l.starts_with("value "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    rules
+        + "table grundy, outcome, remoteness of Cram({ x for x in Cell where x.1 >= k }) for k in 0..C
 table grundy, outcome of Cram({ x for x in Cell where x.0 >= k and x != (2, 3) }) for k in 0..R
 value grundy of Cram(Cell)
-";
+"
+}
 
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]
 fn moves_to_the_corner_keep_values_in_both_back_ends() {
-    let fast = run_source(CRAM_CORNER, Mode::Fast);
-    assert_eq!(fast, run_source(CRAM_CORNER, Mode::Exact));
-    let path = temp_file("symmetry_cram_corner.cgdl", CRAM_CORNER);
-    let check = cgdl::compiler::compile_str(CRAM_CORNER).expect("checks");
+    let source = cram_corner();
+    let fast = run_source(&source, Mode::Fast);
+    assert_eq!(fast, run_source(&source, Mode::Exact));
+    let path = temp_file("symmetry_cram_corner.cgdl", &source);
+    let check = cgdl::compiler::compile_str(&source).expect("checks");
     assert!(check.games[0].found.as_ref().is_some_and(|f| f.to_corner));
     let outs = both_back_ends(&["run", path.to_str().expect("a UTF-8 path")]);
     for out in &outs {

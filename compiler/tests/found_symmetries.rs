@@ -262,21 +262,20 @@ fn found_groups_are_the_games_symmetries() {
     }
 }
 
-/// Cram as `../shared/corpus/` and issue 34 write it: regions as closures chosen by their
-/// least cell, each moved to the corner by a helper, a domino's cells ordered by `<`.
-const CRAM_CORNER: &str = "type Cell = (0..R, 0..C)
-fn next_to(x: Cell, y: Cell) -> bool = abs(x.0 - y.0) + abs(x.1 - y.1) == 1
-fn region(cells: set<Cell>, x: Cell) -> set<Cell> =
-    closure({x}, v => { y for y in cells where next_to(v, y) })
-fn corner(s: set<Cell>) -> set<Cell> =
-    let r0 = min({ x.0 for x in s }) in
-    let c0 = min({ x.1 for x in s }) in
-    { (x.0 - r0, x.1 - c0) for x in s }
-game Cram(cells: set<Cell>) {
-    move place(a in cells, b in cells, next_to(a, b), a < b) =>
-        let rest = cells - {a, b} in
-        sum(Cram(corner(region(rest, x))) for x in rest where x == min(region(rest, x)))
-}";
+/// Cram as issue 34 writes it (`scripts/variants/cram_corner.cgdl`, its constants and
+/// query left out): regions as closures chosen by their least cell, each moved to the
+/// corner by a helper, a domino's cells ordered by `<`.
+fn cram_corner() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/variants/cram_corner.cgdl"
+    );
+    let text = std::fs::read_to_string(path).expect("the variant");
+    (text.lines())
+        .filter(|l| !l.starts_with("const ") && !l.starts_with("value "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
 
 /// Cram on a line of cells, the parts moved to the start (Dawson's-Kayles-like: a domino
 /// takes two adjacent cells).
@@ -421,8 +420,9 @@ fn values_move_with_the_position(
 /// cell lies, whose values do change when a position moves, are refused.
 #[test]
 fn translations_are_proven_only_where_values_move_with_the_position() {
+    let corner = cram_corner();
     for (name, game) in [
-        ("Cram corner", CRAM_CORNER),
+        ("Cram corner", corner.as_str()),
         ("Strip", STRIP_CORNER),
         ("Node Kayles", NODE_KAYLES),
         ("Cram", CRAM),
