@@ -53,7 +53,8 @@ pub fn run(program: &mut Program, source: &str) {
     // rules without those moves (which have the same values).
     for (gid, f) in findings.iter_mut().enumerate() {
         let game = &program.games[gid];
-        let Some(translation) = &game.translation else {
+        // Native code moves sets of cells of one or two parts to the corner.
+        let Some(translation) = game.translation.as_ref().filter(|t| t.dims.len() <= 2) else {
             continue;
         };
         if !game.symmetries.is_empty() {
