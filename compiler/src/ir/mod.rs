@@ -306,6 +306,15 @@ impl IExpr {
         });
     }
 
+    /// Calls `f` on every name this expression binds (not the names it only reads).
+    pub fn for_each_bind(&self, f: &mut dyn FnMut(&Var)) {
+        self.walk_vars(&mut |v, read| {
+            if !read {
+                f(v)
+            }
+        });
+    }
+
     /// Calls `f` on every name this expression binds or reads, outermost first.
     pub fn for_each_var(&self, f: &mut dyn FnMut(&Var)) {
         self.walk_vars(&mut |v, _| f(v));

@@ -155,8 +155,6 @@ enum Class {
 /// The classes of the names of one frame (a move's, or a helper function's).
 struct Env {
     classes: Vec<Option<Class>>,
-    /// Names bound to a set that is never empty.
-    nonempty: Vec<bool>,
     frame: usize,
 }
 
@@ -164,7 +162,6 @@ impl Env {
     fn new(frame: usize) -> Env {
         Env {
             classes: vec![None; frame],
-            nonempty: vec![false; frame],
             frame,
         }
     }
@@ -211,11 +208,7 @@ impl Proof<'_> {
                     .try_for_each(|(i, v)| env.set(v, Class::Part(i, parts[0].slot)))
             }
             (Class::MovedSet, [x]) => env.set(x, Class::Moved),
-            (Class::Sets, [x]) => {
-                env.set(x, Class::Set)?;
-                env.nonempty[x.slot] = true;
-                Some(())
-            }
+            (Class::Sets, [x]) => env.set(x, Class::Set),
             (Class::Inv, _) => vars.iter().try_for_each(|v| env.set(v, Class::Inv)),
             _ => None,
         }
@@ -239,36 +232,10 @@ impl Proof<'_> {
                 IClause::Let(v, e) => {
                     let c = self.class(e, env)?;
                     env.set(v, c)?;
-                    env.nonempty[v.slot] = self.nonempty(e, env);
                 }
             }
         }
         Some(())
-    }
-
-    /// Whether the set `e` is never empty (a part of `components`, a closure of a cell).
-    fn nonempty(&self, e: &IExpr, env: &Env) -> bool {
-        match e {
-            IExpr::Var(v) => env.nonempty.get(v.slot).copied().unwrap_or(false),
-            IExpr::Set(items) => !items.is_empty(),
-            IExpr::Closure {
-                kind: crate::ast::ClosureKind::Reach,
-                seed,
-                ..
-            } => self.nonempty(seed, env),
-            IExpr::Call { func, args } => {
-                // A helper whose body is a closure of its arguments.
-                let f = &self.program.fns[*func];
-                let mut inner = Env::new(f.frame);
-                for (i, a) in args.iter().enumerate() {
-                    if let Some(slot) = inner.nonempty.get_mut(i) {
-                        *slot = self.nonempty(a, env);
-                    }
-                }
-                self.depth < MAX_DEPTH && self.nonempty(&f.body, &inner)
-            }
-            _ => false,
-        }
     }
 
     /// The class of `e`, or `None` where the proof fails.
@@ -388,7 +355,6 @@ impl Proof<'_> {
                     None => self.class(value, env)?,
                 };
                 env.set(var, c)?;
-                env.nonempty[var.slot] = self.nonempty(value, env);
                 self.class(body, env)
             }
             IExpr::Quant {
@@ -524,7 +490,6 @@ impl Proof<'_> {
         for (i, a) in args.iter().enumerate() {
             let c = self.class(a, env)?;
             *inner.classes.get_mut(i)? = Some(c);
-            inner.nonempty[i] = self.nonempty(a, env);
         }
         self.depth += 1;
         let out = self.class(&f.body, &mut inner);
@@ -543,7 +508,7 @@ impl Proof<'_> {
             return Some(None);
         }
         let mut binds: HashSet<usize> = HashSet::new();
-        walk_binds(e, &mut |v| {
+        e.for_each_bind(&mut |v| {
             binds.insert(v.slot);
         });
         let reads = Self::free_reads(&[e]);
@@ -626,7 +591,7 @@ impl Proof<'_> {
         let mut reads: Vec<Var> = Vec::new();
         for e in es {
             let mut binds: HashSet<usize> = HashSet::new();
-            walk_binds(e, &mut |v| {
+            e.for_each_bind(&mut |v| {
                 binds.insert(v.slot);
             });
             e.for_each_read(&mut |v| {
@@ -734,31 +699,15 @@ impl Proof<'_> {
 
     /// The one name `e` reads (not counting those it binds), if it reads just one.
     fn one_read(&self, e: &IExpr) -> Option<Var> {
-        let mut binds: HashSet<usize> = HashSet::new();
-        walk_binds(e, &mut |v| {
-            binds.insert(v.slot);
-        });
-        let mut reads: Vec<Var> = Vec::new();
-        e.for_each_read(&mut |v| {
-            if !binds.contains(&v.slot) && !reads.iter().any(|r| r.slot == v.slot) {
-                reads.push(v.clone());
-            }
-        });
-        match reads.as_slice() {
-            [v] if !binds.contains(&v.slot) => Some(v.clone()),
+        match Self::free_reads(&[e]).as_slice() {
+            [v] => Some(v.clone()),
             _ => None,
         }
     }
 
     /// Whether `e` reads no name but `var`.
     fn reads_only(&self, e: &IExpr, var: &Var) -> bool {
-        let mut binds: HashSet<usize> = HashSet::new();
-        walk_binds(e, &mut |v| {
-            binds.insert(v.slot);
-        });
-        let mut only = true;
-        e.for_each_read(&mut |v| only &= v.slot == var.slot || binds.contains(&v.slot));
-        only && !binds.contains(&var.slot)
+        Self::free_reads(&[e]).iter().all(|v| v.slot == var.slot)
     }
 
     /// Where `next` is a set of cells that reads only the cell `var`: that `y in next(v)`
@@ -857,27 +806,6 @@ fn part_of(e: &IExpr, vars: &[Var], k: usize) -> Option<usize> {
         }
         _ => None,
     }
-}
-
-/// Calls `f` on every name `e` binds.
-fn walk_binds(e: &IExpr, f: &mut dyn FnMut(&Var)) {
-    match e {
-        IExpr::Let { var, .. } => f(var),
-        IExpr::Closure { var, .. } => f(var),
-        IExpr::Quant { vars, .. } => vars.iter().for_each(&mut *f),
-        IExpr::Match { arms, .. } => arms.iter().flat_map(|a| &a.vars).for_each(&mut *f),
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
-            for c in clauses {
-                match c {
-                    IClause::Bind(vars, _) => vars.iter().for_each(&mut *f),
-                    IClause::Let(v, _) => f(v),
-                    IClause::Cond(_) => {}
-                }
-            }
-        }
-        _ => {}
-    }
-    e.for_each_child(&mut |c| walk_binds(c, f));
 }
 
 /// `min({ x.i for x in s })` (`min(s)` for a set of numbers) of a set `s` named by a
