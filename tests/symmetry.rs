@@ -190,9 +190,13 @@ fn moves_to_the_corner_keep_values_in_both_back_ends() {
         assert!(out.status.success(), "{}", common::stderr(out));
     }
     assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
-    // Cram on the whole 3 × 4 board is worth 1 (Winning Ways; the seeds' table).
-    assert_eq!(
-        common::values(&fast[2]),
-        vec![("grundy".to_string(), "1".to_string())]
-    );
+    // The whole 3 × 4 board against another description of Cram (the example: patterns,
+    // `components`, declared mirrors), solved by exact search.
+    let example = resized(&example("cram.cgdl"), 3, 4);
+    let rules: String = (example.lines())
+        .filter(|l| !l.starts_with("value "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let whole = run_source(&(rules + "value grundy of Cram(Cell)\n"), Mode::Exact);
+    assert_eq!(common::values(&fast[2]), common::values(&whole[0]));
 }
