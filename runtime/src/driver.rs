@@ -8,6 +8,7 @@ use crate::report::{
     cell_text, json_text, run_plan, solve_plan, Answer, Ask, Document, JsonDoc, Part, Plan, TextDoc,
 };
 use crate::rules::{RuleError, Rules};
+use crate::solver::shared::{search_with_helpers, Helpers};
 use crate::solver::{Mode, ProgressReport, Solver, DEFAULT_MAX_POSITIONS};
 use std::io::Write;
 
@@ -226,6 +227,32 @@ pub fn run_queries<'r, R: Rules>(
     let started = std::time::Instant::now();
     let mut solver = new_solver(rules, options, progress);
     let end = run_with(&mut solver, queries, plan, options);
+    if options.stats && matches!(end, RunEnd::Finished(_)) {
+        note(&stats_line(&solver, started.elapsed()));
+    }
+    end
+}
+
+/// [`run_queries`] with the solver's threads ([`DriverOptions::threads`], default every
+/// core) sharing its nimber searches ([`crate::solver::shared`]), for rules that threads
+/// can share.
+pub fn run_queries_on_threads<'r, R>(
+    rules: &'r R,
+    queries: &[QueryInfo],
+    plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
+    options: &DriverOptions,
+    progress: Option<ProgressReport<'r>>,
+) -> RunEnd
+where
+    R: Rules + Sync,
+    R::Pos: Send + Sync,
+{
+    let started = std::time::Instant::now();
+    let mut solver = new_solver(rules, options, progress);
+    let threads = solver.threads();
+    let end = search_with_helpers(&mut solver, Helpers::new(threads), |solver| {
+        run_with(solver, queries, plan, options)
+    });
     if options.stats && matches!(end, RunEnd::Finished(_)) {
         note(&stats_line(&solver, started.elapsed()));
     }
@@ -624,13 +651,17 @@ pub type PositionFromDatum<P> = fn(usize, &[Datum]) -> Result<P, RuleError>;
 /// `main` of a generated native solver: `SOLVER [--file NAME] [--format json] [--exact]
 /// [--max-positions N] [--eval VALUES [--position JSON]]`. `file` names the source in
 /// errors and JSON unless `--file` says otherwise.
-pub fn native_main<R: Rules>(
+pub fn native_main<R>(
     rules: &R,
     queries: &[(&str, &str)],
     plan: fn(usize) -> Result<Plan<'static, R::Pos>, RuleError>,
     position: PositionFromDatum<R::Pos>,
     file: &str,
-) -> std::process::ExitCode {
+) -> std::process::ExitCode
+where
+    R: Rules + Sync,
+    R::Pos: Send + Sync,
+{
     exit_status_survives_stderr(|| solver_main(rules, queries, plan, position, file))
 }
 
@@ -654,13 +685,17 @@ fn read_position<P: Clone + Ord>(
 }
 
 #[cfg(feature = "cli")]
-fn solver_main<R: Rules>(
+fn solver_main<R>(
     rules: &R,
     queries: &[(&str, &str)],
     plan: fn(usize) -> Result<Plan<'static, R::Pos>, RuleError>,
     position: PositionFromDatum<R::Pos>,
     file: &str,
-) -> std::process::ExitCode {
+) -> std::process::ExitCode
+where
+    R: Rules + Sync,
+    R::Pos: Send + Sync,
+{
     let (options, given) = match native_options(std::env::args_os(), file) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -679,7 +714,10 @@ fn solver_main<R: Rules>(
         };
         let started = std::time::Instant::now();
         let mut solver = new_solver(rules, &options, terminal_progress());
-        let succeeded = eval_position(&mut solver, "eval", target, &options);
+        let threads = solver.threads();
+        let succeeded = search_with_helpers(&mut solver, Helpers::new(threads), |solver| {
+            eval_position(solver, "eval", target, &options)
+        });
         if options.stats {
             note(&stats_line(&solver, started.elapsed()));
         }
@@ -697,7 +735,7 @@ fn solver_main<R: Rules>(
         })
         .collect();
     let mut plan_fn = |i: usize| plan(i).map_err(|e| e.to_string());
-    let end = run_queries(rules, &infos, &mut plan_fn, &options, terminal_progress());
+    let end = run_queries_on_threads(rules, &infos, &mut plan_fn, &options, terminal_progress());
     if end == RunEnd::Finished(true) {
         std::process::ExitCode::SUCCESS
     } else {

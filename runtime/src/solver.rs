@@ -20,6 +20,7 @@ mod budget;
 mod frame;
 mod loopy;
 mod nimber;
+pub mod shared;
 
 use budget::Budget;
 use frame::{
@@ -145,6 +146,8 @@ pub struct Solver<'r, R: Rules> {
     loopy_partizan: FxHashMap<Expr<Pos<R>>, Outcome>,
     /// Loopy partizan positions' forms (or why they have none), once asked for.
     loopy_forms: FxHashMap<Expr<Pos<R>>, Result<String, SolveError>>,
+    /// The threads this solver's nimber searches share facts with ([`shared`]).
+    sharing: Option<shared::Sharing<Pos<R>>>,
 }
 
 /// How many positions [`Solver`] remembers as checked against their symmetries before it
@@ -200,6 +203,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             loopy: FxHashMap::default(),
             loopy_partizan: FxHashMap::default(),
             loopy_forms: FxHashMap::default(),
+            sharing: None,
         }
     }
 

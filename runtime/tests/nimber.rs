@@ -2,6 +2,7 @@
 //! (`Rules::splits`), against the mex of every option's value, computed here from the
 //! games' definitions.
 
+use cgdl_runtime::solver::shared::{search_with_helpers, Helpers};
 use cgdl_runtime::{Options, Outcome, RuleError, Rules, SolveError, Solver};
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -282,6 +283,84 @@ proptest! {
             let g = solver.grundy(empty).expect("an acyclic game");
             prop_assert_eq!(g, cram_grundy(&game, empty, &mut memo), "{:b}", empty);
         }
+    }
+}
+
+/// Helper threads (`threads` in all) woken at once: the smallest searches here are shared.
+fn eager(threads: usize) -> Helpers {
+    Helpers {
+        threads,
+        wake_after: 0,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// With helper threads sharing each search (2 or 3 threads in all, woken at once),
+    /// random games' Grundy values and outcomes, asked in a random order, are those of the
+    /// definition: what one thread finds, whatever the threads' timing.
+    #[test]
+    fn helpers_leave_random_game_values_the_mex(
+        game in dag(60, false),
+        threads in 2usize..=3,
+        asked in prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 1..12),
+    ) {
+        let values = dag_values(&game);
+        let mut solver = Solver::new(&game);
+        let answers = search_with_helpers(&mut solver, eager(threads), |solver| {
+            asked.iter().map(|&(index, outcome)| {
+                let i = index.index(values.len()) as u32;
+                let answer = match outcome {
+                    true => solver.outcome(i).map(|o| u32::from(o != Outcome::P)),
+                    false => solver.grundy(i),
+                };
+                (i, outcome, answer.expect("an acyclic game"))
+            }).collect::<Vec<_>>()
+        });
+        for (i, outcome, answer) in answers {
+            let value = values[i as usize];
+            let expected = if outcome { u32::from(value != 0) } else { value };
+            prop_assert_eq!(answer, expected, "position {} (outcome: {})", i, outcome);
+        }
+    }
+
+    /// Cram on boards up to 4 × 5 with random holes, searched by 2 or 3 threads: the values
+    /// of the definition.
+    #[test]
+    fn helpers_leave_cram_values_the_mex(
+        rows in 2u32..=4,
+        cols in 2u32..=5,
+        holes in any::<u32>(),
+        threads in 2usize..=3,
+    ) {
+        let game = Cram { rows, cols };
+        let board = (1u32 << (rows * cols)) - 1;
+        let mut solver = Solver::new(&game);
+        let boards = [board & !(holes & holes >> 7), board];
+        let found = search_with_helpers(&mut solver, eager(threads), |solver| {
+            boards.map(|empty| solver.grundy(empty).expect("an acyclic game"))
+        });
+        let mut memo = HashMap::new();
+        for (empty, g) in boards.into_iter().zip(found) {
+            prop_assert_eq!(g, cram_grundy(&game, empty, &mut memo), "{:b}", empty);
+        }
+    }
+}
+
+/// Cram 4 × 5 and 3 × 7, whole boards, with two threads woken at once and with one
+/// thread: both the value by the definition.
+#[test]
+fn helpers_and_one_thread_agree_on_cram() {
+    for (rows, cols) in [(4, 5), (3, 7)] {
+        let game = Cram { rows, cols };
+        let board = (1u32 << (rows * cols)) - 1;
+        let expected = cram_grundy(&game, board, &mut HashMap::new());
+        let mut alone = Solver::new(&game);
+        assert_eq!(alone.grundy(board).ok(), Some(expected), "{rows} × {cols}");
+        let mut shared = Solver::new(&game);
+        let found = search_with_helpers(&mut shared, eager(2), |s| s.grundy(board).ok());
+        assert_eq!(found, Some(expected), "{rows} × {cols}, two threads");
     }
 }
 

@@ -31,6 +31,7 @@
 //! such things, takes over.
 
 use super::*;
+use smallvec::SmallVec;
 
 /// How deep a nimber search recurses before it gives up.
 const NIMBER_DEPTH: usize = 512;
@@ -62,7 +63,7 @@ impl Seen {
 
 /// A set of values below 128, as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Values(u128);
+pub(super) struct Values(pub(super) u128);
 
 impl Values {
     /// `{0, …, n - 1}`, where `n` is at most 128.
@@ -156,10 +157,27 @@ impl<R: Rules> Solver<'_, R> {
         if let Some(v) = self.known_grundy(p) {
             return Some(v);
         }
-        let bufs = self.open(p, 0).ok()?;
-        let found = self.least_unmatched(&bufs.opts);
-        self.close(p, bufs, found.as_ref().ok().copied(), 0);
-        found.ok()
+        let shared = self.share_begin(p);
+        let found = match self.open(p, 0) {
+            Ok(bufs) => {
+                let found = self.least_unmatched(p, &bufs.opts, false);
+                self.close(p, bufs, found.as_ref().ok().copied(), 0);
+                found.ok()
+            }
+            Err(GiveUp) => None,
+        };
+        if !shared {
+            return found;
+        }
+        // A helper may have found the value first (the search then stopped).
+        match (found, self.share_end(p)) {
+            (Some(v), _) => Some(v),
+            (None, (Some(v), _)) => {
+                self.store(self.grundy_task(p), v);
+                Some(v)
+            }
+            (None, _) => None,
+        }
     }
 
     /// The outcome of `p` by nimber search (P where its value is 0: where no option has
@@ -167,7 +185,33 @@ impl<R: Rules> Solver<'_, R> {
     /// where no kernel answers (see `Solver::run`).
     pub(super) fn outcome_search(&mut self, p: Pos<R>) -> Option<u32> {
         let zero = Values::single(0)?;
-        match self.in_set(p, zero, 0).ok()? {
+        let root = self.rules.least_image(p);
+        let shared = self.share_begin(root);
+        let mut found = match shared && self.known_grundy(root).is_none() {
+            // The options are asked whether they have value 0 as at the top of a nimber
+            // search, where helpers can share the asking.
+            true => self.open(root, 0).ok().and_then(|bufs| {
+                let found = self.least_unmatched(root, &bufs.opts, true);
+                let (value, not) = match found {
+                    Ok(0) => (Some(0), 0),
+                    Ok(_) => (None, 1),
+                    Err(GiveUp) => (None, 0),
+                };
+                self.close(root, bufs, value, not);
+                found.ok().map(|v| value.or((v == 0).then_some(0)))
+            }),
+            false => self.in_set(root, zero, 0).ok(),
+        };
+        if shared {
+            // A helper may have decided it first (the search then stopped).
+            found = match (found, self.share_end(root)) {
+                (Some(found), _) => Some(found),
+                (None, (Some(v), _)) => Some(Some(v)),
+                (None, (None, not)) if not & 1 != 0 => Some(None),
+                (None, _) => None,
+            };
+        }
+        match found? {
             Some(0) => Some(OUTCOME_P),
             _ => Some(OUTCOME_N),
         }
@@ -187,22 +231,109 @@ impl<R: Rules> Solver<'_, R> {
         (seen, left, fixing)
     }
 
+    /// The options of `left` that differ up to symmetry (the first of each kind, in
+    /// order), and for each option of `opts`, the place of its kind among them.
+    pub(super) fn distinct_options(
+        &self,
+        opts: &Options<Pos<R>>,
+        left: &[usize],
+    ) -> (Vec<usize>, Vec<u32>) {
+        let mut kinds: FxHashMap<SmallVec<[Pos<R>; 4]>, u32> = FxHashMap::default();
+        let (mut distinct, mut place) = (Vec::new(), vec![u32::MAX; opts.len()]);
+        for &i in left {
+            let mut parts: SmallVec<[Pos<R>; 4]> = match opts.refs[i] {
+                OptRef::Leaves { start, len } => (opts.leaf_slice(start, len).iter())
+                    .map(|&q| self.rules.least_image(q))
+                    .collect(),
+                _ => SmallVec::new(),
+            };
+            parts.sort_unstable();
+            let next = distinct.len() as u32;
+            let kind = *kinds.entry(parts).or_insert(next);
+            if kind == next {
+                distinct.push(i);
+            }
+            place[i] = kind;
+        }
+        (distinct, place)
+    }
+
     /// The value of a position with options `opts`: the least `r` no option has, each
     /// option asked only whether it has `r` until its exact value turns up.
-    fn least_unmatched(&mut self, opts: &Options<Pos<R>>) -> Result<u32, GiveUp> {
+    /// With `zero_only`, only whether that is 0: any other value answers 1.
+    fn least_unmatched(
+        &mut self,
+        p: Pos<R>,
+        opts: &Options<Pos<R>>,
+        zero_only: bool,
+    ) -> Result<u32, GiveUp> {
         let (mut seen, mut left, fixing) = self.known_and_left(opts);
+        let mut split = None;
+        let found = self.least_unmatched_of(
+            p, opts, zero_only, &mut seen, &mut left, &fixing, &mut split,
+        );
+        self.split_leave(split);
+        found
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn least_unmatched_of(
+        &mut self,
+        p: Pos<R>,
+        opts: &Options<Pos<R>>,
+        zero_only: bool,
+        seen: &mut Seen,
+        left: &mut Vec<usize>,
+        fixing: &[u64],
+        split: &mut Option<shared::SplitHandle<Pos<R>>>,
+    ) -> Result<u32, GiveUp> {
         let mut r = 0;
         'values: loop {
+            if zero_only && r > 0 {
+                return Ok(1);
+            }
             if seen.has(r) {
                 r += 1;
                 continue;
             }
+            let sharing = self.sharing.is_some();
+            if sharing {
+                // Each value asked about is a split point of its own.
+                self.split_leave(split.take());
+                if let Some(s) = &mut self.sharing {
+                    s.looking_for = (r < 128).then_some(r);
+                }
+            }
             let mut at = 0;
             while at < left.len() {
+                if sharing && self.swept(r) {
+                    // A helper found an option of value `r`.
+                    r += 1;
+                    continue 'values;
+                }
                 let i = left[at];
-                let found = match Values::single(r) {
-                    Some(want) => self.option_in(opts, i, want, 1)?,
-                    None => Some(self.option_value(opts, i, 1)?),
+                let want = Values::single(r);
+                if sharing && split.is_none() {
+                    *split = self.split_enter(p, 0, opts, &left[at..]);
+                }
+                if sharing && !self.split_take(split, i, want.unwrap_or(Values(0))) {
+                    // A helper asks it now: the others first.
+                    left.remove(at);
+                    left.push(i);
+                    continue;
+                }
+                let found = match want {
+                    Some(want) => self.option_in(opts, i, want, 1),
+                    None => self.option_value(opts, i, 1).map(Some),
+                };
+                let found = match found {
+                    Ok(found) => found,
+                    // The search stopped where a helper found an option of value `r`.
+                    Err(GiveUp) if sharing && self.swept(r) => {
+                        r += 1;
+                        continue 'values;
+                    }
+                    Err(GiveUp) => return Err(GiveUp),
                 };
                 match fixing.get(i) {
                     Some(&fixed) if fixed != 0 && r == 0 => {
@@ -232,13 +363,20 @@ impl<R: Rules> Solver<'_, R> {
         if let Some(v) = self.known_grundy(p) {
             return Ok(Some(v));
         }
-        let not = Values(self.not_values.get(&p).copied().unwrap_or(0));
+        let mut not = self.not_values.get(&p).copied().unwrap_or(0);
+        if self.sharing.is_some() {
+            match self.shared_fact(p) {
+                (Some(v), _) => return Ok(Some(self.learn_shared(p, v))),
+                (None, shared) => not |= shared,
+            }
+        }
+        let not = Values(not);
         let want = want.minus(not);
         if want.is_empty() {
             return Ok(None);
         }
         let bufs = self.open(p, depth)?;
-        let found = self.in_set_of(&bufs.opts, want, depth);
+        let found = self.in_set_of(p, &bufs.opts, want, depth);
         let value = found.as_ref().ok().copied().flatten();
         let not = if matches!(found, Ok(None)) { want.0 } else { 0 };
         self.close(p, bufs, value, not);
@@ -248,6 +386,7 @@ impl<R: Rules> Solver<'_, R> {
     /// [`Solver::in_set`] of a position with options `opts`.
     fn in_set_of(
         &mut self,
+        p: Pos<R>,
         opts: &Options<Pos<R>>,
         want: Values,
         depth: usize,
@@ -267,13 +406,52 @@ impl<R: Rules> Solver<'_, R> {
             }
         }
         let fixing = self.order(opts, &mut left);
+        if self.sharing.is_none() {
+            return self.in_set_left(p, opts, want, depth, potential, &left, &fixing, &mut None);
+        }
+        let mut split = None;
+        let found = self.in_set_left(p, opts, want, depth, potential, &left, &fixing, &mut split);
+        self.split_leave(split);
+        found
+    }
+
+    /// [`Solver::in_set_of`] once the options known are placed (`potential`), asking those
+    /// of `left` in order; where threads share the search, `p` may be a split point.
+    #[allow(clippy::too_many_arguments)]
+    fn in_set_left(
+        &mut self,
+        p: Pos<R>,
+        opts: &Options<Pos<R>>,
+        want: Values,
+        depth: usize,
+        mut potential: Potential,
+        left: &[usize],
+        fixing: &[u64],
+        split: &mut Option<shared::SplitHandle<Pos<R>>>,
+    ) -> Result<Option<u32>, GiveUp> {
+        let sharing = self.sharing.is_some();
+        let mut queue = std::borrow::Cow::Borrowed(left);
         let up_to = want.up_to_largest();
         let mut exact = true;
-        for &i in &left {
+        let mut at = 0;
+        while at < queue.len() {
+            let i = queue[at];
             if potential.0.inter(want).is_empty() {
                 return Ok(None);
             }
             let ask = potential.0.without_largest().inter(up_to);
+            if sharing && !ask.is_empty() {
+                if split.is_none() {
+                    *split = self.split_enter(p, depth, opts, &queue[at..]);
+                }
+                if !self.split_take(split, i, ask) {
+                    // A helper asks it now: the others first.
+                    queue.to_mut().push(i);
+                    at += 1;
+                    continue;
+                }
+            }
+            at += 1;
             let found = match ask.is_empty() {
                 // Nothing to ask: whatever the option's value, the largest goes.
                 true => None,
@@ -305,7 +483,7 @@ impl<R: Rules> Solver<'_, R> {
     /// The value of option `i` where it is in `want`, `None` where it is not: a sum's parts
     /// but its last unknown one are solved, and that one is asked about `want` nim-added
     /// to their values.
-    fn option_in(
+    pub(super) fn option_in(
         &mut self,
         opts: &Options<Pos<R>>,
         i: usize,
@@ -350,8 +528,13 @@ impl<R: Rules> Solver<'_, R> {
         leaves: &[Pos<R>],
         depth: usize,
     ) -> Result<(Pos<R>, u32), GiveUp> {
+        // Another thread's values count as known (`shared`).
+        let known = |q: Pos<R>| {
+            let q = self.rules.least_image(q);
+            self.known_grundy(q).is_some() || self.shared_fact(q).0.is_some()
+        };
         let last = (leaves.iter())
-            .rposition(|&q| self.known_grundy(self.rules.least_image(q)).is_none())
+            .rposition(|&q| !known(q))
             .unwrap_or(leaves.len() - 1);
         let mut others = 0;
         for (at, &q) in leaves.iter().enumerate() {
@@ -384,7 +567,7 @@ impl<R: Rules> Solver<'_, R> {
     /// The options of `p` (a least image, not yet known), having counted it as solved and
     /// noted it as being decided (a position met again while it is being decided is a
     /// loop: the search gives up).
-    fn open(&mut self, p: Pos<R>, depth: usize) -> Result<Box<Buffers<Pos<R>>>, GiveUp> {
+    pub(super) fn open(&mut self, p: Pos<R>, depth: usize) -> Result<Box<Buffers<Pos<R>>>, GiveUp> {
         if depth >= NIMBER_DEPTH
             || self.budget.solved >= self.budget.max_positions
             || self.searching.contains(&p)
@@ -392,6 +575,9 @@ impl<R: Rules> Solver<'_, R> {
             return Err(GiveUp);
         }
         self.budget.solved += 1;
+        if self.sharing.is_some() && self.share_stops() {
+            return Err(GiveUp);
+        }
         if self.budget.solved & 0x3FFF == 0 && self.measure_memory().is_some() {
             return Err(GiveUp);
         }
@@ -419,8 +605,17 @@ impl<R: Rules> Solver<'_, R> {
     /// Ends the search of `p` opened by [`Solver::open`], keeping its value when found
     /// (a position left undecided takes no memo entry), else the values (bits below 128)
     /// it was found not to have.
-    fn close(&mut self, p: Pos<R>, bufs: Box<Buffers<Pos<R>>>, value: Option<u32>, not: u128) {
+    pub(super) fn close(
+        &mut self,
+        p: Pos<R>,
+        bufs: Box<Buffers<Pos<R>>>,
+        value: Option<u32>,
+        not: u128,
+    ) {
         self.searching.remove(&p);
+        if self.sharing.is_some() {
+            self.share_fact(p, value, not);
+        }
         match value {
             Some(v) => {
                 self.store(self.grundy_task(p), v);
@@ -430,6 +625,13 @@ impl<R: Rules> Solver<'_, R> {
             None => {}
         }
         self.recycle(bufs);
+    }
+
+    /// Keeps a value another thread found of `p`, and answers it.
+    fn learn_shared(&mut self, p: Pos<R>, v: u32) -> u32 {
+        self.store(self.grundy_task(p), v);
+        self.not_values.remove(&p);
+        v
     }
 
     fn grundy_task(&self, p: Pos<R>) -> Task<Pos<R>> {
@@ -445,10 +647,13 @@ impl<R: Rules> Solver<'_, R> {
         if let Some(v) = self.known_grundy(p) {
             return Ok(v);
         }
+        if let (Some(v), _) = self.shared_fact(p) {
+            return Ok(self.learn_shared(p, v));
+        }
         let bufs = self.open(p, depth)?;
         // Every value wanted: the answer is exact.
         let found = match Values::below(bufs.opts.len() + 1) {
-            Some(all) => (self.in_set_of(&bufs.opts, all, depth)).and_then(|v| v.ok_or(GiveUp)),
+            Some(all) => (self.in_set_of(p, &bufs.opts, all, depth)).and_then(|v| v.ok_or(GiveUp)),
             None => self.nimber_of(&bufs.opts, depth),
         };
         self.close(p, bufs, found.as_ref().ok().copied(), 0);
@@ -475,6 +680,13 @@ impl<R: Rules> Solver<'_, R> {
         let bit = 1u128.checked_shl(k).unwrap_or(0);
         if self.not_values.get(&p).is_some_and(|&not| not & bit != 0) {
             return Ok(false);
+        }
+        if self.sharing.is_some() {
+            match self.shared_fact(p) {
+                (Some(v), _) => return Ok(self.learn_shared(p, v) == k),
+                (None, not) if not & bit != 0 => return Ok(false),
+                _ => {}
+            }
         }
         let bufs = self.open(p, depth)?;
         let found = self.has_of(&bufs.opts, k, depth);

@@ -1,0 +1,548 @@
+//! Nimber searches on several threads: helper threads take options of the positions the
+//! asking thread is deciding, ask them what the asking thread will ask, and every thread
+//! shares what it finds.
+//!
+//! What is shared are facts about positions (least images) that hold whoever found them
+//! and however: a position's exact Grundy value, and values (below 128) it does not have.
+//! A thread reads them where its own memo does not know a position; nothing else passes
+//! between the threads. A fact a thread reads is what it would have found itself, so the
+//! answer is the one a single thread computes, whatever the timing — only the work each
+//! thread does depends on it.
+//!
+//! The asking thread searches alone at first: helpers are woken only when its search has
+//! opened [`WAKE_AFTER`] positions (a short search is done before they would help). From
+//! then on, each position it decides at depth below [`SPLIT_DEPTH`] is a *split point*: its
+//! options still to ask (one of each kind up to symmetry), in the asking thread's order,
+//! and the values it asks them about now. A helper takes the first option no thread has
+//! taken at the shallowest split point and asks it about those values (what the asking
+//! thread asks it later is a part of them, so the helper's facts answer it); the asking
+//! thread passes over options a helper has taken and comes back to them last, when their
+//! facts are usually shared already. A split point ends when the asking thread leaves the
+//! position; a helper working under it stops at its next position. Where a helper finds
+//! that an option of the top position has the value the asking thread looks for, the
+//! asking thread stops what it is doing there and goes on to the next value.
+
+use super::nimber::Values;
+use super::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// Positions the asking thread opens alone before it wakes its helpers, by default.
+pub const WAKE_AFTER: u64 = 8192;
+
+/// Positions this deep or deeper are not split points (their searches are short).
+const SPLIT_DEPTH: usize = 12;
+
+/// The stack each helper thread gets: its searches recurse as deep as the asking thread's.
+const HELPER_STACK: usize = 256 << 20;
+
+/// What is known of one position (a least image).
+#[derive(Clone, Copy, Default)]
+struct Fact {
+    /// The exact Grundy value, plus one (0: not known).
+    value: u32,
+    /// Values below 128 the position does not have, as bits.
+    not: u128,
+}
+
+/// A position the asking thread is deciding, whose options helpers may take.
+struct Split<P> {
+    node: P,
+    depth: usize,
+    /// Whether the asking thread is still deciding it.
+    alive: AtomicBool,
+    state: Mutex<SplitState>,
+}
+
+struct SplitState {
+    /// Indices of the node's options to ask, in the asking thread's order.
+    order: Vec<usize>,
+    /// Which of `order` a thread has taken.
+    taken: Vec<bool>,
+    /// The values the asking thread asks the options about now.
+    ask: Values,
+}
+
+/// The helpers' side of the handover: whether a search is on, and how many helpers are in
+/// it.
+struct Board {
+    on: bool,
+    /// Helpers searching now.
+    busy: usize,
+    /// Helpers are to leave.
+    closing: bool,
+}
+
+/// The facts a search's threads share, and the handover between the asking thread and its
+/// helpers. One value serves one solver and its helpers ([`search_with_helpers`]).
+pub struct SearchShare<P> {
+    /// Positions the asking thread opens alone before it wakes the helpers.
+    wake_after: u64,
+    facts: dashmap::DashMap<P, Fact, rustc_hash::FxBuildHasher>,
+    /// The asking thread's split points, the shallowest first.
+    path: Mutex<Vec<Arc<Split<P>>>>,
+    /// Helpers stop their search at their next position.
+    stop: AtomicBool,
+    /// Positions the helpers opened, not yet counted by the asking thread.
+    helpers_solved: AtomicU64,
+    board: Mutex<Board>,
+    changed: Condvar,
+}
+
+/// Locks `m`; a thread that panicked while holding it left it usable.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
+    fn new(wake_after: u64) -> Self {
+        SearchShare {
+            wake_after,
+            facts: Default::default(),
+            path: Mutex::new(Vec::new()),
+            stop: AtomicBool::new(false),
+            helpers_solved: AtomicU64::new(0),
+            board: Mutex::new(Board {
+                on: false,
+                busy: 0,
+                closing: false,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn fact(&self, p: P) -> Option<Fact> {
+        self.facts.get(&p).map(|f| *f)
+    }
+
+    fn learn(&self, p: P, value: Option<u32>, not: u128) {
+        let mut fact = self.facts.entry(p).or_default();
+        match value {
+            Some(v) => fact.value = v.saturating_add(1),
+            None => fact.not |= not,
+        }
+    }
+
+    /// Wakes the helpers.
+    fn post(&self) {
+        let mut board = lock(&self.board);
+        self.stop.store(false, Ordering::Relaxed);
+        board.on = true;
+        self.changed.notify_all();
+    }
+
+    /// Stops the helpers' search and waits until every helper has left it.
+    fn recall(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut board = lock(&self.board);
+        board.on = false;
+        while board.busy > 0 {
+            board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
+        }
+        lock(&self.path).clear();
+    }
+
+    /// Sends the helpers away (they leave [`SearchShare::serve`]).
+    fn close(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut board = lock(&self.board);
+        board.closing = true;
+        board.on = false;
+        self.changed.notify_all();
+    }
+
+    /// The first option no thread has taken at the shallowest split point, taken: the
+    /// split point, the option's index and the values to ask it about.
+    fn take_work(&self) -> Option<(Arc<Split<P>>, usize, Values)> {
+        let path = lock(&self.path);
+        let mut by_depth: Vec<&Arc<Split<P>>> = path.iter().collect();
+        by_depth.sort_by_key(|split| split.depth);
+        for split in by_depth {
+            let mut state = lock(&split.state);
+            if let Some(at) = state.taken.iter().position(|&t| !t) {
+                state.taken[at] = true;
+                return Some((split.clone(), state.order[at], state.ask));
+            }
+        }
+        None
+    }
+
+    /// A helper's life: waits for a search, works on it with a solver of its own (which
+    /// keeps its memo from one search to the next), until [`SearchShare::close`].
+    fn serve<R: Rules<Pos = P>>(self: &Arc<Self>, rules: &R, budget: (u64, Option<u64>)) {
+        let mut solver = Solver::new(rules);
+        solver.set_threads(1);
+        solver.set_max_positions(budget.0);
+        solver.set_max_memory(budget.1);
+        solver.sharing = Some(Sharing::new(self.clone(), true));
+        loop {
+            {
+                let mut board = lock(&self.board);
+                loop {
+                    if board.closing {
+                        return;
+                    }
+                    if board.on {
+                        // Taken while the board is held: a recall waits for it.
+                        board.busy += 1;
+                        break;
+                    }
+                    board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
+                }
+            }
+            while !self.stop.load(Ordering::Relaxed) {
+                match self.take_work() {
+                    Some((split, i, ask)) => solver.assist(split, i, ask),
+                    // Nothing to take: the asking thread makes split points as it goes.
+                    None => std::thread::sleep(std::time::Duration::from_micros(20)),
+                }
+            }
+            let mut board = lock(&self.board);
+            board.busy -= 1;
+            self.changed.notify_all();
+        }
+    }
+}
+
+/// A solver's part in a shared search.
+pub(super) struct Sharing<P> {
+    share: Arc<SearchShare<P>>,
+    /// Whether the solver is a helper (else it is the asking thread).
+    helper: bool,
+    /// The asking thread's search: its root, and the positions opened before it.
+    asked: Option<(P, u64)>,
+    /// Whether the helpers were woken for it.
+    posted: bool,
+    /// The split point a helper works under.
+    under: Option<Arc<Split<P>>>,
+    /// The value the asking thread asks the root's options about now.
+    pub(super) looking_for: Option<u32>,
+}
+
+impl<P> Sharing<P> {
+    fn new(share: Arc<SearchShare<P>>, helper: bool) -> Self {
+        Sharing {
+            share,
+            helper,
+            asked: None,
+            posted: false,
+            under: None,
+            looking_for: None,
+        }
+    }
+}
+
+/// The asking thread's handle on a split point it made ([`Solver::split_enter`]).
+pub(super) struct SplitHandle<P> {
+    split: Arc<Split<P>>,
+    /// For each option of the node, its place in the split point's order (options that
+    /// are the same up to symmetry share one).
+    place: Vec<u32>,
+    /// Options passed over once because a helper had them.
+    deferred: Vec<usize>,
+}
+
+/// How many threads a solver's nimber searches use ([`search_with_helpers`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Helpers {
+    /// The threads in all, the asking thread included (1: no helpers).
+    pub threads: usize,
+    /// Positions a search opens alone before it wakes its helpers (a shorter search is
+    /// over before they would help).
+    pub wake_after: u64,
+}
+
+impl Helpers {
+    /// `threads` threads in all, woken after [`WAKE_AFTER`] positions.
+    pub fn new(threads: usize) -> Helpers {
+        Helpers {
+            threads,
+            wake_after: WAKE_AFTER,
+        }
+    }
+}
+
+/// Runs `work` with `solver` sharing its nimber searches with `helpers.threads - 1` helper
+/// threads (fewer where threads cannot be started; none where it is 1, or where the
+/// solver is not in [`Mode::Fast`]), and answers what `work` does. The values found are
+/// those one thread finds; see the module's documentation.
+///
+/// ```
+/// use cgdl_runtime::solver::shared::{search_with_helpers, Helpers};
+/// use cgdl_runtime::{Options, RuleError, Rules, Solver};
+///
+/// /// Kayles: take one or two adjacent pins of a row, leaving the two rows beside them.
+/// struct Kayles;
+/// impl Rules for Kayles {
+///     type Pos = u32;
+///     fn options(&self, n: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+///         for take in 1..=n.min(2) {
+///             for left in 0..=(n - take) / 2 {
+///                 out.sum([left, n - take - left].into_iter().filter(|&k| k > 0));
+///             }
+///         }
+///         Ok(())
+///     }
+///     fn splits(&self, _: u32) -> bool {
+///         true
+///     }
+/// }
+///
+/// let mut solver = Solver::new(&Kayles);
+/// let values = search_with_helpers(&mut solver, Helpers::new(2), |solver| {
+///     (0..12u32).map(|n| solver.grundy(n)).collect::<Result<Vec<_>, _>>()
+/// });
+/// assert_eq!(values.ok(), Some(vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]));
+/// ```
+pub fn search_with_helpers<'r, R, T>(
+    solver: &mut Solver<'r, R>,
+    helpers: Helpers,
+    work: impl FnOnce(&mut Solver<'r, R>) -> T,
+) -> T
+where
+    R: Rules + Sync,
+    R::Pos: Send + Sync,
+{
+    let threads = helpers.threads;
+    if threads <= 1 || solver.mode != Mode::Fast {
+        return work(solver);
+    }
+    let share = Arc::new(SearchShare::new(helpers.wake_after));
+    let rules = solver.rules;
+    let budget = (solver.budget.max_positions, solver.budget.max_memory);
+    std::thread::scope(|scope| {
+        // Sends the helpers away however `work` ends (a panic included), so that the
+        // scope can end.
+        struct Closing<'a, P: Copy + Eq + std::hash::Hash>(&'a SearchShare<P>);
+        impl<P: Copy + Eq + std::hash::Hash> Drop for Closing<'_, P> {
+            fn drop(&mut self) {
+                self.0.close();
+            }
+        }
+        let _closing = Closing(&share);
+        for helper in 1..threads {
+            let share = share.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("cgdl-helper-{helper}"))
+                .stack_size(HELPER_STACK)
+                .spawn_scoped(scope, move || share.serve(rules, budget));
+            if spawned.is_err() {
+                break;
+            }
+        }
+        solver.sharing = Some(Sharing::new(share.clone(), false));
+        let answer = work(solver);
+        solver.sharing = None;
+        answer
+    })
+}
+
+impl<R: Rules> Solver<'_, R> {
+    /// At the top of a nimber search: the asking thread notes the search (its helpers are
+    /// woken once it proves long). Whether this call is the top of a shared search.
+    pub(super) fn share_begin(&mut self, root: Pos<R>) -> bool {
+        let solved = self.budget.solved;
+        match &mut self.sharing {
+            Some(s) if !s.helper && s.asked.is_none() => {
+                s.asked = Some((root, solved));
+                s.posted = false;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// At the end of a search [`Solver::share_begin`] began: stops the helpers, counts
+    /// the positions they opened, and gives what is known of the root: its value, and
+    /// the values it does not have.
+    pub(super) fn share_end(&mut self, root: Pos<R>) -> (Option<u32>, u128) {
+        let Some(s) = &mut self.sharing else {
+            return (None, 0);
+        };
+        s.asked = None;
+        s.looking_for = None;
+        if std::mem::take(&mut s.posted) {
+            s.share.recall();
+        }
+        self.budget.solved += s.share.helpers_solved.swap(0, Ordering::Relaxed);
+        self.shared_fact(root)
+    }
+
+    /// What the threads sharing this search know of `p` (a least image): its value, and
+    /// values it does not have.
+    pub(super) fn shared_fact(&self, p: Pos<R>) -> (Option<u32>, u128) {
+        match self.sharing.as_ref().and_then(|s| s.share.fact(p)) {
+            Some(f) => (f.value.checked_sub(1), f.not),
+            None => (None, 0),
+        }
+    }
+
+    /// Tells the threads sharing this search what was found of `p`.
+    pub(super) fn share_fact(&self, p: Pos<R>, value: Option<u32>, not: u128) {
+        if let Some(s) = &self.sharing {
+            if value.is_some() || not != 0 {
+                s.share.learn(p, value, not);
+            }
+        }
+    }
+
+    /// Whether a search opening one more position should stop: a helper whose search is
+    /// over or whose split point the asking thread has left, or the asking thread where a
+    /// helper has decided what it asks of the root (`looking_for`: the value its options
+    /// are asked about). Wakes the helpers once the asking thread's search proves long.
+    pub(super) fn share_stops(&mut self) -> bool {
+        let Some(s) = &mut self.sharing else {
+            return false;
+        };
+        if s.helper {
+            s.share.helpers_solved.fetch_add(1, Ordering::Relaxed);
+            return s.share.stop.load(Ordering::Relaxed)
+                || s.under
+                    .as_ref()
+                    .is_some_and(|u| !u.alive.load(Ordering::Relaxed));
+        }
+        let Some((root, started)) = s.asked else {
+            return false;
+        };
+        if !s.posted {
+            if self.budget.solved - started >= s.share.wake_after {
+                s.posted = true;
+                s.share.post();
+            }
+            return false;
+        }
+        if self.budget.solved & 0x3FF != 0 {
+            return false;
+        }
+        self.budget.solved += s.share.helpers_solved.swap(0, Ordering::Relaxed);
+        // Decided by a helper: the root's value, or whether it is the value looked for
+        // now (the search then looks for the next).
+        match (s.share.fact(root), s.looking_for) {
+            (Some(f), Some(r)) => f.value != 0 || f.not >> r & 1 != 0,
+            (Some(f), None) => f.value != 0,
+            (None, _) => false,
+        }
+    }
+
+    /// Whether a helper found an option of the root with value `r`.
+    pub(super) fn swept(&self, r: u32) -> bool {
+        match self.sharing.as_ref().and_then(|s| s.asked) {
+            Some((root, _)) if r < 128 => self.shared_fact(root).1 >> r & 1 != 0,
+            _ => false,
+        }
+    }
+
+    /// Makes `node` (a least image at `depth`, with options `opts` of which `left` are to
+    /// be asked, in order) a split point, where the asking thread's helpers are at work.
+    pub(super) fn split_enter(
+        &self,
+        node: Pos<R>,
+        depth: usize,
+        opts: &Options<Pos<R>>,
+        left: &[usize],
+    ) -> Option<SplitHandle<Pos<R>>> {
+        let s = self.sharing.as_ref()?;
+        if s.helper || !s.posted || depth >= SPLIT_DEPTH || left.len() < 2 {
+            return None;
+        }
+        let (order, place) = match depth {
+            // Symmetric options are common at the top only.
+            0 => self.distinct_options(opts, left),
+            _ => {
+                let mut place = vec![u32::MAX; opts.len()];
+                for (at, &i) in left.iter().enumerate() {
+                    place[i] = at as u32;
+                }
+                (left.to_vec(), place)
+            }
+        };
+        if order.len() < 2 {
+            return None;
+        }
+        let split = Arc::new(Split {
+            node,
+            depth,
+            alive: AtomicBool::new(true),
+            state: Mutex::new(SplitState {
+                taken: vec![false; order.len()],
+                order,
+                ask: Values(0),
+            }),
+        });
+        lock(&s.share.path).push(split.clone());
+        Some(SplitHandle {
+            split,
+            place,
+            deferred: Vec::new(),
+        })
+    }
+
+    /// Whether the asking thread asks option `i` of a split point about `ask` now: it
+    /// takes the option, or passes over it (once) where a helper has taken it.
+    pub(super) fn split_take(
+        &self,
+        handle: &mut Option<SplitHandle<Pos<R>>>,
+        i: usize,
+        ask: Values,
+    ) -> bool {
+        let Some(h) = handle else {
+            return true;
+        };
+        if h.deferred.contains(&i) {
+            return true;
+        }
+        let Some(&place) = h.place.get(i) else {
+            return true;
+        };
+        let mut state = lock(&h.split.state);
+        state.ask = ask;
+        match state.taken.get_mut(place as usize) {
+            Some(taken) if *taken => {
+                drop(state);
+                h.deferred.push(i);
+                false
+            }
+            Some(taken) => {
+                *taken = true;
+                true
+            }
+            None => true,
+        }
+    }
+
+    /// The asking thread leaves a split point.
+    pub(super) fn split_leave(&self, handle: Option<SplitHandle<Pos<R>>>) {
+        let (Some(h), Some(s)) = (handle, &self.sharing) else {
+            return;
+        };
+        h.split.alive.store(false, Ordering::Relaxed);
+        let mut path = lock(&s.share.path);
+        if let Some(at) = path.iter().rposition(|x| Arc::ptr_eq(x, &h.split)) {
+            path.remove(at);
+        }
+    }
+
+    /// A helper asks option `i` of a split point about `ask`, sharing what it finds; at the
+    /// top position, an option found to have the one value asked tells the asking thread
+    /// that the top position does not have it.
+    fn assist(&mut self, split: Arc<Split<Pos<R>>>, i: usize, ask: Values) {
+        if ask.0 == 0 {
+            return;
+        }
+        if let Some(s) = &mut self.sharing {
+            s.under = Some(split.clone());
+        }
+        if let Ok(bufs) = self.open(split.node, split.depth) {
+            let found = self.option_in(&bufs.opts, i, ask, split.depth);
+            if let (Ok(Some(v)), 0) = (found, split.depth) {
+                if ask.0 == 1u128.checked_shl(v).unwrap_or(0) {
+                    self.share_fact(split.node, None, 1 << v);
+                }
+            }
+            self.close(split.node, bufs, None, 0);
+        }
+        if let Some(s) = &mut self.sharing {
+            s.under = None;
+        }
+    }
+}
