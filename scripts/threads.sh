@@ -21,6 +21,8 @@ value grundy of Queen(999, 999)
 CGDL
 sized "$corpus/cram_closure.cgdl" 5 6 "$tmp/cram_closure.cgdl"
 grep '^value\|^table' "$corpus/cram_closure.cgdl" >> "$tmp/cram_closure.cgdl"
+sized "$corpus/cram_closure.cgdl" 5 7 "$tmp/cram_closure57.cgdl"
+grep '^value\|^table' "$corpus/cram_closure.cgdl" >> "$tmp/cram_closure57.cgdl"
 sized examples/cram.cgdl 5 6 "$tmp/cram.cgdl"
 echo 'value grundy of Cram(Cell)' >> "$tmp/cram.cgdl"
 sized examples/dots_lines.cgdl 4 5 "$tmp/dots.cgdl"
@@ -54,6 +56,7 @@ least() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "") print a; else print (a +
 row "Queen Grundy grid 1000 × 1000" "$tmp/queen.cgdl"
 row "Cram 5 × 6, corpus cram_closure" "$tmp/cram_closure.cgdl"
 row "Cram 5 × 6, examples/cram.cgdl" "$tmp/cram.cgdl"
+row "Cram 5 × 7, corpus cram_closure" "$tmp/cram_closure57.cgdl"
 row "natural dots 4 × 5 (examples/dots_lines.cgdl), no symmetry line" "$tmp/dots_plain.cgdl"
 row "octal 0.14 to 10^6" "$tmp/octal.cgdl"
 row "octal 0.76 to 10^5 (naive splits)" "$tmp/naive.cgdl"

@@ -278,8 +278,10 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// Lets the solver use `threads` threads (at least one; the default is every core the
-    /// process may run on). Answers do not depend on it: where work is split between
-    /// threads, each value is the one a single thread computes.
+    /// process may run on) for the kernels (dense tables, heap engines). Answers do not
+    /// depend on it: where work is split between threads, each value is the one a single
+    /// thread computes. Nimber searches use helper threads within
+    /// [`shared::search_with_helpers`], which needs rules that threads can share.
     pub fn set_threads(&mut self, threads: usize) {
         self.kernel_tables.set_threads(threads);
     }

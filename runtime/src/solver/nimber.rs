@@ -528,13 +528,8 @@ impl<R: Rules> Solver<'_, R> {
         leaves: &[Pos<R>],
         depth: usize,
     ) -> Result<(Pos<R>, u32), GiveUp> {
-        // Another thread's values count as known (`shared`).
-        let known = |q: Pos<R>| {
-            let q = self.rules.least_image(q);
-            self.known_grundy(q).is_some() || self.shared_fact(q).0.is_some()
-        };
         let last = (leaves.iter())
-            .rposition(|&q| !known(q))
+            .rposition(|&q| self.known_grundy(self.rules.least_image(q)).is_none())
             .unwrap_or(leaves.len() - 1);
         let mut others = 0;
         for (at, &q) in leaves.iter().enumerate() {

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 /// Positions the asking thread opens alone before it wakes its helpers, by default.
-pub const WAKE_AFTER: u64 = 8192;
+pub const WAKE_AFTER: u64 = 2048;
 
 /// Positions this deep or deeper are not split points (their searches are short).
 const SPLIT_DEPTH: usize = 12;
@@ -98,7 +98,8 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
     fn new(wake_after: u64) -> Self {
         SearchShare {
             wake_after,
-            facts: Default::default(),
+            // Many shards: two threads seldom wait on one shard's lock.
+            facts: dashmap::DashMap::with_hasher_and_shard_amount(Default::default(), 512),
             path: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             helpers_solved: AtomicU64::new(0),
