@@ -218,6 +218,9 @@ pub(super) struct Sharing<P> {
     under: Option<Arc<Split<P>>>,
     /// The value the asking thread asks the root's options about now.
     pub(super) looking_for: Option<u32>,
+    /// Whether facts are shared: for a helper always, for the asking thread once it has
+    /// woken its helpers (before, it keeps its facts to itself, as one thread does).
+    live: bool,
 }
 
 impl<P> Sharing<P> {
@@ -229,6 +232,7 @@ impl<P> Sharing<P> {
             posted: false,
             under: None,
             looking_for: None,
+            live: helper,
         }
     }
 }
@@ -372,7 +376,10 @@ impl<R: Rules> Solver<'_, R> {
     /// What the threads sharing this search know of `p` (a least image): its value, and
     /// values it does not have.
     pub(super) fn shared_fact(&self, p: Pos<R>) -> (Option<u32>, u128) {
-        match self.sharing.as_ref().and_then(|s| s.share.fact(p)) {
+        match (self.sharing.as_ref())
+            .filter(|s| s.live)
+            .and_then(|s| s.share.fact(p))
+        {
             Some(f) => (f.value.checked_sub(1), f.not),
             None => (None, 0),
         }
@@ -380,7 +387,7 @@ impl<R: Rules> Solver<'_, R> {
 
     /// Tells the threads sharing this search what was found of `p`.
     pub(super) fn share_fact(&self, p: Pos<R>, value: Option<u32>, not: u128) {
-        if let Some(s) = &self.sharing {
+        if let Some(s) = self.sharing.as_ref().filter(|s| s.live) {
             if value.is_some() || not != 0 {
                 s.share.learn(p, value, not);
             }
@@ -408,6 +415,7 @@ impl<R: Rules> Solver<'_, R> {
         if !s.posted {
             if self.budget.solved - started >= s.share.wake_after {
                 s.posted = true;
+                s.live = true;
                 s.share.post();
             }
             return false;
