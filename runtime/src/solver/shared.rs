@@ -11,16 +11,18 @@
 //!
 //! The asking thread searches alone at first: helpers are woken only when its search has
 //! opened [`WAKE_AFTER`] positions (a short search is done before they would help). From
-//! then on, each position it decides at depth below [`SPLIT_DEPTH`] is a *split point*: its
-//! options still to ask (one of each kind up to symmetry), in the asking thread's order,
-//! and the values it asks them about now. A helper takes the first option no thread has
-//! taken at the shallowest split point and asks it about those values (what the asking
+//! then on, each position it decides in the top 12 levels is a *split point*: its options
+//! still to ask (at the top, one of each kind up to symmetry), in the asking thread's
+//! order, and the values it asks them about now. A helper takes the first option no thread
+//! has taken at the shallowest split point and asks it about those values (what the asking
 //! thread asks it later is a part of them, so the helper's facts answer it); the asking
 //! thread passes over options a helper has taken and comes back to them last, when their
 //! facts are usually shared already. A split point ends when the asking thread leaves the
 //! position; a helper working under it stops at its next position. Where a helper finds
 //! that an option of the top position has the value the asking thread looks for, the
-//! asking thread stops what it is doing there and goes on to the next value.
+//! asking thread stops what it is doing there and goes on to the next value. Facts are
+//! shared only once the helpers are woken: a search that stays short runs as one thread
+//! does.
 
 use super::nimber::Values;
 use super::*;
