@@ -224,13 +224,9 @@ pub fn run_queries<'r, R: Rules>(
     options: &DriverOptions,
     progress: Option<ProgressReport<'r>>,
 ) -> RunEnd {
-    let started = std::time::Instant::now();
-    let mut solver = new_solver(rules, options, progress);
-    let end = run_with(&mut solver, queries, plan, options);
-    if options.stats && matches!(end, RunEnd::Finished(_)) {
-        note(&stats_line(&solver, started.elapsed()));
-    }
-    end
+    run_timed(rules, options, progress, |solver| {
+        run_with(solver, queries, plan, options)
+    })
 }
 
 /// [`run_queries`] with the solver's threads ([`DriverOptions::threads`], default every
@@ -247,16 +243,38 @@ where
     R: Rules + Sync,
     R::Pos: Send + Sync,
 {
+    run_timed(rules, options, progress, |solver| {
+        with_helpers(solver, |solver| run_with(solver, queries, plan, options))
+    })
+}
+
+/// Runs `run` on a new solver, and writes `--stats` after a run that finished.
+fn run_timed<'r, R: Rules>(
+    rules: &'r R,
+    options: &DriverOptions,
+    progress: Option<ProgressReport<'r>>,
+    run: impl FnOnce(&mut Solver<'r, R>) -> RunEnd,
+) -> RunEnd {
     let started = std::time::Instant::now();
     let mut solver = new_solver(rules, options, progress);
-    let threads = solver.threads();
-    let end = search_with_helpers(&mut solver, Helpers::new(threads), |solver| {
-        run_with(solver, queries, plan, options)
-    });
+    let end = run(&mut solver);
     if options.stats && matches!(end, RunEnd::Finished(_)) {
         note(&stats_line(&solver, started.elapsed()));
     }
     end
+}
+
+/// Runs `work` with the solver's threads sharing its nimber searches.
+fn with_helpers<'r, R, T>(
+    solver: &mut Solver<'r, R>,
+    work: impl FnOnce(&mut Solver<'r, R>) -> T,
+) -> T
+where
+    R: Rules + Sync,
+    R::Pos: Send + Sync,
+{
+    let helpers = Helpers::new(solver.threads());
+    search_with_helpers(solver, helpers, work)
 }
 
 /// The statistics `--stats` writes: positions solved, time, memory.
@@ -714,8 +732,7 @@ where
         };
         let started = std::time::Instant::now();
         let mut solver = new_solver(rules, &options, terminal_progress());
-        let threads = solver.threads();
-        let succeeded = search_with_helpers(&mut solver, Helpers::new(threads), |solver| {
+        let succeeded = with_helpers(&mut solver, |solver| {
             eval_position(solver, "eval", target, &options)
         });
         if options.stats {

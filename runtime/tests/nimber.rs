@@ -298,11 +298,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// With helper threads sharing each search (2 or 3 threads in all, woken at once),
-    /// random games' Grundy values and outcomes, asked in a random order, are those of the
+    /// random games of 1,500 positions (searches long enough for helpers to join),
+    /// their Grundy values and outcomes, asked in a random order, are those of the
     /// definition: what one thread finds, whatever the threads' timing.
     #[test]
     fn helpers_leave_random_game_values_the_mex(
-        game in dag(60, false),
+        game in dag(1500, false),
         threads in 2usize..=3,
         asked in prop::collection::vec((any::<prop::sample::Index>(), any::<bool>()), 1..12),
     ) {

@@ -63,9 +63,12 @@ impl Seen {
 
 /// A set of values below 128, as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Values(pub(super) u128);
+pub(super) struct Values(u128);
 
 impl Values {
+    /// No value.
+    pub(super) const EMPTY: Values = Values(0);
+
     /// `{0, …, n - 1}`, where `n` is at most 128.
     fn below(n: usize) -> Option<Values> {
         match n {
@@ -76,11 +79,11 @@ impl Values {
     }
 
     /// `{v}`, where `v` is below 128.
-    fn single(v: u32) -> Option<Values> {
+    pub(super) fn single(v: u32) -> Option<Values> {
         1u128.checked_shl(v).map(Values)
     }
 
-    fn is_empty(self) -> bool {
+    pub(super) fn is_empty(self) -> bool {
         self.0 == 0
     }
 
@@ -170,14 +173,8 @@ impl<R: Rules> Solver<'_, R> {
             return found;
         }
         // A helper may have found the value first (the search then stopped).
-        match (found, self.share_end(p)) {
-            (Some(v), _) => Some(v),
-            (None, (Some(v), _)) => {
-                self.store(self.grundy_task(p), v);
-                Some(v)
-            }
-            (None, _) => None,
-        }
+        self.share_end();
+        found.or_else(|| self.learn_shared(p).0)
     }
 
     /// The outcome of `p` by nimber search (P where its value is 0: where no option has
@@ -198,18 +195,20 @@ impl<R: Rules> Solver<'_, R> {
                     Err(GiveUp) => (None, 0),
                 };
                 self.close(root, bufs, value, not);
-                found.ok().map(|v| value.or((v == 0).then_some(0)))
+                found.ok().map(|_| value)
             }),
             false => self.in_set(root, zero, 0).ok(),
         };
         if shared {
+            self.share_end();
             // A helper may have decided it first (the search then stopped).
-            found = match (found, self.share_end(root)) {
-                (Some(found), _) => Some(found),
-                (None, (Some(v), _)) => Some(Some(v)),
-                (None, (None, not)) if not & 1 != 0 => Some(None),
-                (None, _) => None,
-            };
+            if found.is_none() {
+                found = match self.learn_shared(root) {
+                    (Some(v), _) => Some(Some(v)),
+                    (None, not) if not & 1 != 0 => Some(None),
+                    (None, _) => None,
+                };
+            }
         }
         match found? {
             Some(0) => Some(OUTCOME_P),
@@ -268,25 +267,8 @@ impl<R: Rules> Solver<'_, R> {
         zero_only: bool,
     ) -> Result<u32, GiveUp> {
         let (mut seen, mut left, fixing) = self.known_and_left(opts);
+        // Where threads share the search, the split point of the value asked about now.
         let mut split = None;
-        let found = self.least_unmatched_of(
-            p, opts, zero_only, &mut seen, &mut left, &fixing, &mut split,
-        );
-        self.split_leave(split);
-        found
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn least_unmatched_of(
-        &mut self,
-        p: Pos<R>,
-        opts: &Options<Pos<R>>,
-        zero_only: bool,
-        seen: &mut Seen,
-        left: &mut Vec<usize>,
-        fixing: &[u64],
-        split: &mut Option<shared::SplitHandle<Pos<R>>>,
-    ) -> Result<u32, GiveUp> {
         let mut r = 0;
         'values: loop {
             if zero_only && r > 0 {
@@ -299,7 +281,7 @@ impl<R: Rules> Solver<'_, R> {
             let sharing = self.sharing.is_some();
             if sharing {
                 // Each value asked about is a split point of its own.
-                self.split_leave(split.take());
+                split = None;
                 if let Some(s) = &mut self.sharing {
                     s.looking_for = (r < 128).then_some(r);
                 }
@@ -314,9 +296,9 @@ impl<R: Rules> Solver<'_, R> {
                 let i = left[at];
                 let want = Values::single(r);
                 if sharing && split.is_none() {
-                    *split = self.split_enter(p, 0, opts, &left[at..]);
+                    split = self.split_enter(p, 0, opts, &left[at..]);
                 }
-                if sharing && !self.split_take(split, i, want.unwrap_or(Values(0))) {
+                if sharing && !self.split_take(&mut split, i, want.unwrap_or(Values::EMPTY)) {
                     // A helper asks it now: the others first.
                     left.remove(at);
                     left.push(i);
@@ -363,14 +345,11 @@ impl<R: Rules> Solver<'_, R> {
         if let Some(v) = self.known_grundy(p) {
             return Ok(Some(v));
         }
-        let mut not = self.not_values.get(&p).copied().unwrap_or(0);
-        if self.sharing.is_some() {
-            match self.shared_fact(p) {
-                (Some(v), _) => return Ok(Some(self.learn_shared(p, v))),
-                (None, shared) => not |= shared,
-            }
+        let (shared, shared_not) = self.learn_shared(p);
+        if let Some(v) = shared {
+            return Ok(Some(v));
         }
-        let not = Values(not);
+        let not = Values(self.not_values.get(&p).copied().unwrap_or(0) | shared_not);
         let want = want.minus(not);
         if want.is_empty() {
             return Ok(None);
@@ -406,31 +385,10 @@ impl<R: Rules> Solver<'_, R> {
             }
         }
         let fixing = self.order(opts, &mut left);
-        if self.sharing.is_none() {
-            return self.in_set_left(p, opts, want, depth, potential, &left, &fixing, &mut None);
-        }
+        // Where threads share the search, `p` may become a split point.
         let mut split = None;
-        let found = self.in_set_left(p, opts, want, depth, potential, &left, &fixing, &mut split);
-        self.split_leave(split);
-        found
-    }
-
-    /// [`Solver::in_set_of`] once the options known are placed (`potential`), asking those
-    /// of `left` in order; where threads share the search, `p` may be a split point.
-    #[allow(clippy::too_many_arguments)]
-    fn in_set_left(
-        &mut self,
-        p: Pos<R>,
-        opts: &Options<Pos<R>>,
-        want: Values,
-        depth: usize,
-        mut potential: Potential,
-        left: &[usize],
-        fixing: &[u64],
-        split: &mut Option<shared::SplitHandle<Pos<R>>>,
-    ) -> Result<Option<u32>, GiveUp> {
         let sharing = self.sharing.is_some();
-        let mut queue = std::borrow::Cow::Borrowed(left);
+        let mut queue = std::borrow::Cow::Borrowed(&left[..]);
         let up_to = want.up_to_largest();
         let mut exact = true;
         let mut at = 0;
@@ -442,9 +400,9 @@ impl<R: Rules> Solver<'_, R> {
             let ask = potential.0.without_largest().inter(up_to);
             if sharing && !ask.is_empty() {
                 if split.is_none() {
-                    *split = self.split_enter(p, depth, opts, &queue[at..]);
+                    split = self.split_enter(p, depth, opts, &queue[at..]);
                 }
-                if !self.split_take(split, i, ask) {
+                if !self.split_take(&mut split, i, ask) {
                     // A helper asks it now: the others first.
                     queue.to_mut().push(i);
                     at += 1;
@@ -622,11 +580,15 @@ impl<R: Rules> Solver<'_, R> {
         self.recycle(bufs);
     }
 
-    /// Keeps a value another thread found of `p`, and answers it.
-    fn learn_shared(&mut self, p: Pos<R>, v: u32) -> u32 {
-        self.store(self.grundy_task(p), v);
-        self.not_values.remove(&p);
-        v
+    /// What other threads found of `p` (a least image its own memo does not know): its
+    /// value, kept in the memo, or values it does not have ([`Solver::shared_fact`]).
+    fn learn_shared(&mut self, p: Pos<R>) -> (Option<u32>, u128) {
+        let (value, not) = self.shared_fact(p);
+        if let Some(v) = value {
+            self.store(self.grundy_task(p), v);
+            self.not_values.remove(&p);
+        }
+        (value, not)
     }
 
     fn grundy_task(&self, p: Pos<R>) -> Task<Pos<R>> {
@@ -642,8 +604,8 @@ impl<R: Rules> Solver<'_, R> {
         if let Some(v) = self.known_grundy(p) {
             return Ok(v);
         }
-        if let (Some(v), _) = self.shared_fact(p) {
-            return Ok(self.learn_shared(p, v));
+        if let (Some(v), _) = self.learn_shared(p) {
+            return Ok(v);
         }
         let bufs = self.open(p, depth)?;
         // Every value wanted: the answer is exact.
@@ -676,12 +638,10 @@ impl<R: Rules> Solver<'_, R> {
         if self.not_values.get(&p).is_some_and(|&not| not & bit != 0) {
             return Ok(false);
         }
-        if self.sharing.is_some() {
-            match self.shared_fact(p) {
-                (Some(v), _) => return Ok(self.learn_shared(p, v) == k),
-                (None, not) if not & bit != 0 => return Ok(false),
-                _ => {}
-            }
+        match self.learn_shared(p) {
+            (Some(v), _) => return Ok(v == k),
+            (None, not) if not & bit != 0 => return Ok(false),
+            _ => {}
         }
         let bufs = self.open(p, depth)?;
         let found = self.has_of(&bufs.opts, k, depth);

@@ -239,8 +239,10 @@ impl<P> Sharing<P> {
     }
 }
 
-/// The asking thread's handle on a split point it made ([`Solver::split_enter`]).
+/// The asking thread's handle on a split point it made ([`Solver::split_enter`]): the split
+/// point ends when the handle is dropped (the asking thread leaves the position, however).
 pub(super) struct SplitHandle<P> {
+    share: Arc<SearchShare<P>>,
     split: Arc<Split<P>>,
     /// For each option of the node, its place in the split point's order (options that
     /// are the same up to symmetry share one).
@@ -265,6 +267,16 @@ impl Helpers {
         Helpers {
             threads,
             wake_after: WAKE_AFTER,
+        }
+    }
+}
+
+impl<P> Drop for SplitHandle<P> {
+    fn drop(&mut self) {
+        self.split.alive.store(false, Ordering::Relaxed);
+        let mut path = lock(&self.share.path);
+        if let Some(at) = path.iter().rposition(|x| Arc::ptr_eq(x, &self.split)) {
+            path.remove(at);
         }
     }
 }
@@ -299,6 +311,7 @@ impl Helpers {
 /// let values = search_with_helpers(&mut solver, Helpers::new(2), |solver| {
 ///     (0..12u32).map(|n| solver.grundy(n)).collect::<Result<Vec<_>, _>>()
 /// });
+/// // Kayles' nim-sequence (OEIS A002186; Winning Ways).
 /// assert_eq!(values.ok(), Some(vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]));
 /// ```
 pub fn search_with_helpers<'r, R, T>(
@@ -359,12 +372,11 @@ impl<R: Rules> Solver<'_, R> {
         }
     }
 
-    /// At the end of a search [`Solver::share_begin`] began: stops the helpers, counts
-    /// the positions they opened, and gives what is known of the root: its value, and
-    /// the values it does not have.
-    pub(super) fn share_end(&mut self, root: Pos<R>) -> (Option<u32>, u128) {
+    /// At the end of a search [`Solver::share_begin`] began: stops the helpers and counts
+    /// the positions they opened.
+    pub(super) fn share_end(&mut self) {
         let Some(s) = &mut self.sharing else {
-            return (None, 0);
+            return;
         };
         s.asked = None;
         s.looking_for = None;
@@ -372,7 +384,6 @@ impl<R: Rules> Solver<'_, R> {
             s.share.recall();
         }
         self.budget.solved += s.share.helpers_solved.swap(0, Ordering::Relaxed);
-        self.shared_fact(root)
     }
 
     /// What the threads sharing this search know of `p` (a least image): its value, and
@@ -477,11 +488,12 @@ impl<R: Rules> Solver<'_, R> {
             state: Mutex::new(SplitState {
                 taken: vec![false; order.len()],
                 order,
-                ask: Values(0),
+                ask: Values::EMPTY,
             }),
         });
         lock(&s.share.path).push(split.clone());
         Some(SplitHandle {
+            share: s.share.clone(),
             split,
             place,
             deferred: Vec::new(),
@@ -521,23 +533,11 @@ impl<R: Rules> Solver<'_, R> {
         }
     }
 
-    /// The asking thread leaves a split point.
-    pub(super) fn split_leave(&self, handle: Option<SplitHandle<Pos<R>>>) {
-        let (Some(h), Some(s)) = (handle, &self.sharing) else {
-            return;
-        };
-        h.split.alive.store(false, Ordering::Relaxed);
-        let mut path = lock(&s.share.path);
-        if let Some(at) = path.iter().rposition(|x| Arc::ptr_eq(x, &h.split)) {
-            path.remove(at);
-        }
-    }
-
     /// A helper asks option `i` of a split point about `ask`, sharing what it finds; at the
     /// top position, an option found to have the one value asked tells the asking thread
     /// that the top position does not have it.
     fn assist(&mut self, split: Arc<Split<Pos<R>>>, i: usize, ask: Values) {
-        if ask.0 == 0 {
+        if ask.is_empty() {
             return;
         }
         if let Some(s) = &mut self.sharing {
@@ -546,7 +546,7 @@ impl<R: Rules> Solver<'_, R> {
         if let Ok(bufs) = self.open(split.node, split.depth) {
             let found = self.option_in(&bufs.opts, i, ask, split.depth);
             if let (Ok(Some(v)), 0) = (found, split.depth) {
-                if ask.0 == 1u128.checked_shl(v).unwrap_or(0) {
+                if Values::single(v) == Some(ask) {
                     self.share_fact(split.node, None, 1 << v);
                 }
             }
