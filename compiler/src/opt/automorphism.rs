@@ -13,7 +13,7 @@
 //! the automorphisms found so far do not already map to one tried, so it finds generators
 //! of the whole group; [`Graph::group`] closes them, up to a bound.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// A permutation of a graph's vertices: `p[v]` is the image of `v`.
 pub type Perm = Vec<u32>;
@@ -112,19 +112,20 @@ impl Graph {
                 })
                 .collect();
             // New cells ordered by (old cell, signature): an order of the structure alone.
-            let mut distinct: Vec<&Signature> = signatures.iter().collect();
-            distinct.sort();
-            distinct.dedup();
-            if distinct.len() == count {
+            let mut order: Vec<usize> = (0..signatures.len()).collect();
+            order.sort_unstable_by(|&a, &b| signatures[a].cmp(&signatures[b]));
+            let mut renumbered = vec![0u32; signatures.len()];
+            let mut cell = 0u32;
+            for (k, &v) in order.iter().enumerate() {
+                if k > 0 && signatures[order[k - 1]] != signatures[v] {
+                    cell += 1;
+                }
+                renumbered[v] = cell;
+            }
+            if cell as usize + 1 == count {
                 return;
             }
-            let index: HashMap<&Signature, u32> = (distinct.iter())
-                .enumerate()
-                .map(|(i, s)| (*s, i as u32))
-                .collect();
-            for (v, sig) in signatures.iter().enumerate() {
-                cells[v] = index[sig];
-            }
+            cells.copy_from_slice(&renumbered);
         }
     }
 

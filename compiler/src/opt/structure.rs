@@ -27,7 +27,8 @@
 use crate::ast::{ClosureKind, QuantKind};
 use crate::interp::{self, Interpreter};
 use crate::ir::*;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// What a permutation of the elements does to a value.
@@ -240,11 +241,11 @@ impl Structure {
         let mut walker = Walker {
             program,
             gid,
-            vars: HashMap::new(),
+            vars: HashMap::default(),
             constructs: Vec::new(),
             stack: Vec::new(),
             tops: Vec::new(),
-            top_keys: HashMap::new(),
+            top_keys: HashMap::default(),
             globals: Vec::new(),
             frame: game.frame.max(game.fields.len()),
             inlined: 0,

@@ -21,7 +21,8 @@ use super::automorphism::{Graph, Perm};
 use super::structure::{SVal, Structure};
 use crate::interp::{within_budget, Interpreter};
 use crate::ir::*;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 /// Steps (loop iterations and elements built) the pass may spend on one game's structure.
 const BUDGET: u64 = 20_000_000;
@@ -325,7 +326,7 @@ fn encode(n: usize, values: &[SVal]) -> Graph {
     for _ in 0..n {
         g.vertex(0);
     }
-    let mut made: HashMap<SVal, u32> = HashMap::new();
+    let mut made: HashMap<SVal, u32> = HashMap::default();
     let mut fixed: BTreeMap<Val, u64> = BTreeMap::new();
     fn vertex(
         g: &mut Graph,
