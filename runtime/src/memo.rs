@@ -178,14 +178,29 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
 }
 
 /// One entry of a [`KeyTable`]: 16 bytes with a 64-bit key, four to a cache line (32
-/// with a 128-bit key, two).
+/// with a 128-bit key, two), aligned to its size so that no entry spans two lines.
 #[derive(Clone, Copy, Debug)]
-struct Entry<K> {
+struct Entry<K: TableKey> {
     key: K,
     value: u32,
     /// When the entry was last written, in the table's writes.
     written: u32,
+    _align: K::Align,
 }
+
+/// Alignments for [`Entry`]: a zero-sized field of one of these makes an entry's address a
+/// multiple of its size.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(16))]
+pub(crate) struct Align16;
+/// See [`Align16`].
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(32))]
+pub(crate) struct Align32;
+
+// An entry's size is its alignment: a power of two, so that entries tile cache lines.
+const _: () =
+    assert!(std::mem::size_of::<Entry<u64>>() == 16 && std::mem::size_of::<Entry<u128>>() == 32);
 
 /// The key of an empty entry; a position whose [`crate::Rules::key`] is this one is kept
 /// in the hash map instead.
@@ -200,12 +215,18 @@ const MIN_CAPACITY: usize = 1 << 10;
 pub(crate) trait TableKey: Copy + Eq + std::fmt::Debug {
     /// The key of an empty entry.
     const EMPTY: Self;
+    /// A zero-sized type whose alignment is the size of an entry with this key.
+    type Align: Copy + std::fmt::Debug;
+    /// Its value.
+    const ALIGN: Self::Align;
     /// 64 bits spread over the whole range (the table indexes by the top ones).
     fn spread(self) -> u64;
 }
 
 impl TableKey for u64 {
     const EMPTY: u64 = KEY_TABLE_EMPTY;
+    type Align = Align16;
+    const ALIGN: Align16 = Align16;
     #[inline(always)]
     fn spread(self) -> u64 {
         self.wrapping_mul(MULTIPLIER)
@@ -214,6 +235,8 @@ impl TableKey for u64 {
 
 impl TableKey for u128 {
     const EMPTY: u128 = WIDE_TABLE_EMPTY;
+    type Align = Align32;
+    const ALIGN: Align32 = Align32;
     #[inline(always)]
     fn spread(self) -> u64 {
         // The high half multiplied apart, so that keys differing only there part too.
@@ -227,6 +250,7 @@ impl<K: TableKey> Entry<K> {
         key: K::EMPTY,
         value: UNKNOWN,
         written: 0,
+        _align: K::ALIGN,
     };
 }
 
@@ -236,7 +260,7 @@ impl<K: TableKey> Entry<K> {
 /// offers no prefetch; position memos of tens of millions of entries are bound by memory
 /// latency, which is what this table is for. Entries are never removed (a value can be
 /// reset to `UNKNOWN`, which reads the same as a missing key).
-pub(crate) struct KeyTable<K> {
+pub(crate) struct KeyTable<K: TableKey> {
     /// A power of two in length (or empty).
     entries: Vec<Entry<K>>,
     len: usize,
@@ -246,7 +270,7 @@ pub(crate) struct KeyTable<K> {
     writes: u32,
 }
 
-impl<K> Default for KeyTable<K> {
+impl<K: TableKey> Default for KeyTable<K> {
     fn default() -> Self {
         KeyTable {
             entries: Vec::new(),

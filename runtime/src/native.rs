@@ -942,16 +942,7 @@ macro_rules! bits {
             #[inline]
             pub fn pack_cells(set: &Set<(i64, i64)>, r0: u32, rows: u32, c0: u32, cols: u32) -> $name {
                 match set.code_words() {
-                    Some(w) => {
-                        let mut bits: u128 = 0;
-                        let mask = (1u64 << cols) - 1;
-                        for r in 0..rows {
-                            let code = (r0 + r) * INT_CODES + c0;
-                            let row = w[(code / 64) as usize] >> (code % 64) & mask;
-                            bits |= u128::from(row) << (r * cols);
-                        }
-                        $name(bits as $word)
-                    }
+                    Some(w) => $name(pack_cell_words(w, r0, rows, c0, cols) as $word),
                     None => Self::pack_by(set, |&(r, c)| {
                         (r as u32 - r0) * cols + (c as u32 - c0)
                     }),
@@ -961,28 +952,221 @@ macro_rules! bits {
             /// The inverse of `pack_cells`.
             #[inline]
             pub fn unpack_cells(self, r0: u32, rows: u32, c0: u32, cols: u32) -> Set<(i64, i64)> {
-                let bits = u128::from(self.0);
-                let mut w = [0u64; CODE_WORDS];
-                let mask = (1u128 << cols) - 1;
-                for r in 0..rows {
-                    let row = (bits >> (r * cols) & mask) as u64;
-                    let code = (r0 + r) * INT_CODES + c0;
-                    w[(code / 64) as usize] |= row << (code % 64);
-                }
-                Set::from_code_words(w)
+                Set::from_code_words(unpack_cell_words(u128::from(self.0), r0, rows, c0, cols))
             }
         }
     };
 }
 
+/// The code bits (`16 r + c`) of word `k` of a set of cells that lie in rows `r0..r0 +
+/// rows` and columns `c0..c0 + cols`.
+#[cfg_attr(not(target_feature = "bmi2"), allow(dead_code))]
+#[inline(always)]
+const fn cell_word_mask(k: usize, r0: u32, rows: u32, c0: u32, cols: u32) -> u64 {
+    const ROWS_PER_WORD: u32 = 64 / INT_CODES;
+    let row_bits = ((1u64 << cols) - 1) << c0;
+    let mut mask = 0;
+    let mut i = 0;
+    while i < ROWS_PER_WORD {
+        let r = k as u32 * ROWS_PER_WORD + i;
+        if r >= r0 && r < r0 + rows {
+            mask |= row_bits << (INT_CODES * i);
+        }
+        i += 1;
+    }
+    mask
+}
+
+/// The cells of code words `w` in rows `r0..r0 + rows` and columns `c0..c0 + cols`, by
+/// their ranks `(r - r0) cols + c - c0`: one bit extraction per word where the processor
+/// has one (BMI2), else row by row (the same bits).
+#[inline(always)]
+fn pack_cell_words(w: &[u64; CODE_WORDS], r0: u32, rows: u32, c0: u32, cols: u32) -> u128 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the processor has BMI2 (this code is compiled only where it does).
+        unsafe { pack_cell_words_bmi2(w, r0, rows, c0, cols) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    pack_cell_words_by_rows(w, r0, rows, c0, cols)
+}
+
+/// [`pack_cell_words`] row by row.
+#[cfg_attr(target_feature = "bmi2", allow(dead_code))]
+#[inline(always)]
+fn pack_cell_words_by_rows(w: &[u64; CODE_WORDS], r0: u32, rows: u32, c0: u32, cols: u32) -> u128 {
+    let mut bits: u128 = 0;
+    let mask = (1u64 << cols) - 1;
+    for r in 0..rows {
+        let code = (r0 + r) * INT_CODES + c0;
+        let row = w[(code / 64) as usize] >> (code % 64) & mask;
+        bits |= u128::from(row) << (r * cols);
+    }
+    bits
+}
+
+/// [`pack_cell_words`] by `pext`.
+///
+/// # Safety
+/// The processor must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(not(target_feature = "bmi2"), allow(dead_code))]
+#[target_feature(enable = "bmi2")]
+#[inline]
+unsafe fn pack_cell_words_bmi2(
+    w: &[u64; CODE_WORDS],
+    r0: u32,
+    rows: u32,
+    c0: u32,
+    cols: u32,
+) -> u128 {
+    use std::arch::x86_64::_pext_u64;
+    let (mut bits, mut at) = (0u128, 0);
+    for (k, &word) in w.iter().enumerate() {
+        let mask = cell_word_mask(k, r0, rows, c0, cols);
+        if mask != 0 {
+            bits |= u128::from(_pext_u64(word, mask)) << at;
+            at += mask.count_ones();
+        }
+    }
+    bits
+}
+
+/// The inverse of [`pack_cell_words`].
+#[inline(always)]
+fn unpack_cell_words(bits: u128, r0: u32, rows: u32, c0: u32, cols: u32) -> [u64; CODE_WORDS] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the processor has BMI2 (this code is compiled only where it does).
+        unsafe { unpack_cell_words_bmi2(bits, r0, rows, c0, cols) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    unpack_cell_words_by_rows(bits, r0, rows, c0, cols)
+}
+
+/// [`unpack_cell_words`] row by row.
+#[cfg_attr(target_feature = "bmi2", allow(dead_code))]
+#[inline(always)]
+fn unpack_cell_words_by_rows(
+    bits: u128,
+    r0: u32,
+    rows: u32,
+    c0: u32,
+    cols: u32,
+) -> [u64; CODE_WORDS] {
+    let mut w = [0u64; CODE_WORDS];
+    let mask = (1u128 << cols) - 1;
+    for r in 0..rows {
+        let row = (bits >> (r * cols) & mask) as u64;
+        let code = (r0 + r) * INT_CODES + c0;
+        w[(code / 64) as usize] |= row << (code % 64);
+    }
+    w
+}
+
+/// [`unpack_cell_words`] by `pdep`.
+///
+/// # Safety
+/// The processor must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[cfg_attr(not(target_feature = "bmi2"), allow(dead_code))]
+#[target_feature(enable = "bmi2")]
+#[inline]
+unsafe fn unpack_cell_words_bmi2(
+    bits: u128,
+    r0: u32,
+    rows: u32,
+    c0: u32,
+    cols: u32,
+) -> [u64; CODE_WORDS] {
+    use std::arch::x86_64::_pdep_u64;
+    let mut w = [0u64; CODE_WORDS];
+    let mut at = 0;
+    for (k, word) in w.iter_mut().enumerate() {
+        let mask = cell_word_mask(k, r0, rows, c0, cols);
+        if mask != 0 {
+            *word = _pdep_u64((bits >> at) as u64, mask);
+            at += mask.count_ones();
+        }
+    }
+    w
+}
+
 /// A map of bit positions applied to a whole set at once (a symmetry of a board): one table
 /// per byte of the set, holding the image of each of the byte's 256 values, so the image of
 /// a set is one lookup and one `or` per byte.
+///
+/// Where the processor shuffles bits (AVX-512 BITALG, in a solver built for the machine it
+/// runs on) and the map is one to one, the image is four bit shuffles instead.
 #[derive(Clone, Debug)]
 pub struct BitPermutation {
     bytes: Vec<[u128; 256]>,
     /// The same tables in 64 bits, where every bit goes below 64 (half the cache).
     narrow: Vec<[u64; 256]>,
+    /// The map as bit shuffles, where it is one to one.
+    #[cfg_attr(not(target_feature = "avx512bitalg"), allow(dead_code))]
+    shuffle: Option<Box<BitShuffle>>,
+}
+
+/// A one-to-one map of bit positions below 128 as bit shuffles: output bit `64 h + j` is bit
+/// `control[h][j]` of the input's low half where `from_low[h]` has bit `j`, of its high
+/// half where `from_high[h]` has it, else 0.
+#[derive(Clone, Debug)]
+#[cfg_attr(not(target_feature = "avx512bitalg"), allow(dead_code))]
+struct BitShuffle {
+    control: [[u8; 64]; 2],
+    from_low: [u64; 2],
+    from_high: [u64; 2],
+}
+
+impl BitShuffle {
+    /// The shuffles of the map taking bit `i` to bit `image[i]`, if it is one to one.
+    fn new(image: &[u32]) -> Option<BitShuffle> {
+        let mut shuffle = BitShuffle {
+            control: [[0; 64]; 2],
+            from_low: [0; 2],
+            from_high: [0; 2],
+        };
+        if image.len() > 128 {
+            return None;
+        }
+        for (i, &to) in image.iter().enumerate() {
+            let (h, j) = ((to / 64) as usize, to % 64);
+            if to >= 128 || (shuffle.from_low[h] | shuffle.from_high[h]) >> j & 1 == 1 {
+                return None;
+            }
+            shuffle.control[h][j as usize] = (i % 64) as u8;
+            match i < 64 {
+                true => shuffle.from_low[h] |= 1 << j,
+                false => shuffle.from_high[h] |= 1 << j,
+            }
+        }
+        Some(shuffle)
+    }
+
+    /// The image of `bits`.
+    ///
+    /// # Safety
+    /// The processor must have AVX-512 F and BITALG.
+    #[cfg(target_arch = "x86_64")]
+    #[cfg_attr(not(target_feature = "avx512bitalg"), allow(dead_code))]
+    #[target_feature(enable = "avx512f,avx512bitalg")]
+    #[inline]
+    unsafe fn apply(&self, bits: u128) -> u128 {
+        use std::arch::x86_64::{
+            _mm512_bitshuffle_epi64_mask, _mm512_loadu_si512, _mm512_set1_epi64,
+        };
+        let low = _mm512_set1_epi64(bits as u64 as i64);
+        let high = _mm512_set1_epi64((bits >> 64) as u64 as i64);
+        let mut out = [0u64; 2];
+        for (h, word) in out.iter_mut().enumerate() {
+            // SAFETY: `control[h]` is 64 bytes; an unaligned load reads exactly those.
+            let control = unsafe { _mm512_loadu_si512(self.control[h].as_ptr().cast()) };
+            *word = (_mm512_bitshuffle_epi64_mask(low, control) & self.from_low[h])
+                | (_mm512_bitshuffle_epi64_mask(high, control) & self.from_high[h]);
+        }
+        u128::from(out[0]) | u128::from(out[1]) << 64
+    }
 }
 
 impl BitPermutation {
@@ -1006,12 +1190,28 @@ impl BitPermutation {
                 .collect(),
             false => Vec::new(),
         };
-        BitPermutation { bytes, narrow }
+        BitPermutation {
+            bytes,
+            narrow,
+            shuffle: BitShuffle::new(image).map(Box::new),
+        }
     }
 
     /// The image of the set `bits`.
     #[inline]
     pub fn apply(&self, bits: u128) -> u128 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512bitalg"))]
+        if let Some(shuffle) = &self.shuffle {
+            // SAFETY: the processor has AVX-512 F and BITALG (this code is compiled only
+            // where it does).
+            return unsafe { shuffle.apply(bits) };
+        }
+        self.apply_by_tables(bits)
+    }
+
+    /// The image of the set `bits`, by the byte tables.
+    #[inline]
+    fn apply_by_tables(&self, bits: u128) -> u128 {
         // The bytes read from memory, not shifted out of 128 bits (several instructions a
         // byte); two accumulators, so the lookups do not wait on one chain of `or`s.
         let bytes = bits.to_le_bytes();
@@ -1030,6 +1230,10 @@ impl BitPermutation {
     /// The image of the set `bits` of a map whose every bit goes below 64.
     #[inline]
     pub fn apply64(&self, bits: u64) -> u64 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512bitalg"))]
+        if self.shuffle.is_some() {
+            return self.apply(u128::from(bits)) as u64;
+        }
         if self.narrow.is_empty() {
             return self.apply(u128::from(bits)) as u64;
         }
@@ -1422,6 +1626,76 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// Cells packed and unpacked by `pext`/`pdep` (what solvers built for this machine
+        /// run), against row by row (what the tests' build runs), on every box of up to
+        /// 128 cells; a machine without BMI2 has only the latter.
+        #[test]
+        fn cells_pack_by_bit_extraction_as_row_by_row(
+            r0 in 0u32..16,
+            c0 in 0u32..16,
+            rows in 1u32..17,
+            cols in 1u32..17,
+            words: [u64; CODE_WORDS],
+            bits: u128,
+        ) {
+            prop_assume!(r0 + rows <= 16 && c0 + cols <= 16 && rows * cols <= 128);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("bmi2") {
+                let cells = rows * cols;
+                let bits = if cells == 128 { bits } else { bits & ((1u128 << cells) - 1) };
+                // SAFETY: the processor has BMI2 (just detected).
+                let (packed, unpacked) = unsafe {
+                    (
+                        pack_cell_words_bmi2(&words, r0, rows, c0, cols),
+                        unpack_cell_words_bmi2(bits, r0, rows, c0, cols),
+                    )
+                };
+                prop_assert_eq!(packed, pack_cell_words_by_rows(&words, r0, rows, c0, cols));
+                prop_assert_eq!(unpacked, unpack_cell_words_by_rows(bits, r0, rows, c0, cols));
+            }
+        }
+
+        /// A one-to-one map of bits applied by bit shuffles (what solvers built for a
+        /// machine with AVX-512 BITALG run) and by byte tables (what the tests' build runs),
+        /// against the map bit by bit; maps of every length to 128, partial and whole.
+        #[test]
+        fn bit_maps_apply_by_shuffles_and_tables_as_bit_by_bit(
+            targets in Just((0u32..128).collect::<Vec<u32>>()).prop_shuffle(),
+            len in 1usize..=128,
+            bits: u128,
+        ) {
+            let image = &targets[..len];
+            let map = BitPermutation::new(image);
+            let want = (0..len)
+                .filter(|&i| bits >> i & 1 == 1)
+                .fold(0u128, |out, i| out | 1 << image[i]);
+            prop_assert_eq!(map.apply_by_tables(bits), want);
+            prop_assert_eq!(map.apply(bits), want);
+            prop_assert!(map.shuffle.is_some());
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bitalg")
+            {
+                let shuffle = map.shuffle.as_ref().expect("a one-to-one map has shuffles");
+                // SAFETY: the processor has AVX-512 F and BITALG (just detected).
+                prop_assert_eq!(unsafe { shuffle.apply(bits) }, want);
+            }
+        }
+
+        /// A map that sends two bits to one has no shuffles (a shuffle gives each output
+        /// bit one input bit); its tables `or` them.
+        #[test]
+        fn bit_maps_that_merge_bits_keep_to_tables(to in 0u32..128, other in 0u32..128, bits: u128) {
+            let map = BitPermutation::new(&[to, other, to]);
+            prop_assert!(map.shuffle.is_none());
+            let want = [to, other, to]
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| bits >> i & 1 == 1)
+                .fold(0u128, |out, (_, &t)| out | 1 << t);
+            prop_assert_eq!(map.apply(bits), want);
+        }
+
         /// A set moved to the corner, against its cells each less the least row and the
         /// least column (boards of every shape up to 128 cells).
         #[test]
