@@ -1230,11 +1230,10 @@ impl BitPermutation {
     /// The image of the set `bits` of a map whose every bit goes below 64.
     #[inline]
     pub fn apply64(&self, bits: u64) -> u64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512bitalg"))]
-        if self.shuffle.is_some() {
-            return self.apply(u128::from(bits)) as u64;
-        }
-        if self.narrow.is_empty() {
+        // Shuffles, where `apply` uses them, beat the narrow tables too.
+        let shuffled = cfg!(all(target_arch = "x86_64", target_feature = "avx512bitalg"))
+            && self.shuffle.is_some();
+        if shuffled || self.narrow.is_empty() {
             return self.apply(u128::from(bits)) as u64;
         }
         let mut out = 0;
