@@ -31,6 +31,8 @@ pub mod rules;
 pub mod solver;
 #[cfg(feature = "svg")]
 pub mod svg;
+#[cfg(feature = "tiered")]
+pub mod tiered;
 pub mod value;
 
 pub use expr::{conjunctive, continued, selective, sum, union, wtia, Compound, Expr, IntoExpr};

@@ -45,6 +45,32 @@ pub trait Rules {
         None
     }
 
+    /// `pos` as a 128-bit code that [`Rules::position_of_code`] reads back: what a tiered
+    /// solve exchanges between its workers (`tiered`). Default: [`Rules::key`] below
+    /// 2^127, else [`Rules::wide_key`] with bit 127 set where it fits below it.
+    fn code(&self, pos: Self::Pos) -> Option<u128> {
+        match self.key(pos).filter(|&k| k != u64::MAX) {
+            Some(k) => Some(u128::from(k)),
+            None => (self.wide_key(pos))
+                .filter(|&k| k < 1 << 127)
+                .map(|k| k | 1 << 127),
+        }
+    }
+
+    /// The position whose [`Rules::code`] is `code` (generated rules decode their keys).
+    /// Default: none, and a universe without it has no tiered solve.
+    fn position_of_code(&self, _code: u128) -> Option<Self::Pos> {
+        None
+    }
+
+    /// The numbers a tiered solve builds its rank of positions from, written into `out`
+    /// (cleared first; the same length for every position of the universe): for generated
+    /// rules, the size of each set field and the value of each number field of each game
+    /// (0 for another game's). Default: none.
+    fn measures(&self, _pos: Self::Pos, out: &mut Vec<i64>) {
+        out.clear();
+    }
+
     /// An optional fast path for Grundy values (generated for heap games): computes the
     /// Grundy value of `pos` and of every smaller position of its game bottom up, pushing
     /// each new `(position, value)` to `out` ([`KernelAnswer::Computed`]), or asks a heap

@@ -1,0 +1,924 @@
+//! Tiered solving (feature `tiered`): the Grundy value of every position reachable from some
+//! roots, found tier by tier by workers that may be threads, processes or hosts, on the
+//! timely dataflow engine.
+//!
+//! A tier is the positions of one *rank*, a number that every move strictly increases. The
+//! rank is a signed sum of the universe's measures ([`Rules::measures`]: set sizes and
+//! numbers): each measure counts up where every move seen from the roots (a sample of
+//! [`SAMPLE_POSITIONS`] positions) only increases it, down where they only decrease it, and
+//! not at all otherwise. The solve then checks, at every move of every position, that the
+//! option's rank is greater than its position's: a move that breaks it stops the solve with
+//! an error naming it, never a value.
+//!
+//! The solve runs in rounds that every worker takes together (each round one exchange of
+//! messages, a position sent to the worker that owns it by a hash of its code):
+//!
+//! 1. **Reach**: from the roots, each worker lists the options of the positions it was sent
+//!    and sends each option's positions to their owners, until no worker sends any.
+//! 2. **Solve**, tier by tier from the highest rank down: each worker lists the options of
+//!    its positions of the tier, asks the owner of each option's position for its value (in
+//!    a higher tier, so solved), and takes the mex of the options' values (a sum's value is
+//!    the nim-sum of its positions').
+//! 3. The roots' values go to worker 0.
+//!
+//! Values are those of the definition (normal play, no symmetry, no shortcut); a position
+//! owned by the asking worker is read without a message.
+
+use crate::rules::{OptRef, Options, Rules};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::hash::{BuildHasher, BuildHasherDefault};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Instant;
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+use timely::worker::Worker;
+
+/// How many positions the rank's signs are learned from (breadth first from the roots).
+pub const SAMPLE_POSITIONS: usize = 4096;
+
+/// What a tiered solve asks of a universe, its positions given as 128-bit codes (so that
+/// workers in other processes can exchange them). [`RulesGraph`] makes one of any
+/// [`Rules`] with codes.
+pub trait TierGraph: Send + Sync {
+    /// Writes the options of the position `code` into `out` (cleared first).
+    fn options(&self, code: u128, out: &mut TierOptions) -> Result<(), String>;
+    /// Writes the position's measures ([`Rules::measures`]) into `out`.
+    fn measures(&self, code: u128, out: &mut Vec<i64>) -> Result<(), String>;
+    /// The position as messages show it.
+    fn show(&self, code: u128) -> String;
+}
+
+/// The options of one position: each a list of codes, the positions of a sum (none: `end`).
+#[derive(Clone, Debug, Default)]
+pub struct TierOptions {
+    codes: Vec<u128>,
+    ends: Vec<usize>,
+}
+
+impl TierOptions {
+    /// Removes every option.
+    pub fn clear(&mut self) {
+        self.codes.clear();
+        self.ends.clear();
+    }
+
+    /// Adds the option that is the sum of the positions `codes` (`end` when empty).
+    pub fn push(&mut self, codes: impl IntoIterator<Item = u128>) {
+        self.codes.extend(codes);
+        self.ends.push(self.codes.len());
+    }
+
+    /// How many options.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Option `i`'s positions.
+    pub fn option(&self, i: usize) -> &[u128] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.codes[start..self.ends[i]]
+    }
+}
+
+/// A [`TierGraph`] of rules whose positions have codes ([`Rules::code`] and
+/// [`Rules::position_of_code`]): every code it reads back is checked to encode to itself.
+#[derive(Clone, Debug)]
+pub struct RulesGraph<R>(pub R);
+
+impl<R: Rules> RulesGraph<R> {
+    fn position(&self, code: u128) -> Result<R::Pos, String> {
+        match self.0.position_of_code(code) {
+            Some(pos) if self.0.code(pos) == Some(code) => Ok(pos),
+            _ => Err(format!(
+                "position code {code:#x} does not read back: the rules' codes are not one to one"
+            )),
+        }
+    }
+
+    /// `pos`'s code, or an error naming it.
+    pub fn code(&self, pos: R::Pos) -> Result<u128, String> {
+        (self.0.code(pos))
+            .filter(|&c| self.0.position_of_code(c) == Some(pos))
+            .ok_or_else(|| {
+                format!(
+                    "{} has no position code: tiered solving needs positions of at most 127 bits \
+                 (sets of bounded elements, bounded numbers)",
+                    self.show_pos(pos)
+                )
+            })
+    }
+
+    fn show_pos(&self, pos: R::Pos) -> String {
+        let mut s = String::new();
+        let _ = self.0.write_pos(pos, &mut s);
+        s
+    }
+}
+
+impl<R: Rules + Send + Sync> TierGraph for RulesGraph<R> {
+    fn options(&self, code: u128, out: &mut TierOptions) -> Result<(), String> {
+        out.clear();
+        let pos = self.position(code)?;
+        if self.0.is_partizan(pos) {
+            return Err(format!(
+                "{} is a position of a partizan game: a tiered solve finds Grundy values of \
+                 impartial games",
+                self.show_pos(pos)
+            ));
+        }
+        let mut options = Options::new();
+        self.0
+            .options(pos, &mut options)
+            .map_err(|e| e.message().to_string())?;
+        for r in &options.refs {
+            match *r {
+                OptRef::End => out.push([]),
+                OptRef::Leaves { start, len } => {
+                    for &leaf in options.leaf_slice(start, len) {
+                        out.codes.push(self.code(leaf)?);
+                    }
+                    out.ends.push(out.codes.len());
+                }
+                OptRef::Expr(k) => {
+                    return Err(format!(
+                        "{} has an option that is a compound ({:?}): a tiered solve takes \
+                         options that are positions and sums of positions",
+                        self.show_pos(pos),
+                        options.exprs[k as usize]
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn measures(&self, code: u128, out: &mut Vec<i64>) -> Result<(), String> {
+        let pos = self.position(code)?;
+        self.0.measures(pos, out);
+        Ok(())
+    }
+
+    fn show(&self, code: u128) -> String {
+        match self.0.position_of_code(code) {
+            Some(pos) => self.show_pos(pos),
+            None => format!("the position of code {code:#x}"),
+        }
+    }
+}
+
+/// Where a tiered solve's workers run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TierConfig {
+    /// Worker threads of this process.
+    pub workers: usize,
+    /// Processes in all (each with `workers` threads).
+    pub processes: usize,
+    /// This process's number, from 0.
+    pub process: usize,
+    /// A file of `host:port` lines, one a process in order (`None`: localhost, ports from
+    /// 2101).
+    pub hostfile: Option<std::path::PathBuf>,
+}
+
+impl Default for TierConfig {
+    fn default() -> Self {
+        TierConfig {
+            workers: 1,
+            processes: 1,
+            process: 0,
+            hostfile: None,
+        }
+    }
+}
+
+/// One tier's cost, as worker 0 saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TierCost {
+    /// The tier's rank.
+    pub rank: i64,
+    /// Its positions, over every worker.
+    pub positions: u64,
+    /// Their options' positions (the values read), over every worker.
+    pub reads: u64,
+    /// Of those, the ones asked of another worker (two messages each).
+    pub remote_reads: u64,
+    /// Wall-clock seconds of the tier.
+    pub seconds: f64,
+}
+
+/// What a tiered solve found (on the process of worker 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TierReport {
+    /// The roots' Grundy values, in order.
+    pub values: Vec<u32>,
+    /// The positions reached, over every worker.
+    pub positions: u64,
+    /// The sign of each measure in the rank.
+    pub signs: Vec<i64>,
+    /// Seconds spent reaching every position.
+    pub reach_seconds: f64,
+    /// Each tier's cost, from the highest rank down.
+    pub tiers: Vec<TierCost>,
+    /// Workers in all.
+    pub workers: usize,
+}
+
+/// The messages workers exchange.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+enum Msg {
+    /// A position reached, to its owner.
+    Reach(u128),
+    /// Each round, to every worker: how many `Reach` the sender sent, and whether it failed.
+    Status { sent: u64, failed: bool },
+    /// A rank the sender holds positions of, to every worker.
+    Rank(i64),
+    /// The value of `code` is asked for slot `slot` of worker `from`.
+    Ask { code: u128, from: u32, slot: u64 },
+    /// A value for the asker's slot.
+    Answer { slot: u64, value: u32 },
+    /// Root `index`'s value is asked by worker 0.
+    RootAsk { code: u128, index: u32 },
+    /// Root `index`'s value, to worker 0.
+    RootAnswer { index: u32, value: u32 },
+    /// One tier's counts, to worker 0: positions, reads, remote reads.
+    Counts {
+        positions: u64,
+        reads: u64,
+        remote: u64,
+    },
+}
+
+/// Solves every position reachable from `roots` on the workers `config` describes (this
+/// process's part of them). Returns the report on the process of worker 0, `None` on the
+/// others; an error (a rule's, a move that does not raise the rank, a worker that could
+/// not start) on every process that saw it.
+pub fn solve(
+    graph: Arc<dyn TierGraph>,
+    roots: Vec<u128>,
+    config: &TierConfig,
+) -> Result<Option<TierReport>, String> {
+    let timely_config = timely_config(config)?;
+    let roots = Arc::new(roots);
+    let guards = timely::execute(timely_config, move |worker| work(worker, &*graph, &roots))
+        .map_err(|e| format!("the tiered solve's workers could not start: {e}"))?;
+    let mut report = None;
+    let mut error: Option<String> = None;
+    for result in guards.join() {
+        match result {
+            Ok(Ok(Some(r))) => report = Some(r),
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) | Err(e) => {
+                // A worker's own error says more than another's "a worker failed".
+                if error
+                    .as_ref()
+                    .is_none_or(|old| old.starts_with(OTHER_FAILED))
+                {
+                    error = Some(e);
+                }
+            }
+        }
+    }
+    match error {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+/// The message of a worker that stops because another failed.
+const OTHER_FAILED: &str = "another worker of the tiered solve failed";
+
+/// timely's configuration for `config`.
+fn timely_config(config: &TierConfig) -> Result<timely::Config, String> {
+    if config.workers == 0 || config.processes == 0 || config.process >= config.processes {
+        return Err(format!(
+            "a tiered solve needs at least one worker and one process, and a process number \
+             below the processes (got {} workers, {} processes, process {})",
+            config.workers, config.processes, config.process
+        ));
+    }
+    let mut args = vec![
+        "-w".to_string(),
+        config.workers.to_string(),
+        "-n".to_string(),
+        config.processes.to_string(),
+        "-p".to_string(),
+        config.process.to_string(),
+    ];
+    if let Some(hosts) = &config.hostfile {
+        args.push("-h".to_string());
+        args.push(hosts.display().to_string());
+    }
+    timely::Config::from_args(args.into_iter())
+}
+
+/// The owner of a position: a hash of its code over the workers.
+fn owner(code: u128, peers: u64) -> u64 {
+    let hash = BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(code);
+    // The high bits mix best.
+    ((hash as u128 * peers as u128) >> 64) as u64
+}
+
+/// A message as sent: the worker it goes to, its round, and itself.
+type Addressed = (u64, u64, Msg);
+
+/// One worker's channel to the others: a round sends its messages and returns those sent
+/// to it, once every worker has sent its own.
+struct Rounds {
+    input: InputHandle<u64, CapacityContainerBuilder<Vec<Addressed>>>,
+    probe: ProbeHandle<u64>,
+    /// The messages received, each with its round: a worker may receive the next round's
+    /// messages from a quicker worker while it waits for the end of this one.
+    inbox: Rc<RefCell<Vec<(u64, Msg)>>>,
+    me: u64,
+    peers: u64,
+}
+
+impl Rounds {
+    fn new(worker: &mut Worker) -> Rounds {
+        let mut input = InputHandle::new();
+        let probe = ProbeHandle::new();
+        let inbox = Rc::new(RefCell::new(Vec::new()));
+        let sink = inbox.clone();
+        worker.dataflow::<u64, _, _>(|scope| {
+            scope
+                .input_from(&mut input)
+                .container::<Vec<_>>()
+                .exchange(|m: &Addressed| m.0)
+                .inspect(move |m: &Addressed| sink.borrow_mut().push((m.1, m.2)))
+                .probe_with(&probe);
+        });
+        Rounds {
+            input,
+            probe,
+            inbox,
+            me: worker.index() as u64,
+            peers: worker.peers() as u64,
+        }
+    }
+
+    /// Sends `out` (each message to its worker; those to this worker without the engine)
+    /// and returns what this worker was sent, once every worker has taken the round.
+    fn round(&mut self, worker: &mut Worker, out: &mut Vec<(u64, Msg)>) -> Vec<Msg> {
+        let round = *self.input.time();
+        let mut mine = Vec::new();
+        for (to, m) in out.drain(..) {
+            if to == self.me {
+                mine.push(m);
+            } else {
+                self.input.send((to, round, m));
+            }
+        }
+        self.input.advance_to(round + 1);
+        while self.probe.less_than(self.input.time()) {
+            worker.step();
+        }
+        let mut inbox = self.inbox.borrow_mut();
+        mine.extend(inbox.iter().filter(|(r, _)| *r == round).map(|(_, m)| *m));
+        inbox.retain(|(r, _)| *r != round);
+        mine
+    }
+
+    /// Sends every worker `Status`, with the other messages of the round; returns the
+    /// round's messages but the statuses, the `Reach` messages sent in all, and whether
+    /// any worker failed.
+    fn round_with_status(
+        &mut self,
+        worker: &mut Worker,
+        out: &mut Vec<(u64, Msg)>,
+        failed: bool,
+    ) -> (Vec<Msg>, u64, bool) {
+        let sent = out
+            .iter()
+            .filter(|(_, m)| matches!(m, Msg::Reach(_)))
+            .count() as u64;
+        for w in 0..self.peers {
+            out.push((w, Msg::Status { sent, failed }));
+        }
+        let got = self.round(worker, out);
+        let (mut sent, mut failed) = (0, false);
+        let mut rest = Vec::with_capacity(got.len());
+        for m in got {
+            match m {
+                Msg::Status { sent: s, failed: f } => {
+                    sent += s;
+                    failed |= f;
+                }
+                other => rest.push(other),
+            }
+        }
+        (rest, sent, failed)
+    }
+}
+
+/// A position a worker owns: its rank, and its value once solved.
+#[derive(Clone, Copy)]
+struct Held {
+    rank: i64,
+    value: u32,
+}
+
+const UNSOLVED: u32 = u32::MAX;
+
+/// The rank of `code` under `signs`.
+fn rank_of(
+    graph: &dyn TierGraph,
+    code: u128,
+    signs: &[i64],
+    scratch: &mut Vec<i64>,
+) -> Result<i64, String> {
+    graph.measures(code, scratch)?;
+    Ok(scratch.iter().zip(signs).map(|(m, s)| m * s).sum())
+}
+
+/// The rank's signs, learned from the moves of the first [`SAMPLE_POSITIONS`] positions
+/// reached breadth first from `roots`.
+fn learn_signs(graph: &dyn TierGraph, roots: &[u128]) -> Result<Vec<i64>, String> {
+    let (mut grew, mut fell): (Vec<bool>, Vec<bool>) = (Vec::new(), Vec::new());
+    let mut seen: FxHashSet<u128> = roots.iter().copied().collect();
+    let mut queue: std::collections::VecDeque<u128> = roots.iter().copied().collect();
+    let (mut options, mut here, mut there) = (TierOptions::default(), Vec::new(), Vec::new());
+    let mut expanded = 0;
+    while let Some(code) = queue.pop_front() {
+        if expanded == SAMPLE_POSITIONS {
+            break;
+        }
+        expanded += 1;
+        graph.options(code, &mut options)?;
+        graph.measures(code, &mut here)?;
+        for &leaf in &options.codes {
+            graph.measures(leaf, &mut there)?;
+            let n = here.len().max(there.len());
+            grew.resize(grew.len().max(n), false);
+            fell.resize(fell.len().max(n), false);
+            for i in 0..n {
+                let (a, b) = (
+                    here.get(i).copied().unwrap_or(0),
+                    there.get(i).copied().unwrap_or(0),
+                );
+                grew[i] |= b > a;
+                fell[i] |= b < a;
+            }
+            if seen.insert(leaf) {
+                queue.push_back(leaf);
+            }
+        }
+    }
+    Ok((grew.iter().zip(&fell))
+        .map(|(&g, &f)| match (g, f) {
+            (true, false) => 1,
+            (false, true) => -1,
+            _ => 0,
+        })
+        .collect())
+}
+
+/// A move that does not raise the rank: the error every such move gives.
+fn rank_error(graph: &dyn TierGraph, from: u128, to: u128, signs: &[i64]) -> String {
+    format!(
+        "a tiered solve needs a rank that every move raises, and none was found: the move \
+         from {} to {} does not raise the rank learned from the roots' moves (measure signs \
+         {signs:?}; the measures are each set field's size and each number field's value)",
+        graph.show(from),
+        graph.show(to)
+    )
+}
+
+/// Takes `code` as reached: holds it with its rank, and sends each of its options'
+/// positions not sent this round to its owner.
+fn reach(
+    graph: &dyn TierGraph,
+    code: u128,
+    signs: &[i64],
+    peers: u64,
+    held: &mut FxHashMap<u128, Held>,
+    sent_now: &mut FxHashSet<u128>,
+    out: &mut Vec<(u64, Msg)>,
+) -> Result<(), String> {
+    let mut scratch = Vec::new();
+    let rank = rank_of(graph, code, signs, &mut scratch)?;
+    held.insert(
+        code,
+        Held {
+            rank,
+            value: UNSOLVED,
+        },
+    );
+    let mut options = TierOptions::default();
+    graph.options(code, &mut options)?;
+    for &leaf in &options.codes {
+        if rank_of(graph, leaf, signs, &mut scratch)? <= rank {
+            return Err(rank_error(graph, code, leaf, signs));
+        }
+        if sent_now.insert(leaf) {
+            out.push((owner(leaf, peers), Msg::Reach(leaf)));
+        }
+    }
+    Ok(())
+}
+
+/// The mex of `values`.
+fn mex(values: &mut [u32]) -> u32 {
+    values.sort_unstable();
+    let mut m = 0;
+    for &v in values.iter() {
+        if v == m {
+            m += 1;
+        } else if v > m {
+            break;
+        }
+    }
+    m
+}
+
+/// One worker's part of [`solve`].
+fn work(
+    worker: &mut Worker,
+    graph: &dyn TierGraph,
+    roots: &[u128],
+) -> Result<Option<TierReport>, String> {
+    let mut rounds = Rounds::new(worker);
+    let (me, peers) = (rounds.me, rounds.peers);
+    // Every worker learns the same signs from the same sample; a failure there is every
+    // worker's, so each stops at once with the same error.
+    let signs = learn_signs(graph, roots)?;
+    let mut failure: Option<String> = None;
+    let mut held: FxHashMap<u128, Held> = FxHashMap::default();
+    let mut options = TierOptions::default();
+    let mut out: Vec<(u64, Msg)> = Vec::new();
+
+    // 1. Reach every position.
+    let started = Instant::now();
+    if me == 0 {
+        for &root in roots {
+            out.push((owner(root, peers), Msg::Reach(root)));
+        }
+    }
+    loop {
+        let (got, sent, failed) = rounds.round_with_status(worker, &mut out, failure.is_some());
+        if failed {
+            return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
+        }
+        if sent == 0 {
+            break;
+        }
+        let mut sent_now: FxHashSet<u128> = FxHashSet::default();
+        for m in got {
+            let Msg::Reach(code) = m else { continue };
+            if failure.is_some() || held.contains_key(&code) {
+                continue;
+            }
+            let reached = reach(
+                graph,
+                code,
+                &signs,
+                peers,
+                &mut held,
+                &mut sent_now,
+                &mut out,
+            );
+            if let Err(e) = reached {
+                failure = Some(e);
+                out.clear();
+            }
+        }
+    }
+    let reach_seconds = started.elapsed().as_secs_f64();
+
+    // Every worker learns every rank.
+    let mut by_rank: BTreeMap<i64, Vec<u128>> = BTreeMap::new();
+    for (&code, h) in &held {
+        by_rank.entry(h.rank).or_default().push(code);
+    }
+    for w in 0..peers {
+        for &rank in by_rank.keys() {
+            out.push((w, Msg::Rank(rank)));
+        }
+    }
+    let mut ranks: Vec<i64> = (rounds.round(worker, &mut out).into_iter())
+        .filter_map(|m| match m {
+            Msg::Rank(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+
+    // 2. Solve the tiers from the highest rank down.
+    let mut tiers = Vec::new();
+    let mut slots: Vec<u32> = Vec::new();
+    let mut values: Vec<u32> = Vec::new();
+    for &rank in ranks.iter().rev() {
+        let started = Instant::now();
+        let tier = by_rank.remove(&rank).unwrap_or_default();
+        // Each position's options, as a range of slots (each slot an option's nim-sum).
+        let mut spans: Vec<(u128, usize, usize)> = Vec::with_capacity(tier.len());
+        slots.clear();
+        let (mut reads, mut remote) = (0u64, 0u64);
+        for &code in &tier {
+            if failure.is_some() {
+                break;
+            }
+            if let Err(e) = graph.options(code, &mut options) {
+                failure = Some(e);
+                break;
+            }
+            let first = slots.len();
+            for i in 0..options.len() {
+                let slot = slots.len();
+                slots.push(0);
+                for &leaf in options.option(i) {
+                    reads += 1;
+                    let to = owner(leaf, peers);
+                    if to == me {
+                        match held.get(&leaf) {
+                            Some(h) if h.value != UNSOLVED => slots[slot] ^= h.value,
+                            _ => {
+                                failure = Some(format!(
+                                    "internal error: {} was read before it was solved",
+                                    graph.show(leaf)
+                                ));
+                            }
+                        }
+                    } else {
+                        remote += 1;
+                        let (from, slot) = (me as u32, slot as u64);
+                        out.push((
+                            to,
+                            Msg::Ask {
+                                code: leaf,
+                                from,
+                                slot,
+                            },
+                        ));
+                    }
+                }
+            }
+            spans.push((code, first, slots.len()));
+        }
+        if failure.is_some() {
+            out.clear();
+        }
+        let (asks, _, failed) = rounds.round_with_status(worker, &mut out, failure.is_some());
+        if failed {
+            return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
+        }
+        for m in asks {
+            if let Msg::Ask { code, from, slot } = m {
+                let value = match held.get(&code) {
+                    Some(h) if h.value != UNSOLVED => h.value,
+                    _ => {
+                        failure = Some(format!(
+                            "internal error: {} was asked for before it was solved",
+                            graph.show(code)
+                        ));
+                        0
+                    }
+                };
+                out.push((u64::from(from), Msg::Answer { slot, value }));
+            }
+        }
+        if failure.is_some() {
+            out.clear();
+        }
+        let (answers, _, failed) = rounds.round_with_status(worker, &mut out, failure.is_some());
+        if failed {
+            return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
+        }
+        for m in answers {
+            if let Msg::Answer { slot, value } = m {
+                slots[slot as usize] ^= value;
+            }
+        }
+        for &(code, first, end) in &spans {
+            values.clear();
+            values.extend_from_slice(&slots[first..end]);
+            let value = mex(&mut values);
+            if let Some(h) = held.get_mut(&code) {
+                h.value = value;
+            }
+        }
+        // Worker 0 learns the tier's counts.
+        let counts = Msg::Counts {
+            positions: tier.len() as u64,
+            reads,
+            remote,
+        };
+        out.push((0, counts));
+        let mut cost = TierCost {
+            rank,
+            positions: 0,
+            reads: 0,
+            remote_reads: 0,
+            seconds: 0.0,
+        };
+        for m in rounds.round(worker, &mut out) {
+            if let Msg::Counts {
+                positions,
+                reads,
+                remote,
+            } = m
+            {
+                cost.positions += positions;
+                cost.reads += reads;
+                cost.remote_reads += remote;
+            }
+        }
+        cost.seconds = started.elapsed().as_secs_f64();
+        tiers.push(cost);
+    }
+
+    // 3. The roots' values, to worker 0.
+    if me == 0 {
+        for (index, &code) in roots.iter().enumerate() {
+            let index = index as u32;
+            out.push((owner(code, peers), Msg::RootAsk { code, index }));
+        }
+    }
+    for m in rounds.round(worker, &mut out) {
+        if let Msg::RootAsk { code, index } = m {
+            let value = held.get(&code).map_or(UNSOLVED, |h| h.value);
+            out.push((0, Msg::RootAnswer { index, value }));
+        }
+    }
+    let mut root_values = vec![UNSOLVED; roots.len()];
+    for m in rounds.round(worker, &mut out) {
+        if let Msg::RootAnswer { index, value } = m {
+            root_values[index as usize] = value;
+        }
+    }
+    if me != 0 {
+        return Ok(None);
+    }
+    if let Some(i) = root_values.iter().position(|&v| v == UNSOLVED) {
+        return Err(format!(
+            "internal error: the tiered solve found no value of {}",
+            graph.show(roots[i])
+        ));
+    }
+    Ok(Some(TierReport {
+        values: root_values,
+        positions: tiers.iter().map(|t| t.positions).sum(),
+        signs,
+        reach_seconds,
+        tiers,
+        workers: peers as usize,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleError;
+    use crate::Solver;
+    use proptest::prelude::*;
+
+    /// Cram on a board of at most 8 × 8 cells: a position is the set of empty cells; a
+    /// move fills two empty neighbours. Its measure is the number of empty cells.
+    #[derive(Clone, Copy)]
+    struct Cram {
+        cols: u32,
+    }
+
+    impl Rules for Cram {
+        type Pos = u64;
+        fn options(&self, empty: u64, out: &mut Options<u64>) -> Result<(), RuleError> {
+            for cell in 0..64 {
+                if empty >> cell & 1 == 0 {
+                    continue;
+                }
+                let right = cell + 1;
+                if right % self.cols != 0 && right < 64 && empty >> right & 1 != 0 {
+                    out.position(empty & !(1 << cell) & !(1 << right));
+                }
+                let down = cell + self.cols;
+                if down < 64 && empty >> down & 1 != 0 {
+                    out.position(empty & !(1 << cell) & !(1 << down));
+                }
+            }
+            Ok(())
+        }
+        fn key(&self, pos: u64) -> Option<u64> {
+            Some(pos)
+        }
+        fn position_of_code(&self, code: u128) -> Option<u64> {
+            u64::try_from(code).ok()
+        }
+        fn measures(&self, pos: u64, out: &mut Vec<i64>) {
+            out.clear();
+            out.push(i64::from(pos.count_ones()));
+        }
+    }
+
+    /// Kayles (octal 0.77) heaps as positions: a move splits a heap into a sum of two.
+    /// Its measure is the heap's size; `flat` gives no measure, so that no rank exists.
+    #[derive(Clone, Copy)]
+    struct Kayles {
+        flat: bool,
+    }
+
+    impl Rules for Kayles {
+        type Pos = u64;
+        fn options(&self, n: u64, out: &mut Options<u64>) -> Result<(), RuleError> {
+            let code = crate::heap::HeapCode::parse("0.77").map_err(RuleError::new)?;
+            crate::rules::heap_options(n as i64, code.digits(), |k| k as u64, out)
+        }
+        fn key(&self, pos: u64) -> Option<u64> {
+            Some(pos)
+        }
+        fn position_of_code(&self, code: u128) -> Option<u64> {
+            u64::try_from(code).ok()
+        }
+        fn measures(&self, pos: u64, out: &mut Vec<i64>) {
+            out.clear();
+            if !self.flat {
+                out.push(pos as i64);
+            }
+        }
+    }
+
+    fn tiered<R: Rules + Send + Sync + Clone + 'static>(
+        rules: &R,
+        roots: &[R::Pos],
+        workers: usize,
+    ) -> Result<TierReport, String> {
+        let graph = RulesGraph(rules.clone());
+        let codes = roots
+            .iter()
+            .map(|&p| graph.code(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let config = TierConfig {
+            workers,
+            ..TierConfig::default()
+        };
+        Ok(solve(Arc::new(graph), codes, &config)?.expect("worker 0 is in this process"))
+    }
+
+    #[test]
+    fn kayles_heaps_have_the_sequence_of_the_definition() {
+        let code = crate::heap::HeapCode::parse("0.77").unwrap();
+        let sequence = crate::rules::naive_sequence(&code, 40);
+        let roots: Vec<u64> = (0..=40).collect();
+        for workers in [1, 2, 3] {
+            let report = tiered(&Kayles { flat: false }, &roots, workers).unwrap();
+            assert_eq!(report.values, sequence, "{workers} workers");
+            assert_eq!(report.positions, 41);
+            assert_eq!(report.signs, vec![-1]);
+            assert_eq!(report.workers, workers);
+        }
+    }
+
+    #[test]
+    fn a_move_that_keeps_the_rank_is_an_error() {
+        let error = tiered(&Kayles { flat: true }, &[6], 2).unwrap_err();
+        assert!(error.contains("does not raise the rank"), "{error}");
+    }
+
+    #[test]
+    fn a_position_without_a_code_is_an_error() {
+        #[derive(Clone, Copy)]
+        struct NoCodes;
+        impl Rules for NoCodes {
+            type Pos = u64;
+            fn options(&self, _: u64, _: &mut Options<u64>) -> Result<(), RuleError> {
+                Ok(())
+            }
+        }
+        let error = tiered(&NoCodes, &[1], 1).unwrap_err();
+        assert!(error.contains("has no position code"), "{error}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Cram boards of up to 4 × 4 with some cells filled: every worker count gives the
+        /// ordinary solver's values.
+        #[test]
+        fn cram_boards_have_the_solvers_values(
+            rows in 1u32..=4,
+            cols in 1u32..=4,
+            holes in any::<u64>(),
+            workers in 1usize..=3,
+        ) {
+            let cells = rows * cols;
+            let board = (1u64 << cells) - 1;
+            let roots = [board, board & !(holes & (holes >> 7))];
+            let rules = Cram { cols };
+            let report = tiered(&rules, &roots, workers).unwrap();
+            let mut solver = Solver::new(&rules);
+            for (i, &root) in roots.iter().enumerate() {
+                prop_assert_eq!(report.values[i], solver.grundy(root).unwrap());
+            }
+            let tiers: u64 = report.tiers.iter().map(|t| t.positions).sum();
+            prop_assert_eq!(tiers, report.positions);
+        }
+    }
+}
