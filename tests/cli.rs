@@ -2333,3 +2333,92 @@ fn period_terms_read_off_heap_engines_interpreted() {
 fn period_terms_read_off_heap_engines_natively() {
     period_terms_read_off_heap_engines("--native");
 }
+
+/// `cgdl run ARGS` started without waiting (the environment of [`cgdl`]).
+fn spawn_cgdl(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(args)
+        .env(
+            "CGDL_CACHE_DIR",
+            common::root().join("target/cgdl-test-cache"),
+        )
+        .current_dir(common::root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the cgdl binary runs")
+}
+
+/// Two ports of localhost that nothing listens on now.
+fn free_ports() -> [u16; 2] {
+    let listeners = [0, 1].map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("a port"));
+    listeners.map(|l| l.local_addr().expect("an address").port())
+}
+
+/// Issue 38: a tiered solve (every position the queries reach, tier by tier) answers as the
+/// ordinary solver, on one worker, on two threads, and as two processes on localhost (process
+/// 0 prints; process 1 prints nothing); its failures are errors.
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn tiered_solves_answer_as_the_ordinary_solver() {
+    // Cram's regions are sums; dots' lines a set of tagged cells; a number that only falls.
+    let cram = common::resized(&common::example("cram.cgdl"), 3, 5);
+    let files = [
+        temp_file("tiered_cram.cgdl", &cram),
+        PathBuf::from("examples/dots_lines.cgdl"),
+        PathBuf::from("examples/kings_horses.cgdl"),
+    ];
+    for path in &files {
+        let file = path.to_str().expect("path");
+        let ordinary = cgdl(&["run", file]);
+        assert!(ordinary.status.success(), "{}", stderr(&ordinary));
+        for threads in ["1", "2"] {
+            let out = cgdl(&["run", file, "--tiered", "--threads", threads]);
+            assert!(out.status.success(), "{file}: {}", stderr(&out));
+            assert_eq!(
+                stdout(&out),
+                stdout(&ordinary),
+                "{file} on {threads} threads"
+            );
+        }
+        let hosts = temp_file(
+            "tiered_hosts",
+            &(free_ports().map(|p| format!("127.0.0.1:{p}\n")).concat()),
+        );
+        let hosts = hosts.to_str().expect("path");
+        let process = |i: &str| {
+            let args = ["run", "--native", file, "--tiered", "--threads", "1"];
+            spawn_cgdl(
+                &[
+                    &args[..],
+                    &["--processes", "2", "--process", i, "--hostfile", hosts],
+                ]
+                .concat(),
+            )
+        };
+        let (first, second) = (process("0"), process("1"));
+        let (first, second) = (
+            first.wait_with_output().expect("process 0 ends"),
+            second.wait_with_output().expect("process 1 ends"),
+        );
+        assert!(first.status.success(), "{file}: {}", stderr(&first));
+        assert!(second.status.success(), "{file}: {}", stderr(&second));
+        assert_eq!(stdout(&first), stdout(&ordinary), "{file} as two processes");
+        assert_eq!(stdout(&second), "", "{file}: process 1 prints nothing");
+    }
+    // A move that does not raise any rank; a partizan game; a heap of any size.
+    let flat = temp_file(
+        "tiered_flat.cgdl",
+        "game G(n: 0..=4, flag: bool) {\n    move flip(not flag) => G(n, true)\n    \
+         move down(n > 0) => G(n - 1, flag)\n}\nvalue grundy of G(4, false)\n",
+    );
+    let out = cgdl(&["run", flat.to_str().expect("path"), "--tiered"]);
+    assert_fails_with(&out, "does not raise the rank");
+    let out = cgdl(&["run", "examples/domineering.cgdl", "--tiered"]);
+    assert_fails_with(&out, "partizan game");
+    let out = cgdl(&["run", "examples/kayles.cgdl", "--tiered"]);
+    assert_fails_with(&out, "has no position code");
+    let out = cgdl(&["run", "examples/nim.cgdl", "--processes", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--tiered"), "{}", stderr(&out));
+}

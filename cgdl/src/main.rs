@@ -1,7 +1,7 @@
 //! The `cgdl` command-line tool.
 
 use cgdl::compiler::{self, interp::Interpreter, ir::Program, Diagnostic};
-use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo, RunEnd};
+use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo, RunEnd, TieredRun};
 use cgdl::runtime::report::{Ask, Plan};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -179,6 +179,23 @@ struct SolveArgs {
     /// memory held.
     #[arg(long)]
     stats: bool,
+    /// First solve every position the queries reach, tier by tier (a rank every move
+    /// raises), on --threads workers in each of --processes processes; then answer from
+    /// those values (native solvers; docs/SCALE.md).
+    #[arg(long, conflicts_with = "interp")]
+    tiered: bool,
+    /// With --tiered: the processes that share the solve, each started with its own
+    /// --process [default: 1].
+    #[arg(long, value_name = "N", requires = "tiered", value_parser = clap::value_parser!(u32).range(1..))]
+    processes: Option<u32>,
+    /// With --tiered: this process's number, from 0; process 0 prints the answers
+    /// [default: 0].
+    #[arg(long, value_name = "I", requires = "tiered")]
+    process: Option<u32>,
+    /// With --tiered: a file of `host:port` lines, one a process in order [default:
+    /// localhost, ports from 2101].
+    #[arg(long, value_name = "FILE", requires = "tiered")]
+    hostfile: Option<PathBuf>,
 }
 
 /// An error already explained to the user on stderr.
@@ -275,6 +292,11 @@ fn driver_options(file: &str, output: &OutputArgs, args: &SolveArgs) -> DriverOp
         stats: args.stats,
         from_query: 0,
         handoff: None,
+        tiered: args.tiered.then(|| TieredRun {
+            processes: args.processes.map_or(1, |n| n as usize),
+            process: args.process.map_or(0, |n| n as usize),
+            hostfile: args.hostfile.clone(),
+        }),
     }
 }
 
@@ -323,9 +345,13 @@ fn execute(
         return interpret(source, program, options);
     }
     let Some(code) = native_code(source, program) else {
+        if options.tiered.is_some() {
+            eprintln!("error: --tiered needs the file's native solver, which it does not have");
+            return Err(Reported);
+        }
         return interpret(source, program, options);
     };
-    if args.native {
+    if args.native || options.tiered.is_some() {
         let binary = build_native(&code, label)?;
         return run_solver(&binary, options, None);
     }
@@ -462,6 +488,14 @@ fn run_solver(
     }
     if options.from_query > 0 {
         cmd.arg("--from-query").arg(options.from_query.to_string());
+    }
+    if let Some(run) = &options.tiered {
+        cmd.arg("--tiered");
+        cmd.arg("--processes").arg(run.processes.to_string());
+        cmd.arg("--process").arg(run.process.to_string());
+        if let Some(hosts) = &run.hostfile {
+            cmd.arg("--hostfile").arg(hosts);
+        }
     }
     if let Some(asks) = &options.eval {
         let names: Vec<&str> = asks.iter().map(|a| a.name()).collect();
@@ -626,6 +660,10 @@ fn cmd_eval(
     // The file's own solver (one build serves every position): the interpreter computes
     // the position, and the solver reads it.
     let Some(binary) = native_binary(&name, &source, &program)? else {
+        if options.tiered.is_some() {
+            eprintln!("error: --tiered needs the file's native solver, which it does not have");
+            return Err(Reported);
+        }
         return interpret(&checked.source, &checked.program, &options);
     };
     let interp = Interpreter::new(&checked.program, &checked.source);

@@ -203,7 +203,7 @@ pub fn solver_binary(
         .map_err(|e| format!("cannot create the solver cache at {}: {e}", src.display()))?;
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [dependencies]\ncgdl-runtime = {{ path = {:?}, features = [\"progress\", \"svg\", \"cli\"] }}\n\n[workspace]\n\n{RELEASE_PROFILE}",
+         [dependencies]\ncgdl-runtime = {{ path = {:?}, features = [\"progress\", \"svg\", \"cli\", \"tiered\"] }}\n\n[workspace]\n\n{RELEASE_PROFILE}",
         runtime.display().to_string()
     );
     let main = format!(

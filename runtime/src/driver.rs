@@ -112,6 +112,31 @@ pub struct DriverOptions {
     pub from_query: usize,
     /// Hand the rest of the run over when this says the native solver is ready.
     pub handoff: Option<Handoff>,
+    /// Solve every position the queries reach tier by tier first (`--tiered`, a solver
+    /// built with the runtime's feature `tiered`), on `threads` workers in this process.
+    pub tiered: Option<TieredRun>,
+}
+
+/// Where a tiered solve's processes run (`--tiered`; see the runtime's `tiered` module).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TieredRun {
+    /// Processes in all, each with the run's threads as workers.
+    pub processes: usize,
+    /// This process's number, from 0: process 0 prints the answers, the others only
+    /// solve their part.
+    pub process: usize,
+    /// A file of `host:port` lines, one a process (default: localhost, ports from 2101).
+    pub hostfile: Option<std::path::PathBuf>,
+}
+
+impl Default for TieredRun {
+    fn default() -> Self {
+        TieredRun {
+            processes: 1,
+            process: 0,
+            hostfile: None,
+        }
+    }
 }
 
 /// The state of a run that the interpreter answers while the native solver builds
@@ -201,6 +226,7 @@ impl Default for DriverOptions {
             stats: false,
             from_query: 0,
             handoff: None,
+            tiered: None,
         }
     }
 }
@@ -243,9 +269,35 @@ where
     R: Rules + Sync,
     R::Pos: Send + Sync,
 {
-    run_timed(rules, options, progress, |solver| {
-        with_helpers(solver, |solver| run_with(solver, queries, plan, options))
-    })
+    run_queries_knowing(rules, queries, plan, options, progress, &[])
+}
+
+/// [`run_queries_on_threads`] with the Grundy values of some positions known (found by a
+/// tiered solve: [`Solver::know_grundy`]).
+pub fn run_queries_knowing<'r, R>(
+    rules: &'r R,
+    queries: &[QueryInfo],
+    plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
+    options: &DriverOptions,
+    progress: Option<ProgressReport<'r>>,
+    known: &[(R::Pos, u32)],
+) -> RunEnd
+where
+    R: Rules + Sync,
+    R::Pos: Send + Sync,
+{
+    let started = std::time::Instant::now();
+    let mut solver = new_solver(rules, options, progress);
+    for &(pos, value) in known {
+        solver.know_grundy(pos, value);
+    }
+    let end = with_helpers(&mut solver, |solver| {
+        run_with(solver, queries, plan, options)
+    });
+    if options.stats && matches!(end, RunEnd::Finished(_)) {
+        note(&stats_line(&solver, started.elapsed()));
+    }
+    end
 }
 
 /// Runs `run` on a new solver, and writes `--stats` after a run that finished.
@@ -614,6 +666,41 @@ fn native_command() -> clap::Command {
             "stats",
             "at the end, write to stderr the positions solved, the time and the memory held",
         ))
+        .arg(flag(
+            "tiered",
+            "first solve every position the queries reach, tier by tier (a rank every move \
+             raises), on --threads workers and --processes processes; then answer from it",
+        ))
+        .arg(
+            Arg::new("processes")
+                .long("processes")
+                .value_name("N")
+                .requires("tiered")
+                .value_parser(value_parser!(u32).range(1..))
+                .help("with --tiered: the processes that share the solve [default: 1]"),
+        )
+        .arg(
+            Arg::new("process")
+                .long("process")
+                .value_name("I")
+                .requires("tiered")
+                .value_parser(value_parser!(u32))
+                .help(
+                    "with --tiered: this process's number, from 0 (process 0 prints the \
+                     answers) [default: 0]",
+                ),
+        )
+        .arg(
+            Arg::new("hostfile")
+                .long("hostfile")
+                .value_name("FILE")
+                .requires("tiered")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .help(
+                    "with --tiered: `host:port` lines, one a process in order [default: \
+                     localhost, ports from 2101]",
+                ),
+        )
         .arg(
             Arg::new("from-query")
                 .long("from-query")
@@ -656,6 +743,11 @@ fn native_options(
         svg: m.get_one::<std::path::PathBuf>("svg").cloned(),
         stats: m.get_flag("stats"),
         from_query: m.get_one::<usize>("from-query").copied().unwrap_or(0),
+        tiered: m.get_flag("tiered").then(|| TieredRun {
+            processes: m.get_one::<u32>("processes").map_or(1, |&n| n as usize),
+            process: m.get_one::<u32>("process").map_or(0, |&n| n as usize),
+            hostfile: m.get_one::<std::path::PathBuf>("hostfile").cloned(),
+        }),
         ..DriverOptions::default()
     };
     Ok((options, m.get_one::<String>("position").cloned()))
@@ -677,7 +769,7 @@ pub fn native_main<R>(
     file: &str,
 ) -> std::process::ExitCode
 where
-    R: Rules + Sync,
+    R: Rules + Clone + Send + Sync + 'static,
     R::Pos: Send + Sync,
 {
     exit_status_survives_stderr(|| solver_main(rules, queries, plan, position, file))
@@ -711,7 +803,7 @@ fn solver_main<R>(
     file: &str,
 ) -> std::process::ExitCode
 where
-    R: Rules + Sync,
+    R: Rules + Clone + Send + Sync + 'static,
     R::Pos: Send + Sync,
 {
     let (options, given) = match native_options(std::env::args_os(), file) {
@@ -730,8 +822,27 @@ where
                 return std::process::ExitCode::FAILURE;
             }
         };
+        let known = match &options.tiered {
+            Some(run) => match solve_tiers(
+                rules,
+                target.leaves().into_iter().copied().collect(),
+                &options,
+                run,
+            ) {
+                Ok(Some(known)) => known,
+                Ok(None) => return std::process::ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return std::process::ExitCode::FAILURE;
+                }
+            },
+            None => Vec::new(),
+        };
         let started = std::time::Instant::now();
         let mut solver = new_solver(rules, &options, terminal_progress());
+        for &(pos, value) in &known {
+            solver.know_grundy(pos, value);
+        }
         let succeeded = with_helpers(&mut solver, |solver| {
             eval_position(solver, "eval", target, &options)
         });
@@ -752,11 +863,110 @@ where
         })
         .collect();
     let mut plan_fn = |i: usize| plan(i).map_err(|e| e.to_string());
-    let end = run_queries_on_threads(rules, &infos, &mut plan_fn, &options, terminal_progress());
+    let mut known = Vec::new();
+    if let Some(run) = &options.tiered {
+        let mut roots = Vec::new();
+        for (i, q) in infos.iter().enumerate().skip(options.from_query) {
+            match plan_fn(i).and_then(Plan::positions) {
+                Ok(positions) => roots.extend(positions),
+                Err(e) => {
+                    error_line(&format!(
+                        "error: {}:{}: in `{}`: {e}",
+                        options.file, q.location, q.text
+                    ));
+                    return std::process::ExitCode::FAILURE;
+                }
+            }
+        }
+        roots.sort_unstable();
+        roots.dedup();
+        known = match solve_tiers(rules, roots, &options, run) {
+            Ok(Some(known)) => known,
+            // Another process prints the answers.
+            Ok(None) => return std::process::ExitCode::SUCCESS,
+            Err(e) => {
+                error_line(&format!("error: {}: {e}", options.file));
+                return std::process::ExitCode::FAILURE;
+            }
+        };
+    }
+    let end = run_queries_knowing(
+        rules,
+        &infos,
+        &mut plan_fn,
+        &options,
+        terminal_progress(),
+        &known,
+    );
     if end == RunEnd::Finished(true) {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE
+    }
+}
+
+/// Positions with their Grundy values, found before the queries run.
+#[cfg(feature = "cli")]
+type Known<P> = Vec<(P, u32)>;
+
+#[cfg(feature = "cli")]
+/// `--tiered`: the Grundy value of each of `roots`, found by a tiered solve over every
+/// position they reach (`None` on a process other than 0, which prints nothing).
+fn solve_tiers<R>(
+    rules: &R,
+    roots: Vec<R::Pos>,
+    options: &DriverOptions,
+    run: &TieredRun,
+) -> Result<Option<Known<R::Pos>>, String>
+where
+    R: Rules + Clone + Send + Sync + 'static,
+{
+    #[cfg(feature = "tiered")]
+    {
+        use crate::tiered::{RulesGraph, TierConfig};
+        let graph = RulesGraph(rules.clone());
+        let codes = (roots.iter())
+            .map(|&p| graph.code(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let workers = options
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let config = TierConfig {
+            workers,
+            processes: run.processes,
+            process: run.process,
+            hostfile: run.hostfile.clone(),
+            ..TierConfig::default()
+        };
+        let started = std::time::Instant::now();
+        let Some(report) = crate::tiered::solve(std::sync::Arc::new(graph), codes, &config)? else {
+            return Ok(None);
+        };
+        if options.stats {
+            let remote: u64 = report.tiers.iter().map(|t| t.remote_reads).sum();
+            let reads: u64 = report.tiers.iter().map(|t| t.reads).sum();
+            note(&format!(
+                "stats: tiered: {} positions in {} tiers on {} workers in {:.2} s (reaching them \
+                 {:.2} s); {reads} values read, {remote} of them from another worker",
+                report.positions,
+                report.tiers.len(),
+                report.workers,
+                started.elapsed().as_secs_f64(),
+                report.reach_seconds,
+            ));
+            for t in &report.tiers {
+                note(&format!(
+                    "stats: tier {}: {} positions, {} reads ({} remote), {:.3} s",
+                    t.rank, t.positions, t.reads, t.remote_reads, t.seconds
+                ));
+            }
+        }
+        Ok(Some(roots.into_iter().zip(report.values).collect()))
+    }
+    #[cfg(not(feature = "tiered"))]
+    {
+        let _ = (rules, roots, options, run);
+        Err("this solver was built without tiered solving (the runtime's feature `tiered`)".into())
     }
 }
 

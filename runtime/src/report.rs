@@ -149,6 +149,32 @@ pub enum Plan<'a, P> {
     },
 }
 
+impl<P: Copy + Ord> Plan<'_, P> {
+    /// The positions of the query's targets (each row's, cell's or term's): what a tiered
+    /// solve starts from. The first rule error met while building one is returned.
+    pub fn positions(self) -> Result<Vec<P>, String> {
+        let mut out = Vec::new();
+        let mut take = |e: &Expr<P>| out.extend(e.leaves().into_iter().copied());
+        match self {
+            Plan::Value { target, .. } => take(&target),
+            Plan::Table { rows, .. } => {
+                for row in rows.items {
+                    take(&row?.1);
+                }
+            }
+            Plan::Grid { cells, .. } => cells.iter().flatten().for_each(take),
+            Plan::Period { terms, .. } => {
+                for term in terms.items {
+                    take(&term?.1);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+}
+
 /// What the compiler proved of a period query's terms: they are the terms of indices
 /// `first..=last`, in order, and the term of index `n >= 0` is heap `n` of heap game `game`
 /// (the game's index in its file), whose code has digits `digits`, made without fail. The

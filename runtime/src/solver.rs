@@ -407,6 +407,26 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
     }
 
+    /// Takes `value` as the Grundy value of the position `pos`, found elsewhere (by a tiered
+    /// solve): the solver then answers its Grundy value, and its outcome in fast mode,
+    /// without a search. It must be the value of the definition. Nothing is kept for a
+    /// position whose game has symmetries the solver checks as it runs (a value kept under
+    /// an image would skip that check), nor in exact mode (which keeps no Grundy values of
+    /// positions for outcomes).
+    pub fn know_grundy(&mut self, pos: Pos<R>, value: u32) {
+        if self.mode != Mode::Fast || self.rules.checked_symmetries(pos) > 0 {
+            return;
+        }
+        let node = Node::Leaf(self.rules.least_image(pos));
+        self.store(
+            Task {
+                kind: ValueKind::Grundy,
+                node,
+            },
+            value,
+        );
+    }
+
     /// Grundy value.
     pub fn grundy(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<u32, SolveError> {
         self.number(ValueKind::Grundy, expr)

@@ -4,9 +4,11 @@
 //!
 //! A tier is the positions of one *rank*, a number that every move strictly increases. The
 //! rank is a signed sum of the universe's measures ([`Rules::measures`]: set sizes and
-//! numbers): each measure counts up where every move seen from the roots (a sample of
-//! [`SAMPLE_POSITIONS`] positions) only increases it, down where they only decrease it, and
-//! not at all otherwise. The solve then checks, at every move of every position, that the
+//! numbers), its signs learned from the moves seen from the roots (a sample of
+//! [`SAMPLE_POSITIONS`] positions): each measure counts up where those moves only raise it,
+//! down where they only lower it, not at all otherwise; where that rank is not raised by
+//! every move seen, the first choice of signs that is (a row and a column that fall
+//! together while each may rise). The solve then checks, at every move of every position, that the
 //! option's rank is greater than its position's: a move that breaks it stops the solve with
 //! an error naming it, never a value.
 //!
@@ -33,6 +35,7 @@ use std::hash::{BuildHasher, BuildHasherDefault};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
+use timely::communication::AllocatorBuilder;
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
@@ -188,6 +191,8 @@ pub struct TierConfig {
     /// A file of `host:port` lines, one a process in order (`None`: localhost, ports from
     /// 2101).
     pub hostfile: Option<std::path::PathBuf>,
+    /// How long a process waits for the others to connect before it gives up.
+    pub connect_timeout: std::time::Duration,
 }
 
 impl Default for TierConfig {
@@ -197,6 +202,7 @@ impl Default for TierConfig {
             processes: 1,
             process: 0,
             hostfile: None,
+            connect_timeout: std::time::Duration::from_secs(120),
         }
     }
 }
@@ -268,8 +274,12 @@ pub fn solve(
     config: &TierConfig,
 ) -> Result<Option<TierReport>, String> {
     let timely_config = timely_config(config)?;
+    let (builders, others) = connect(timely_config.communication, config)?;
     let roots = Arc::new(roots);
-    let guards = timely::execute(timely_config, move |worker| work(worker, &*graph, &roots))
+    let guards =
+        timely::execute::execute_from(builders, others, timely_config.worker, move |worker| {
+            work(worker, &*graph, &roots)
+        })
         .map_err(|e| format!("the tiered solve's workers could not start: {e}"))?;
     let mut report = None;
     let mut error: Option<String> = None;
@@ -291,6 +301,76 @@ pub fn solve(
     match error {
         Some(e) => Err(e),
         None => Ok(report),
+    }
+}
+
+/// The allocators of this process's workers, once every process is connected (timely's
+/// networking, which says how it connects on standard output: sent to standard error here,
+/// since standard output holds the answers). A process waits at most
+/// [`TierConfig::connect_timeout`] for the others.
+fn connect(
+    communication: timely::CommunicationConfig,
+    config: &TierConfig,
+) -> Result<(Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>), String> {
+    if config.processes == 1 {
+        return communication.try_build();
+    }
+    let _redirect = StdoutToStderr::new();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(communication.try_build());
+    });
+    let (process, processes) = (config.process, config.processes);
+    match receive.recv_timeout(config.connect_timeout) {
+        Ok(built) => built.map_err(|e| {
+            format!("process {process} of the tiered solve could not connect to the others: {e}")
+        }),
+        Err(_) => Err(format!(
+            "process {process} of the tiered solve: the other processes did not connect within \
+             {} s; start every process, 0 to {}, each with its --process (and, on several \
+             hosts, one --hostfile listing each process's host:port)",
+            config.connect_timeout.as_secs(),
+            processes - 1
+        )),
+    }
+}
+
+/// While it lives, the process's standard output goes to standard error.
+struct StdoutToStderr {
+    #[cfg(target_os = "linux")]
+    saved: libc::c_int,
+}
+
+impl StdoutToStderr {
+    fn new() -> Self {
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: dup and dup2 on the standard descriptors; a failed dup leaves them.
+            let saved = unsafe { libc::dup(1) };
+            if saved >= 0 {
+                unsafe { libc::dup2(2, 1) };
+            }
+            StdoutToStderr { saved }
+        }
+        #[cfg(not(target_os = "linux"))]
+        StdoutToStderr {}
+    }
+}
+
+impl Drop for StdoutToStderr {
+    fn drop(&mut self) {
+        use std::io::Write as _;
+        let _ = std::io::stdout().flush();
+        #[cfg(target_os = "linux")]
+        if self.saved >= 0 {
+            // SAFETY: puts back the descriptor saved in `new`.
+            unsafe {
+                libc::dup2(self.saved, 1);
+                libc::close(self.saved);
+            }
+        }
     }
 }
 
@@ -441,13 +521,18 @@ fn rank_of(
 }
 
 /// The rank's signs, learned from the moves of the first [`SAMPLE_POSITIONS`] positions
-/// reached breadth first from `roots`.
+/// reached breadth first from `roots`: each measure counts up where those moves only raise
+/// it, down where they only lower it, not at all otherwise; where that rank is not raised by
+/// every move seen, the first signs (each -1, 0 or 1, of at most [`SIGN_SEARCH_MEASURES`]
+/// measures) that are, such as a row and a column that fall together while each may rise.
 fn learn_signs(graph: &dyn TierGraph, roots: &[u128]) -> Result<Vec<i64>, String> {
-    let (mut grew, mut fell): (Vec<bool>, Vec<bool>) = (Vec::new(), Vec::new());
+    // The moves' changes of the measures, each once.
+    let mut changes: FxHashSet<Vec<i64>> = FxHashSet::default();
     let mut seen: FxHashSet<u128> = roots.iter().copied().collect();
     let mut queue: std::collections::VecDeque<u128> = roots.iter().copied().collect();
     let (mut options, mut here, mut there) = (TierOptions::default(), Vec::new(), Vec::new());
     let mut expanded = 0;
+    let mut width = 0;
     while let Some(code) = queue.pop_front() {
         if expanded == SAMPLE_POSITIONS {
             break;
@@ -457,30 +542,53 @@ fn learn_signs(graph: &dyn TierGraph, roots: &[u128]) -> Result<Vec<i64>, String
         graph.measures(code, &mut here)?;
         for &leaf in &options.codes {
             graph.measures(leaf, &mut there)?;
-            let n = here.len().max(there.len());
-            grew.resize(grew.len().max(n), false);
-            fell.resize(fell.len().max(n), false);
-            for i in 0..n {
-                let (a, b) = (
-                    here.get(i).copied().unwrap_or(0),
-                    there.get(i).copied().unwrap_or(0),
-                );
-                grew[i] |= b > a;
-                fell[i] |= b < a;
-            }
+            width = width.max(here.len()).max(there.len());
+            let at = |m: &[i64], i: usize| m.get(i).copied().unwrap_or(0);
+            changes.insert((0..width).map(|i| at(&there, i) - at(&here, i)).collect());
             if seen.insert(leaf) {
                 queue.push_back(leaf);
             }
         }
     }
-    Ok((grew.iter().zip(&fell))
-        .map(|(&g, &f)| match (g, f) {
-            (true, false) => 1,
-            (false, true) => -1,
-            _ => 0,
+    let changes: Vec<Vec<i64>> = changes.into_iter().collect();
+    let raises = |signs: &[i64]| {
+        (changes.iter()).all(|c| c.iter().zip(signs).map(|(d, s)| d * s).sum::<i64>() > 0)
+    };
+    let each: Vec<i64> = (0..width)
+        .map(|i| {
+            let grew = changes.iter().any(|c| c.get(i).is_some_and(|&d| d > 0));
+            let fell = changes.iter().any(|c| c.get(i).is_some_and(|&d| d < 0));
+            match (grew, fell) {
+                (true, false) => 1,
+                (false, true) => -1,
+                _ => 0,
+            }
         })
-        .collect())
+        .collect();
+    if raises(&each) || width > SIGN_SEARCH_MEASURES {
+        return Ok(each);
+    }
+    // Every choice of signs, fewest measures first.
+    let mut choices: Vec<Vec<i64>> = (0..3usize.pow(width as u32))
+        .map(|mut n| {
+            (0..width)
+                .map(|_| {
+                    let s = [0, -1, 1][n % 3];
+                    n /= 3;
+                    s
+                })
+                .collect()
+        })
+        .collect();
+    choices.sort_by_key(|signs: &Vec<i64>| signs.iter().filter(|&&s| s != 0).count());
+    Ok(choices
+        .into_iter()
+        .find(|signs| raises(signs))
+        .unwrap_or(each))
 }
+
+/// The most measures whose every choice of signs a tiered solve tries (3^8 choices).
+pub const SIGN_SEARCH_MEASURES: usize = 8;
 
 /// A move that does not raise the rank: the error every such move gives.
 fn rank_error(graph: &dyn TierGraph, from: u128, to: u128, signs: &[i64]) -> String {
@@ -877,6 +985,49 @@ mod tests {
         }
     }
 
+    /// The king's horses (Lenhardt): a horse on an 8 × 8 board jumps like a knight to the
+    /// four squares that lower its row plus column; row and column each may rise.
+    #[derive(Clone, Copy)]
+    struct Horse;
+
+    impl Rules for Horse {
+        type Pos = (i64, i64);
+        fn options(
+            &self,
+            (r, c): (i64, i64),
+            out: &mut Options<(i64, i64)>,
+        ) -> Result<(), RuleError> {
+            for (dr, dc) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)] {
+                let (r, c) = (r + dr, c + dc);
+                if (0..8).contains(&r) && (0..8).contains(&c) {
+                    out.position((r, c));
+                }
+            }
+            Ok(())
+        }
+        fn key(&self, (r, c): (i64, i64)) -> Option<u64> {
+            Some((r * 8 + c) as u64)
+        }
+        fn position_of_code(&self, code: u128) -> Option<(i64, i64)> {
+            (code < 64).then_some((code as i64 / 8, code as i64 % 8))
+        }
+        fn measures(&self, (r, c): (i64, i64), out: &mut Vec<i64>) {
+            out.clear();
+            out.extend([r, c]);
+        }
+    }
+
+    #[test]
+    fn a_rank_of_measures_that_fall_together_is_found() {
+        let roots: Vec<(i64, i64)> = (0..64).map(|k| (k / 8, k % 8)).collect();
+        let report = tiered(&Horse, &roots, 2).unwrap();
+        assert_eq!(report.signs, vec![-1, -1]);
+        let mut solver = Solver::new(&Horse);
+        for (i, &root) in roots.iter().enumerate() {
+            assert_eq!(report.values[i], solver.grundy(root).unwrap(), "{root:?}");
+        }
+    }
+
     #[test]
     fn a_move_that_keeps_the_rank_is_an_error() {
         let error = tiered(&Kayles { flat: true }, &[6], 2).unwrap_err();
@@ -919,6 +1070,59 @@ mod tests {
             }
             let tiers: u64 = report.tiers.iter().map(|t| t.positions).sum();
             prop_assert_eq!(tiers, report.positions);
+        }
+    }
+}
+
+#[cfg(test)]
+mod connect_tests {
+    use super::*;
+
+    #[test]
+    fn a_process_whose_partners_never_come_gives_up_with_an_error() {
+        // Process 1 of 2 connects to process 0, which nothing runs.
+        let dir = std::env::temp_dir().join(format!("cgdl-tiered-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let hosts = dir.join("hosts");
+        std::fs::write(&hosts, "127.0.0.1:1\n127.0.0.1:0\n").unwrap();
+        let config = TierConfig {
+            processes: 2,
+            process: 1,
+            hostfile: Some(hosts),
+            connect_timeout: std::time::Duration::from_millis(300),
+            ..TierConfig::default()
+        };
+        #[derive(Clone, Copy)]
+        struct Nothing;
+        impl TierGraph for Nothing {
+            fn options(&self, _: u128, out: &mut TierOptions) -> Result<(), String> {
+                out.clear();
+                Ok(())
+            }
+            fn measures(&self, _: u128, out: &mut Vec<i64>) -> Result<(), String> {
+                out.clear();
+                Ok(())
+            }
+            fn show(&self, code: u128) -> String {
+                code.to_string()
+            }
+        }
+        let error = solve(Arc::new(Nothing), vec![0], &config).unwrap_err();
+        assert!(error.contains("did not connect within"), "{error}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn bad_placements_are_errors() {
+        for (workers, processes, process) in [(0, 1, 0), (1, 0, 0), (1, 2, 2)] {
+            let config = TierConfig {
+                workers,
+                processes,
+                process,
+                ..TierConfig::default()
+            };
+            let error = timely_config(&config).unwrap_err();
+            assert!(error.contains("at least one worker"), "{error}");
         }
     }
 }

@@ -545,10 +545,10 @@ impl Gen<'_> {
         self.keys(true)
     }
 
-    /// Each game's key terms and offset where `key` packs it (`wide`: `wide_key`, over the
+    /// Each game's key fields and offset where `key` packs it (`wide`: `wide_key`, over the
     /// games without a `key`): the games in order, each while its keys fit after the earlier
     /// ones' below the word's largest value.
-    fn key_plan(&self, wide: bool) -> Vec<Option<(Vec<TokenStream>, u128)>> {
+    fn key_plan(&self, wide: bool) -> Vec<Option<(Vec<KeyField>, u128)>> {
         let narrow = if wide {
             self.key_plan(false)
         } else {
@@ -561,9 +561,10 @@ impl Gen<'_> {
                 if narrow.get(gid).is_some_and(Option::is_some) {
                     return None;
                 }
-                let (terms, size) = self.key_digits(gid, game, wide)?;
+                let fields = self.key_fields(gid, game, wide)?;
+                let size = (fields.iter()).try_fold(1u128, |size, f| size.checked_mul(f.radix))?;
                 let end = offset.checked_add(size).filter(|&end| end <= max)?;
-                Some((terms, std::mem::replace(&mut offset, end)))
+                Some((fields, std::mem::replace(&mut offset, end)))
             })
             .collect()
     }
@@ -575,10 +576,11 @@ impl Gen<'_> {
             return None;
         }
         let arms = (self.program.games.iter().enumerate().zip(plan)).map(|((gid, game), keyed)| {
-            let Some((mut parts, offset)) = keyed else {
+            let Some((fields, offset)) = keyed else {
                 let any = self.any_pos(gid, game);
                 return quote!(#any => ::std::option::Option::None,);
             };
+            let mut parts = key_terms(&fields, wide);
             if offset > 0 || parts.is_empty() {
                 let offset = match wide {
                     true => Literal::u128_suffixed(offset),
@@ -592,56 +594,210 @@ impl Gen<'_> {
         Some(quote!(match pos { #(#arms)* }))
     }
 
-    /// The terms (`u64` expressions, `u128` ones when `wide`: each field's digit times its
-    /// place value) and the number of positions of a game that has a key, or `None`.
-    fn key_digits(&self, gid: usize, game: &Game, wide: bool) -> Option<(Vec<TokenStream>, u128)> {
+    /// The key fields of a game that has a key (`wide`: a wide key), in order, or `None`.
+    fn key_fields(&self, gid: usize, game: &Game, wide: bool) -> Option<Vec<KeyField>> {
+        let rt = &self.rt;
         let (word, max_set) = match wide {
             true => (quote!(u128), 127),
             false => (quote!(u64), 64),
         };
         let max = if wide { u128::MAX } else { u64::MAX as u128 };
-        let mut terms = Vec::new();
+        let mut fields = Vec::new();
         let mut scale: u128 = 1;
-        let fields = self.field_names(game);
+        let names = self.field_names(game);
         for (i, f) in game.fields.iter().enumerate() {
-            let s = &fields[i];
+            let s = &names[i];
             // A `Bits64` or `Bits` holds its set as the bits of a `u64` or `u128`.
             let set_digit = |n: usize, stored_wide: bool| {
-                let digit = match (stored_wide, wide) {
-                    (false, true) => quote!(u128::from(#s.0)),
-                    _ => quote!(#s.0),
+                let bits = bits_type(stored_wide);
+                let (digit, stored) = match (stored_wide, wide) {
+                    (false, true) => (
+                        quote!(u128::from(#s.0)),
+                        quote!(#rt::native::#bits(d as u64)),
+                    ),
+                    (false, false) => (quote!(#s.0), quote!(#rt::native::#bits(d as u64))),
+                    (true, _) => (quote!(#s.0), quote!(#rt::native::#bits(d))),
                 };
-                (n <= max_set).then_some((digit, 1u128 << n))
+                (n <= max_set).then_some((digit, 1u128 << n, stored))
             };
-            let (digit, radix) = match (&self.layout.games[gid].fields[i], &f.ty) {
+            let (digit, radix, decode) = match (&self.layout.games[gid].fields[i], &f.ty) {
                 (Packed::Bits(_, w) | Packed::Ranks(_, w), FieldTy::Set(inner)) => set_digit(
                     usize::try_from(count_values(self.program, inner)?).ok()?,
                     *w,
                 )?,
                 (Packed::Domain(values, w), _) => set_digit(values.len(), *w)?,
-                (Packed::Plain | Packed::Narrow(_), t) => match count_values(self.program, t) {
-                    Some(n) if n <= u32::MAX as u128 => {
-                        let rank = self.rank(t, self.unpack(gid, i, s));
-                        (quote!((#rank) as #word), n)
+                (packing @ (Packed::Plain | Packed::Narrow(_)), t) => {
+                    match count_values(self.program, t) {
+                        Some(n) if n <= u32::MAX as u128 => {
+                            let rank = self.rank(t, self.unpack(gid, i, s));
+                            let value = self.unrank(t, quote!(d as u32));
+                            let stored = match packing {
+                                Packed::Narrow(ty) => quote!((#value) as #ty),
+                                _ => value,
+                            };
+                            (quote!((#rank) as #word), n, stored)
+                        }
+                        _ => return None,
                     }
-                    _ => return None,
-                },
+                }
                 _ => return None,
             };
-            terms.push(if scale == 1 {
-                digit
-            } else {
-                let place = match wide {
-                    true => Literal::u128_suffixed(scale),
-                    false => Literal::u64_suffixed(scale as u64),
-                };
-                quote!((#digit) * #place)
+            fields.push(KeyField {
+                digit,
+                place: scale,
+                radix,
+                decode,
             });
             scale = match scale.checked_mul(radix) {
                 Some(next) if next <= max => next,
                 _ => return None,
             };
         }
-        Some((terms, scale))
+        Some(fields)
     }
+
+    /// `position_of_code`: the inverse of the runtime's default `Rules::code` over the keys
+    /// `key` and `wide_key` pack (a key below 2^64; a wide key below 2^127 with bit 127
+    /// set), or `None` when no game has a key.
+    pub(super) fn position_of_code_fn(&self) -> Option<TokenStream> {
+        let mut branches = Vec::new();
+        for wide in [false, true] {
+            let plan = self.key_plan(wide);
+            let arms = (self.program.games.iter().enumerate().zip(plan)).filter_map(
+                |((gid, game), keyed)| {
+                    let (fields, offset) = keyed?;
+                    let size: u128 = fields.iter().map(|f| f.radix).product();
+                    let (offset, end) = (
+                        Literal::u128_suffixed(offset),
+                        Literal::u128_suffixed(offset + size),
+                    );
+                    let names = self.field_names(game);
+                    // The digits from the least significant; the last is what is left.
+                    let last = fields.len().saturating_sub(1);
+                    let decoded = fields.iter().zip(&names).enumerate().map(|(i, (f, name))| {
+                        let decode = &f.decode;
+                        let radix = Literal::u128_suffixed(f.radix);
+                        let digit = match i == last {
+                            true => quote!(let d = rest;),
+                            false => quote!(let d = rest % #radix; rest /= #radix;),
+                        };
+                        quote!(#digit let #name = #decode;)
+                    });
+                    let rest = match fields.len() {
+                        0 => quote!(),
+                        1 => quote!(let rest = key - #offset;),
+                        _ => quote!(let mut rest = key - #offset;),
+                    };
+                    let pos = self.pos_pattern(gid, &names);
+                    Some(quote! {
+                        if (#offset..#end).contains(&key) {
+                            #rest
+                            #(#decoded)*
+                            return ::std::option::Option::Some(#pos);
+                        }
+                    })
+                },
+            );
+            let arms: Vec<TokenStream> = arms.collect();
+            if arms.is_empty() {
+                continue;
+            }
+            branches.push(match wide {
+                false => quote! {
+                    if code >> 64 == 0 {
+                        let key = code;
+                        #(#arms)*
+                    }
+                },
+                true => quote! {
+                    if code >> 127 == 1 {
+                        let key = code & !(1u128 << 127);
+                        #(#arms)*
+                    }
+                },
+            });
+        }
+        (!branches.is_empty()).then(|| {
+            quote! {
+                #[allow(clippy::identity_op, clippy::modulo_one)]
+                fn position_of_code(&self, code: u128) -> ::std::option::Option<Pos> {
+                    #(#branches)*
+                    ::std::option::Option::None
+                }
+            }
+        })
+    }
+
+    /// `measures`: each game's set fields' sizes and number fields' values, one slot each
+    /// (another game's slots 0), for a tiered solve's rank; `None` when no game has one.
+    pub(super) fn measures_fn(&self) -> Option<TokenStream> {
+        let mut slot = 0usize;
+        let mut arms = Vec::new();
+        for (gid, game) in self.program.games.iter().enumerate() {
+            let names = self.field_names(game);
+            let mut writes = Vec::new();
+            for (i, f) in game.fields.iter().enumerate() {
+                let s = &names[i];
+                let measure = match (&self.layout.games[gid].fields[i], &f.ty) {
+                    (Packed::Bits(..) | Packed::Ranks(..) | Packed::Domain(..), _) => {
+                        quote!(#s.0.count_ones() as i64)
+                    }
+                    (Packed::Narrow(_), _) => quote!(#s as i64),
+                    (Packed::Plain, FieldTy::Range(..) | FieldTy::Nat | FieldTy::Int) => {
+                        quote!(#s as i64)
+                    }
+                    _ => continue,
+                };
+                let at = Literal::usize_unsuffixed(slot);
+                writes.push(quote!(out[#at] = #measure;));
+                slot += 1;
+            }
+            if !writes.is_empty() {
+                let pattern = self.pos_pattern(gid, &names);
+                arms.push(quote!(#pattern => { #(#writes)* }));
+            }
+        }
+        (slot > 0).then(|| {
+            let n = Literal::usize_unsuffixed(slot);
+            let rest = (arms.len() < self.program.games.len()).then(|| quote!(_ => {}));
+            quote! {
+                #[allow(unused_variables, clippy::unnecessary_cast, clippy::single_match)]
+                fn measures(&self, pos: Pos, out: &mut ::std::vec::Vec<i64>) {
+                    out.clear();
+                    out.resize(#n, 0);
+                    match pos {
+                        #(#arms)*
+                        #rest
+                    }
+                }
+            }
+        })
+    }
+}
+
+/// One field of a keyed game: its digit (a `u64` expression, `u128` in a wide key), the
+/// digit's place value and radix, and the stored field from digit `d` (a `u128`).
+pub(super) struct KeyField {
+    digit: TokenStream,
+    place: u128,
+    radix: u128,
+    decode: TokenStream,
+}
+
+/// The terms of a key: each field's digit times its place value.
+fn key_terms(fields: &[KeyField], wide: bool) -> Vec<TokenStream> {
+    (fields.iter())
+        .map(|f| {
+            let digit = &f.digit;
+            if f.place == 1 {
+                digit.clone()
+            } else {
+                let place = match wide {
+                    true => Literal::u128_suffixed(f.place),
+                    false => Literal::u64_suffixed(f.place as u64),
+                };
+                quote!((#digit) * #place)
+            }
+        })
+        .collect()
 }

@@ -446,6 +446,8 @@ impl Gen<'_> {
                 }
             }
         });
+        let position_of_code = self.position_of_code_fn();
+        let measures = self.measures_fn();
         let fns = (self.program.fns.iter().enumerate())
             .map(|(i, f)| self.function(i, f))
             .collect::<Result<Vec<_>, _>>()?;
@@ -490,6 +492,8 @@ impl Gen<'_> {
                 #dense
                 #key
                 #wide_key
+                #position_of_code
+                #measures
                 #kernel
                 #partizan
                 #splits
