@@ -920,6 +920,7 @@ fn solve_tiers<R>(
 ) -> Result<Option<Known<R::Pos>>, String>
 where
     R: Rules + Clone + Send + Sync + 'static,
+    R::Pos: Send,
 {
     #[cfg(feature = "tiered")]
     {

@@ -48,7 +48,8 @@ pub const SAMPLE_POSITIONS: usize = 4096;
 /// workers in other processes can exchange them). [`RulesGraph`] makes one of any
 /// [`Rules`] with codes.
 pub trait TierGraph: Send + Sync {
-    /// Writes the options of the position `code` into `out` (cleared first).
+    /// Writes the options of the position `code` into `out` (cleared first), each option's
+    /// positions with their measures.
     fn options(&self, code: u128, out: &mut TierOptions) -> Result<(), String>;
     /// Writes the position's measures ([`Rules::measures`]) into `out`.
     fn measures(&self, code: u128, out: &mut Vec<i64>) -> Result<(), String>;
@@ -56,23 +57,47 @@ pub trait TierGraph: Send + Sync {
     fn show(&self, code: u128) -> String;
 }
 
-/// The options of one position: each a list of codes, the positions of a sum (none: `end`).
-#[derive(Clone, Debug, Default)]
+/// The options of one position: each the positions of a sum (none: `end`), each position
+/// as its code and its measures.
+#[derive(Default)]
 pub struct TierOptions {
     codes: Vec<u128>,
+    /// Each position's measures, `width` of them a position.
+    measures: Vec<i64>,
+    width: usize,
+    /// Where each option's positions end in `codes`.
     ends: Vec<usize>,
+    /// What the graph keeps between calls (its own buffer of options).
+    scratch: Option<Box<dyn std::any::Any + Send>>,
 }
 
 impl TierOptions {
     /// Removes every option.
     pub fn clear(&mut self) {
         self.codes.clear();
+        self.measures.clear();
         self.ends.clear();
     }
 
-    /// Adds the option that is the sum of the positions `codes` (`end` when empty).
-    pub fn push(&mut self, codes: impl IntoIterator<Item = u128>) {
-        self.codes.extend(codes);
+    /// Adds a position, with its measures, to the option being written.
+    pub fn position(&mut self, code: u128, measures: &[i64]) {
+        if self.codes.is_empty() {
+            self.width = measures.len();
+        }
+        self.codes.push(code);
+        let width = self.width;
+        self.measures.extend(
+            measures
+                .iter()
+                .copied()
+                .chain(std::iter::repeat(0))
+                .take(width),
+        );
+    }
+
+    /// Ends the option being written: the sum of the positions added since the last one
+    /// (`end` when none).
+    pub fn close(&mut self) {
         self.ends.push(self.codes.len());
     }
 
@@ -86,15 +111,31 @@ impl TierOptions {
         self.ends.is_empty()
     }
 
-    /// Option `i`'s positions.
-    pub fn option(&self, i: usize) -> &[u128] {
+    /// Option `i`'s positions, as indices `j` of [`TierOptions::code`].
+    pub fn option(&self, i: usize) -> std::ops::Range<usize> {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.codes[start..self.ends[i]]
+        start..self.ends[i]
+    }
+
+    /// Every option's positions' codes, in order.
+    pub fn codes(&self) -> &[u128] {
+        &self.codes
+    }
+
+    /// Position `j`'s code.
+    pub fn code(&self, j: usize) -> u128 {
+        self.codes[j]
+    }
+
+    /// Position `j`'s measures.
+    pub fn measures(&self, j: usize) -> &[i64] {
+        &self.measures[j * self.width..(j + 1) * self.width]
     }
 }
 
 /// A [`TierGraph`] of rules whose positions have codes ([`Rules::code`] and
-/// [`Rules::position_of_code`]): every code it reads back is checked to encode to itself.
+/// [`Rules::position_of_code`]): each code read back is checked to encode to itself (the
+/// codes are the memo's keys, one to one as the memo needs them).
 #[derive(Clone, Debug)]
 pub struct RulesGraph<R>(pub R);
 
@@ -112,13 +153,16 @@ impl<R: Rules> RulesGraph<R> {
     pub fn code(&self, pos: R::Pos) -> Result<u128, String> {
         (self.0.code(pos))
             .filter(|&c| self.0.position_of_code(c) == Some(pos))
-            .ok_or_else(|| {
-                format!(
-                    "{} has no position code: tiered solving needs positions of at most 127 bits \
-                 (sets of bounded elements, bounded numbers)",
-                    self.show_pos(pos)
-                )
-            })
+            .ok_or_else(|| self.no_code(pos))
+    }
+
+    #[cold]
+    fn no_code(&self, pos: R::Pos) -> String {
+        format!(
+            "{} has no position code: tiered solving needs positions of at most 127 bits \
+             (sets of bounded elements, bounded numbers)",
+            self.show_pos(pos)
+        )
     }
 
     fn show_pos(&self, pos: R::Pos) -> String {
@@ -128,7 +172,10 @@ impl<R: Rules> RulesGraph<R> {
     }
 }
 
-impl<R: Rules + Send + Sync> TierGraph for RulesGraph<R> {
+impl<R: Rules + Send + Sync> TierGraph for RulesGraph<R>
+where
+    R::Pos: Send + 'static,
+{
     fn options(&self, code: u128, out: &mut TierOptions) -> Result<(), String> {
         out.clear();
         let pos = self.position(code)?;
@@ -139,30 +186,45 @@ impl<R: Rules + Send + Sync> TierGraph for RulesGraph<R> {
                 self.show_pos(pos)
             ));
         }
-        let mut options = Options::new();
-        self.0
-            .options(pos, &mut options)
-            .map_err(|e| e.message().to_string())?;
-        for r in &options.refs {
-            match *r {
-                OptRef::End => out.push([]),
-                OptRef::Leaves { start, len } => {
-                    for &leaf in options.leaf_slice(start, len) {
-                        out.codes.push(self.code(leaf)?);
+        // The rules' buffers, kept in `out` between calls.
+        type Kept<P> = (Options<P>, Vec<i64>);
+        let mut scratch = out.scratch.take();
+        let kept = scratch
+            .get_or_insert_with(|| Box::new((Options::<R::Pos>::new(), Vec::<i64>::new())))
+            .downcast_mut::<Kept<R::Pos>>()
+            .ok_or("internal error: a tiered solve's buffers changed type")?;
+        let (options, measures) = kept;
+        options.clear();
+        let listed = self
+            .0
+            .options(pos, options)
+            .map_err(|e| e.message().to_string());
+        let written = listed.and_then(|()| {
+            for r in &options.refs {
+                match *r {
+                    OptRef::End => {}
+                    OptRef::Leaves { start, len } => {
+                        for &leaf in options.leaf_slice(start, len) {
+                            let code = self.0.code(leaf).ok_or_else(|| self.no_code(leaf))?;
+                            self.0.measures(leaf, measures);
+                            out.position(code, measures);
+                        }
                     }
-                    out.ends.push(out.codes.len());
+                    OptRef::Expr(k) => {
+                        return Err(format!(
+                            "{} has an option that is a compound ({:?}): a tiered solve takes \
+                             options that are positions and sums of positions",
+                            self.show_pos(pos),
+                            options.exprs[k as usize]
+                        ))
+                    }
                 }
-                OptRef::Expr(k) => {
-                    return Err(format!(
-                        "{} has an option that is a compound ({:?}): a tiered solve takes \
-                         options that are positions and sums of positions",
-                        self.show_pos(pos),
-                        options.exprs[k as usize]
-                    ))
-                }
+                out.close();
             }
-        }
-        Ok(())
+            Ok(())
+        });
+        out.scratch = scratch;
+        written
     }
 
     fn measures(&self, code: u128, out: &mut Vec<i64>) -> Result<(), String> {
@@ -244,14 +306,15 @@ pub struct TierReport {
 enum Msg {
     /// A position reached, to its owner.
     Reach(u128),
-    /// Each round, to every worker: how many `Reach` the sender sent, and whether it failed.
-    Status { sent: u64, failed: bool },
+    /// Each round, to every worker: how much work the sender has left (the `Reach`
+    /// messages it sent; the positions of the tier it has not solved), and whether it failed.
+    Status { left: u64, failed: bool },
     /// A rank the sender holds positions of, to every worker.
     Rank(i64),
-    /// The value of `code` is asked for slot `slot` of worker `from`.
-    Ask { code: u128, from: u32, slot: u64 },
-    /// A value for the asker's slot.
-    Answer { slot: u64, value: u32 },
+    /// The value of `code` is asked by worker `from`.
+    Ask { code: u128, from: u32 },
+    /// The value of `code`, to the worker that asked.
+    Answer { code: u128, value: u32 },
     /// Root `index`'s value is asked by worker 0.
     RootAsk { code: u128, index: u32 },
     /// Root `index`'s value, to worker 0.
@@ -269,6 +332,49 @@ enum Msg {
 /// others; an error (a rule's, a move that does not raise the rank, a worker that could
 /// not start) on every process that saw it.
 pub fn solve(
+    graph: Arc<dyn TierGraph>,
+    roots: Vec<u128>,
+    config: &TierConfig,
+) -> Result<Option<TierReport>, String> {
+    // timely stops a process whose connection to another breaks (that process ended) by
+    // panicking in its threads: said here as an error, without their backtraces.
+    let broken: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
+    let previous: Arc<dyn Fn(&std::panic::PanicHookInfo<'_>) + Send + Sync> =
+        Arc::from(std::panic::take_hook());
+    {
+        let (broken, previous) = (broken.clone(), previous.clone());
+        std::panic::set_hook(Box::new(move |info| {
+            let in_timely = info.location().is_some_and(|l| l.file().contains("timely"));
+            if !in_timely {
+                return previous(info);
+            }
+            let message = (info.payload().downcast_ref::<String>().cloned())
+                .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            if let Ok(mut first) = broken.lock() {
+                first.get_or_insert(message);
+            }
+        }));
+    }
+    let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        solve_on_timely(graph, roots, config)
+    }));
+    std::panic::set_hook(Box::new(move |info| previous(info)));
+    solved.unwrap_or_else(|_| {
+        let why = broken
+            .lock()
+            .ok()
+            .and_then(|b| b.clone())
+            .unwrap_or_default();
+        Err(format!(
+            "the tiered solve stopped: {why}: another process ended or its connection broke; \
+             start every process again"
+        ))
+    })
+}
+
+/// [`solve`] on timely's workers.
+fn solve_on_timely(
     graph: Arc<dyn TierGraph>,
     roots: Vec<u128>,
     config: &TierConfig,
@@ -468,35 +574,32 @@ impl Rounds {
         mine
     }
 
-    /// Sends every worker `Status`, with the other messages of the round; returns the
-    /// round's messages but the statuses, the `Reach` messages sent in all, and whether
-    /// any worker failed.
+    /// Sends every worker `Status` (the work this worker has `left`, whether it `failed`)
+    /// with the other messages of the round; returns the round's messages but the
+    /// statuses, the work left in all, and whether any worker failed.
     fn round_with_status(
         &mut self,
         worker: &mut Worker,
         out: &mut Vec<(u64, Msg)>,
+        left: u64,
         failed: bool,
     ) -> (Vec<Msg>, u64, bool) {
-        let sent = out
-            .iter()
-            .filter(|(_, m)| matches!(m, Msg::Reach(_)))
-            .count() as u64;
         for w in 0..self.peers {
-            out.push((w, Msg::Status { sent, failed }));
+            out.push((w, Msg::Status { left, failed }));
         }
         let got = self.round(worker, out);
-        let (mut sent, mut failed) = (0, false);
+        let (mut left, mut failed) = (0, false);
         let mut rest = Vec::with_capacity(got.len());
         for m in got {
             match m {
-                Msg::Status { sent: s, failed: f } => {
-                    sent += s;
+                Msg::Status { left: l, failed: f } => {
+                    left += l;
                     failed |= f;
                 }
                 other => rest.push(other),
             }
         }
-        (rest, sent, failed)
+        (rest, left, failed)
     }
 }
 
@@ -530,7 +633,7 @@ fn learn_signs(graph: &dyn TierGraph, roots: &[u128]) -> Result<Vec<i64>, String
     let mut changes: FxHashSet<Vec<i64>> = FxHashSet::default();
     let mut seen: FxHashSet<u128> = roots.iter().copied().collect();
     let mut queue: std::collections::VecDeque<u128> = roots.iter().copied().collect();
-    let (mut options, mut here, mut there) = (TierOptions::default(), Vec::new(), Vec::new());
+    let (mut options, mut here) = (TierOptions::default(), Vec::new());
     let mut expanded = 0;
     let mut width = 0;
     while let Some(code) = queue.pop_front() {
@@ -540,11 +643,11 @@ fn learn_signs(graph: &dyn TierGraph, roots: &[u128]) -> Result<Vec<i64>, String
         expanded += 1;
         graph.options(code, &mut options)?;
         graph.measures(code, &mut here)?;
-        for &leaf in &options.codes {
-            graph.measures(leaf, &mut there)?;
+        for (j, &leaf) in options.codes().iter().enumerate() {
+            let there = options.measures(j);
             width = width.max(here.len()).max(there.len());
             let at = |m: &[i64], i: usize| m.get(i).copied().unwrap_or(0);
-            changes.insert((0..width).map(|i| at(&there, i) - at(&here, i)).collect());
+            changes.insert((0..width).map(|i| at(there, i) - at(&here, i)).collect());
             if seen.insert(leaf) {
                 queue.push_back(leaf);
             }
@@ -603,6 +706,7 @@ fn rank_error(graph: &dyn TierGraph, from: u128, to: u128, signs: &[i64]) -> Str
 
 /// Takes `code` as reached: holds it with its rank, and sends each of its options'
 /// positions not sent this round to its owner.
+#[allow(clippy::too_many_arguments)]
 fn reach(
     graph: &dyn TierGraph,
     code: u128,
@@ -610,10 +714,11 @@ fn reach(
     peers: u64,
     held: &mut FxHashMap<u128, Held>,
     sent_now: &mut FxHashSet<u128>,
+    options: &mut TierOptions,
     out: &mut Vec<(u64, Msg)>,
 ) -> Result<(), String> {
-    let mut scratch = Vec::new();
-    let rank = rank_of(graph, code, signs, &mut scratch)?;
+    let mut measures = Vec::new();
+    let rank = rank_of(graph, code, signs, &mut measures)?;
     held.insert(
         code,
         Held {
@@ -621,10 +726,15 @@ fn reach(
             value: UNSOLVED,
         },
     );
-    let mut options = TierOptions::default();
-    graph.options(code, &mut options)?;
-    for &leaf in &options.codes {
-        if rank_of(graph, leaf, signs, &mut scratch)? <= rank {
+    graph.options(code, options)?;
+    for (j, &leaf) in options.codes().iter().enumerate() {
+        let leaf_rank: i64 = options
+            .measures(j)
+            .iter()
+            .zip(signs)
+            .map(|(m, s)| m * s)
+            .sum();
+        if leaf_rank <= rank {
             return Err(rank_error(graph, code, leaf, signs));
         }
         if sent_now.insert(leaf) {
@@ -632,6 +742,99 @@ fn reach(
         }
     }
     Ok(())
+}
+
+/// The most positions of a tier a worker solves in one round.
+pub const TIER_CHUNK: usize = 1 << 16;
+
+/// The positions of a tier a worker solves in one round: each one's options, as slots (an
+/// option's nim-sum), and the reads still to make.
+#[derive(Default)]
+struct Chunk {
+    /// Each position, and its slots' range.
+    spans: Vec<(u128, usize, usize)>,
+    /// Each option's nim-sum of the values read so far.
+    slots: Vec<u32>,
+    /// The remote positions each slot still needs: (position, slot).
+    pending: Vec<(u128, u32)>,
+    /// The remote positions asked for (each once, once sorted).
+    wanted: Vec<u128>,
+    /// Their values, as answered.
+    answered: FxHashMap<u128, u32>,
+    /// The values read, local and remote.
+    reads: u64,
+    /// Mex buffer.
+    values: Vec<u32>,
+}
+
+impl Chunk {
+    fn clear(&mut self) {
+        self.spans.clear();
+        self.slots.clear();
+        self.pending.clear();
+        self.wanted.clear();
+        self.reads = 0;
+    }
+
+    /// Takes `code`, whose options are `options`: reads the values its worker holds, and
+    /// notes the others to ask for.
+    fn ask(
+        &mut self,
+        code: u128,
+        options: &TierOptions,
+        held: &FxHashMap<u128, Held>,
+        me: u64,
+        peers: u64,
+    ) -> Result<(), String> {
+        let first = self.slots.len();
+        for i in 0..options.len() {
+            let slot = self.slots.len();
+            self.slots.push(0);
+            for j in options.option(i) {
+                let leaf = options.code(j);
+                self.reads += 1;
+                if owner(leaf, peers) == me {
+                    match held.get(&leaf) {
+                        Some(h) if h.value != UNSOLVED => self.slots[slot] ^= h.value,
+                        _ => {
+                            return Err(format!(
+                                "internal error: {leaf:#x} was read before it was solved"
+                            ))
+                        }
+                    }
+                } else {
+                    self.pending.push((leaf, slot as u32));
+                    self.wanted.push(leaf);
+                }
+            }
+        }
+        self.spans.push((code, first, self.slots.len()));
+        Ok(())
+    }
+
+    /// Each position's value, once the remote values are answered.
+    fn solve(&mut self) -> Vec<(u128, u32)> {
+        for &(leaf, slot) in &self.pending {
+            self.slots[slot as usize] ^= self.answered.get(&leaf).copied().unwrap_or(0);
+        }
+        let mut solved = Vec::with_capacity(self.spans.len());
+        for &(code, first, end) in &self.spans {
+            self.values.clear();
+            self.values.extend_from_slice(&self.slots[first..end]);
+            solved.push((code, mex(&mut self.values)));
+        }
+        solved
+    }
+}
+
+/// The error of a value asked for before it was solved (a rank that the moves do raise
+/// cannot give it: an internal error).
+#[cold]
+fn unsolved(graph: &dyn TierGraph, code: u128) -> String {
+    format!(
+        "internal error: {} was asked for before it was solved",
+        graph.show(code)
+    )
 }
 
 /// The mex of `values`.
@@ -672,7 +875,9 @@ fn work(
         }
     }
     loop {
-        let (got, sent, failed) = rounds.round_with_status(worker, &mut out, failure.is_some());
+        let sent = out.len() as u64;
+        let (got, sent, failed) =
+            rounds.round_with_status(worker, &mut out, sent, failure.is_some());
         if failed {
             return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
         }
@@ -692,6 +897,7 @@ fn work(
                 peers,
                 &mut held,
                 &mut sent_now,
+                &mut options,
                 &mut out,
             );
             if let Err(e) = reached {
@@ -721,98 +927,84 @@ fn work(
     ranks.sort_unstable();
     ranks.dedup();
 
-    // 2. Solve the tiers from the highest rank down.
+    // 2. Solve the tiers from the highest rank down, each in rounds of at most
+    // `TIER_CHUNK` positions a worker (so that its messages stay few).
     let mut tiers = Vec::new();
-    let mut slots: Vec<u32> = Vec::new();
-    let mut values: Vec<u32> = Vec::new();
+    let mut chunk = Chunk::default();
     for &rank in ranks.iter().rev() {
         let started = Instant::now();
         let tier = by_rank.remove(&rank).unwrap_or_default();
-        // Each position's options, as a range of slots (each slot an option's nim-sum).
-        let mut spans: Vec<(u128, usize, usize)> = Vec::with_capacity(tier.len());
-        slots.clear();
         let (mut reads, mut remote) = (0u64, 0u64);
-        for &code in &tier {
-            if failure.is_some() {
-                break;
-            }
-            if let Err(e) = graph.options(code, &mut options) {
-                failure = Some(e);
-                break;
-            }
-            let first = slots.len();
-            for i in 0..options.len() {
-                let slot = slots.len();
-                slots.push(0);
-                for &leaf in options.option(i) {
-                    reads += 1;
-                    let to = owner(leaf, peers);
-                    if to == me {
-                        match held.get(&leaf) {
-                            Some(h) if h.value != UNSOLVED => slots[slot] ^= h.value,
-                            _ => {
-                                failure = Some(format!(
-                                    "internal error: {} was read before it was solved",
-                                    graph.show(leaf)
-                                ));
-                            }
-                        }
-                    } else {
-                        remote += 1;
-                        let (from, slot) = (me as u32, slot as u64);
-                        out.push((
-                            to,
-                            Msg::Ask {
-                                code: leaf,
-                                from,
-                                slot,
-                            },
-                        ));
-                    }
+        let mut next = 0;
+        loop {
+            let end = tier.len().min(next + TIER_CHUNK);
+            chunk.clear();
+            for &code in &tier[next..end] {
+                if failure.is_some() {
+                    break;
+                }
+                let listed = graph.options(code, &mut options);
+                if let Err(e) = listed.and_then(|()| chunk.ask(code, &options, &held, me, peers)) {
+                    failure = Some(e);
                 }
             }
-            spans.push((code, first, slots.len()));
-        }
-        if failure.is_some() {
-            out.clear();
-        }
-        let (asks, _, failed) = rounds.round_with_status(worker, &mut out, failure.is_some());
-        if failed {
-            return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
-        }
-        for m in asks {
-            if let Msg::Ask { code, from, slot } = m {
-                let value = match held.get(&code) {
-                    Some(h) if h.value != UNSOLVED => h.value,
-                    _ => {
-                        failure = Some(format!(
-                            "internal error: {} was asked for before it was solved",
-                            graph.show(code)
-                        ));
-                        0
-                    }
-                };
-                out.push((u64::from(from), Msg::Answer { slot, value }));
+            next = end;
+            reads += chunk.reads;
+            // Each distinct remote position once, to its owner.
+            chunk.wanted.sort_unstable();
+            chunk.wanted.dedup();
+            if failure.is_none() {
+                for &code in &chunk.wanted {
+                    out.push((
+                        owner(code, peers),
+                        Msg::Ask {
+                            code,
+                            from: me as u32,
+                        },
+                    ));
+                }
             }
-        }
-        if failure.is_some() {
-            out.clear();
-        }
-        let (answers, _, failed) = rounds.round_with_status(worker, &mut out, failure.is_some());
-        if failed {
-            return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
-        }
-        for m in answers {
-            if let Msg::Answer { slot, value } = m {
-                slots[slot as usize] ^= value;
+            remote += chunk.wanted.len() as u64;
+            let left = (tier.len() - next) as u64;
+            let (asks, left, failed) =
+                rounds.round_with_status(worker, &mut out, left, failure.is_some());
+            if failed {
+                return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
             }
-        }
-        for &(code, first, end) in &spans {
-            values.clear();
-            values.extend_from_slice(&slots[first..end]);
-            let value = mex(&mut values);
-            if let Some(h) = held.get_mut(&code) {
-                h.value = value;
+            for m in asks {
+                if let Msg::Ask { code, from } = m {
+                    let value = match held.get(&code) {
+                        Some(h) if h.value != UNSOLVED => h.value,
+                        _ => {
+                            failure = Some(unsolved(graph, code));
+                            0
+                        }
+                    };
+                    out.push((u64::from(from), Msg::Answer { code, value }));
+                }
+            }
+            if failure.is_some() {
+                out.clear();
+            }
+            let (answers, _, failed) =
+                rounds.round_with_status(worker, &mut out, 0, failure.is_some());
+            if failed {
+                return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
+            }
+            chunk.answered.clear();
+            chunk
+                .answered
+                .extend(answers.into_iter().filter_map(|m| match m {
+                    Msg::Answer { code, value } => Some((code, value)),
+                    _ => None,
+                }));
+            for (code, value) in chunk.solve() {
+                if let Some(h) = held.get_mut(&code) {
+                    h.value = value;
+                }
+            }
+            if left == 0 {
+                break;
             }
         }
         // Worker 0 learns the tier's counts.
@@ -958,7 +1150,10 @@ mod tests {
         rules: &R,
         roots: &[R::Pos],
         workers: usize,
-    ) -> Result<TierReport, String> {
+    ) -> Result<TierReport, String>
+    where
+        R::Pos: Send,
+    {
         let graph = RulesGraph(rules.clone());
         let codes = roots
             .iter()
