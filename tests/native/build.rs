@@ -86,5 +86,18 @@ fn main() {
         .expect("write to a string");
     }
     list.push_str("_ => None,\n}\n}\n");
+    list.push_str(
+        "\n/// Program `i`'s tiered solve of its queries' positions, against the ordinary solver.\n\
+         pub fn tiered(i: usize) -> Option<TieredCheck> {\n\
+         match i {\n",
+    );
+    for i in 0..programs::COUNT {
+        writeln!(
+            list,
+            "{i} => Some(tiered_agrees(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan)),"
+        )
+        .expect("write to a string");
+    }
+    list.push_str("_ => None,\n}\n}\n");
     std::fs::write(out.join("generated.rs"), list).expect("write generated.rs");
 }

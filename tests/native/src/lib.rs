@@ -89,6 +89,54 @@ pub mod generated {
 
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 
+    /// What the tiered solves of a program's queries' positions (on two workers) did: how
+    /// many positions each query had whose value agreed with the ordinary solver's, or the
+    /// error it refused with (no codes, a partizan game, a rule error, no rank).
+    pub type TieredCheck = Vec<Result<usize, String>>;
+
+    /// The tiered solve of the positions of each query of a program, each value checked
+    /// against the ordinary solver's Grundy value (a position the ordinary solver fails on,
+    /// a declared symmetry it finds wrong say, is not compared).
+    fn tiered_agrees<R>(
+        rules: &R,
+        count: usize,
+        plan: fn(
+            usize,
+        )
+            -> Result<cgdl_runtime::report::Plan<'static, R::Pos>, cgdl_runtime::RuleError>,
+    ) -> TieredCheck
+    where
+        R: cgdl_runtime::Rules + Clone + Send + Sync + 'static,
+        R::Pos: Send + 'static,
+    {
+        use cgdl_runtime::tiered::{solve, RulesGraph, TierConfig};
+        let config = TierConfig {
+            workers: 2,
+            ..TierConfig::default()
+        };
+        (0..count)
+            .map(|i| {
+                let roots = plan(i)
+                    .map_err(|e| e.to_string())
+                    .and_then(|p| p.positions())?;
+                let graph = RulesGraph(rules.clone());
+                let codes =
+                    (roots.iter().map(|&p| graph.code(p))).collect::<Result<Vec<_>, _>>()?;
+                let report = solve(std::sync::Arc::new(graph), codes, &config)?
+                    .expect("worker 0 runs in this process");
+                let mut solver = cgdl_runtime::Solver::new(rules);
+                let mut compared = 0;
+                for (&root, &value) in roots.iter().zip(&report.values) {
+                    if let Ok(grundy) = solver.grundy(root) {
+                        assert_eq!(grundy, value, "the Grundy value of {root:?}");
+                        compared += 1;
+                    }
+                }
+                Ok(compared)
+            })
+            .collect()
+    }
+
     fn each_query<R: cgdl_runtime::Rules>(
         rules: &R,
         count: usize,

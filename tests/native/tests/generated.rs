@@ -119,3 +119,31 @@ fn found_symmetries_keep_every_answer() {
     );
     assert!(compared >= 40, "only {compared} queries of those compared");
 }
+
+/// Issue 38: a tiered solve (every position a query reaches, tier by tier, on two
+/// workers) gives each of the query's positions the ordinary solver's Grundy value, in every
+/// query it takes (the others it refuses with an error: positions without codes, as heaps
+/// of any size have; partizan games; a rule error; no rank that every move raises).
+#[test]
+fn tiered_solves_agree_with_the_solver() {
+    let (mut agreed, mut positions, mut refused) = (0, 0, 0);
+    for i in 0..generated::COUNT {
+        let checks = generated::tiered(i).expect("every program is compiled");
+        for (q, check) in checks.into_iter().enumerate() {
+            match check {
+                Ok(n) => {
+                    agreed += 1;
+                    positions += n;
+                }
+                Err(e) => {
+                    assert!(!e.contains("internal error"), "program {i}, query {q}: {e}");
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        agreed >= 20 && positions >= 100,
+        "{agreed} queries ({positions} positions) agreed, {refused} refused"
+    );
+}
