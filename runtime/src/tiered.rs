@@ -837,6 +837,45 @@ fn unsolved(graph: &dyn TierGraph, code: u128) -> String {
     )
 }
 
+/// Worker 0's progress line on a terminal (standard error), once the solve has run a
+/// second: how many positions it has reached, then which tier it solves; cleared when the
+/// solve ends, however it ends.
+struct Progress {
+    started: Instant,
+    on: bool,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(worker_zero: bool) -> Progress {
+        let on = worker_zero && std::io::IsTerminal::is_terminal(&std::io::stderr());
+        Progress {
+            started: Instant::now(),
+            on,
+            shown: false,
+        }
+    }
+
+    fn say(&mut self, text: impl FnOnce() -> String) {
+        if self.on && self.started.elapsed().as_secs() >= 1 {
+            eprint!("\r\x1b[K{}", text());
+            self.shown = true;
+        }
+    }
+
+    fn clear(&mut self) {
+        if std::mem::take(&mut self.shown) {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
 /// The mex of `values`.
 fn mex(values: &mut [u32]) -> u32 {
     values.sort_unstable();
@@ -869,6 +908,8 @@ fn work(
 
     // 1. Reach every position.
     let started = Instant::now();
+    let mut progress = Progress::new(me == 0);
+    let mut reach_rounds = 0u64;
     if me == 0 {
         for &root in roots {
             out.push((owner(root, peers), Msg::Reach(root)));
@@ -878,6 +919,8 @@ fn work(
         let sent = out.len() as u64;
         let (got, sent, failed) =
             rounds.round_with_status(worker, &mut out, sent, failure.is_some());
+        reach_rounds += 1;
+        progress.say(|| format!("tiered: reaching positions, round {reach_rounds}: {sent} sent"));
         if failed {
             return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
         }
@@ -931,8 +974,15 @@ fn work(
     // `TIER_CHUNK` positions a worker (so that its messages stay few).
     let mut tiers = Vec::new();
     let mut chunk = Chunk::default();
-    for &rank in ranks.iter().rev() {
+    for (done, &rank) in ranks.iter().rev().enumerate() {
         let started = Instant::now();
+        progress.say(|| {
+            format!(
+                "tiered: solving tier {} of {} (rank {rank})",
+                done + 1,
+                ranks.len()
+            )
+        });
         let tier = by_rank.remove(&rank).unwrap_or_default();
         let (mut reads, mut remote) = (0u64, 0u64);
         let mut next = 0;
@@ -1036,6 +1086,8 @@ fn work(
         cost.seconds = started.elapsed().as_secs_f64();
         tiers.push(cost);
     }
+
+    progress.clear();
 
     // 3. The roots' values, to worker 0.
     if me == 0 {
