@@ -23,8 +23,9 @@
 //!    the nim-sum of its positions').
 //! 3. The roots' values go to worker 0.
 //!
-//! Values are those of the definition (normal play, no symmetry, no shortcut); a position
-//! owned by the asking worker is read without a message.
+//! Values are those of the definition (normal play, no shortcut). [`RulesGraph`] keeps each
+//! position as its least image under its game's proven symmetries, whose images have its
+//! values; a position owned by the asking worker is read without a message.
 
 use crate::rules::{OptRef, Options, Rules};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -149,10 +150,24 @@ impl<R: Rules> RulesGraph<R> {
         }
     }
 
-    /// `pos`'s code, or an error naming it.
+    /// The position a tiered solve keeps for `pos`: its least image under its game's
+    /// symmetries where the compiler proved them ([`Rules::least_image`]: every image has
+    /// the same values), else `pos` itself (symmetries the solver checks as it runs are not
+    /// used: the tiered solve does not check them).
+    fn kept(&self, pos: R::Pos) -> R::Pos {
+        if self.0.checked_symmetries(pos) == 0 {
+            self.0.least_image(pos)
+        } else {
+            pos
+        }
+    }
+
+    /// The code of the position a tiered solve keeps for `pos` (its least image under
+    /// proven symmetries), or an error naming it.
     pub fn code(&self, pos: R::Pos) -> Result<u128, String> {
-        (self.0.code(pos))
-            .filter(|&c| self.0.position_of_code(c) == Some(pos))
+        let kept = self.kept(pos);
+        (self.0.code(kept))
+            .filter(|&c| self.0.position_of_code(c) == Some(kept))
             .ok_or_else(|| self.no_code(pos))
     }
 
@@ -205,6 +220,7 @@ where
                     OptRef::End => {}
                     OptRef::Leaves { start, len } => {
                         for &leaf in options.leaf_slice(start, len) {
+                            let leaf = self.kept(leaf);
                             let code = self.0.code(leaf).ok_or_else(|| self.no_code(leaf))?;
                             self.0.measures(leaf, measures);
                             out.position(code, measures);
@@ -1139,6 +1155,20 @@ mod tests {
     #[derive(Clone, Copy)]
     struct Cram {
         cols: u32,
+        /// Whether the rules keep a board as the least of it and its mirror image.
+        mirror: bool,
+    }
+
+    impl Cram {
+        fn mirrored(&self, empty: u64) -> u64 {
+            (0..64)
+                .filter(|&cell| empty >> cell & 1 != 0)
+                .map(|cell| {
+                    let (r, c) = (cell / self.cols, cell % self.cols);
+                    1 << (r * self.cols + self.cols - 1 - c)
+                })
+                .sum()
+        }
     }
 
     impl Rules for Cram {
@@ -1168,6 +1198,12 @@ mod tests {
         fn measures(&self, pos: u64, out: &mut Vec<i64>) {
             out.clear();
             out.push(i64::from(pos.count_ones()));
+        }
+        fn least_image(&self, pos: u64) -> u64 {
+            match self.mirror {
+                true => pos.min(self.mirrored(pos)),
+                false => pos,
+            }
         }
     }
 
@@ -1309,7 +1345,7 @@ mod tests {
             let cells = rows * cols;
             let board = (1u64 << cells) - 1;
             let roots = [board, board & !(holes & (holes >> 7))];
-            let rules = Cram { cols };
+            let rules = Cram { cols, mirror: false };
             let report = tiered(&rules, &roots, workers).unwrap();
             let mut solver = Solver::new(&rules);
             for (i, &root) in roots.iter().enumerate() {
@@ -1317,6 +1353,14 @@ mod tests {
             }
             let tiers: u64 = report.tiers.iter().map(|t| t.positions).sum();
             prop_assert_eq!(tiers, report.positions);
+            // Kept as the least of each board and its mirror image: the same values, from
+            // fewer positions.
+            let mirrored = tiered(&Cram { cols, mirror: true }, &roots, workers).unwrap();
+            prop_assert_eq!(&mirrored.values, &report.values);
+            prop_assert!(mirrored.positions <= report.positions);
+            if cols >= 2 && rows >= 2 {
+                prop_assert!(mirrored.positions < report.positions);
+            }
         }
     }
 }
