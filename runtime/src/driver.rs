@@ -286,18 +286,12 @@ where
     R: Rules + Sync,
     R::Pos: Send + Sync,
 {
-    let started = std::time::Instant::now();
-    let mut solver = new_solver(rules, options, progress);
-    for &(pos, value) in known {
-        solver.know_grundy(pos, value);
-    }
-    let end = with_helpers(&mut solver, |solver| {
-        run_with(solver, queries, plan, options)
-    });
-    if options.stats && matches!(end, RunEnd::Finished(_)) {
-        note(&stats_line(&solver, started.elapsed()));
-    }
-    end
+    run_timed(rules, options, progress, |solver| {
+        for &(pos, value) in known {
+            solver.know_grundy(pos, value);
+        }
+        with_helpers(solver, |solver| run_with(solver, queries, plan, options))
+    })
 }
 
 /// Runs `run` on a new solver, and writes `--stats` after a run that finished.
