@@ -517,6 +517,16 @@ fn timely_config(config: &TierConfig) -> Result<timely::Config, String> {
         config.process.to_string(),
     ];
     if let Some(hosts) = &config.hostfile {
+        let text = std::fs::read_to_string(hosts)
+            .map_err(|e| format!("cannot read the hostfile {}: {e}", hosts.display()))?;
+        let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+        if lines < config.processes {
+            return Err(format!(
+                "the hostfile {} has {lines} host:port lines for {} processes (one a process)",
+                hosts.display(),
+                config.processes
+            ));
+        }
         args.push("-h".to_string());
         args.push(hosts.display().to_string());
     }
@@ -1415,5 +1425,22 @@ mod connect_tests {
             let error = timely_config(&config).unwrap_err();
             assert!(error.contains("at least one worker"), "{error}");
         }
+        let dir = std::env::temp_dir().join(format!("cgdl-tiered-hosts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let hosts = dir.join("hosts");
+        std::fs::write(&hosts, "127.0.0.1:2101\n").unwrap();
+        let placed = |hostfile| TierConfig {
+            processes: 2,
+            hostfile: Some(hostfile),
+            ..TierConfig::default()
+        };
+        let error = timely_config(&placed(hosts.clone())).unwrap_err();
+        assert!(
+            error.contains("has 1 host:port lines for 2 processes"),
+            "{error}"
+        );
+        let error = timely_config(&placed(dir.join("missing"))).unwrap_err();
+        assert!(error.contains("cannot read the hostfile"), "{error}");
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
