@@ -646,7 +646,12 @@ fn rank_of(
     scratch: &mut Vec<i64>,
 ) -> Result<i64, String> {
     graph.measures(code, scratch)?;
-    Ok(scratch.iter().zip(signs).map(|(m, s)| m * s).sum())
+    Ok(signed_sum(scratch, signs))
+}
+
+/// The rank of measures (or of their changes) under `signs`.
+fn signed_sum(measures: &[i64], signs: &[i64]) -> i64 {
+    measures.iter().zip(signs).map(|(m, s)| m * s).sum()
 }
 
 /// The rank's signs, learned from the moves of the first [`SAMPLE_POSITIONS`] positions
@@ -680,9 +685,7 @@ fn learn_signs(graph: &dyn TierGraph, roots: &[u128]) -> Result<Vec<i64>, String
         }
     }
     let changes: Vec<Vec<i64>> = changes.into_iter().collect();
-    let raises = |signs: &[i64]| {
-        (changes.iter()).all(|c| c.iter().zip(signs).map(|(d, s)| d * s).sum::<i64>() > 0)
-    };
+    let raises = |signs: &[i64]| (changes.iter()).all(|change| signed_sum(change, signs) > 0);
     let each: Vec<i64> = (0..width)
         .map(|i| {
             let grew = changes.iter().any(|c| c.get(i).is_some_and(|&d| d > 0));
@@ -754,13 +757,7 @@ fn reach(
     );
     graph.options(code, options)?;
     for (j, &leaf) in options.codes().iter().enumerate() {
-        let leaf_rank: i64 = options
-            .measures(j)
-            .iter()
-            .zip(signs)
-            .map(|(m, s)| m * s)
-            .sum();
-        if leaf_rank <= rank {
+        if signed_sum(options.measures(j), signs) <= rank {
             return Err(rank_error(graph, code, leaf, signs));
         }
         if sent_now.insert(leaf) {
@@ -783,8 +780,6 @@ struct Chunk {
     slots: Vec<u32>,
     /// The remote positions each slot still needs: (position, slot).
     pending: Vec<(u128, u32)>,
-    /// The remote positions asked for (each once, once sorted).
-    wanted: Vec<u128>,
     /// Their values, as answered.
     answered: FxHashMap<u128, u32>,
     /// The values read, local and remote.
@@ -798,7 +793,6 @@ impl Chunk {
         self.spans.clear();
         self.slots.clear();
         self.pending.clear();
-        self.wanted.clear();
         self.reads = 0;
     }
 
@@ -830,7 +824,6 @@ impl Chunk {
                     }
                 } else {
                     self.pending.push((leaf, slot as u32));
-                    self.wanted.push(leaf);
                 }
             }
         }
@@ -1027,20 +1020,25 @@ fn work(
             next = end;
             reads += chunk.reads;
             // Each distinct remote position once, to its owner.
-            chunk.wanted.sort_unstable();
-            chunk.wanted.dedup();
-            if failure.is_none() {
-                for &code in &chunk.wanted {
-                    out.push((
-                        owner(code, peers),
-                        Msg::Ask {
-                            code,
-                            from: me as u32,
-                        },
-                    ));
+            chunk.pending.sort_unstable();
+            let mut asked = 0u64;
+            let mut last = None;
+            for &(code, _) in &chunk.pending {
+                if last != Some(code) {
+                    last = Some(code);
+                    asked += 1;
+                    if failure.is_none() {
+                        out.push((
+                            owner(code, peers),
+                            Msg::Ask {
+                                code,
+                                from: me as u32,
+                            },
+                        ));
+                    }
                 }
             }
-            remote += chunk.wanted.len() as u64;
+            remote += asked;
             let left = (tier.len() - next) as u64;
             let (asks, left, failed) =
                 rounds.round_with_status(worker, &mut out, left, failure.is_some());
