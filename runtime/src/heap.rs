@@ -10,6 +10,8 @@
 
 use crate::heap_simd;
 use crate::period::{find_period, Bound, Period};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// The most values [`HeapEngine`] computes for one game: 2^32 − 1 (positions are kept as
 /// `u32`); a heap past it is answered only from a proven period.
@@ -218,7 +220,7 @@ impl NimSequence {
 }
 
 /// One cell type of a [`NimSequence`].
-trait Cell: Copy + Sync {
+trait Cell: Copy + Send + Sync {
     fn value(self) -> u32;
     fn from_value(v: u32) -> Option<Self>;
     /// The cells as bytes, when they are bytes (for the vectorised naive loop).
@@ -501,10 +503,22 @@ impl HeapEngine {
             })
             .filter(|class| !class.removals.is_empty())
             .collect();
-        let triples = (digits.iter().enumerate())
+        let triples: Vec<usize> = (digits.iter().enumerate())
             .filter(|&(_, &d)| d & 8 != 0)
             .map(|(k, _)| k)
             .collect();
+        // An option of heap `n` reads heap `n - k` (one heap left), at most `n - k - 1` (two)
+        // or `n - k - 2` (three).
+        let lookahead = (digits.iter().enumerate())
+            .flat_map(|(k, &d)| {
+                [(2, k), (4, k + 1), (8, k + 2)]
+                    .into_iter()
+                    .filter(move |&(bit, _)| d & bit != 0 && (bit != 2 || k > 0))
+                    .map(|(_, reach)| reach)
+            })
+            .min()
+            .unwrap_or(usize::MAX)
+            .max(1);
         HeapEngine {
             code,
             values: NimSequence::default(),
@@ -522,6 +536,7 @@ impl HeapEngine {
                 futile: 0,
                 naive_until: 0,
                 parallel: false,
+                lookahead,
                 last_method: SplitMethod::Naive,
                 stats: HeapStats::default(),
             },
@@ -531,9 +546,11 @@ impl HeapEngine {
         }
     }
 
-    /// Lets the engine use `threads` threads: a heap's naive split loop, where it is long,
-    /// is shared between them. The values do not depend on it. One thread where a pool of
-    /// threads cannot be started.
+    /// Lets the engine use `threads` threads. Where each heap's options lie two heaps or
+    /// more below it (as in 0.14: [`Stepper::lookahead`]) and a heap takes long enough,
+    /// the threads compute heaps at once as a wavefront; elsewhere a heap's naive split
+    /// loop, where it is long, is shared between them. The values do not depend on it. One
+    /// thread where a pool of threads cannot be started.
     pub fn set_threads(&mut self, threads: usize) {
         let now = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
         if now == threads.max(1) {
@@ -626,17 +643,54 @@ impl HeapEngine {
     }
 
     /// Fills `g` up to heap `n`; `Some(value)` when a value does not fit `T`.
+    ///
+    /// In a pool of threads (`st.parallel`), where the code lets several heaps be computed
+    /// at once ([`Stepper::lookahead`]) and a heap's step takes long enough to be worth it
+    /// (blocks of heaps timed, see [`Pace`]), the threads compute heaps as a wavefront
+    /// ([`run_wavefront`]), each with its own [`Stepper`] that records every value as the
+    /// first one does.
     fn run<T: Cell>(g: &mut Vec<T>, n: usize, st: &mut Stepper) -> Option<u32> {
         g.reserve(n + 1 - g.len());
+        let threads = if st.parallel && st.lookahead > 1 {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        let mut crew: Vec<Stepper> = Vec::new();
+        let mut pace = Pace::new(g.len());
+        let mut stopped = None;
         while g.len() <= n {
-            let value = st.step(g);
+            if pace.grouped {
+                if crew.is_empty() {
+                    crew = vec![st.helper(); threads - 1];
+                }
+                let end = (g.len() + PACE_RECHECK * PACE_BLOCK).min(n + 1);
+                // The wavefront's threads are busy: a step does not share its split loop.
+                st.parallel = false;
+                stopped = run_wavefront(g, end, st, &mut crew);
+                st.parallel = true;
+                pace = Pace::new(g.len());
+                if stopped.is_some() {
+                    break;
+                }
+                continue;
+            }
+            let value = st.step(g, g.len());
             let Some(cell) = T::from_value(value) else {
-                return Some(value);
+                stopped = Some(value);
+                break;
             };
             g.push(cell);
             st.record(g, value);
+            for helper in &mut crew {
+                helper.record(g, value);
+            }
+            pace.stepped(g.len(), threads > 1);
         }
-        None
+        for helper in &crew {
+            st.stats.add(&helper.stats);
+        }
+        stopped
     }
 
     /// The first period that the game's bound proves in the values so far (looked for
@@ -718,10 +772,242 @@ struct Stepper {
     naive_until: usize,
     /// Whether the step runs in a pool of threads that share its long split loops.
     parallel: bool,
+    /// The fewest heaps below a heap that its options lie: each option of heap `n` is made
+    /// of heaps `n - lookahead` and below, so heaps `n` to `n + lookahead - 1` may be
+    /// computed at once (at least 1).
+    lookahead: usize,
     /// The method of the last step (for tests and statistics).
     last_method: SplitMethod,
     /// Work done so far.
     stats: HeapStats,
+}
+
+/// Heaps a [`Pace`] block holds: the time of a block of steps on one thread says whether
+/// a wavefront of threads is worth it.
+/// (Tests take short blocks, and always a wavefront where one can run.)
+const PACE_BLOCK: usize = if cfg!(test) { 16 } else { 1024 };
+
+/// A heap's step, timed on one thread, from which heaps are computed as a wavefront of
+/// threads (each heap's handover costs a fraction of a microsecond).
+const WAVEFRONT_WORTH: std::time::Duration = if cfg!(test) {
+    std::time::Duration::ZERO
+} else {
+    std::time::Duration::from_nanos(500)
+};
+
+/// Blocks of heaps a wavefront computes before a block on one thread is timed again.
+const PACE_RECHECK: usize = if cfg!(test) { 4 } else { 32 };
+
+/// Whether [`HeapEngine::run`] computes the next heaps as a wavefront: a block of
+/// [`PACE_BLOCK`] heaps on one thread is timed, and where a heap's step took
+/// [`WAVEFRONT_WORTH`] or more, the next [`PACE_RECHECK`] blocks are.
+struct Pace {
+    grouped: bool,
+    start: std::time::Instant,
+    from: usize,
+}
+
+impl Pace {
+    fn new(from: usize) -> Self {
+        Pace {
+            grouped: false,
+            start: std::time::Instant::now(),
+            from,
+        }
+    }
+
+    /// Notes that the values reach heap `len - 1`; `possible`: a wavefront could run.
+    fn stepped(&mut self, len: usize, possible: bool) {
+        if possible && len >= self.from + PACE_BLOCK {
+            let per_heap = self.start.elapsed() / (len - self.from) as u32;
+            self.grouped = per_heap >= WAVEFRONT_WORTH;
+            self.from = len;
+            self.start = std::time::Instant::now();
+        }
+    }
+}
+
+/// Computes heaps `g.len()` to `end - 1` on `1 + crew.len()` threads of the current pool
+/// as a wavefront: each thread takes the next heap no thread has taken, waits until every
+/// heap its options read is known (heaps `lookahead` and more below it), steps it with its
+/// own stepper (first recording the values known since its last step), and hands its value
+/// over; values are appended to `g` in order as they become known. Every stepper has
+/// recorded all of `g` on return. `Some(value)` when a value does not fit `T` (`g` then
+/// ends before its heap).
+fn run_wavefront<T: Cell>(
+    g: &mut Vec<T>,
+    end: usize,
+    st: &mut Stepper,
+    crew: &mut [Stepper],
+) -> Option<u32> {
+    let start = g.len();
+    let lookahead = st.lookahead;
+    let seq = Appending::new(g, end);
+    let next = AtomicUsize::new(start);
+    let finished: Mutex<Finished> = Mutex::new(Finished::default());
+    let work = |stepper: &mut Stepper| -> usize {
+        let _guard = StopOnUnwind(&seq);
+        let mut recorded = start;
+        loop {
+            let m = next.fetch_add(1, Ordering::Relaxed);
+            if m >= end {
+                return recorded;
+            }
+            let Some(known) = seq.wait_for((m + 1).saturating_sub(lookahead)) else {
+                return recorded;
+            };
+            for i in recorded..known.len() {
+                stepper.record(&known[..=i], known[i].value());
+            }
+            recorded = known.len();
+            let value = stepper.step(known, m);
+            let mut finished = lock(&finished);
+            finished.values.push((m, value));
+            while let Some(at) = (finished.values.iter()).position(|&(i, _)| i == seq.len()) {
+                let (_, value) = finished.values.swap_remove(at);
+                if !seq.push(value) {
+                    finished.overflow = Some(value);
+                    break;
+                }
+            }
+        }
+    };
+    let mut recorded = vec![start; crew.len()];
+    let mut mine = start;
+    rayon::scope(|s| {
+        for (helper, recorded) in crew.iter_mut().zip(recorded.iter_mut()) {
+            let work = &work;
+            s.spawn(move |_| *recorded = work(helper));
+        }
+        mine = work(st);
+    });
+    let overflow = lock(&finished).overflow;
+    seq.finish();
+    st.stats.wavefront_heaps += (g.len() - start) as u64;
+    // Every stepper records the values it has not seen.
+    for (stepper, from) in std::iter::once((st, mine)).chain(crew.iter_mut().zip(recorded)) {
+        for i in from..g.len() {
+            stepper.record(&g[..=i], g[i].value());
+        }
+    }
+    overflow
+}
+
+/// A sequence that threads read while one at a time appends to it (in
+/// [`run_wavefront`]): every thread sees the values appended so far, in order, and a value
+/// is appended past them only, so no thread reads a value while it is written.
+struct Appending<'a, T> {
+    /// The sequence, its room reserved; its length is set from `len` by [`Appending::finish`].
+    vec: &'a mut Vec<T>,
+    /// The start of the sequence's buffer (room for `end` values).
+    start: *mut T,
+    end: usize,
+    /// The values appended so far (the first `len` of the buffer hold values).
+    len: AtomicUsize,
+    /// No more values will be appended: a value did not fit, or a thread stopped.
+    stopped: AtomicBool,
+}
+
+// SAFETY: threads share an `Appending` to read the first `len` values (written before
+// `len` was raised, with `Release`, and read after it is loaded, with `Acquire`) and to
+// append past them one at a time (`push` is called under one lock); no value is written
+// after it is readable. `T` is a plain copyable cell.
+unsafe impl<T: Cell> Sync for Appending<'_, T> {}
+
+impl<'a, T: Cell> Appending<'a, T> {
+    fn new(vec: &'a mut Vec<T>, end: usize) -> Self {
+        vec.reserve(end.saturating_sub(vec.len()));
+        let len = vec.len();
+        Appending {
+            start: vec.as_mut_ptr(),
+            vec,
+            end,
+            len: AtomicUsize::new(len),
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    /// The number of values appended so far.
+    fn len(&self) -> usize {
+        self.len.load(Ordering::Acquire)
+    }
+
+    /// The values appended so far, once there are at least `need`; `None` if the sequence
+    /// stopped before it had them.
+    fn wait_for(&self, need: usize) -> Option<&[T]> {
+        let mut spins = 0u32;
+        loop {
+            let len = self.len();
+            if len >= need {
+                // SAFETY: the first `len` values are written and are never written again.
+                return Some(unsafe { std::slice::from_raw_parts(self.start, len) });
+            }
+            if self.stopped.load(Ordering::Acquire) {
+                return None;
+            }
+            spins += 1;
+            if spins < 128 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Appends the value of the next heap; false (and the sequence stops) when it does not
+    /// fit a cell. Callers hold one lock: one thread appends at a time.
+    fn push(&self, value: u32) -> bool {
+        let len = self.len.load(Ordering::Relaxed);
+        let cell = match T::from_value(value) {
+            Some(cell) if len < self.end => cell,
+            _ => {
+                self.stop();
+                return false;
+            }
+        };
+        // SAFETY: `len < end`, within the room reserved; no thread reads past `len`, and
+        // only this thread (holding the callers' lock) writes.
+        unsafe { self.start.add(len).write(cell) };
+        self.len.store(len + 1, Ordering::Release);
+        true
+    }
+
+    /// No more values: threads waiting for values stop.
+    fn stop(&self) {
+        self.stopped.store(true, Ordering::Release);
+    }
+
+    /// The sequence with the values appended.
+    fn finish(self) {
+        let len = self.len.load(Ordering::Acquire);
+        // SAFETY: the first `len` values of the reserved room are written.
+        unsafe { self.vec.set_len(len) };
+    }
+}
+
+/// Stops an [`Appending`] when the thread holding it unwinds, so that threads waiting for
+/// the values it was to find do not wait for ever.
+struct StopOnUnwind<'s, 'a, T: Cell>(&'s Appending<'a, T>);
+
+impl<T: Cell> Drop for StopOnUnwind<'_, '_, T> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
+/// Locks `m`; a thread that panicked while holding it left it usable.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Values the wavefront's threads found and could not append yet (a heap before them is
+/// still being stepped), and a value that does not fit the sequence's cells.
+#[derive(Default)]
+struct Finished {
+    values: Vec<(usize, u32)>,
+    overflow: Option<u32>,
 }
 
 /// A heap's label: its value and the parity of its size, `value << 1 | n & 1`.
@@ -802,42 +1088,66 @@ pub struct HeapStats {
     pub choices: u64,
     /// Times the check found its candidate among the splits.
     pub check_hits: u64,
+    /// Heaps computed by a wavefront of threads (see [`HeapEngine::set_threads`]).
+    pub wavefront_heaps: u64,
+}
+
+impl HeapStats {
+    /// Adds another thread's splits to this (its choices of the common sets are this one's
+    /// again: not counted).
+    fn add(&mut self, other: &HeapStats) {
+        self.naive_splits += other.naive_splits;
+        self.rare_splits += other.rare_splits;
+        self.checked_splits += other.checked_splits;
+        self.check_hits += other.check_hits;
+        self.wavefront_heaps += other.wavefront_heaps;
+    }
 }
 
 impl Stepper {
-    /// The value of heap `g.len()`, from the values before it.
+    /// A stepper in the same state for another thread, with no work counted yet.
+    fn helper(&self) -> Stepper {
+        Stepper {
+            stats: HeapStats::default(),
+            parallel: false,
+            ..self.clone()
+        }
+    }
+
+    /// The value of heap `n`, from the values in `g`: every value the heap's options read
+    /// (heaps `n` and before, `n - lookahead` at most; see [`Stepper::lookahead`]).
     #[inline]
-    fn step<T: Cell>(&mut self, g: &[T]) -> u32 {
+    fn step<T: Cell>(&mut self, g: &[T], n: usize) -> u32 {
         let before = self.stats.rare_splits + self.stats.checked_splits;
         let (looked_before, hits_before) = (self.stats.checked_splits, self.stats.check_hits);
         // Every value so far is below 64 * words (a power of two), and so is every nim-sum
         // of them: one register holds the marks while that is 64.
         let len = self.marks.words.len();
         let value = if len == 1 {
-            self.step_with(g, &mut One(0))
+            self.step_with(g, n, &mut One(0))
         } else if len <= WIDE_WORDS {
             let mut wide = std::mem::take(&mut self.wide);
             wide[..len].fill(0);
             let words: &mut [u64; WIDE_WORDS] = (&mut wide[..]).try_into().expect("1024 words");
-            let value = self.step_with(g, &mut Wide { words, len });
+            let value = self.step_with(g, n, &mut Wide { words, len });
             self.wide = wide;
             value
         } else {
             let mut words = std::mem::take(&mut self.marks.words);
             words.fill(0);
-            let value = self.step_with(g, &mut Many(&mut words));
+            let value = self.step_with(g, n, &mut Many(&mut words));
             self.marks.words = words;
             value
         };
         if self.last_method == SplitMethod::RareCommon {
             self.judge_rare_common(
-                g.len(),
+                n,
                 self.stats.rare_splits + self.stats.checked_splits - before,
             );
         }
         self.recent_looked += self.stats.checked_splits - looked_before;
         self.recent_hits += self.stats.check_hits - hits_before;
-        if g.len().is_multiple_of(RECENT) {
+        if n.is_multiple_of(RECENT) {
             self.recent_looked /= 2;
             self.recent_hits /= 2;
         }
@@ -867,8 +1177,7 @@ impl Stepper {
     }
 
     #[inline(always)]
-    fn step_with<T: Cell, M: Marks>(&mut self, g: &[T], marks: &mut M) -> u32 {
-        let n = g.len();
+    fn step_with<T: Cell, M: Marks>(&mut self, g: &[T], n: usize, marks: &mut M) -> u32 {
         for &(k, d) in &self.takes {
             if k > n {
                 break;
@@ -905,7 +1214,7 @@ impl Stepper {
             let rare_share = if small { 16 } else { 3 };
             if class.rare.len() * rare_share >= n || n < self.naive_until {
                 self.stats.naive_splits +=
-                    naive_splits(g, &class.removals, small, self.parallel, marks);
+                    naive_splits(g, n, &class.removals, small, self.parallel, marks);
             } else {
                 open[c] = true;
                 self.last_method = SplitMethod::RareCommon;
@@ -1018,12 +1327,12 @@ impl Stepper {
                         candidate = loop {
                             let next = marks.mex();
                             if searches >= MAX_SEARCHES {
-                                mark_looked(g, classes, progress, marks);
+                                mark_looked(g, n, classes, progress, marks);
                                 searches = 0;
                                 break marks.mex();
                             }
                             searches += 1;
-                            if !looked_at_makes(g, classes, progress, next) {
+                            if !looked_at_makes(g, n, classes, progress, next) {
                                 break next;
                             }
                             marks.insert(next);
@@ -1152,15 +1461,15 @@ impl SplitClass {
     }
 }
 
-/// The splits of heap `g.len()` that the check looked at and did not mark yet, as pairs of
+/// The splits of heap `n` that the check looked at and did not mark yet, as pairs of
 /// slices `(low, high)` whose pairs are `low[i]` and `high[high.len() - 1 - i]` (`progress`:
 /// each removal's, classes in turn, marked to `.0` and looked at to `.1`).
 fn looked_unmarked<'a, T: Cell>(
     g: &'a [T],
+    n: usize,
     classes: &'a [SplitClass],
     progress: &'a [(usize, usize)],
 ) -> impl Iterator<Item = (&'a [T], &'a [T])> {
-    let n = g.len();
     let removals = classes.iter().flat_map(|class| class.removals.iter());
     (removals.zip(progress)).filter_map(move |(&k, &(marked, looked))| {
         if k + 2 > n || marked >= looked {
@@ -1174,11 +1483,12 @@ fn looked_unmarked<'a, T: Cell>(
 /// Marks the splits the check looked at and did not mark yet (see [`looked_unmarked`]).
 fn mark_looked<T: Cell, M: Marks>(
     g: &[T],
+    n: usize,
     classes: &[SplitClass],
     progress: &mut [(usize, usize)],
     marks: &mut M,
 ) {
-    for (low, high) in looked_unmarked(g, classes, progress) {
+    for (low, high) in looked_unmarked(g, n, classes, progress) {
         for (x, y) in low.iter().zip(high.iter().rev()) {
             marks.insert(x.value() ^ y.value());
         }
@@ -1191,11 +1501,12 @@ fn mark_looked<T: Cell, M: Marks>(
 /// Whether a split the check looked at and did not mark has the nim-sum `value`.
 fn looked_at_makes<T: Cell>(
     g: &[T],
+    n: usize,
     classes: &[SplitClass],
     progress: &[(usize, usize)],
     value: u32,
 ) -> bool {
-    looked_unmarked(g, classes, progress)
+    looked_unmarked(g, n, classes, progress)
         .any(|(low, high)| T::find_pair(low, high, value).is_some())
 }
 
@@ -1211,19 +1522,19 @@ const RECENT: usize = 1 << 14;
 /// before it marks them: a search takes 16 or 32 splits at a time, a mark one.
 const MAX_SEARCHES: u32 = 16;
 
-/// Marks the value of every split of heap `g.len()` by removals `removals` (ascending);
+/// Marks the value of every split of heap `n` by removals `removals` (ascending);
 /// returns the number of splits. `small`: every value so far is below 16 (bytes then take
 /// the vectorised loop). `parallel`: in a pool of threads, which share a long loop's splits
 /// (each marks its own, then they are merged: the marks, and so the value, are the same).
 #[inline(always)]
 fn naive_splits<T: Cell, M: Marks>(
     g: &[T],
+    n: usize,
     removals: &[usize],
     small: bool,
     parallel: bool,
     marks: &mut M,
 ) -> u64 {
-    let n = g.len();
     let mut count = 0;
     for &k in removals {
         if k + 2 > n {
@@ -1308,8 +1619,10 @@ mod tests {
     #[test]
     fn threads_share_the_naive_loop_as_one_thread_computes_it() {
         let mut naive = Vec::new();
-        for code in ["0.76", "4.7", "0.6", "0.106", "0.156", "0.37"] {
+        // Codes whose heaps read the heap just before (no wavefront: see below).
+        for code in ["0.76", "4.7", "0.6", "0.37", "0.7"] {
             let parsed = HeapCode::parse(code).expect("a code");
+            assert_eq!(HeapEngine::new(parsed.clone()).stepper.lookahead, 1);
             let n = 2500;
             let mut alone = HeapEngine::new(parsed.clone());
             alone.extend_to(n);
@@ -1345,6 +1658,59 @@ mod tests {
         let mut e = HeapEngine::new(HeapCode::parse(code).expect("a code"));
         e.extend_to(n);
         e.values().to_vec()
+    }
+
+    /// Where a heap's options lie `lookahead` heaps below it or more, threads compute
+    /// heaps at once, each with its own stepper: the values are the definition's, and the
+    /// wavefront did run (tests time no block: it runs wherever it can).
+    #[test]
+    fn a_wavefront_of_threads_computes_the_values_one_thread_does() {
+        for (code, lookahead) in [
+            ("0.14", 3),
+            ("0.137", 2),
+            ("0.106", 3),
+            ("0.156", 3),
+            ("0.04", 3),
+            ("0.8f", 2),
+            ("0.0404", 3),
+        ] {
+            let parsed = HeapCode::parse(code).expect("a code");
+            assert_eq!(
+                HeapEngine::new(parsed.clone()).stepper.lookahead,
+                lookahead,
+                "{code}"
+            );
+            let n = 1000;
+            let expected = naive_sequence(&parsed, n);
+            for threads in [2, 3] {
+                let mut engine = HeapEngine::new(parsed.clone());
+                engine.set_threads(threads);
+                // In steps, as a period search or a table asks for them.
+                engine.extend_to(n / 3);
+                engine.extend_to(n);
+                assert_eq!(
+                    engine.values().to_vec(),
+                    expected,
+                    "{code} on {threads} threads"
+                );
+                assert!(engine.stats().wavefront_heaps > n as u64 / 2, "{code}");
+            }
+        }
+    }
+
+    /// A wavefront whose value does not fit the sequence's cells stops there, and the
+    /// engine widens its cells and goes on: 0.cccc's values pass 255 at heap 513.
+    #[test]
+    fn a_wavefront_stops_where_values_outgrow_their_cells() {
+        let parsed = HeapCode::parse("0.cccc").expect("a code");
+        let n = 560;
+        let expected = naive_sequence(&parsed, n);
+        assert!(expected.iter().any(|&v| v > 255), "the values stay bytes");
+        let mut engine = HeapEngine::new(parsed);
+        engine.set_threads(2);
+        engine.extend_to(n);
+        assert_eq!(engine.values().to_vec(), expected);
+        assert!(engine.stats().wavefront_heaps > 0);
     }
 
     #[test]
