@@ -196,6 +196,10 @@ struct SolveArgs {
     /// localhost, ports from 2101].
     #[arg(long, value_name = "FILE", requires = "tiered")]
     hostfile: Option<PathBuf>,
+    /// With --tiered: keep each worker's positions in a key-value store on disk in DIR (a
+    /// folder of its own, removed at the end) instead of memory.
+    #[arg(long, value_name = "DIR", requires = "tiered")]
+    spill: Option<PathBuf>,
 }
 
 /// An error already explained to the user on stderr.
@@ -296,8 +300,23 @@ fn driver_options(file: &str, output: &OutputArgs, args: &SolveArgs) -> DriverOp
             processes: args.processes.map_or(1, |n| n as usize),
             process: args.process.map_or(0, |n| n as usize),
             hostfile: args.hostfile.clone(),
+            spill: args.spill.clone(),
         }),
     }
+}
+
+/// Where a file has no native solver: its queries by the interpreter, or an error where
+/// `--tiered` asks for the native solver's tiered solve.
+fn interpret_untiered(
+    source: &str,
+    program: &Program,
+    options: &DriverOptions,
+) -> Result<(), Reported> {
+    if options.tiered.is_some() {
+        eprintln!("error: --tiered needs the file's native solver, which it does not have");
+        return Err(Reported);
+    }
+    interpret(source, program, options)
 }
 
 /// Runs `source`'s queries with the interpreter through the shared driver.
@@ -345,11 +364,7 @@ fn execute(
         return interpret(source, program, options);
     }
     let Some(code) = native_code(source, program) else {
-        if options.tiered.is_some() {
-            eprintln!("error: --tiered needs the file's native solver, which it does not have");
-            return Err(Reported);
-        }
-        return interpret(source, program, options);
+        return interpret_untiered(source, program, options);
     };
     if args.native || options.tiered.is_some() {
         let binary = build_native(&code, label)?;
@@ -495,6 +510,9 @@ fn run_solver(
         cmd.arg("--process").arg(run.process.to_string());
         if let Some(hosts) = &run.hostfile {
             cmd.arg("--hostfile").arg(hosts);
+        }
+        if let Some(dir) = &run.spill {
+            cmd.arg("--spill").arg(dir);
         }
     }
     if let Some(asks) = &options.eval {
@@ -660,11 +678,7 @@ fn cmd_eval(
     // The file's own solver (one build serves every position): the interpreter computes
     // the position, and the solver reads it.
     let Some(binary) = native_binary(&name, &source, &program)? else {
-        if options.tiered.is_some() {
-            eprintln!("error: --tiered needs the file's native solver, which it does not have");
-            return Err(Reported);
-        }
-        return interpret(&checked.source, &checked.program, &options);
+        return interpret_untiered(&checked.source, &checked.program, &options);
     };
     let interp = Interpreter::new(&checked.program, &checked.source);
     let target = position_target(&interp, &checked.program)?;
