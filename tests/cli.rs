@@ -2381,6 +2381,24 @@ fn tiered_solves_answer_as_the_ordinary_solver() {
                 "{file} on {threads} threads"
             );
         }
+        // Positions spilled to a key-value store on disk: the same answers, and the
+        // workers' folders removed.
+        let spill = temp_file("tiered_spill_note", "").with_file_name("tiered_spill");
+        std::fs::create_dir_all(&spill).expect("a folder to spill into");
+        let spill_dir = spill.to_str().expect("path");
+        let out = cgdl(&[
+            "run",
+            file,
+            "--tiered",
+            "--threads",
+            "2",
+            "--spill",
+            spill_dir,
+        ]);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        assert_eq!(stdout(&out), stdout(&ordinary), "{file} spilled to disk");
+        let left = std::fs::read_dir(&spill).expect("the folder").count();
+        assert_eq!(left, 0, "{file}: the workers' folders are removed");
         let hosts = temp_file(
             "tiered_hosts",
             &(free_ports().map(|p| format!("127.0.0.1:{p}\n")).concat()),
@@ -2419,6 +2437,9 @@ fn tiered_solves_answer_as_the_ordinary_solver() {
     let out = cgdl(&["run", "examples/kayles.cgdl", "--tiered"]);
     assert_fails_with(&out, "has no position code");
     let out = cgdl(&["run", "examples/nim.cgdl", "--processes", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--tiered"), "{}", stderr(&out));
+    let out = cgdl(&["run", "examples/nim.cgdl", "--spill", "/tmp"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--tiered"), "{}", stderr(&out));
 }

@@ -127,6 +127,9 @@ pub struct TieredRun {
     pub process: usize,
     /// A file of `host:port` lines, one a process (default: localhost, ports from 2101).
     pub hostfile: Option<std::path::PathBuf>,
+    /// A folder each worker spills its positions into (a key-value store on disk) instead
+    /// of holding them in memory.
+    pub spill: Option<std::path::PathBuf>,
 }
 
 impl Default for TieredRun {
@@ -135,6 +138,7 @@ impl Default for TieredRun {
             processes: 1,
             process: 0,
             hostfile: None,
+            spill: None,
         }
     }
 }
@@ -696,6 +700,16 @@ fn native_command() -> clap::Command {
                 ),
         )
         .arg(
+            Arg::new("spill")
+                .long("spill")
+                .value_name("DIR")
+                .requires("tiered")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .help(
+                    "with --tiered: keep each worker's positions in a key-value store on disk                      in DIR (a folder of its own, removed at the end) instead of memory",
+                ),
+        )
+        .arg(
             Arg::new("from-query")
                 .long("from-query")
                 .value_name("K")
@@ -741,6 +755,7 @@ fn native_options(
             processes: m.get_one::<u32>("processes").map_or(1, |&n| n as usize),
             process: m.get_one::<u32>("process").map_or(0, |&n| n as usize),
             hostfile: m.get_one::<std::path::PathBuf>("hostfile").cloned(),
+            spill: m.get_one::<std::path::PathBuf>("spill").cloned(),
         }),
         ..DriverOptions::default()
     };
@@ -931,6 +946,7 @@ where
             processes: run.processes,
             process: run.process,
             hostfile: run.hostfile.clone(),
+            spill: run.spill.clone(),
             ..TierConfig::default()
         };
         let started = std::time::Instant::now();

@@ -27,15 +27,18 @@
 //! position as its least image under its game's proven symmetries, whose images have its
 //! values; a position owned by the asking worker is read without a message.
 
+mod store;
+
 use crate::rules::{OptRef, Options, Rules};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::hash::{BuildHasher, BuildHasherDefault};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
+use store::{Store, UNSOLVED};
 use timely::communication::AllocatorBuilder;
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::operators::{Exchange, Input, Inspect, Probe};
@@ -68,11 +71,24 @@ pub struct TierOptions {
     width: usize,
     /// Where each option's positions end in `codes`.
     ends: Vec<usize>,
+    /// Whether the graph may leave out the positions' measures (the solve pass reads none).
+    no_measures: bool,
     /// What the graph keeps between calls (its own buffer of options).
     scratch: Option<Box<dyn std::any::Any + Send>>,
 }
 
 impl TierOptions {
+    /// Options whose positions' measures are wanted (`true`, the default) or not: a graph
+    /// may then add positions with no measures.
+    pub fn want_measures(&mut self, wanted: bool) {
+        self.no_measures = !wanted;
+    }
+
+    /// Whether the positions' measures are wanted ([`TierOptions::want_measures`]).
+    pub fn wants_measures(&self) -> bool {
+        !self.no_measures
+    }
+
     /// Removes every option.
     pub fn clear(&mut self) {
         self.codes.clear();
@@ -222,7 +238,10 @@ where
                         for &leaf in options.leaf_slice(start, len) {
                             let leaf = self.kept(leaf);
                             let code = self.0.code(leaf).ok_or_else(|| self.no_code(leaf))?;
-                            self.0.measures(leaf, measures);
+                            measures.clear();
+                            if out.wants_measures() {
+                                self.0.measures(leaf, measures);
+                            }
                             out.position(code, measures);
                         }
                     }
@@ -271,6 +290,10 @@ pub struct TierConfig {
     pub hostfile: Option<std::path::PathBuf>,
     /// How long a process waits for the others to connect before it gives up.
     pub connect_timeout: std::time::Duration,
+    /// A folder to spill the positions into: each worker keeps its positions, their ranks
+    /// and values in a key-value store on disk there (a new folder of its own, removed when
+    /// it ends) instead of memory (`None`).
+    pub spill: Option<PathBuf>,
 }
 
 impl Default for TierConfig {
@@ -281,6 +304,7 @@ impl Default for TierConfig {
             process: 0,
             hostfile: None,
             connect_timeout: std::time::Duration::from_secs(120),
+            spill: None,
         }
     }
 }
@@ -398,9 +422,10 @@ fn solve_on_timely(
     let timely_config = timely_config(config)?;
     let (builders, others) = connect(timely_config.communication, config)?;
     let roots = Arc::new(roots);
+    let spill = config.spill.clone();
     let guards =
         timely::execute::execute_from(builders, others, timely_config.worker, move |worker| {
-            work(worker, &*graph, &roots)
+            work(worker, &*graph, &roots, spill.as_deref())
         })
         .map_err(|e| format!("the tiered solve's workers could not start: {e}"))?;
     let mut report = None;
@@ -629,15 +654,6 @@ impl Rounds {
     }
 }
 
-/// A position a worker owns: its rank, and its value once solved.
-#[derive(Clone, Copy)]
-struct Held {
-    rank: i64,
-    value: u32,
-}
-
-const UNSOLVED: u32 = u32::MAX;
-
 /// The rank of `code` under `signs`.
 fn rank_of(
     graph: &dyn TierGraph,
@@ -733,28 +749,36 @@ fn rank_error(graph: &dyn TierGraph, from: u128, to: u128, signs: &[i64]) -> Str
     )
 }
 
-/// Takes `code` as reached: holds it with its rank, and sends each of its options'
-/// positions not sent this round to its owner.
-#[allow(clippy::too_many_arguments)]
-fn reach(
+/// Takes `code` as reached: holds it with its rank unless it is held already. Its rank
+/// where it is new.
+fn hold(
     graph: &dyn TierGraph,
     code: u128,
     signs: &[i64],
+    held: &mut Store,
+    measures: &mut Vec<i64>,
+) -> Result<Option<i64>, String> {
+    if held.contains(code)? {
+        return Ok(None);
+    }
+    let rank = rank_of(graph, code, signs, measures)?;
+    held.insert(code, rank)?;
+    Ok(Some(rank))
+}
+
+/// Sends each of the options' positions of `code` (of rank `rank`) not sent this round to
+/// its owner, each checked to raise the rank.
+#[allow(clippy::too_many_arguments)]
+fn expand(
+    graph: &dyn TierGraph,
+    code: u128,
+    rank: i64,
+    signs: &[i64],
     peers: u64,
-    held: &mut FxHashMap<u128, Held>,
     sent_now: &mut FxHashSet<u128>,
     options: &mut TierOptions,
     out: &mut Vec<(u64, Msg)>,
 ) -> Result<(), String> {
-    let mut measures = Vec::new();
-    let rank = rank_of(graph, code, signs, &mut measures)?;
-    held.insert(
-        code,
-        Held {
-            rank,
-            value: UNSOLVED,
-        },
-    );
     graph.options(code, options)?;
     for (j, &leaf) in options.codes().iter().enumerate() {
         if signed_sum(options.measures(j), signs) <= rank {
@@ -767,8 +791,16 @@ fn reach(
     Ok(())
 }
 
+/// The most positions whose options a worker sends in one round of the reach (so that a
+/// round's messages stay few: about 31 options each for Cram).
+pub const REACH_CHUNK: usize = 1 << 14;
+
 /// The most positions of a tier a worker solves in one round.
 pub const TIER_CHUNK: usize = 1 << 16;
+
+/// The most positions a worker reaches or solves in one round where its positions are
+/// spilled to disk (memory is short: a round's messages are a few megabytes).
+pub const SPILLED_CHUNK: usize = 1 << 12;
 
 /// The positions of a tier a worker solves in one round: each one's options, as slots (an
 /// option's nim-sum), and the reads still to make.
@@ -802,7 +834,7 @@ impl Chunk {
         &mut self,
         code: u128,
         options: &TierOptions,
-        held: &FxHashMap<u128, Held>,
+        held: &Store,
         me: u64,
         peers: u64,
     ) -> Result<(), String> {
@@ -814,9 +846,9 @@ impl Chunk {
                 let leaf = options.code(j);
                 self.reads += 1;
                 if owner(leaf, peers) == me {
-                    match held.get(&leaf) {
-                        Some(h) if h.value != UNSOLVED => self.slots[slot] ^= h.value,
-                        _ => {
+                    match held.value(leaf)? {
+                        Some(value) => self.slots[slot] ^= value,
+                        None => {
                             return Err(format!(
                                 "internal error: {leaf:#x} was read before it was solved"
                             ))
@@ -914,6 +946,7 @@ fn work(
     worker: &mut Worker,
     graph: &dyn TierGraph,
     roots: &[u128],
+    spill: Option<&Path>,
 ) -> Result<Option<TierReport>, String> {
     let mut rounds = Rounds::new(worker);
     let (me, peers) = (rounds.me, rounds.peers);
@@ -921,7 +954,15 @@ fn work(
     // worker's, so each stops at once with the same error.
     let signs = learn_signs(graph, roots)?;
     let mut failure: Option<String> = None;
-    let mut held: FxHashMap<u128, Held> = FxHashMap::default();
+    // A store that cannot be made is this worker's failure, said in the first round (as
+    // the others wait for it there).
+    let mut held = match spill {
+        Some(dir) => Store::disk(dir, &format!("cgdl-tiers-worker-{me}")).unwrap_or_else(|e| {
+            failure = Some(e);
+            Store::memory()
+        }),
+        None => Store::memory(),
+    };
     let mut options = TierOptions::default();
     let mut out: Vec<(u64, Msg)> = Vec::new();
 
@@ -934,49 +975,68 @@ fn work(
             out.push((owner(root, peers), Msg::Reach(root)));
         }
     }
+    // Positions held whose options are not sent yet, with their ranks.
+    let mut frontier: Vec<(u128, i64)> = Vec::new();
+    let mut measures = Vec::new();
     loop {
-        let sent = out.len() as u64;
-        let (got, sent, failed) =
-            rounds.round_with_status(worker, &mut out, sent, failure.is_some());
+        let left = (out.len() + frontier.len()) as u64;
+        let (got, left, failed) =
+            rounds.round_with_status(worker, &mut out, left, failure.is_some());
         reach_rounds += 1;
-        progress.say(|| format!("tiered: reaching positions, round {reach_rounds}: {sent} sent"));
+        progress.say(|| {
+            format!("tiered: reaching positions, round {reach_rounds}: {left} sent or waiting")
+        });
         if failed {
             return Err(failure.unwrap_or_else(|| OTHER_FAILED.to_string()));
         }
-        if sent == 0 {
+        if left == 0 {
             break;
         }
-        let mut sent_now: FxHashSet<u128> = FxHashSet::default();
         for m in got {
             let Msg::Reach(code) = m else { continue };
-            if failure.is_some() || held.contains_key(&code) {
+            if failure.is_some() {
+                break;
+            }
+            match hold(graph, code, &signs, &mut held, &mut measures) {
+                Ok(Some(rank)) => frontier.push((code, rank)),
+                Ok(None) => {}
+                Err(e) => failure = Some(e),
+            }
+        }
+        let mut sent_now: FxHashSet<u128> = FxHashSet::default();
+        let from = (frontier.len()).saturating_sub(match held.on_disk() {
+            true => SPILLED_CHUNK,
+            false => REACH_CHUNK,
+        });
+        for (code, rank) in frontier.drain(from..) {
+            if failure.is_some() {
                 continue;
             }
-            let reached = reach(
+            let expanded = expand(
                 graph,
                 code,
+                rank,
                 &signs,
                 peers,
-                &mut held,
                 &mut sent_now,
                 &mut options,
                 &mut out,
             );
-            if let Err(e) = reached {
+            if let Err(e) = expanded {
                 failure = Some(e);
-                out.clear();
             }
+        }
+        if failure.is_some() {
+            out.clear();
+            frontier.clear();
         }
     }
     let reach_seconds = started.elapsed().as_secs_f64();
 
     // Every worker learns every rank.
-    let mut by_rank: BTreeMap<i64, Vec<u128>> = BTreeMap::new();
-    for (&code, h) in &held {
-        by_rank.entry(h.rank).or_default().push(code);
-    }
+    held.reached();
     for w in 0..peers {
-        for &rank in by_rank.keys() {
+        for rank in held.ranks() {
             out.push((w, Msg::Rank(rank)));
         }
     }
@@ -990,9 +1050,17 @@ fn work(
     ranks.dedup();
 
     // 2. Solve the tiers from the highest rank down, each in rounds of at most
-    // `TIER_CHUNK` positions a worker (so that its messages stay few).
+    // `TIER_CHUNK` positions a worker (so that its messages stay few; fewer still where
+    // the positions are spilled to disk, since memory is short).
+    let chunk_positions = if held.on_disk() {
+        SPILLED_CHUNK
+    } else {
+        TIER_CHUNK
+    };
     let mut tiers = Vec::new();
     let mut chunk = Chunk::default();
+    // Ranks are known: the options' measures are not read again.
+    options.want_measures(false);
     for (done, &rank) in ranks.iter().rev().enumerate() {
         let started = Instant::now();
         progress.say(|| {
@@ -1002,11 +1070,17 @@ fn work(
                 ranks.len()
             )
         });
-        let tier = by_rank.remove(&rank).unwrap_or_default();
+        let tier = match held.tier(rank) {
+            Ok(tier) => tier,
+            Err(e) => {
+                failure.get_or_insert(e);
+                Vec::new()
+            }
+        };
         let (mut reads, mut remote) = (0u64, 0u64);
         let mut next = 0;
         loop {
-            let end = tier.len().min(next + TIER_CHUNK);
+            let end = tier.len().min(next + chunk_positions);
             chunk.clear();
             for &code in &tier[next..end] {
                 if failure.is_some() {
@@ -1047,10 +1121,14 @@ fn work(
             }
             for m in asks {
                 if let Msg::Ask { code, from } = m {
-                    let value = match held.get(&code) {
-                        Some(h) if h.value != UNSOLVED => h.value,
-                        _ => {
+                    let value = match held.value(code) {
+                        Ok(Some(value)) => value,
+                        Ok(None) => {
                             failure = Some(unsolved(graph, code));
+                            0
+                        }
+                        Err(e) => {
+                            failure = Some(e);
                             0
                         }
                     };
@@ -1073,8 +1151,8 @@ fn work(
                     _ => None,
                 }));
             for (code, value) in chunk.solve() {
-                if let Some(h) = held.get_mut(&code) {
-                    h.value = value;
+                if let Err(e) = held.solved(code, rank, value) {
+                    failure.get_or_insert(e);
                 }
             }
             if left == 0 {
@@ -1122,7 +1200,7 @@ fn work(
     }
     for m in rounds.round(worker, &mut out) {
         if let Msg::RootAsk { code, index } = m {
-            let value = held.get(&code).map_or(UNSOLVED, |h| h.value);
+            let value = held.value(code).ok().flatten().unwrap_or(UNSOLVED);
             out.push((0, Msg::RootAnswer { index, value }));
         }
     }
@@ -1250,6 +1328,19 @@ mod tests {
     where
         R::Pos: Send,
     {
+        tiered_with(rules, roots, workers, None)
+    }
+
+    /// [`tiered`], spilling into `spill` where given.
+    fn tiered_with<R: Rules + Send + Sync + Clone + 'static>(
+        rules: &R,
+        roots: &[R::Pos],
+        workers: usize,
+        spill: Option<&Path>,
+    ) -> Result<TierReport, String>
+    where
+        R::Pos: Send,
+    {
         let graph = RulesGraph(rules.clone());
         let codes = roots
             .iter()
@@ -1257,9 +1348,76 @@ mod tests {
             .collect::<Result<Vec<_>, _>>()?;
         let config = TierConfig {
             workers,
+            spill: spill.map(Path::to_path_buf),
             ..TierConfig::default()
         };
         Ok(solve(Arc::new(graph), codes, &config)?.expect("worker 0 is in this process"))
+    }
+
+    /// A folder of the tests' own under the system's temporary folder, removed on drop.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            let dir = std::env::temp_dir().join(format!("cgdl-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("a temporary folder");
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Positions spilled to disk give the values and counts of positions held in memory,
+    /// on one worker and on three; each worker's folder is gone when the solve ends.
+    #[test]
+    fn a_solve_spilled_to_disk_answers_as_one_in_memory() {
+        let dir = TempDir::new("spill-test");
+        let rules = Cram {
+            cols: 4,
+            mirror: true,
+        };
+        let board = (1u64 << 16) - 1;
+        let roots = [board, board & !0b1001_0000_0110, board >> 3];
+        let in_memory = tiered(&rules, &roots, 2).unwrap();
+        for workers in [1, 3] {
+            let spilled = tiered_with(&rules, &roots, workers, Some(&dir.0)).unwrap();
+            assert_eq!(spilled.values, in_memory.values);
+            assert_eq!(spilled.positions, in_memory.positions);
+            let ranks = |r: &TierReport| {
+                r.tiers
+                    .iter()
+                    .map(|t| (t.rank, t.positions))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(ranks(&spilled), ranks(&in_memory));
+            let left = std::fs::read_dir(&dir.0).unwrap().count();
+            assert_eq!(left, 0, "the workers' folders are removed");
+        }
+        let mut solver = Solver::new(&rules);
+        for (i, &root) in roots.iter().enumerate() {
+            assert_eq!(in_memory.values[i], solver.grundy(root).unwrap());
+        }
+    }
+
+    /// A folder to spill into that cannot be made is an error, on every worker's solve.
+    #[test]
+    fn a_spill_folder_that_cannot_be_made_is_an_error() {
+        let dir = TempDir::new("spill-file");
+        let file = dir.0.join("a-file");
+        std::fs::write(&file, "not a folder").unwrap();
+        let rules = Cram {
+            cols: 3,
+            mirror: false,
+        };
+        for workers in [1, 2] {
+            let err = tiered_with(&rules, &[(1 << 9) - 1], workers, Some(&file)).unwrap_err();
+            assert!(err.contains("cannot spill the tiered solve into"), "{err}");
+        }
     }
 
     #[test]
