@@ -142,7 +142,8 @@ impl Store {
         let folder = dir.join(name);
         if folder.exists() {
             return Err(format!(
-                "{} exists: a tiered solve spills into a new folder of --spill's",
+                "{} exists: a tiered solve spills into a new folder of --spill's (another \
+                 solve is using it, or one that was stopped left it: remove it then)",
                 folder.display()
             ));
         }
