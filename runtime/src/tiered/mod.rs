@@ -1404,20 +1404,25 @@ mod tests {
         }
     }
 
-    /// A folder to spill into that cannot be made is an error, on every worker's solve.
+    /// A folder to spill into that is a file or does not exist is an error, on every
+    /// worker's solve (none is made).
     #[test]
-    fn a_spill_folder_that_cannot_be_made_is_an_error() {
+    fn a_spill_folder_that_is_not_one_is_an_error() {
         let dir = TempDir::new("spill-file");
         let file = dir.0.join("a-file");
         std::fs::write(&file, "not a folder").unwrap();
+        let missing = dir.0.join("missing");
         let rules = Cram {
             cols: 3,
             mirror: false,
         };
         for workers in [1, 2] {
-            let err = tiered_with(&rules, &[(1 << 9) - 1], workers, Some(&file)).unwrap_err();
-            assert!(err.contains("cannot spill the tiered solve into"), "{err}");
+            for spill in [&file, &missing] {
+                let err = tiered_with(&rules, &[(1 << 9) - 1], workers, Some(spill)).unwrap_err();
+                assert!(err.contains("cannot spill the tiered solve into"), "{err}");
+            }
         }
+        assert!(!missing.exists());
     }
 
     #[test]

@@ -139,6 +139,13 @@ impl Store {
     /// A store on disk, in a new folder `name` of `dir` (removed when the store is
     /// dropped).
     pub(super) fn disk(dir: &Path, name: &str) -> Result<Store, String> {
+        if !dir.is_dir() {
+            return Err(format!(
+                "cannot spill the tiered solve into {}: no such folder (--spill names a \
+                 folder that exists)",
+                dir.display()
+            ));
+        }
         let folder = dir.join(name);
         if folder.exists() {
             return Err(format!(
