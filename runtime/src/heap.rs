@@ -844,7 +844,6 @@ fn run_wavefront<T: Cell>(
     let lookahead = st.lookahead;
     let seq = Appending::new(g, end);
     let next = AtomicUsize::new(start);
-    let finished: Mutex<Finished> = Mutex::new(Finished::default());
     let work = |stepper: &mut Stepper| -> usize {
         let _guard = StopOnUnwind(&seq);
         let mut recorded = start;
@@ -860,16 +859,7 @@ fn run_wavefront<T: Cell>(
                 stepper.record(&known[..=i], known[i].value());
             }
             recorded = known.len();
-            let value = stepper.step(known, m);
-            let mut finished = lock(&finished);
-            finished.values.push((m, value));
-            while let Some(at) = (finished.values.iter()).position(|&(i, _)| i == seq.len()) {
-                let (_, value) = finished.values.swap_remove(at);
-                if !seq.push(value) {
-                    finished.overflow = Some(value);
-                    break;
-                }
-            }
+            seq.hand_in(m, stepper.step(known, m));
         }
     };
     let mut recorded = vec![start; crew.len()];
@@ -881,8 +871,7 @@ fn run_wavefront<T: Cell>(
         }
         mine = work(st);
     });
-    let overflow = lock(&finished).overflow;
-    seq.finish();
+    let overflow = seq.finish();
     st.stats.wavefront_heaps += (g.len() - start) as u64;
     // Every stepper records the values it has not seen.
     for (stepper, from) in std::iter::once((st, mine)).chain(crew.iter_mut().zip(recorded)) {
@@ -893,10 +882,14 @@ fn run_wavefront<T: Cell>(
     overflow
 }
 
-/// A sequence that threads read while one at a time appends to it (in
-/// [`run_wavefront`]): every thread sees the values appended so far, in order, and a value
-/// is appended past them only, so no thread reads a value while it is written.
+/// A sequence that threads read while they hand in the values of the heaps after it, in
+/// any order (in [`run_wavefront`]): the values are appended in order, one thread at a time
+/// (under `finished`'s lock), past the values every thread sees, so no thread reads a
+/// value while it is written.
 struct Appending<'a, T> {
+    /// Values handed in and not appended yet (a heap before them is still being stepped),
+    /// and a value that did not fit a cell.
+    finished: Mutex<Finished>,
     /// The sequence, its room reserved; its length is set from `len` by [`Appending::finish`].
     vec: &'a mut Vec<T>,
     /// The start of the sequence's buffer (room for `end` values).
@@ -910,7 +903,7 @@ struct Appending<'a, T> {
 
 // SAFETY: threads share an `Appending` to read the first `len` values (written before
 // `len` was raised, with `Release`, and read after it is loaded, with `Acquire`) and to
-// append past them one at a time (`push` is called under one lock); no value is written
+// append past them one at a time (`push` needs `finished`'s lock); no value is written
 // after it is readable. `T` is a plain copyable cell.
 unsafe impl<T: Cell> Sync for Appending<'_, T> {}
 
@@ -919,6 +912,7 @@ impl<'a, T: Cell> Appending<'a, T> {
         vec.reserve(end.saturating_sub(vec.len()));
         let len = vec.len();
         Appending {
+            finished: Mutex::new(Finished::default()),
             start: vec.as_mut_ptr(),
             vec,
             end,
@@ -954,9 +948,24 @@ impl<'a, T: Cell> Appending<'a, T> {
         }
     }
 
+    /// Hands in the value of heap `heap` (past the values appended): appends it, and any
+    /// handed in before that follow it, once every heap before it is appended.
+    fn hand_in(&self, heap: usize, value: u32) {
+        let mut finished = lock(&self.finished);
+        finished.values.push((heap, value));
+        let next = |f: &Finished| f.values.iter().position(|&(i, _)| i == self.len());
+        while let Some(at) = next(&finished) {
+            let (_, value) = finished.values.swap_remove(at);
+            if !self.push(value, &mut finished) {
+                finished.overflow = Some(value);
+                break;
+            }
+        }
+    }
+
     /// Appends the value of the next heap; false (and the sequence stops) when it does not
-    /// fit a cell. Callers hold one lock: one thread appends at a time.
-    fn push(&self, value: u32) -> bool {
+    /// fit a cell. `_finished`: `finished`'s lock is held, so one thread appends at a time.
+    fn push(&self, value: u32, _finished: &mut Finished) -> bool {
         let len = self.len.load(Ordering::Relaxed);
         let cell = match T::from_value(value) {
             Some(cell) if len < self.end => cell,
@@ -966,7 +975,7 @@ impl<'a, T: Cell> Appending<'a, T> {
             }
         };
         // SAFETY: `len < end`, within the room reserved; no thread reads past `len`, and
-        // only this thread (holding the callers' lock) writes.
+        // only this thread (holding `finished`'s lock) writes.
         unsafe { self.start.add(len).write(cell) };
         self.len.store(len + 1, Ordering::Release);
         true
@@ -977,11 +986,13 @@ impl<'a, T: Cell> Appending<'a, T> {
         self.stopped.store(true, Ordering::Release);
     }
 
-    /// The sequence with the values appended.
-    fn finish(self) {
+    /// The sequence with the values appended; the value that did not fit a cell, if one
+    /// did not.
+    fn finish(self) -> Option<u32> {
         let len = self.len.load(Ordering::Acquire);
         // SAFETY: the first `len` values of the reserved room are written.
         unsafe { self.vec.set_len(len) };
+        lock(&self.finished).overflow
     }
 }
 
