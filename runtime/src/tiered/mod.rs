@@ -992,8 +992,18 @@ fn work(
         if left == 0 {
             break;
         }
-        for m in got {
-            let Msg::Reach(code) = m else { continue };
+        let mut reached: Vec<u128> = (got.into_iter())
+            .filter_map(|m| match m {
+                Msg::Reach(code) => Some(code),
+                _ => None,
+            })
+            .collect();
+        if held.on_disk() {
+            // Each position looked up once a round, in the store's order.
+            reached.sort_unstable();
+            reached.dedup();
+        }
+        for code in reached {
             if failure.is_some() {
                 break;
             }

@@ -46,9 +46,10 @@ pub(super) struct Disk {
     /// The ranks of the positions held.
     ranks: BTreeSet<i64>,
     /// Codes known to be held, lately (a reached position comes back as an option of many
-    /// others: most look-ups of the reach are of these); emptied when it reaches
-    /// [`RECENT_CODES`].
-    recent: FxHashSet<u128>,
+    /// others: most look-ups of the reach are of these), in two generations: when the
+    /// newer holds half of [`RECENT_CODES`], the older is forgotten and the newer takes its
+    /// place.
+    recent: [FxHashSet<u128>; 2],
     /// The values of the tiers solved last, the latest last (a tier's options lie mostly
     /// in the tiers just above it), at most [`RECENT_VALUES`] values in all.
     recent_values: VecDeque<FxHashMap<u128, u32>>,
@@ -65,10 +66,15 @@ const RECENT_VALUES: usize = if cfg!(test) { 128 } else { 1 << 21 };
 impl Disk {
     /// Notes that `code` is held.
     fn remember(&mut self, code: u128) {
-        if self.recent.len() >= RECENT_CODES {
-            self.recent.clear();
+        if self.recent[1].len() >= RECENT_CODES / 2 {
+            self.recent[0] = std::mem::take(&mut self.recent[1]);
         }
-        self.recent.insert(code);
+        self.recent[1].insert(code);
+    }
+
+    /// Whether `code` is known to be held, lately.
+    fn recently_held(&self, code: u128) -> bool {
+        self.recent.iter().any(|r| r.contains(&code))
     }
 
     /// The codes of the positions of rank `rank`, from their prefix.
@@ -177,7 +183,7 @@ impl Store {
             held,
             tiers,
             ranks: BTreeSet::new(),
-            recent: FxHashSet::default(),
+            recent: Default::default(),
             recent_values: VecDeque::new(),
         }))
     }
@@ -192,7 +198,7 @@ impl Store {
         match self {
             Store::Memory { held, .. } => Ok(held.contains_key(&code)),
             Store::Disk(d) => {
-                if d.recent.contains(&code) {
+                if d.recently_held(code) {
                     return Ok(true);
                 }
                 let held = d.held.contains_key(code.to_be_bytes()).map_err(failed)?;
@@ -236,7 +242,7 @@ impl Store {
                 }
             }
             // The codes are not looked up again.
-            Store::Disk(d) => d.recent = FxHashSet::default(),
+            Store::Disk(d) => d.recent = Default::default(),
         }
     }
 
