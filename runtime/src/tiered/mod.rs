@@ -1239,6 +1239,28 @@ fn work(
     }))
 }
 
+/// A folder of the tests' own under the system's temporary folder, removed on drop (also
+/// when a test fails).
+#[cfg(test)]
+struct TempDir(PathBuf);
+
+#[cfg(test)]
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("cgdl-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        TempDir(dir)
+    }
+}
+
+#[cfg(test)]
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1362,24 +1384,6 @@ mod tests {
             ..TierConfig::default()
         };
         Ok(solve(Arc::new(graph), codes, &config)?.expect("worker 0 is in this process"))
-    }
-
-    /// A folder of the tests' own under the system's temporary folder, removed on drop.
-    struct TempDir(PathBuf);
-
-    impl TempDir {
-        fn new(name: &str) -> TempDir {
-            let dir = std::env::temp_dir().join(format!("cgdl-{name}-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).expect("a temporary folder");
-            TempDir(dir)
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
     }
 
     /// Positions spilled to disk give the values and counts of positions held in memory,
@@ -1553,9 +1557,8 @@ mod connect_tests {
     #[test]
     fn a_process_whose_partners_never_come_gives_up_with_an_error() {
         // Process 1 of 2 connects to process 0, which nothing runs.
-        let dir = std::env::temp_dir().join(format!("cgdl-tiered-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let hosts = dir.join("hosts");
+        let dir = TempDir::new("tiered");
+        let hosts = dir.0.join("hosts");
         std::fs::write(&hosts, "127.0.0.1:1\n127.0.0.1:0\n").unwrap();
         let config = TierConfig {
             processes: 2,
@@ -1581,7 +1584,6 @@ mod connect_tests {
         }
         let error = solve(Arc::new(Nothing), vec![0], &config).unwrap_err();
         assert!(error.contains("did not connect within"), "{error}");
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
@@ -1596,9 +1598,8 @@ mod connect_tests {
             let error = timely_config(&config).unwrap_err();
             assert!(error.contains("at least one worker"), "{error}");
         }
-        let dir = std::env::temp_dir().join(format!("cgdl-tiered-hosts-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let hosts = dir.join("hosts");
+        let dir = TempDir::new("tiered-hosts");
+        let hosts = dir.0.join("hosts");
         std::fs::write(&hosts, "127.0.0.1:2101\n").unwrap();
         let placed = |hostfile| TierConfig {
             processes: 2,
@@ -1610,8 +1611,7 @@ mod connect_tests {
             error.contains("has 1 host:port lines for 2 processes"),
             "{error}"
         );
-        let error = timely_config(&placed(dir.join("missing"))).unwrap_err();
+        let error = timely_config(&placed(dir.0.join("missing"))).unwrap_err();
         assert!(error.contains("cannot read the hostfile"), "{error}");
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -321,9 +321,9 @@ mod tests {
     /// tiers in any order, values once solved.
     #[test]
     fn the_store_on_disk_answers_as_the_one_in_memory() {
-        let dir = std::env::temp_dir().join(format!("cgdl-store-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut stores = [Store::memory(), Store::disk(&dir, "w0").unwrap()];
+        let temp = super::super::TempDir::new("store-test");
+        let dir = &temp.0;
+        let mut stores = [Store::memory(), Store::disk(dir, "w0").unwrap()];
         let positions: Vec<(u128, i64)> = (0..500u128)
             .map(|i| (((i * 0x9e37_79b9_7f4a_7c15) << 40) | i, (i % 7) as i64 - 3))
             .collect();
@@ -356,11 +356,10 @@ mod tests {
             assert_eq!(store.value(12345).unwrap(), None);
         }
         assert!(
-            Store::disk(&dir, "w0").is_err(),
+            Store::disk(dir, "w0").is_err(),
             "a folder in use is not spilled into again"
         );
         drop(stores);
         assert!(!dir.join("w0").exists(), "the store's folder is removed");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
