@@ -618,6 +618,30 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Val::Bool(result)
             }
         }
+        IExpr::Inverted(q) => {
+            let looked_for = normalized(eval(&q.looked_for, env, cx)?)?;
+            ensure(env, q.var.slot);
+            let mut count = 0i64;
+            if let Some(&rank) = q.table.elem_rank.get(&looked_for) {
+                for &b in &q.table.rows[rank] {
+                    env[q.var.slot] = q.table.domain_values[b as usize].clone();
+                    let holds = match &q.rest {
+                        Some(rest) => truth(&eval(rest, env, cx)?)?,
+                        None => true,
+                    };
+                    if holds {
+                        count += 1;
+                        if q.kind != QuantKind::Count {
+                            break;
+                        }
+                    }
+                }
+            }
+            match q.kind {
+                QuantKind::Count => Val::Int(count),
+                _ => Val::Bool(count > 0),
+            }
+        }
         IExpr::Compr { elem, clauses } => {
             let mut out = BTreeSet::new();
             choices(clauses, env, cx, &mut |env| {
@@ -970,6 +994,22 @@ impl Rules for Interpreter<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The game's end probe (`opt/probe.rs`), where the optimizer found one.
+    fn ends_now(&self, pos: u32) -> Option<Result<bool, RuleError>> {
+        let (gid, fields) = self.position(pos);
+        let game = &self.program.games[gid];
+        let probe = game.end_probe.as_ref()?;
+        if let Err(e) = self.handed_over() {
+            return Some(Err(e));
+        }
+        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        env[..fields.len()].clone_from_slice(&fields);
+        Some(match self.eval(probe, &mut env) {
+            Ok(v) => truth(&v).map_err(|e| RuleError::new(self.error_text(&e))),
+            Err(e) => Err(RuleError::new(self.error_text(&e))),
+        })
     }
 
     fn least_image(&self, pos: u32) -> u32 {

@@ -229,3 +229,129 @@ fn set_fields_of_large_types_get_the_values_their_elements_take() {
     value grundy of S({})";
     assert_eq!(domain(small, "S"), None);
 }
+
+const DOTS: &str = "const R = 3
+const C = 3
+type Line = H(0..R, 0..(C - 1)) | V(0..(R - 1), 0..C)
+type Box = (0..(R - 1), 0..(C - 1))
+fn sides(b: Box) -> set<Line> = {H(b.0, b.1), H(b.0 + 1, b.1), V(b.0, b.1), V(b.0, b.1 + 1)}
+game Dots(drawn: set<Line>) {
+    move draw(l in Line, l not in drawn) =>
+        if exists b in Box: l in sides(b) and len(sides(b) & drawn) == 3 then end
+        else Dots(drawn | {l})
+}
+value outcome of Dots({})
+table outcome of Dots({l}) for l in Line
+value outcome, remoteness of Dots({H(0, 0), V(0, 0), H(1, 0)})
+";
+
+/// Whether some function's body holds an expression `pred` accepts.
+fn fns_hold(program: &Program, pred: &dyn Fn(&IExpr) -> bool) -> bool {
+    fn holds(e: &IExpr, pred: &dyn Fn(&IExpr) -> bool) -> bool {
+        let mut found = pred(e);
+        e.for_each_child(&mut |c| found |= holds(c, pred));
+        found
+    }
+    program.fns.iter().any(|f| holds(&f.body, pred))
+}
+
+#[test]
+fn quantifiers_testing_a_function_of_a_finite_type_become_inverted_tables() {
+    let is_inverted = |e: &IExpr| matches!(e, IExpr::Inverted(_));
+    let (written, optimized) = both(DOTS);
+    assert!(!moves_hold(&written, &is_inverted));
+    assert!(moves_hold(&optimized, &is_inverted));
+    // `count`, in a function: a move that completes two boxes at once ends the game.
+    let count = DOTS.replace(
+        "if exists b in Box: l in sides(b) and len(sides(b) & drawn) == 3 then end",
+        "if completes(l, drawn) == 2 then end",
+    ) + "fn completes(l: Line, drawn: set<Line>) -> nat =
+    count b in Box: l in sides(b) and len(sides(b) & drawn) == 3
+value outcome, remoteness of Dots({H(0, 0), V(0, 0), H(1, 1), V(1, 2), H(2, 1), V(0, 1)})
+";
+    let (_, optimized) = both(&count);
+    assert!(fns_hold(&optimized, &is_inverted));
+    // `count` without a rest: how many boxes a line borders.
+    let borders = count.replace(
+        "count b in Box: l in sides(b) and len(sides(b) & drawn) == 3",
+        "count b in Box: l in sides(b)",
+    );
+    let (_, optimized) = both(&borders);
+    assert!(fns_hold(&optimized, &is_inverted));
+    // `forall`, an element that reads the box, and a function that fails at some box
+    // (`H(0, 2)` lies outside `Line`: the plain loop fails where it reaches that box, as
+    // the program as written does) keep the loop.
+    for (from, to) in [
+        (
+            "exists b in Box: l in sides(b) and",
+            "not forall b in Box: l not in sides(b) or not",
+        ),
+        (
+            "exists b in Box: l in sides(b)",
+            "exists b in Box: H(b.0, 0) in sides(b) and l in sides(b)",
+        ),
+        (
+            "H(b.0, b.1), H(b.0 + 1, b.1)",
+            "H(b.0, b.1 * 2), H(b.0 + 1, b.1)",
+        ),
+    ] {
+        let kept = DOTS.replace(from, to);
+        assert_ne!(kept, DOTS, "{from}");
+        let (_, optimized) = both(&kept);
+        assert!(!moves_hold(&optimized, &is_inverted), "{to}");
+    }
+}
+
+/// Whether the end probe of the game of `source` whose one field is a set answers what
+/// enumerating the options does, on every value of the field.
+fn probe_agrees_on_every_set(source: &str) {
+    use cgdl_compiler::ir::{FieldTy, Val};
+    use cgdl_runtime::{Expr, Options, Rules};
+    let program = compile_str(source).expect("checks");
+    let game = &program.games[0];
+    assert!(game.end_probe.is_some(), "{source}");
+    let FieldTy::Set(elem) = &game.fields[0].ty else {
+        panic!("a set field")
+    };
+    let elems = elem.values(&program.types, 16).expect("a small type");
+    let interp = Interpreter::new(&program, source);
+    let (mut ended, mut open) = (0, 0);
+    for bits in 0u32..1 << elems.len() {
+        let set = (elems.iter().enumerate())
+            .filter(|(i, _)| bits >> i & 1 == 1)
+            .map(|(_, v)| v.clone())
+            .collect();
+        let pos = interp.intern(0, vec![Val::Set(std::rc::Rc::new(set))].into());
+        let mut out = Options::new();
+        interp.options(pos, &mut out).expect("options");
+        let ends = out.to_exprs().contains(&Expr::End);
+        let probe = interp.ends_now(pos).expect("a probe").expect("succeeds");
+        assert_eq!(probe, ends, "{:?}", interp.position(pos));
+        if ends {
+            ended += 1;
+        } else {
+            open += 1;
+        }
+    }
+    assert!(ended > 0 && open > 0, "{ended} and {open}");
+}
+
+#[test]
+fn the_end_probe_answers_what_the_options_do() {
+    probe_agrees_on_every_set(DOTS);
+    // Two ways to end: a box completed, or the top left line drawn beside the left one.
+    probe_agrees_on_every_set(&DOTS.replace(
+        "then end",
+        "then end
+        else if l == H(0, 0) and V(0, 0) in drawn then end",
+    ));
+    // A condition on a `let` of the move.
+    probe_agrees_on_every_set(&DOTS.replace(
+        "if exists b in Box: l in sides(b) and len(sides(b) & drawn) == 3 then end",
+        "let after = drawn | {l} in
+        if exists b in Box: l in sides(b) and sides(b) <= after then end",
+    ));
+    // Written without the probe (as the checker leaves it), the same answers.
+    let (written, _) = both(DOTS);
+    assert!(written.games[0].end_probe.is_none());
+}

@@ -144,7 +144,7 @@ pub trait Rules {
     /// game (such a position is N). It must answer what [`Rules::options`] would, enumerated
     /// up to its first `end`: `true` when it reaches one, the same error when it fails
     /// first. `None` when the rules offer no probe (generated rules have one when it is far
-    /// cheaper than the options; see `cgdl-compiler`'s `codegen::probe`). An outcome search
+    /// cheaper than the options; see `cgdl-compiler`'s `opt::probe`). An outcome search
     /// asks it of each option before it looks the option up, so a position decided by one
     /// move costs no lookup and no frame; a fast search asks it of each position it expands
     /// (then [`Rules::options_open`] enumerates one without such a move). `Mode::Exact`

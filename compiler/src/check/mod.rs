@@ -276,6 +276,7 @@ impl<'a> Checker<'a> {
                         found: None,
                         translation: None,
                         domains: Vec::new(),
+                        end_probe: None,
                         draw: None,
                     });
                     game_decls.push(g);

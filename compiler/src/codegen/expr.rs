@@ -215,7 +215,7 @@ impl Gen<'_> {
         });
         let fits = !lists
             && (self.known.borrow().as_ref())
-                .is_some_and(|scope| self.position_fits(*game, args, scope));
+                .is_some_and(|scope| self.knowledge.position_fits(*game, args, scope));
         let args = args
             .iter()
             .map(|a| self.value(a))
@@ -492,9 +492,6 @@ impl Gen<'_> {
                 domain,
                 body,
             } => {
-                if let Some(inverted) = self.inverted_quantifier(*kind, vars, domain, body)? {
-                    return Ok(inverted);
-                }
                 let b = self.knowing_binder(vars, domain, || n(body))?;
                 let (init, step) = match kind {
                     QuantKind::Exists => (quote!(false), quote!(if #b { found = true; break; })),
@@ -504,6 +501,7 @@ impl Gen<'_> {
                 let looped = self.for_each(vars, domain, step)?;
                 quote!({ let mut found = #init; #looped found })
             }
+            IExpr::Inverted(q) => self.inverted(q)?,
             IExpr::Compr { elem, clauses } => {
                 if let Some(moved) = self.translated_cells(elem, clauses)? {
                     return Ok(moved);
@@ -566,7 +564,8 @@ impl Gen<'_> {
                 let params = &self.program.fns[*func].params;
                 let unchecked = self.lookup_box(*func).is_some_and(|types| {
                     (self.known.borrow().as_ref()).is_some_and(|scope| {
-                        (args.iter().zip(&types)).all(|(a, t)| self.values_within(a, t, scope))
+                        (args.iter().zip(&types))
+                            .all(|(a, t)| self.knowledge.values_within(a, t, scope))
                     })
                 });
                 let args = (args.iter().zip(params))

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 /// The most argument combinations a function's table holds.
-pub(super) const TABLE_LIMIT: usize = 1024;
+pub(super) use crate::opt::knowledge::TABLE_LIMIT;
 
 /// Whether values of type `t` copy without allocating in generated code (numbers, tuples,
 /// plain unions, and sets kept as bits), so that a table lookup is cheaper than most bodies.
@@ -35,7 +35,7 @@ pub(super) struct TablePlan {
     /// The types of the arguments in the table.
     pub(super) types: Vec<FieldTy>,
     /// Its values there, in rank order (`None` where it fails).
-    pub(super) values: super::evaluate::BoxValues,
+    pub(super) values: crate::opt::evaluate::BoxValues,
     /// Its values are sets of numbers below 128, kept as words.
     small_sets: bool,
     /// Its values are sets of a tagged type kept as this many words of bits, each value
@@ -311,7 +311,7 @@ impl Gen<'_> {
         for (k, (m, used)) in moves.iter().zip(&uses).enumerate() {
             // A move whose result is never `end` has the same options either way: the open
             // options call its function.
-            let own = open && super::probe::ends_outright(&m.result);
+            let own = open && crate::opt::probe::ends_outright(&m.result);
             let fname = match own {
                 false => &names.moves[k],
                 true => &names.moves_open[k],
@@ -347,9 +347,9 @@ impl Gen<'_> {
             self.reading(|f| m.for_each_read(f));
             let result = match own {
                 false => m.result.clone(),
-                true => super::probe::without_end(&m.result),
+                true => crate::opt::probe::without_end(&m.result),
             };
-            *self.known.borrow_mut() = Some(self.move_scope(game, m));
+            *self.known.borrow_mut() = Some(self.knowledge.move_scope(game, m));
             let emitted = self.emit(&result);
             *self.known.borrow_mut() = None;
             let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
@@ -704,7 +704,7 @@ impl Gen<'_> {
                 },
             )
             .collect();
-        let values = self.evaluations.values(id, &types, TABLE_LIMIT)?;
+        let values = self.knowledge.evaluations.values(id, &types, TABLE_LIMIT)?;
         let bits = |v: &Val| match v {
             Val::Set(s) => (s.iter()).all(|x| matches!(x, Val::Int(i) if (0..128).contains(i))),
             _ => false,

@@ -20,7 +20,6 @@
 mod cell_sets;
 mod components;
 mod datum;
-mod evaluate;
 mod expr;
 mod game;
 mod inverse;
@@ -34,6 +33,7 @@ mod tidy;
 mod types;
 
 use crate::ir::*;
+use crate::opt::knowledge::{Knowledge, Scope, TABLE_LIMIT};
 use cgdl_runtime::Compound;
 use layout::Layout;
 use names::Names;
@@ -83,9 +83,9 @@ pub fn generate_file(
     let rt: TokenStream = options.runtime_path.parse().map_err(|_| CodegenError {
         message: format!("`{}` is not a Rust path", options.runtime_path),
     })?;
-    let evaluations = evaluate::Evaluations::new(program, source);
+    let knowledge = Knowledge::new(program, source);
     let param_ranges = crate::ir::param_ranges(program, &mut |id, types| {
-        evaluations.range(id, types, game::TABLE_LIMIT)
+        (knowledge.evaluations).range(id, types, TABLE_LIMIT)
     });
     let gen = Gen {
         program,
@@ -96,7 +96,7 @@ pub fn generate_file(
         borrowed: RefCell::new(HashSet::new()),
         reads: RefCell::new(HashSet::new()),
         param_ranges,
-        evaluations,
+        knowledge,
         known: RefCell::new(None),
         lookup_boxes: RefCell::new(HashMap::new()),
         constants: RefCell::new(Vec::new()),
@@ -144,13 +144,14 @@ struct Gen<'a> {
     /// Per helper function, the range each integer parameter takes at its call sites
     /// ([`crate::ir::param_ranges`]): tables span these as they span finite types.
     param_ranges: Vec<Vec<Option<crate::ir::Interval>>>,
-    /// Helper functions' values over boxes of arguments, computed while building.
-    evaluations: evaluate::Evaluations<'a>,
+    /// What is known of the values of expressions, and helper functions' values over
+    /// boxes of arguments, computed while building.
+    knowledge: Knowledge<'a>,
     /// While a move's result or an end probe is generated: a finite type holding the
-    /// values of each name in scope where one is known ([`Gen::move_scope`]). A position
+    /// values of each name in scope where one is known ([`Knowledge::move_scope`]). A position
     /// whose values surely fit its fields is then built without checks, and a call whose
     /// arguments surely lie in its function's complete table reads the table directly.
-    known: RefCell<Option<probe::Scope>>,
+    known: RefCell<Option<Scope>>,
     /// Per helper function, the argument types its complete table answers, once found
     /// ([`Gen::lookup_box`]).
     lookup_boxes: RefCell<HashMap<usize, Option<Vec<crate::ir::FieldTy>>>>,
@@ -166,8 +167,8 @@ pub(crate) fn range_oracle<'p>(
     program: &'p Program,
     source: &'p str,
 ) -> impl FnMut(usize, &[crate::ir::FieldTy]) -> Option<crate::ir::ValueRange> + 'p {
-    let evaluations = evaluate::Evaluations::new(program, source);
-    move |id, types| evaluations.range(id, types, game::TABLE_LIMIT)
+    let evaluations = crate::opt::evaluate::Evaluations::new(program, source);
+    move |id, types| evaluations.range(id, types, TABLE_LIMIT)
 }
 
 fn unsupported(what: impl Into<String>) -> CodegenError {

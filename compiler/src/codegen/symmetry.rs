@@ -971,14 +971,14 @@ impl Gen<'_> {
                     match arg {
                         Arg::Kept => maps.push(None),
                         Arg::Computed(e) => {
-                            let v = self.evaluations.eval(e, &env)??;
+                            let v = self.knowledge.evaluations.eval(e, &env)??;
                             let k = contexts.fields.iter().position(|&f| f == i)?;
                             image[k] = v;
                             maps.push(None);
                         }
                         Arg::Elements { elem, x } => {
                             let (values, wide) = self.stored_elements(gid, i)?;
-                            let images = self.evaluations.map(elem, x, &env, &values)?;
+                            let images = self.knowledge.evaluations.map(elem, x, &env, &values)?;
                             // Undefined where `f` fails or leaves the element type.
                             let bits = (images.iter())
                                 .map(|w| {

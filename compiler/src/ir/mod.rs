@@ -285,6 +285,54 @@ pub enum IExpr {
         /// The `_` arm.
         default: Option<Box<IExpr>>,
     },
+    /// `exists`/`count` over a finite type whose condition is `x in f(b)` (maybe `and
+    /// rest`), lowered by `opt/inverse.rs` to a loop over a table built while compiling.
+    Inverted(Box<Inverted>),
+}
+
+/// An inverted quantifier: `kind var in domain: looked_for in f(var) and rest`, where `f`
+/// was evaluated at every value of `domain` while compiling. Its value, first witness and
+/// errors are those of the quantifier it replaced (see `opt/inverse.rs`).
+#[derive(Clone, Debug)]
+pub struct Inverted {
+    /// `exists` or `count` (never `forall`).
+    pub kind: QuantKind,
+    /// The name bound to each value of the domain.
+    pub var: Var,
+    /// The domain: a finite type, whose values `var` takes in order.
+    pub domain: FieldTy,
+    /// `x`, the element looked for (it does not read `var`).
+    pub looked_for: IExpr,
+    /// The element type of `f`'s sets.
+    pub elem: FieldTy,
+    /// The rest of the condition, tested only where `looked_for in f(var)` holds.
+    pub rest: Option<IExpr>,
+    /// For each value of `elem`, the values of `domain` whose set holds it.
+    pub table: Rc<InverseTable>,
+}
+
+/// The table of an [`Inverted`] quantifier.
+#[derive(Clone)]
+pub struct InverseTable {
+    /// The function inverted, an index into [`Program::fns`] (the table is a function of it
+    /// and the domain, so two quantifiers over the same both have the same table).
+    pub func: usize,
+    /// The domain's values, in order.
+    pub domain_values: Vec<Val>,
+    /// The rank of each value of the element type.
+    pub elem_rank: std::collections::BTreeMap<Val, usize>,
+    /// For each element, by rank, the ranks of the domain's values whose set holds it, in
+    /// increasing order.
+    pub rows: Vec<Vec<u32>>,
+}
+
+impl std::fmt::Debug for InverseTable {
+    /// The function it inverts only: the table follows from it and the domain (shown by
+    /// [`Inverted`] beside it), and the sharing pass compares expressions by their debug
+    /// text.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "InverseTable(fn {})", self.func)
+    }
 }
 
 impl IExpr {
@@ -389,6 +437,12 @@ impl IExpr {
                     f(d);
                 }
             }
+            IExpr::Inverted(q) => {
+                f(&q.looked_for);
+                if let Some(rest) = &q.rest {
+                    f(rest);
+                }
+            }
         }
     }
 
@@ -466,6 +520,12 @@ impl IExpr {
                 }
                 if let Some(d) = default {
                     f(d);
+                }
+            }
+            IExpr::Inverted(q) => {
+                f(&mut q.looked_for);
+                if let Some(rest) = &mut q.rest {
+                    f(rest);
                 }
             }
         }
@@ -564,6 +624,13 @@ impl IExpr {
                 }
                 if let Some(d) = default {
                     d.walk_vars(f);
+                }
+            }
+            IExpr::Inverted(q) => {
+                f(&q.var, false);
+                q.looked_for.walk_vars(f);
+                if let Some(rest) = &q.rest {
+                    rest.walk_vars(f);
                 }
             }
         }
@@ -813,6 +880,9 @@ pub struct Game {
     /// as bits: the values its elements are found to take (`crate::opt::domains`), at
     /// most 128. Native code keeps the field as bits of their indices in this list.
     pub domains: Vec<Option<Rc<[Val]>>>,
+    /// "Some move of this game is to `end`" as one condition over its fields, where it is
+    /// exact and cheap (`crate::opt::probe`): the runtime's `Rules::ends_now`.
+    pub end_probe: Option<IExpr>,
     /// How `cgdl explore` draws its positions, where the game declares it (`draw`).
     pub draw: Option<Draw>,
 }

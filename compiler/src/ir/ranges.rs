@@ -7,6 +7,7 @@
 //! speed, never a value.
 
 use super::{FieldTy, GameKind, IClause, IExpr, Op, Program, Val};
+use crate::ast::QuantKind;
 use crate::ir::Builtin;
 
 /// An interval `lo..=hi` (`lo <= hi`).
@@ -212,7 +213,10 @@ impl Analysis {
                 }
             }
             IExpr::Quant {
-                vars, domain, body, ..
+                kind,
+                vars,
+                domain,
+                body,
             } => {
                 let d = self.eval(domain, env);
                 match vars.as_slice() {
@@ -220,7 +224,26 @@ impl Analysis {
                     vs => vs.iter().for_each(|v| set(env, v.slot, Abs::Unknown)),
                 }
                 self.eval(body, env);
-                Abs::Int((0, 1))
+                match (kind, d) {
+                    (QuantKind::Count, Abs::Set(Some((lo, hi)))) => hi
+                        .checked_sub(lo)
+                        .and_then(|d| d.checked_add(1))
+                        .map_or(Abs::Unknown, |n| Abs::Int((0, n))),
+                    (QuantKind::Count, Abs::Set(None)) => Abs::Int((0, 0)),
+                    (QuantKind::Count, _) => Abs::Unknown,
+                    _ => Abs::Int((0, 1)),
+                }
+            }
+            IExpr::Inverted(q) => {
+                self.eval(&q.looked_for, env);
+                set(env, q.var.slot, of_type(&q.domain));
+                if let Some(rest) = &q.rest {
+                    self.eval(rest, env);
+                }
+                match q.kind {
+                    QuantKind::Count => Abs::Int((0, q.table.domain_values.len() as i64)),
+                    _ => Abs::Int((0, 1)),
+                }
             }
             IExpr::Neg { arg, .. } => match self.eval(arg, env) {
                 Abs::Int((lo, hi)) => match (hi.checked_neg(), lo.checked_neg()) {
@@ -470,5 +493,20 @@ mod tests {
         };
         assert_eq!((r, c), (board, board));
         assert_eq!((lo, hi), (0, 15), "b in {lo}..={hi}");
+    }
+
+    #[test]
+    fn a_count_takes_up_to_its_domains_size() {
+        let ranges = ranges_of(
+            "fn bonus(n: nat) -> nat = n * 3 + 1
+game G(s: set<0..=4>) {
+    move take(x in s) => G(s - {x} - { y for y in s where y < bonus(count z in s: z > x) })
+}
+value grundy of G({0, 1, 2, 3, 4})
+",
+        );
+        // `count z in s` of a set of 0..=4 counts up to five elements (once said 0..=1,
+        // which left `bonus` at 2..=5 to its body).
+        assert_eq!(ranges[0], ("bonus".to_string(), vec![Some((0, 5))]));
     }
 }

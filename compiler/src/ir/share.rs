@@ -183,6 +183,7 @@ impl Sureness {
             | IExpr::If { .. }
             | IExpr::Let { .. }
             | IExpr::Quant { .. }
+            | IExpr::Inverted(_)
             | IExpr::Compr { .. }
             | IExpr::Closure { .. }
             | IExpr::Match { .. } => true,
@@ -354,7 +355,10 @@ impl Context {
     /// Whether `e` itself is costly (a loop, set algebra, a call no table answers).
     fn costly_here(&self, e: &IExpr) -> bool {
         match e {
-            IExpr::Quant { .. } | IExpr::Compr { .. } | IExpr::Closure { .. } => true,
+            IExpr::Quant { .. }
+            | IExpr::Inverted(_)
+            | IExpr::Compr { .. }
+            | IExpr::Closure { .. } => true,
             IExpr::Bin {
                 op: Op::SetUnion | Op::SetInter | Op::SetDiff,
                 ..
@@ -649,6 +653,11 @@ fn own_hash(e: &IExpr, h: &mut impl std::hash::Hasher) {
             (*kind as u8).hash(h);
             vars.iter().for_each(|v| var(v, h));
         }
+        IExpr::Inverted(q) => {
+            (q.kind as u8).hash(h);
+            var(&q.var, h);
+            q.table.func.hash(h);
+        }
         IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
             for c in clauses {
                 match c {
@@ -790,6 +799,10 @@ fn child_mut(e: &mut IExpr, i: usize) -> &mut IExpr {
             kids.extend(arms.iter_mut().map(|a| &mut a.body));
             kids.extend(default.iter_mut().map(|d| &mut **d));
         }
+        IExpr::Inverted(q) => {
+            kids.push(&mut q.looked_for);
+            kids.extend(q.rest.as_mut());
+        }
     }
     kids.into_iter()
         .nth(i)
@@ -821,6 +834,7 @@ fn place(e: &IExpr, i: usize) -> Place {
             ..plain(true)
         },
         IExpr::Quant { vars, .. } if i == 1 => looped(vars.clone()),
+        IExpr::Inverted(q) if i == 1 => looped(vec![q.var.clone()]),
         IExpr::Closure { var, .. } if i == 1 => looped(vec![var.clone()]),
         IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
             let before = &clauses[..i.min(clauses.len())];
@@ -908,6 +922,8 @@ fn ty_of(rets: &[Ty], e: &IExpr) -> Option<Ty> {
             ..
         } => Some(Ty::Bool),
         IExpr::Quant { .. } => Some(Ty::Nat),
+        IExpr::Inverted(q) if q.kind == QuantKind::Count => Some(Ty::Nat),
+        IExpr::Inverted(_) => Some(Ty::Bool),
         IExpr::Field { tuple, index } => match ty_of(rets, tuple)? {
             Ty::Tuple(ts) => ts.get(*index).cloned(),
             _ => None,

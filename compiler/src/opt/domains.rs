@@ -321,6 +321,15 @@ impl Walk<'_, '_> {
                     self.visit(d, env);
                 }
             }
+            IExpr::Inverted(q) => {
+                self.visit(&q.looked_for, env);
+                let mut inner = env.clone();
+                inner.values.remove(&q.var.slot);
+                inner.elements.remove(&q.var.slot);
+                if let Some(rest) = &q.rest {
+                    self.visit(rest, &inner);
+                }
+            }
             other => other.for_each_child(&mut |c| self.visit(c, env)),
         }
     }

@@ -4,7 +4,11 @@
 
 pub mod automorphism;
 pub mod domains;
+pub mod evaluate;
+pub mod inverse;
+pub mod knowledge;
 pub mod masks;
+pub mod probe;
 pub mod regions;
 pub mod structure;
 pub mod symmetry;
@@ -22,15 +26,22 @@ use crate::ir::Program;
 ///    moves to the corner), and proves declared ones;
 /// 4. [`masks`]: conditions on an element of a set field become intersections with
 ///    tables of masks (after the symmetry pass, which reads the conditions);
-/// 5. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
+/// 5. [`probe`]: "some move is to `end`" as one cheap condition over the fields, where it
+///    is exact (it reads the quantifiers as written: before [`inverse`]);
+/// 6. [`inverse`]: `exists`/`count` over a finite type testing `x in f(b)` becomes a loop
+///    over a table of `f`'s inverse (after the symmetry pass, which reads the quantifiers
+///    as written);
+/// 7. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
 ///    leaves loops);
-/// 6. [`domains`]: the few values the elements of a set field of a large type take (an
+/// 8. [`domains`]: the few values the elements of a set field of a large type take (an
 ///    analysis: native code packs the field by it).
 pub fn optimize(program: &mut Program, source: &str) {
     regions::run(program, source);
     translations::run(program, source);
     symmetry::run(program, source);
     masks::run(program, source);
+    probe::run(program, source);
+    inverse::run(program, source);
     crate::ir::share::share(program);
     domains::run(program, source);
 }

@@ -443,6 +443,8 @@ impl Proof<'_> {
                 Some(Pos)
             }
             IExpr::End => Some(Pos),
+            // Made by a later pass: unknown here.
+            IExpr::Inverted(_) => None,
             IExpr::Compound { parts, .. } => {
                 for p in parts {
                     (self.class(p, env)? == Pos).then_some(())?;

@@ -1,9 +1,7 @@
-//! Helper functions evaluated while the solver is built, by the reference interpreter: the
-//! values of a function over a box of arguments, for its table ([`Gen::function_table`]),
-//! for the ranges of the functions it feeds ([`crate::ir::param_ranges`]) and for inverted
-//! quantifiers. Each box is evaluated once per generated file, whoever asks first.
-//!
-//! [`Gen::function_table`]: super::Gen
+//! Helper functions evaluated while compiling, by the reference interpreter: the values of a
+//! function over a box of arguments, for its table (native code's), for the ranges of the
+//! functions it feeds ([`crate::ir::param_ranges`]) and for what the optimizer knows of
+//! calls (`opt/knowledge.rs`). Each box is evaluated once, whoever asks first.
 
 use crate::interp::{within_budget, Interpreter, CONST_BUDGET};
 use crate::ir::*;
@@ -12,19 +10,20 @@ use std::rc::Rc;
 
 /// The values of one function at every argument of a box, in the box's rank order (`None`
 /// where the function fails).
-pub(super) type BoxValues = Rc<[Option<Val>]>;
+pub type BoxValues = Rc<[Option<Val>]>;
 
 /// One evaluation: `(function, parameter types, most arguments)`, and what it gave.
 type Evaluated = ((usize, Vec<FieldTy>, usize), Option<BoxValues>);
 
 /// A function's values over boxes of arguments, each computed once.
-pub(super) struct Evaluations<'p> {
+pub struct Evaluations<'p> {
     interp: Interpreter<'p>,
     done: RefCell<Vec<Evaluated>>,
 }
 
 impl<'p> Evaluations<'p> {
-    pub(super) fn new(program: &'p Program, source: &'p str) -> Self {
+    /// Nothing evaluated yet, for `program` checked from `source`.
+    pub fn new(program: &'p Program, source: &'p str) -> Self {
         Evaluations {
             interp: Interpreter::new(program, source),
             done: RefCell::new(Vec::new()),
@@ -34,7 +33,7 @@ impl<'p> Evaluations<'p> {
     /// The values of function `id` at every argument whose parts have the types `types`:
     /// `None` past `limit` arguments, or past the budget a constant has (a function too
     /// costly to evaluate while building keeps its body alone).
-    pub(super) fn values(&self, id: usize, types: &[FieldTy], limit: usize) -> Option<BoxValues> {
+    pub fn values(&self, id: usize, types: &[FieldTy], limit: usize) -> Option<BoxValues> {
         let known = (self.done.borrow().iter())
             .find(|((f, t, l), _)| *f == id && t == types && *l == limit)
             .map(|(_, v)| v.clone());
@@ -68,7 +67,7 @@ impl<'p> Evaluations<'p> {
 
     /// The image of each of `values` under `elem` with `x` bound to it and the other slots
     /// as in `env` (`None` where it fails), within a constant's budget (`None` past it).
-    pub(super) fn map(
+    pub fn map(
         &self,
         elem: &IExpr,
         x: &Var,
@@ -92,7 +91,7 @@ impl<'p> Evaluations<'p> {
 
     /// The value of `e` in `env` (`None` where it fails), within a constant's budget
     /// (`None` past it).
-    pub(super) fn eval(&self, e: &IExpr, env: &[Val]) -> Option<Option<Val>> {
+    pub fn eval(&self, e: &IExpr, env: &[Val]) -> Option<Option<Val>> {
         let (value, spent) = within_budget(CONST_BUDGET, || {
             (self.interp.eval(e, &mut env.to_vec()).ok()).map(Val::normalize)
         });
@@ -101,7 +100,7 @@ impl<'p> Evaluations<'p> {
 
     /// The hull of function `id`'s values over the arguments of types `types` (at most
     /// `limit`), when they are all numbers or all sets of numbers.
-    pub(super) fn range(&self, id: usize, types: &[FieldTy], limit: usize) -> Option<ValueRange> {
+    pub fn range(&self, id: usize, types: &[FieldTy], limit: usize) -> Option<ValueRange> {
         let values = self.values(id, types, limit)?;
         let widen = |acc: Option<Interval>, i: i64| {
             Some(acc.map_or((i, i), |(lo, hi)| (lo.min(i), hi.max(i))))

@@ -1,0 +1,199 @@
+//! Quantifiers inverted while compiling: `exists b in Box: l in sides(b) and ...` (or
+//! `count`) looks at every box for each line, though only the one or two boxes whose sides
+//! hold `l` can pass. When the domain is a finite type and `sides` can be computed for each
+//! of its values while compiling, the quantifier becomes an [`IExpr::Inverted`]: for each
+//! value `l` can take, the boxes `b` (in the domain's order) with `l in sides(b)`, and the
+//! rest of the condition tested for each of them.
+//!
+//! The rewrite keeps every value, the first witness and every error: `l in sides(b)` holds
+//! for the boxes in the table by construction and is false for the others, so the rest is
+//! never evaluated there; every `sides(b)` is known to succeed (each was evaluated here) and
+//! to be the same at run time (functions are pure); `l` reads no `b`, so the plain loop
+//! computed it first at the first box, as the inverted one computes it once (a domain with
+//! no value keeps the plain loop, which never computes `l`).
+
+use crate::ast::QuantKind;
+use crate::interp::{within_budget, Interpreter, CONST_BUDGET};
+use crate::ir::*;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// The most values a domain, or the type of the element looked for, may have.
+const INVERSE_LIMIT: usize = 4096;
+
+/// Runs the pass on every function and move of `program`.
+pub fn run(program: &mut Program, source: &str) {
+    let mut fns: Vec<IExpr> = program.fns.iter().map(|f| f.body.clone()).collect();
+    let mut games: Vec<Option<Vec<Move>>> = (program.games.iter())
+        .map(|g| match &g.kind {
+            GameKind::Rules(moves) => Some(moves.clone()),
+            _ => None,
+        })
+        .collect();
+    {
+        let mut pass = Pass {
+            program,
+            interp: Interpreter::new(program, source),
+            tables: Vec::new(),
+        };
+        for body in &mut fns {
+            pass.expr(body);
+        }
+        for m in games.iter_mut().flatten().flatten() {
+            for c in &mut m.clauses {
+                let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
+                pass.expr(x);
+            }
+            pass.expr(&mut m.result);
+        }
+    }
+    for (f, body) in program.fns.iter_mut().zip(fns) {
+        f.body = body;
+    }
+    for (g, moves) in program.games.iter_mut().zip(games) {
+        if let Some(moves) = moves {
+            g.kind = GameKind::Rules(moves);
+        }
+    }
+}
+
+/// A table made for a function over a domain, or that none could be.
+type Made = ((usize, FieldTy), Option<Rc<InverseTable>>);
+
+struct Pass<'p> {
+    program: &'p Program,
+    interp: Interpreter<'p>,
+    tables: Vec<Made>,
+}
+
+impl Pass<'_> {
+    /// Rewrites `e`'s parts, then `e`.
+    fn expr(&mut self, e: &mut IExpr) {
+        e.for_each_child_mut(&mut |c| self.expr(c));
+        if let Some(inverted) = self.inverted(e) {
+            *e = IExpr::Inverted(Box::new(inverted));
+        }
+    }
+
+    /// `e` as an inverted quantifier, when it is one the module describes.
+    fn inverted(&mut self, e: &IExpr) -> Option<Inverted> {
+        let IExpr::Quant {
+            kind,
+            vars,
+            domain,
+            body,
+        } = e
+        else {
+            return None;
+        };
+        let ([b], IExpr::AllOf { ty: dom_ty, .. }) = (vars.as_slice(), &**domain) else {
+            return None;
+        };
+        if *kind == QuantKind::Forall {
+            return None;
+        }
+        let (test, rest) = match &**body {
+            IExpr::Bin {
+                op: Op::And,
+                lhs,
+                rhs,
+                ..
+            } => (&**lhs, Some(&**rhs)),
+            e => (e, None),
+        };
+        let IExpr::Bin {
+            op: Op::In,
+            lhs: x,
+            rhs: set,
+            ..
+        } = test
+        else {
+            return None;
+        };
+        let IExpr::Call { func, args } = &**set else {
+            return None;
+        };
+        if !matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == b.slot && v.name == b.name) {
+            return None;
+        }
+        if x.reads_any(std::slice::from_ref(b)) {
+            return None;
+        }
+        let FieldTy::Set(elem_ty) = &self.program.fns[*func].ret else {
+            return None;
+        };
+        let table = self.table(*func, dom_ty, elem_ty)?;
+        Some(Inverted {
+            kind: *kind,
+            var: b.clone(),
+            domain: dom_ty.clone(),
+            looked_for: (**x).clone(),
+            elem: (**elem_ty).clone(),
+            rest: rest.cloned(),
+            table,
+        })
+    }
+
+    /// The table of `func` over the values of `dom_ty`, made once.
+    fn table(
+        &mut self,
+        func: usize,
+        dom_ty: &FieldTy,
+        elem_ty: &FieldTy,
+    ) -> Option<Rc<InverseTable>> {
+        let key = (func, dom_ty.clone());
+        if let Some((_, made)) = self.tables.iter().find(|(k, _)| *k == key) {
+            return made.clone();
+        }
+        let made = self.make(func, dom_ty, elem_ty).map(Rc::new);
+        self.tables.push((key, made.clone()));
+        made
+    }
+
+    fn make(&self, func: usize, dom_ty: &FieldTy, elem_ty: &FieldTy) -> Option<InverseTable> {
+        let types = &self.program.types;
+        let elems = elem_ty.values(types, INVERSE_LIMIT)?;
+        let domain_values = dom_ty.values(types, INVERSE_LIMIT)?;
+        // An empty domain keeps the plain loop, which never evaluates the element.
+        if domain_values.is_empty() {
+            return None;
+        }
+        // `func` at every value of the domain, in its order: each must succeed.
+        let (sets, spent) = within_budget(CONST_BUDGET, || {
+            (domain_values.iter())
+                .map(|v| {
+                    let call = IExpr::Call {
+                        func,
+                        args: vec![IExpr::Lit(v.clone())],
+                    };
+                    (self.interp.eval(&call, &mut Vec::new()).ok()).map(Val::normalize)
+                })
+                .collect::<Option<Vec<Val>>>()
+        });
+        if spent {
+            return None;
+        }
+        let elem_rank: BTreeMap<Val, usize> = (elems.into_iter())
+            .map(Val::normalize)
+            .enumerate()
+            .map(|(i, v)| (v, i))
+            .collect();
+        let mut rows: Vec<Vec<u32>> = vec![Vec::new(); elem_rank.len()];
+        for (rank, set) in sets?.iter().enumerate() {
+            let Val::Set(members) = set else {
+                return None;
+            };
+            for m in members.iter() {
+                // A member outside the element type (a failed type check) keeps the loop.
+                let i = *elem_rank.get(m)?;
+                rows[i].push(u32::try_from(rank).ok()?);
+            }
+        }
+        Some(InverseTable {
+            func,
+            domain_values,
+            elem_rank,
+            rows,
+        })
+    }
+}

@@ -1,0 +1,476 @@
+//! The probe for a move that ends the game (the runtime's `Rules::ends_now`): one boolean
+//! condition per game, "some move's option is `end`", derived from its move rules.
+//!
+//! An outcome search treats a position with such a move as N at once, and the solver asks
+//! the probe before it looks a position up, so a probe is only worth having when it costs
+//! far less than enumerating the moves. The condition is the moves' clauses turned into
+//! quantifiers, with one rewrite that makes it cheap: a move `l in D` whose `end` needs
+//! `exists b in E: A(l, b) and B(b)` becomes `exists b in E: B(b) and exists l in D: A(l, b)`
+//! (for degenerate dots: "a box with three sides drawn", a dozen popcounts, instead of a
+//! loop over every undrawn line).
+//!
+//! Exchanging quantifiers changes the order of evaluation, so the probe is generated only
+//! when nothing in the game's moves can fail: every part is one that [`Knowledge::sure`] accepts,
+//! and the moves have at most `MAX_OPTIONS` options. Then the probe answers exactly what
+//! enumerating the options up to the first `end` would, errors included (there are none).
+//!
+//! The pass stores the condition as the game's [`Game::end_probe`]; the interpreter answers
+//! `Rules::ends_now` with it and native code compiles it.
+
+use crate::ast::QuantKind;
+use crate::ir::*;
+use crate::opt::knowledge::{field_scope, holds_any, Knowledge, Scope};
+use cgdl_runtime::rules::MAX_OPTIONS;
+use std::rc::Rc;
+
+/// Runs the pass: each game whose moves can end the game outright gets its probe, when the
+/// probe is exact.
+pub fn run(program: &mut Program, source: &str) {
+    let probes: Vec<Option<IExpr>> = {
+        let probe = Probe {
+            knowledge: Knowledge::new(program, source),
+            program,
+        };
+        program.games.iter().map(|g| probe.probe(g)).collect()
+    };
+    for (game, p) in program.games.iter_mut().zip(probes) {
+        game.end_probe = p;
+    }
+}
+
+struct Probe<'p> {
+    program: &'p Program,
+    knowledge: Knowledge<'p>,
+}
+
+impl Probe<'_> {
+    /// The condition "some move of `game` is to `end`", exchanged and narrowed.
+    fn probe(&self, game: &Game) -> Option<IExpr> {
+        let GameKind::Rules(moves) = &game.kind else {
+            return None;
+        };
+        if game.partizan || !moves.iter().any(|m| ends_outright(&m.result)) {
+            return None;
+        }
+        let cond = self.ends_condition(game, moves)?;
+        Some(narrow(self.exchange(cond, &field_scope(game))))
+    }
+
+    fn sure(&self, e: &IExpr, scope: &Scope) -> bool {
+        self.knowledge.sure(e, scope)
+    }
+
+    fn with_binder(&self, vars: &[Var], domain: &IExpr, scope: &Scope) -> Scope {
+        self.knowledge.with_binder(vars, domain, scope)
+    }
+
+    fn with_let(&self, var: &Var, value: &IExpr, scope: &Scope) -> Scope {
+        self.knowledge.with_let(var, value, scope)
+    }
+
+    fn lies_in(&self, arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
+        self.knowledge.lies_in(arg, t, scope)
+    }
+
+    fn domain_size(&self, dom: &IExpr, scope: &Scope) -> Option<usize> {
+        self.knowledge.domain_size(dom, scope)
+    }
+
+    fn domain_type(&self, dom: &IExpr, scope: &Scope) -> Option<FieldTy> {
+        self.knowledge.domain_type(dom, scope)
+    }
+
+    /// "Some move of the game is to `end`" as one condition over the fields, when every
+    /// move is sure and the moves have at most `MAX_OPTIONS` options together.
+    fn ends_condition(&self, game: &Game, moves: &[Move]) -> Option<IExpr> {
+        let fields = field_scope(game);
+        let mut options = 0usize;
+        let mut any: Option<IExpr> = None;
+        for m in moves {
+            let mut count = 1usize;
+            let mut scope = fields.clone();
+            for clause in &m.clauses {
+                match clause {
+                    IClause::Bind(vars, dom) => {
+                        count = count.saturating_mul(self.domain_size(dom, &scope)?);
+                        if !self.sure(dom, &scope) {
+                            return None;
+                        }
+                        scope = self.with_binder(vars, dom, &scope);
+                    }
+                    IClause::Cond(c) => {
+                        if !self.sure(c, &scope) {
+                            return None;
+                        }
+                    }
+                    IClause::Let(var, value) => {
+                        if !self.sure(value, &scope) {
+                            return None;
+                        }
+                        scope = self.with_let(var, value, &scope);
+                    }
+                }
+            }
+            let ends = self.ends_of(&m.result, &scope)?;
+            options = options.saturating_add(count);
+            let ends = (m.clauses.iter().rev()).fold(ends, |body, clause| match clause {
+                IClause::Bind(vars, dom) => IExpr::Quant {
+                    kind: QuantKind::Exists,
+                    vars: vars.clone(),
+                    domain: Box::new(dom.clone()),
+                    body: Box::new(body),
+                },
+                IClause::Cond(c) => and(c.clone(), body),
+                IClause::Let(var, value) => IExpr::Let {
+                    var: var.clone(),
+                    value: Box::new(value.clone()),
+                    body: Box::new(body),
+                },
+            });
+            any = Some(match any {
+                None => ends,
+                Some(before) => or(before, ends),
+            });
+        }
+        (options <= MAX_OPTIONS).then_some(any).flatten()
+    }
+
+    /// "This result is `end`", when every part of the result is sure.
+    fn ends_of(&self, result: &IExpr, scope: &Scope) -> Option<IExpr> {
+        Some(match result {
+            IExpr::End => truth(true),
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if !self.sure(cond, scope) {
+                    return None;
+                }
+                let (a, b) = (self.ends_of(then, scope)?, self.ends_of(otherwise, scope)?);
+                match (is_truth(&a), is_truth(&b)) {
+                    (_, Some(false)) => and((**cond).clone(), a),
+                    (Some(false), _) => and(IExpr::Not(cond.clone()), b),
+                    _ => IExpr::If {
+                        cond: cond.clone(),
+                        then: Box::new(a),
+                        otherwise: Box::new(b),
+                    },
+                }
+            }
+            IExpr::Let { var, value, body } => {
+                if !self.sure(value, scope) {
+                    return None;
+                }
+                let inner = self.with_let(var, value, scope);
+                IExpr::Let {
+                    var: var.clone(),
+                    value: value.clone(),
+                    body: Box::new(self.ends_of(body, &inner)?),
+                }
+            }
+            IExpr::Pos { game, args, .. } => {
+                let fields = &self.program.games[*game].fields;
+                let fits = (fields.iter().zip(args))
+                    .all(|(f, a)| self.sure(a, scope) && self.lies_in(a, &f.ty, scope));
+                if !fits {
+                    return None;
+                }
+                truth(false)
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// A move's result where no move of the position is to `end`: each `if` one of whose
+/// branches is `end` is the other branch (its test is known to choose that one).
+pub(crate) fn without_end(result: &IExpr) -> IExpr {
+    match result {
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => match (without_end(then), without_end(otherwise)) {
+            (IExpr::End, rest) | (rest, IExpr::End) => rest,
+            (then, otherwise) => IExpr::If {
+                cond: cond.clone(),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+            },
+        },
+        IExpr::Let { var, value, body } => IExpr::Let {
+            var: var.clone(),
+            value: value.clone(),
+            body: Box::new(without_end(body)),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Whether a move's result can be `end` itself (through `if` and `let`).
+pub(crate) fn ends_outright(result: &IExpr) -> bool {
+    match result {
+        IExpr::End => true,
+        IExpr::If {
+            then, otherwise, ..
+        } => ends_outright(then) || ends_outright(otherwise),
+        IExpr::Let { body, .. } => ends_outright(body),
+        _ => false,
+    }
+}
+
+fn truth(b: bool) -> IExpr {
+    IExpr::Lit(Val::Bool(b))
+}
+
+fn is_truth(e: &IExpr) -> Option<bool> {
+    match e {
+        IExpr::Lit(Val::Bool(b)) => Some(*b),
+        _ => None,
+    }
+}
+
+fn bin(op: Op, lhs: IExpr, rhs: IExpr) -> IExpr {
+    IExpr::Bin {
+        op,
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+        span: crate::ast::Span { start: 0, end: 0 },
+    }
+}
+
+/// `a and b`, without a `true` operand.
+fn and(a: IExpr, b: IExpr) -> IExpr {
+    match (is_truth(&a), is_truth(&b)) {
+        (Some(true), _) => b,
+        (_, Some(true)) => a,
+        _ => bin(Op::And, a, b),
+    }
+}
+
+fn or(a: IExpr, b: IExpr) -> IExpr {
+    bin(Op::Or, a, b)
+}
+
+/// The operands of a chain of `and`s.
+fn conjuncts(e: IExpr, out: &mut Vec<IExpr>) {
+    match e {
+        IExpr::Bin {
+            op: Op::And,
+            lhs,
+            rhs,
+            ..
+        } => {
+            conjuncts(*lhs, out);
+            conjuncts(*rhs, out);
+        }
+        other => out.push(other),
+    }
+}
+
+fn and_all(parts: Vec<IExpr>) -> IExpr {
+    parts.into_iter().reduce(and).unwrap_or_else(|| truth(true))
+}
+
+/// The most values the type of a loop added by [`Probe::exchange`] may have: it runs over
+/// every value the inner domain's elements can take, so a wide one costs more than it saves.
+const EXCHANGE_LIMIT: usize = 256;
+
+impl Probe<'_> {
+    /// `exists x in D: P(x) and (exists y in E: A(x, y) and B(y))` →
+    /// `exists y in E: B(y) and (exists x in D: P(x) and A(x, y))`, where `E` and `B` do not
+    /// read `x`: the test of `B` runs once per `y` instead of once per pair. Where `E` reads
+    /// `x` (the boxes of a line, `boxes_of(rows, cols, l)`) but `B` still does not, `y` runs
+    /// over a finite type `U` holding every element of `E` (see [`Knowledge::values_of`]):
+    /// `exists y in U: B(y) and (exists x in D: P(x) and y in E and A(x, y))`. Applied inside
+    /// out. Both are exact only because nothing in the condition can fail (every part is
+    /// [sure](Knowledge::sure) over the types in `scope`, `U` included).
+    fn exchange(&self, e: IExpr, scope: &Scope) -> IExpr {
+        match e {
+            IExpr::Quant {
+                kind: QuantKind::Exists,
+                vars,
+                domain,
+                body,
+            } => {
+                let inner_scope = self.with_binder(&vars, &domain, scope);
+                let mut parts = Vec::new();
+                conjuncts(self.exchange(*body, &inner_scope), &mut parts);
+                // The inner quantifier to move out, and the domain it then runs over.
+                let candidate = |p: &IExpr| -> Option<IExpr> {
+                    let IExpr::Quant {
+                        kind: QuantKind::Exists,
+                        vars: inner_vars,
+                        domain: inner_domain,
+                        body: inner_body,
+                    } = p
+                    else {
+                        return None;
+                    };
+                    let mut inner_parts = Vec::new();
+                    conjuncts((**inner_body).clone(), &mut inner_parts);
+                    if inner_parts.iter().all(|q| q.reads_any(&vars)) {
+                        return None;
+                    }
+                    if !inner_domain.reads_any(&vars) {
+                        return Some((**inner_domain).clone());
+                    }
+                    let [_] = inner_vars.as_slice() else {
+                        return None;
+                    };
+                    let ty = self.domain_type(inner_domain, &inner_scope)?;
+                    let values = ty.values(&self.program.types, EXCHANGE_LIMIT)?;
+                    Some(match ty {
+                        FieldTy::Range(lo, hi) => bin(
+                            Op::RangeIncl,
+                            IExpr::Lit(Val::Int(lo)),
+                            IExpr::Lit(Val::Int(hi)),
+                        ),
+                        ty => IExpr::AllOf {
+                            ty,
+                            values: Val::Set(Rc::new(values.into_iter().collect())),
+                        },
+                    })
+                };
+                let found = parts
+                    .iter()
+                    .enumerate()
+                    .find_map(|(j, p)| candidate(p).map(|outer| (j, outer)));
+                let Some((j, outer_domain)) = found else {
+                    return IExpr::Quant {
+                        kind: QuantKind::Exists,
+                        vars,
+                        domain,
+                        body: Box::new(and_all(parts)),
+                    };
+                };
+                let IExpr::Quant {
+                    vars: inner_vars,
+                    domain: inner_domain,
+                    body: inner_body,
+                    ..
+                } = parts.remove(j)
+                else {
+                    unreachable!("the candidate is a quantifier")
+                };
+                let mut inner_parts = Vec::new();
+                conjuncts(*inner_body, &mut inner_parts);
+                let (with_x, without_x): (Vec<IExpr>, Vec<IExpr>) =
+                    inner_parts.into_iter().partition(|q| q.reads_any(&vars));
+                if inner_domain.reads_any(&vars) {
+                    // `y in E`, tested where `E` is known.
+                    let [y] = inner_vars.as_slice() else {
+                        unreachable!("the candidate binds one name")
+                    };
+                    parts.push(bin(Op::In, IExpr::Var(y.clone()), *inner_domain));
+                }
+                parts.extend(with_x);
+                let moved = IExpr::Quant {
+                    kind: QuantKind::Exists,
+                    vars,
+                    domain,
+                    body: Box::new(and_all(parts)),
+                };
+                IExpr::Quant {
+                    kind: QuantKind::Exists,
+                    vars: inner_vars,
+                    domain: Box::new(outer_domain),
+                    body: Box::new(and(and_all(without_x), moved)),
+                }
+            }
+            IExpr::Bin {
+                op: Op::Or,
+                lhs,
+                rhs,
+                span,
+            } => IExpr::Bin {
+                op: Op::Or,
+                lhs: Box::new(self.exchange(*lhs, scope)),
+                rhs: Box::new(self.exchange(*rhs, scope)),
+                span,
+            },
+            other => other,
+        }
+    }
+}
+
+/// `exists x in D: P(x) and x in S and Q(x)` → `exists x in S: x in D and P(x) and Q(x)`,
+/// where `S` does not read `x`: the loop runs over the few elements of `S` (the sides of a
+/// box) instead of the whole domain (every line). `x in D` is left out where `D` is the
+/// type's every value. Exact in a probe, whose parts cannot fail (the order of evaluation
+/// is not observable). Applied everywhere in the condition.
+fn narrow(e: IExpr) -> IExpr {
+    match e {
+        IExpr::Quant {
+            kind: QuantKind::Exists,
+            vars,
+            domain,
+            body,
+        } => {
+            let mut parts = Vec::new();
+            conjuncts(narrow(*body), &mut parts);
+            let member = match vars.as_slice() {
+                [x] => parts.iter().position(|p| match p {
+                    IExpr::Bin {
+                        op: Op::In,
+                        lhs,
+                        rhs,
+                        ..
+                    } => {
+                        matches!(&**lhs, IExpr::Var(v) if v.name == x.name) && !rhs.reads_any(&vars)
+                    }
+                    _ => false,
+                }),
+                _ => None,
+            };
+            let Some(j) = member else {
+                return IExpr::Quant {
+                    kind: QuantKind::Exists,
+                    vars,
+                    domain,
+                    body: Box::new(and_all(parts)),
+                };
+            };
+            let IExpr::Bin { lhs, rhs, .. } = parts.remove(j) else {
+                unreachable!("the position found a membership")
+            };
+            let whole_type = matches!(&*domain, IExpr::AllOf { ty, .. } if holds_any(ty));
+            if !whole_type {
+                parts.insert(0, bin(Op::In, *lhs, *domain));
+            }
+            IExpr::Quant {
+                kind: QuantKind::Exists,
+                vars,
+                domain: rhs,
+                body: Box::new(and_all(parts)),
+            }
+        }
+        IExpr::Bin {
+            op: op @ (Op::Or | Op::And),
+            lhs,
+            rhs,
+            span,
+        } => IExpr::Bin {
+            op,
+            lhs: Box::new(narrow(*lhs)),
+            rhs: Box::new(narrow(*rhs)),
+            span,
+        },
+        IExpr::Let { var, value, body } => IExpr::Let {
+            var,
+            value,
+            body: Box::new(narrow(*body)),
+        },
+        IExpr::If {
+            cond,
+            then,
+            otherwise,
+        } => IExpr::If {
+            cond,
+            then: Box::new(narrow(*then)),
+            otherwise: Box::new(narrow(*otherwise)),
+        },
+        other => other,
+    }
+}
