@@ -755,6 +755,9 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 }
                 frame.push(v);
             }
+            if let Some(v) = (f.table.as_ref()).and_then(|t| t.by_args.get(&frame)) {
+                return Ok(v.clone());
+            }
             let key = (*func, frame);
             if let Some(v) = cx.calls.borrow().get(&key) {
                 return Ok(v.clone());

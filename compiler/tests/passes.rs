@@ -355,3 +355,43 @@ fn the_end_probe_answers_what_the_options_do() {
     let (written, _) = both(DOTS);
     assert!(written.games[0].end_probe.is_none());
 }
+
+#[test]
+fn functions_over_small_boxes_get_tables_both_back_ends_read() {
+    use cgdl_compiler::ir::{FieldTy, Val};
+    let source = "fn back(k: 0..=5) -> nat = 3 - k
+fn bonus(n: nat) -> nat = n * 3 + 1
+game P(n: 0..=5) {
+    move down(k in 0..n) => P(min(back(k), n - 1))
+}
+game G(s: set<0..=4>) {
+    move take(x in s) => G(s - {x} - { y for y in s where y < bonus(count z in s: z > x) })
+}
+value grundy of P(4)
+value grundy of P(5)
+table grundy of G({ y for y in 0..=4 where y >= k }) for k in 0..=4
+";
+    let (written, optimized) = both(source);
+    assert!(written.fns.iter().all(|f| f.table.is_none()));
+    let table = |name: &str| {
+        (optimized.fns.iter().find(|f| f.name == name))
+            .and_then(|f| f.table.clone())
+            .expect("a table")
+    };
+    // `back` fails at 4 and 5 (`3 - k` below zero): no value there, the body runs.
+    let back = table("back");
+    assert_eq!(back.types, [FieldTy::Range(0, 5)]);
+    let int = |i| Some(Val::Int(i));
+    assert_eq!(&*back.values, [int(3), int(2), int(1), int(0), None, None]);
+    // `bonus` spans what its calls pass: a count of up to five elements.
+    let bonus = table("bonus");
+    assert_eq!(bonus.types, [FieldTy::Range(0, 5)]);
+    assert_eq!(&*bonus.values, [1, 4, 7, 10, 13, 16].map(int));
+    // The interpreter answers from the table: a wrong entry changes an answer.
+    let mut wrong = optimized.clone();
+    let f = (wrong.fns.iter_mut().find(|f| f.name == "back")).expect("back");
+    let mut t = f.table.clone().expect("a table");
+    std::rc::Rc::make_mut(&mut t.by_args).insert(vec![Val::Int(2)], Val::Int(3));
+    f.table = Some(t);
+    assert_ne!(answers(&wrong, source)[0], answers(&optimized, source)[0]);
+}

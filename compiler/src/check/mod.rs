@@ -297,6 +297,7 @@ impl<'a> Checker<'a> {
                         ret: ret_ty,
                         frame: 0,
                         body: IExpr::Lit(Val::Int(0)),
+                        table: None,
                     });
                     self.calls.push(Vec::new());
                     fn_decls.push(f);

@@ -516,11 +516,9 @@ impl Gen<'_> {
         })
     }
 
-    /// The table of a function whose parameters range over finite types, or over the
-    /// ranges its calls give them ([`crate::ir::param_ranges`]), of at most
-    /// [`TABLE_LIMIT`] combinations and whose values are cheap to copy: every value,
-    /// computed now by the interpreter, and a lookup that answers from it whenever the
-    /// arguments lie in their types. (Arguments outside them, and arguments whose value is
+    /// The table of a function that has one ([`Function::table`], `opt/tables.rs`) and
+    /// whose values are cheap to copy: every value, and a lookup that answers from it
+    /// whenever the arguments lie in their types. (Arguments outside them, and arguments whose value is
     /// an error, take the function's body.) Empty when the function has no table.
     fn function_table(
         &self,
@@ -692,19 +690,8 @@ impl Gen<'_> {
         if f.params.is_empty() || !(cheap_copy(self.program, &f.ret) || small_sets) {
             return None;
         }
-        // Integer parameters span the range their call sites give them.
-        let ranges = self.param_ranges.get(id);
-        let types: Vec<FieldTy> = (f.params.iter().enumerate())
-            .map(
-                |(i, (_, t))| match ranges.and_then(|r| r.get(i).copied().flatten()) {
-                    Some((lo, hi)) if matches!(t, FieldTy::Nat | FieldTy::Int) => {
-                        FieldTy::Range(lo, hi)
-                    }
-                    _ => t.clone(),
-                },
-            )
-            .collect();
-        let values = self.knowledge.evaluations.values(id, &types, TABLE_LIMIT)?;
+        let table = f.table.as_ref()?;
+        let (types, values) = (table.types.clone(), table.values.clone());
         let bits = |v: &Val| match v {
             Val::Set(s) => (s.iter()).all(|x| matches!(x, Val::Int(i) if (0..128).contains(i))),
             _ => false,

@@ -33,7 +33,7 @@ mod tidy;
 mod types;
 
 use crate::ir::*;
-use crate::opt::knowledge::{Knowledge, Scope, TABLE_LIMIT};
+use crate::opt::knowledge::{Knowledge, Scope};
 use cgdl_runtime::Compound;
 use layout::Layout;
 use names::Names;
@@ -84,9 +84,6 @@ pub fn generate_file(
         message: format!("`{}` is not a Rust path", options.runtime_path),
     })?;
     let knowledge = Knowledge::new(program, source);
-    let param_ranges = crate::ir::param_ranges(program, &mut |id, types| {
-        (knowledge.evaluations).range(id, types, TABLE_LIMIT)
-    });
     let gen = Gen {
         program,
         source,
@@ -95,7 +92,6 @@ pub fn generate_file(
         layout: Layout::new(program)?,
         borrowed: RefCell::new(HashSet::new()),
         reads: RefCell::new(HashSet::new()),
-        param_ranges,
         knowledge,
         known: RefCell::new(None),
         lookup_boxes: RefCell::new(HashMap::new()),
@@ -141,9 +137,6 @@ struct Gen<'a> {
     borrowed: RefCell<HashSet<Rc<str>>>,
     /// The locals that the function being generated reads (a binder of another is `_`).
     reads: RefCell<HashSet<Rc<str>>>,
-    /// Per helper function, the range each integer parameter takes at its call sites
-    /// ([`crate::ir::param_ranges`]): tables span these as they span finite types.
-    param_ranges: Vec<Vec<Option<crate::ir::Interval>>>,
     /// What is known of the values of expressions, and helper functions' values over
     /// boxes of arguments, computed while building.
     knowledge: Knowledge<'a>,
@@ -168,7 +161,7 @@ pub(crate) fn range_oracle<'p>(
     source: &'p str,
 ) -> impl FnMut(usize, &[crate::ir::FieldTy]) -> Option<crate::ir::ValueRange> + 'p {
     let evaluations = crate::opt::evaluate::Evaluations::new(program, source);
-    move |id, types| evaluations.range(id, types, TABLE_LIMIT)
+    move |id, types| evaluations.range(id, types, crate::opt::knowledge::TABLE_LIMIT)
 }
 
 fn unsupported(what: impl Into<String>) -> CodegenError {

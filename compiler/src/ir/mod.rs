@@ -704,6 +704,27 @@ pub struct Function {
     pub frame: usize,
     /// Body.
     pub body: IExpr,
+    /// Its values over a box of arguments, computed while compiling (`opt/tables.rs`):
+    /// both back ends answer a call from it where its arguments lie in the box.
+    pub table: Option<FnTable>,
+}
+
+/// A function's values at every argument of a box (`opt/tables.rs`).
+#[derive(Clone)]
+pub struct FnTable {
+    /// The parameters' types the box spans: finite types, an integer parameter narrowed to
+    /// the range its calls give it.
+    pub types: Vec<FieldTy>,
+    /// The value at each argument of the box, in rank order (`None` where it fails).
+    pub values: Rc<[Option<Val>]>,
+    /// The same by argument, where the function succeeds.
+    pub by_args: Rc<rustc_hash::FxHashMap<Vec<Val>, Val>>,
+}
+
+impl std::fmt::Debug for FnTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FnTable({:?}, {} values)", self.types, self.values.len())
+    }
 }
 
 /// A field of a game.

@@ -208,7 +208,8 @@ impl Analysis {
                     (Builtin::Min | Builtin::Max, [s]) => s.element(),
                     (Builtin::Len, [Abs::Set(Some((lo, hi)))]) => hi
                         .checked_sub(*lo)
-                        .map_or(Abs::Unknown, |d| Abs::Int((0, d + 1))),
+                        .and_then(|d| d.checked_add(1))
+                        .map_or(Abs::Unknown, |n| Abs::Int((0, n))),
                     _ => Abs::Unknown,
                 }
             }

@@ -383,6 +383,7 @@ impl Pass<'_, '_> {
             ret: FieldTy::Set(Box::new(t)),
             frame: next,
             body,
+            table: None,
         };
         // Every argument: the conditions must succeed for every element.
         if !self.total(&function, &param_values) {

@@ -12,6 +12,7 @@ pub mod probe;
 pub mod regions;
 pub mod structure;
 pub mod symmetry;
+pub mod tables;
 pub mod translations;
 
 use crate::ir::Program;
@@ -34,7 +35,9 @@ use crate::ir::Program;
 /// 7. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
 ///    leaves loops);
 /// 8. [`domains`]: the few values the elements of a set field of a large type take (an
-///    analysis: native code packs the field by it).
+///    analysis: native code packs the field by it);
+/// 9. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
+///    computed now (last: the other passes add and rewrite functions).
 pub fn optimize(program: &mut Program, source: &str) {
     regions::run(program, source);
     translations::run(program, source);
@@ -44,4 +47,5 @@ pub fn optimize(program: &mut Program, source: &str) {
     inverse::run(program, source);
     crate::ir::share::share(program);
     domains::run(program, source);
+    tables::run(program, source);
 }
