@@ -95,7 +95,7 @@ pub struct Var {
 }
 
 /// A checked expression.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum IExpr {
     /// A constant value.
     Lit(Val),
@@ -293,7 +293,7 @@ pub enum IExpr {
 /// An inverted quantifier: `kind var in domain: looked_for in f(var) and rest`, where `f`
 /// was evaluated at every value of `domain` while compiling. Its value, first witness and
 /// errors are those of the quantifier it replaced (see `opt/inverse.rs`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Inverted {
     /// `exists` or `count` (never `forall`).
     pub kind: QuantKind,
@@ -324,6 +324,14 @@ pub struct InverseTable {
     /// For each element, by rank, the ranks of the domain's values whose set holds it, in
     /// increasing order.
     pub rows: Vec<Vec<u32>>,
+}
+
+impl PartialEq for InverseTable {
+    /// The same function over the same domain (which [`Inverted`] compares beside it) has
+    /// the same table.
+    fn eq(&self, other: &Self) -> bool {
+        self.func == other.func && self.domain_values == other.domain_values
+    }
 }
 
 impl std::fmt::Debug for InverseTable {
@@ -649,7 +657,7 @@ impl IExpr {
 
 /// A variant as an expression builds it: enough to check and build a value without the
 /// program at hand (constants are evaluated while checking).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VariantRef {
     /// The type.
     pub ty: UnionRef,
@@ -681,7 +689,7 @@ impl VariantRef {
 }
 
 /// One arm of a checked `match`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct IArm {
     /// The variant it matches.
     pub variant: usize,
@@ -769,7 +777,7 @@ impl DrawKind {
 }
 
 /// One clause of a move.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum IClause {
     /// Bind the names (one, or a tuple's) to each element of the domain.
     Bind(Vec<Var>, IExpr),

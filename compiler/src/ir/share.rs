@@ -83,6 +83,8 @@ pub fn share(program: &mut Program) {
 /// Fresh names for shared values: `shared_1`, `shared_2`, ..., none a name of the file.
 struct NameSupply {
     taken: std::collections::HashSet<Rc<str>>,
+    /// The names it gave.
+    made: std::collections::HashSet<Rc<str>>,
     next: usize,
 }
 
@@ -114,7 +116,11 @@ impl NameSupply {
         for f in &program.fns {
             taken.extend(f.params.iter().map(|(n, _)| n.clone()));
         }
-        NameSupply { taken, next: 1 }
+        NameSupply {
+            taken,
+            made: std::collections::HashSet::new(),
+            next: 1,
+        }
     }
 
     fn fresh(&mut self) -> Rc<str> {
@@ -122,6 +128,7 @@ impl NameSupply {
             let name: Rc<str> = Rc::from(format!("shared_{}", self.next));
             self.next += 1;
             if self.taken.insert(name.clone()) {
+                self.made.insert(name.clone());
                 return name;
             }
         }
@@ -266,7 +273,7 @@ impl Context {
             changed = true;
         }
         if changed {
-            drop_aliases(root);
+            drop_aliases(root, &names.made);
         }
         changed
     }
@@ -299,7 +306,7 @@ impl Context {
                 return Some((target, occurrences));
             }
             // Not shared: each occurrence may still leave its loops.
-            if round.sure(expr_at(root, &occurrences[0])) && occurrences.len() > 1 {
+            if round.sure(&occurrences[0]) && occurrences.len() > 1 {
                 let reads = reads_of(expr_at(root, &occurrences[0]));
                 for o in occurrences {
                     if let Some(target) = hoist(root, &o, &reads) {
@@ -341,7 +348,7 @@ impl Context {
             position: inside.position || is_position(e),
             sure: inside.sure && self.sure.own(e),
         };
-        round.sure.insert(std::ptr::from_ref(e) as usize, node.sure);
+        round.sure.insert(path.clone(), node.sure);
         let candidate = !matches!(e, IExpr::Var(_) | IExpr::Lit(_) | IExpr::AllOf { .. })
             && node.costly
             && !node.position
@@ -372,9 +379,8 @@ impl Context {
     /// nothing that can fail: computed there instead, it fails exactly when and as it did.
     fn computed_first(&self, root: &IExpr, from: usize, o: &Path, round: &Round) -> bool {
         let steps = places(root, &o[..from].to_vec(), o);
-        let nodes = nodes_along(root, o);
         steps.iter().all(|p| p.always)
-            && (from..o.len()).all(|d| (0..o[d]).all(|j| round.sure(child(nodes[d], j))))
+            && (from..o.len()).all(|d| (0..o[d]).all(|j| round.sure(&[&o[..d], &[j][..]].concat())))
     }
 
     /// Where the `let` of the expression at `occurrences` goes, if sharing it is worth it
@@ -384,7 +390,7 @@ impl Context {
         let reads = reads_of(first);
         let reads_any =
             |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
-        let sure = round.sure(first);
+        let sure = round.sure(&occurrences[0]);
         if occurrences.len() == 1 {
             // Hoisting only: out of the outermost loop it does not depend on.
             return if sure {
@@ -457,9 +463,9 @@ impl Context {
 
 /// Removes each shared `let` whose value is another name (left where a value moved out of
 /// a loop was then shared with its other occurrences), reading that name instead.
-fn drop_aliases(e: &mut IExpr) {
+fn drop_aliases(e: &mut IExpr, shared: &std::collections::HashSet<Rc<str>>) {
     let alias = |var: &Var, value: &IExpr| match value {
-        IExpr::Var(v) if var.name.starts_with("shared_") => Some(v.clone()),
+        IExpr::Var(v) if shared.contains(&var.name) => Some(v.clone()),
         _ => None,
     };
     if let IExpr::Let { var, value, body } = e {
@@ -468,7 +474,7 @@ fn drop_aliases(e: &mut IExpr) {
             let mut body = std::mem::replace(&mut **body, IExpr::End);
             rename(&mut body, &from, &to);
             *e = body;
-            return drop_aliases(e);
+            return drop_aliases(e, shared);
         }
     }
     if let IExpr::Compr { clauses, elem } | IExpr::CompoundOf { clauses, elem, .. } = e {
@@ -488,7 +494,7 @@ fn drop_aliases(e: &mut IExpr) {
     let mut n = 0;
     e.for_each_child(&mut |_| n += 1);
     for i in 0..n {
-        drop_aliases(child_mut(e, i));
+        drop_aliases(child_mut(e, i), shared);
     }
 }
 
@@ -621,15 +627,14 @@ struct Round {
     visited: usize,
     /// Each candidate: its pre-order index, structural hash and path.
     candidates: Vec<(usize, u64, Path)>,
-    sure: HashMap<usize, bool>,
+    /// Whether the node at each path cannot fail.
+    sure: HashMap<Path, bool>,
 }
 
 impl Round {
-    fn sure(&self, e: &IExpr) -> bool {
-        self.sure
-            .get(&(std::ptr::from_ref(e) as usize))
-            .copied()
-            .unwrap_or(false)
+    /// Whether the node at `path` cannot fail.
+    fn sure(&self, path: &[usize]) -> bool {
+        self.sure.get(path).copied().unwrap_or(false)
     }
 }
 
@@ -883,12 +888,12 @@ fn anticipated(e: &IExpr, occurrences: &[&[usize]]) -> bool {
     }
 }
 
-/// A text that two expressions share when they compute the same thing (where they stand
-/// in the source aside).
-fn shape(e: &IExpr) -> String {
+/// The expression with where it stands in the source forgotten: two expressions that
+/// compute the same thing have equal shapes.
+fn shape(e: &IExpr) -> IExpr {
     let mut e = e.clone();
     forget_spans(&mut e);
-    format!("{e:?}")
+    e
 }
 
 fn forget_spans(e: &mut IExpr) {
