@@ -10,10 +10,12 @@ mod heap;
 mod ranges;
 pub mod share;
 mod types;
+mod verify;
 
 pub use heap::heap_code;
 pub use ranges::{param_ranges, Evaluate, Interval, ValueRange};
 pub use types::*;
+pub use verify::verify;
 /// Operators after type resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]

@@ -39,13 +39,35 @@ use crate::ir::Program;
 /// 9. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
 ///    computed now (last: the other passes add and rewrite functions).
 pub fn optimize(program: &mut Program, source: &str) {
-    regions::run(program, source);
-    translations::run(program, source);
-    symmetry::run(program, source);
-    masks::run(program, source);
-    probe::run(program, source);
-    inverse::run(program, source);
-    crate::ir::share::share(program);
-    domains::run(program, source);
-    tables::run(program, source);
+    verified(program, "the checker");
+    for (name, run) in PASSES {
+        run(program, source);
+        verified(program, name);
+    }
+}
+
+/// A pass: rewrites (or annotates) a program checked from the source text it is given.
+pub type Pass = fn(&mut Program, &str);
+
+/// The passes [`optimize`] runs, in order, each with its name.
+pub const PASSES: &[(&str, Pass)] = &[
+    ("regions", regions::run),
+    ("translations", translations::run),
+    ("symmetry", symmetry::run),
+    ("masks", masks::run),
+    ("probe", probe::run),
+    ("inverse", inverse::run),
+    ("share", |program, _| crate::ir::share::share(program)),
+    ("domains", domains::run),
+    ("tables", tables::run),
+];
+
+/// In debug builds (the tests), that `program` is well formed after `stage`
+/// ([`crate::ir::verify`]); a pass that breaks it is a compiler bug, named here.
+fn verified(program: &Program, stage: &str) {
+    if cfg!(debug_assertions) {
+        if let Err(e) = crate::ir::verify(program) {
+            panic!("internal error: the program after {stage} is not well formed: {e}");
+        }
+    }
 }

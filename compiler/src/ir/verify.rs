@@ -1,0 +1,294 @@
+//! The verifier: checks that a program is well formed, as the checker makes it and as every
+//! pass must leave it. Every name read is bound around it (the same name in the same slot)
+//! and not bound twice on one path; every call names a function and passes its parameters;
+//! every position names a game and gives its fields; an inverted quantifier's table fits its
+//! domain and element type; a function's table has a value slot per argument of its box.
+//! `opt::optimize` runs it after the checker and after each pass in debug builds (the
+//! tests), so that a pass that breaks the IR is named where it does.
+
+use super::*;
+
+/// Whether `program` is well formed; else what is wrong, and where.
+pub fn verify(program: &Program) -> Result<(), String> {
+    let v = Verifier { program };
+    for (i, f) in program.fns.iter().enumerate() {
+        let mut bound: Vec<(usize, Rc<str>)> = (f.params.iter().enumerate())
+            .map(|(slot, (name, _))| (slot, name.clone()))
+            .collect();
+        v.expr(&f.body, &mut bound)
+            .map_err(|e| format!("function `{}`: {e}", f.name))?;
+        if let Some(t) = &f.table {
+            let args = FieldTy::Tuple(t.types.clone()).values(&program.types, t.values.len());
+            if args.map(|a| a.len()) != Some(t.values.len()) || t.types.len() != f.params.len() {
+                return Err(format!(
+                    "function {i} `{}`: a table that is not its box",
+                    f.name
+                ));
+            }
+        }
+    }
+    for g in &program.games {
+        let fields = || -> Vec<(usize, Rc<str>)> {
+            (g.fields.iter().enumerate())
+                .map(|(slot, f)| (slot, Rc::from(f.name.as_str())))
+                .collect()
+        };
+        let at = |what: &str, e: String| format!("game `{}`, {what}: {e}", g.name);
+        if let GameKind::Rules(moves) = &g.kind {
+            for m in moves {
+                v.rule(&m.clauses, &m.result, &mut fields())
+                    .map_err(|e| at(&format!("move `{}`", m.name), e))?;
+            }
+        }
+        if let Some(moves) = g.translation.as_ref().and_then(|t| t.stripped.as_ref()) {
+            for m in moves {
+                v.rule(&m.clauses, &m.result, &mut fields())
+                    .map_err(|e| at(&format!("move `{}` without corner moves", m.name), e))?;
+            }
+        }
+        for s in &g.symmetries {
+            v.expr(&s.result, &mut fields())
+                .map_err(|e| at(&format!("symmetry `{}`", s.name), e))?;
+        }
+        if let Some(p) = &g.end_probe {
+            v.expr(p, &mut fields()).map_err(|e| at("end probe", e))?;
+        }
+    }
+    for q in &program.queries {
+        let mut bound = Vec::new();
+        for (var, domain) in &q.binders {
+            v.expr(domain, &mut bound)
+                .map_err(|e| format!("query `{}`: {e}", q.text))?;
+            bound.push((var.slot, var.name.clone()));
+        }
+        v.expr(&q.target, &mut bound)
+            .map_err(|e| format!("query `{}`: {e}", q.text))?;
+    }
+    Ok(())
+}
+
+struct Verifier<'p> {
+    program: &'p Program,
+}
+
+impl Verifier<'_> {
+    /// A move: its clauses in order, then its result.
+    fn rule(
+        &self,
+        clauses: &[IClause],
+        result: &IExpr,
+        bound: &mut Vec<(usize, Rc<str>)>,
+    ) -> Result<(), String> {
+        let depth = bound.len();
+        self.clauses(clauses, bound)?;
+        self.expr(result, bound)?;
+        bound.truncate(depth);
+        Ok(())
+    }
+
+    /// Clauses in order, each binding what follows it (the names stay bound).
+    fn clauses(
+        &self,
+        clauses: &[IClause],
+        bound: &mut Vec<(usize, Rc<str>)>,
+    ) -> Result<(), String> {
+        for c in clauses {
+            match c {
+                IClause::Bind(vars, domain) => {
+                    self.expr(domain, bound)?;
+                    bind(vars, bound)?;
+                }
+                IClause::Cond(x) => self.expr(x, bound)?,
+                IClause::Let(var, value) => {
+                    self.expr(value, bound)?;
+                    bind(std::slice::from_ref(var), bound)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn expr(&self, e: &IExpr, bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+        let depth = bound.len();
+        match e {
+            IExpr::Var(v) => {
+                if !bound.iter().any(|(s, n)| *s == v.slot && *n == v.name) {
+                    return Err(format!(
+                        "`{}` (slot {}) read where it is not bound",
+                        v.name, v.slot
+                    ));
+                }
+            }
+            IExpr::Let { var, value, body } => {
+                self.expr(value, bound)?;
+                bind(std::slice::from_ref(var), bound)?;
+                self.expr(body, bound)?;
+            }
+            IExpr::Quant {
+                vars, domain, body, ..
+            } => {
+                self.expr(domain, bound)?;
+                bind(vars, bound)?;
+                self.expr(body, bound)?;
+            }
+            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+                self.clauses(clauses, bound)?;
+                self.expr(elem, bound)?;
+            }
+            IExpr::Closure {
+                seed, var, next, ..
+            } => {
+                self.expr(seed, bound)?;
+                bind(std::slice::from_ref(var), bound)?;
+                self.expr(next, bound)?;
+            }
+            IExpr::Match {
+                scrutinee,
+                arms,
+                default,
+                ..
+            } => {
+                self.expr(scrutinee, bound)?;
+                for arm in arms {
+                    bind(&arm.vars, bound)?;
+                    self.expr(&arm.body, bound)?;
+                    bound.truncate(depth);
+                }
+                if let Some(d) = default {
+                    self.expr(d, bound)?;
+                }
+            }
+            IExpr::Inverted(q) => {
+                if q.looked_for.reads_any(std::slice::from_ref(&q.var)) {
+                    return Err(format!(
+                        "an inverted quantifier looks for `{}` itself",
+                        q.var.name
+                    ));
+                }
+                let t = &q.table;
+                let fits = q.kind != crate::ast::QuantKind::Forall
+                    && t.rows.len() == t.elem_rank.len()
+                    && (t.rows.iter().flatten()).all(|&r| (r as usize) < t.domain_values.len())
+                    && t.func < self.program.fns.len();
+                if !fits {
+                    return Err(format!(
+                        "an inverted quantifier over `{}` whose table does not fit",
+                        q.var.name
+                    ));
+                }
+                self.expr(&q.looked_for, bound)?;
+                bind(std::slice::from_ref(&q.var), bound)?;
+                if let Some(rest) = &q.rest {
+                    self.expr(rest, bound)?;
+                }
+            }
+            IExpr::Call { func, args } => {
+                let params = self.program.fns.get(*func).map(|f| f.params.len());
+                if params != Some(args.len()) {
+                    return Err(format!(
+                        "a call of function {func} with {} arguments",
+                        args.len()
+                    ));
+                }
+                self.children(e, bound)?;
+            }
+            IExpr::Pos { game, args, .. } => {
+                let fields = self.program.games.get(*game).map(|g| g.fields.len());
+                if fields != Some(args.len()) {
+                    return Err(format!(
+                        "a position of game {game} with {} fields",
+                        args.len()
+                    ));
+                }
+                self.children(e, bound)?;
+            }
+            _ => self.children(e, bound)?,
+        }
+        bound.truncate(depth);
+        Ok(())
+    }
+
+    /// Each expression directly inside `e`, none of which binds a name.
+    fn children(&self, e: &IExpr, bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+        let mut out = Ok(());
+        e.for_each_child(&mut |c| {
+            if out.is_ok() {
+                out = self.expr(c, bound);
+            }
+        });
+        out
+    }
+}
+
+/// Binds `vars`: none may be bound already on this path (the checker forbids shadowing,
+/// and a slot in use is not reused).
+fn bind(vars: &[Var], bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+    for v in vars {
+        if bound.iter().any(|(s, n)| *s == v.slot || *n == v.name) {
+            return Err(format!(
+                "`{}` (slot {}) bound where its name or slot is in use",
+                v.name, v.slot
+            ));
+        }
+        bound.push((v.slot, v.name.clone()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile_str;
+
+    const SOURCE: &str = "fn twice(n: 0..=9) -> nat = n + n
+game G(s: set<0..=4>) {
+    move take(x in s, let y = twice(x)) => G(s - {x} - { z for z in s where z < y })
+}
+value grundy of G({0, 1, 2, 3, 4})
+";
+
+    fn moves(p: &mut Program) -> &mut Vec<Move> {
+        match &mut p.games[0].kind {
+            GameKind::Rules(moves) => moves,
+            _ => panic!("a game of rules"),
+        }
+    }
+
+    #[test]
+    fn every_example_is_well_formed_and_broken_programs_are_not() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples");
+        for entry in std::fs::read_dir(dir).expect("examples/") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_some_and(|x| x == "cgdl") {
+                let source = std::fs::read_to_string(&path).expect("readable");
+                let program = compile_str(&source).expect("an example checks");
+                assert_eq!(verify(&program), Ok(()), "{}", path.display());
+            }
+        }
+        let program = compile_str(SOURCE).expect("checks");
+        assert_eq!(verify(&program), Ok(()));
+        // A name read outside its binder: the result reads `x` in another slot.
+        let mut broken = program.clone();
+        let m = &mut moves(&mut broken)[0];
+        let IClause::Bind(vars, _) = &m.clauses[0] else {
+            panic!("the binder first")
+        };
+        let mut x = vars[0].clone();
+        x.slot += 7;
+        m.result = IExpr::Var(x);
+        assert!(verify(&broken).unwrap_err().contains("not bound"));
+        // A name bound twice on one path.
+        let mut broken = program.clone();
+        let m = &mut moves(&mut broken)[0];
+        let first = m.clauses[0].clone();
+        m.clauses.push(first);
+        assert!(verify(&broken).unwrap_err().contains("in use"));
+        // A call with an argument too many.
+        let mut broken = program.clone();
+        broken.fns[0].body = IExpr::Call {
+            func: 0,
+            args: vec![IExpr::Lit(Val::Int(1)), IExpr::Lit(Val::Int(2))],
+        };
+        assert!(verify(&broken).unwrap_err().contains("2 arguments"));
+    }
+}
