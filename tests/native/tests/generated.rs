@@ -44,30 +44,45 @@ fn generated_programs_run_the_same_natively_and_interpreted() {
     assert!(errors >= 1, "no program hit a run-time error");
 }
 
-/// The shared common subexpressions (`cgdl_compiler::ir::share`) keep every answer: each
-/// program interpreted as written and as both back ends run it. Some programs' moves
-/// compute `spread(s)` twice in a condition, or `s - {e}` in every step of a loop.
+/// Each pass of the optimizer keeps every answer: each program is interpreted as written,
+/// then after each pass in turn (`cgdl_compiler::opt::PASSES`, in order), wherever the pass
+/// changed the program, with the same answers and errors; the program is well formed after
+/// each (`cgdl_compiler::ir::verify`).
 #[test]
-fn shared_subexpressions_keep_every_answer() {
-    let mut rewritten = 0;
+fn each_pass_keeps_every_answer() {
+    let mut changed = std::collections::BTreeMap::<&str, usize>::new();
     for i in 0..generated::COUNT {
         let (source, _) = generated::run(i).expect("every program is compiled");
         let file = parser::parse_file(source).expect("generated programs parse");
-        let written = check_as_written(&file, source).expect("generated programs check");
-        let shared = compile_str(source).expect("generated programs check");
-        if format!("{shared:?}") != format!("{written:?}") {
-            rewritten += 1;
+        let mut program = check_as_written(&file, source).expect("generated programs check");
+        let written = interpret_program(&program, source);
+        for (name, run) in cgdl_compiler::opt::PASSES {
+            let before = format!("{program:?}");
+            run(&mut program, source);
+            assert_eq!(
+                cgdl_compiler::ir::verify(&program),
+                Ok(()),
+                "program {i} after {name}"
+            );
+            if format!("{program:?}") != before {
+                *changed.entry(name).or_default() += 1;
+                assert_eq!(
+                    interpret_program(&program, source),
+                    written,
+                    "program {i} after {name}:\n{source}"
+                );
+            }
         }
-        assert_eq!(
-            interpret_program(&written, source),
-            interpret_program(&shared, source),
-            "program {i}:\n{source}"
+    }
+    // The programs exercise the passes that rewrite their kind of rules (some moves compute
+    // `spread(s)` twice in a condition, or `s - {e}` in every step of a loop; count boxes
+    // holding a cell; call functions of small boxes).
+    for pass in ["share", "inverse", "tables"] {
+        assert!(
+            changed.get(pass).copied().unwrap_or(0) >= 3,
+            "{pass} changed only {changed:?}"
         );
     }
-    assert!(
-        rewritten >= 3,
-        "only {rewritten} programs have a shared expression"
-    );
 }
 
 /// Symmetries found by the compiler (`cgdl_compiler::opt::symmetry`) keep every answer:
