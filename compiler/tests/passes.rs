@@ -32,13 +32,15 @@ fn both(source: &str) -> (Program, Program) {
     (written, optimized)
 }
 
+/// Whether `e` or an expression inside it is one `pred` accepts.
+fn holds(e: &IExpr, pred: &dyn Fn(&IExpr) -> bool) -> bool {
+    let mut found = pred(e);
+    e.for_each_child(&mut |c| found |= holds(c, pred));
+    found
+}
+
 /// Whether some move of the game holds an expression `pred` accepts.
 fn moves_hold(program: &Program, pred: &dyn Fn(&IExpr) -> bool) -> bool {
-    fn holds(e: &IExpr, pred: &dyn Fn(&IExpr) -> bool) -> bool {
-        let mut found = pred(e);
-        e.for_each_child(&mut |c| found |= holds(c, pred));
-        found
-    }
     program.games.iter().any(|g| match &g.kind {
         GameKind::Rules(moves) => moves
             .iter()
@@ -247,11 +249,6 @@ value outcome, remoteness of Dots({H(0, 0), V(0, 0), H(1, 0)})
 
 /// Whether some function's body holds an expression `pred` accepts.
 fn fns_hold(program: &Program, pred: &dyn Fn(&IExpr) -> bool) -> bool {
-    fn holds(e: &IExpr, pred: &dyn Fn(&IExpr) -> bool) -> bool {
-        let mut found = pred(e);
-        e.for_each_child(&mut |c| found |= holds(c, pred));
-        found
-    }
     program.fns.iter().any(|f| holds(&f.body, pred))
 }
 
