@@ -458,7 +458,7 @@ impl IExpr {
 
     /// Calls `f` on each expression directly inside this one, mutably (a clause's
     /// expressions included), as [`IExpr::for_each_child`] visits them.
-    pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+    pub fn for_each_child_mut<'a>(&'a mut self, f: &mut dyn FnMut(&'a mut IExpr)) {
         match self {
             IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
             IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => f(x),

@@ -761,54 +761,7 @@ fn expr_at_mut<'e>(root: &'e mut IExpr, path: &[usize]) -> &'e mut IExpr {
 /// Child `i` of `e`, in [`IExpr::for_each_child`]'s order.
 fn child_mut(e: &mut IExpr, i: usize) -> &mut IExpr {
     let mut kids: Vec<&mut IExpr> = Vec::new();
-    match e {
-        IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
-        IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => kids.push(x),
-        IExpr::Bin { lhs, rhs, .. } => kids.extend([&mut **lhs, &mut **rhs]),
-        IExpr::Index { list, index, .. } => kids.extend([&mut **list, &mut **index]),
-        IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => kids.extend(es.iter_mut()),
-        IExpr::Call { args, .. }
-        | IExpr::Builtin { args, .. }
-        | IExpr::Pos { args, .. }
-        | IExpr::Variant { args, .. } => kids.extend(args.iter_mut()),
-        IExpr::Compound { parts, .. } => kids.extend(parts.iter_mut()),
-        IExpr::If {
-            cond,
-            then,
-            otherwise,
-        } => kids.extend([&mut **cond, &mut **then, &mut **otherwise]),
-        IExpr::Let { value, body, .. } => kids.extend([&mut **value, &mut **body]),
-        IExpr::Quant { domain, body, .. } => kids.extend([&mut **domain, &mut **body]),
-        IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
-            for c in clauses.iter_mut() {
-                let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
-                kids.push(x);
-            }
-            kids.push(elem);
-        }
-        IExpr::Closure { seed, next, .. } => kids.extend([&mut **seed, &mut **next]),
-        IExpr::Slice { list, lo, hi, .. } => {
-            kids.push(list);
-            kids.extend([lo, hi].into_iter().flatten().map(|b| &mut **b));
-        }
-        IExpr::With {
-            list, index, value, ..
-        } => kids.extend([&mut **list, &mut **index, &mut **value]),
-        IExpr::Match {
-            scrutinee,
-            arms,
-            default,
-            ..
-        } => {
-            kids.push(scrutinee);
-            kids.extend(arms.iter_mut().map(|a| &mut a.body));
-            kids.extend(default.iter_mut().map(|d| &mut **d));
-        }
-        IExpr::Inverted(q) => {
-            kids.push(&mut q.looked_for);
-            kids.extend(q.rest.as_mut());
-        }
-    }
+    e.for_each_child_mut(&mut |c| kids.push(c));
     kids.into_iter()
         .nth(i)
         .expect("a path follows existing children")
