@@ -1015,6 +1015,19 @@ impl Rules for Interpreter<'_> {
         })
     }
 
+    /// The game's open moves (`opt/open.rs`), where it has them.
+    fn options_open(&self, pos: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        let (gid, fields) = self.position(pos);
+        let game = &self.program.games[gid];
+        match &game.open_moves {
+            Some(moves) if !game.partizan => {
+                self.handed_over()?;
+                self.move_options(game, moves, None, pos, &fields, out)
+            }
+            _ => self.options(pos, out),
+        }
+    }
+
     fn least_image(&self, pos: u32) -> u32 {
         self.least_image_fixing(pos).0
     }

@@ -300,7 +300,8 @@ value outcome, remoteness of Dots({H(0, 0), V(0, 0), H(1, 1), V(1, 2), H(2, 1), 
 }
 
 /// Whether the end probe of the game of `source` whose one field is a set answers what
-/// enumerating the options does, on every value of the field.
+/// enumerating the options does, on every value of the field, and the open moves give the
+/// options where it says no move is to `end`.
 fn probe_agrees_on_every_set(source: &str) {
     use cgdl_compiler::ir::{FieldTy, Val};
     use cgdl_runtime::{Expr, Options, Rules};
@@ -324,6 +325,17 @@ fn probe_agrees_on_every_set(source: &str) {
         let ends = out.to_exprs().contains(&Expr::End);
         let probe = interp.ends_now(pos).expect("a probe").expect("succeeds");
         assert_eq!(probe, ends, "{:?}", interp.position(pos));
+        if !probe {
+            // Without a move to `end`, the open moves give the same options.
+            let mut open = Options::new();
+            interp.options_open(pos, &mut open).expect("open options");
+            assert_eq!(
+                open.to_exprs(),
+                out.to_exprs(),
+                "{:?}",
+                interp.position(pos)
+            );
+        }
         if ends {
             ended += 1;
         } else {
@@ -334,7 +346,7 @@ fn probe_agrees_on_every_set(source: &str) {
 }
 
 #[test]
-fn the_end_probe_answers_what_the_options_do() {
+fn the_end_probe_and_the_open_moves_answer_what_the_options_do() {
     probe_agrees_on_every_set(DOTS);
     // Two ways to end: a box completed, or the top left line drawn beside the left one.
     probe_agrees_on_every_set(&DOTS.replace(
@@ -348,9 +360,16 @@ fn the_end_probe_answers_what_the_options_do() {
         "let after = drawn | {l} in
         if exists b in Box: l in sides(b) and sides(b) <= after then end",
     ));
-    // Written without the probe (as the checker leaves it), the same answers.
-    let (written, _) = both(DOTS);
+    // Written without the probe (as the checker leaves it), the same answers; the open
+    // moves leave out the test for `end`.
+    let (written, optimized) = both(DOTS);
     assert!(written.games[0].end_probe.is_none());
+    let open = optimized.games[0].open_moves.as_ref().expect("open moves");
+    assert!(
+        matches!(open[0].result, IExpr::Pos { .. }),
+        "{:?}",
+        open[0].result
+    );
 }
 
 #[test]

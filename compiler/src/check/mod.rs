@@ -277,6 +277,7 @@ impl<'a> Checker<'a> {
                         translation: None,
                         domains: Vec::new(),
                         end_probe: None,
+                        open_moves: None,
                         draw: None,
                     });
                     game_decls.push(g);

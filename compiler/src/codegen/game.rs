@@ -308,10 +308,14 @@ impl Gen<'_> {
             false => &names.options,
             true => &names.options_open,
         };
+        let open_moves = game.open_moves.as_deref().filter(|_| open);
         for (k, (m, used)) in moves.iter().zip(&uses).enumerate() {
-            // A move whose result is never `end` has the same options either way: the open
-            // options call its function.
-            let own = open && crate::opt::probe::ends_outright(&m.result);
+            // A move whose open result is its result has the same options either way: the
+            // open options call its function.
+            let open_result = (open_moves.and_then(|ms| ms.get(k)))
+                .map(|o| &o.result)
+                .filter(|r| **r != m.result);
+            let own = open_result.is_some();
             let fname = match own {
                 false => &names.moves[k],
                 true => &names.moves_open[k],
@@ -345,10 +349,7 @@ impl Gen<'_> {
             }
             *self.borrowed.borrow_mut() = borrowed;
             self.reading(|f| m.for_each_read(f));
-            let result = match own {
-                false => m.result.clone(),
-                true => crate::opt::probe::without_end(&m.result),
-            };
+            let result = open_result.unwrap_or(&m.result).clone();
             *self.known.borrow_mut() = Some(self.knowledge.move_scope(game, m));
             let emitted = self.emit(&result);
             *self.known.borrow_mut() = None;

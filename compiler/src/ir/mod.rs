@@ -914,6 +914,10 @@ pub struct Game {
     /// "Some move of this game is to `end`" as one condition over its fields, where it is
     /// exact and cheap (`crate::opt::probe`): the runtime's `Rules::ends_now`.
     pub end_probe: Option<IExpr>,
+    /// Where it has an end probe: its moves with every `if` that chooses between `end` and
+    /// another result replaced by the other (`crate::opt::open`), the moves of a position
+    /// whose probe said no move is to `end`: the runtime's `Rules::options_open`.
+    pub open_moves: Option<Vec<Move>>,
     /// How `cgdl explore` draws its positions, where the game declares it (`draw`).
     pub draw: Option<Draw>,
 }

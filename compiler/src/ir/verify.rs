@@ -50,6 +50,10 @@ pub fn verify(program: &Program) -> Result<(), String> {
             v.expr(&s.result, &mut fields())
                 .map_err(|e| at(&format!("symmetry `{}`", s.name), e))?;
         }
+        for m in g.open_moves.iter().flatten() {
+            v.rule(&m.clauses, &m.result, &mut fields())
+                .map_err(|e| at(&format!("open move `{}`", m.name), e))?;
+        }
         if let Some(p) = &g.end_probe {
             v.expr(p, &mut fields()).map_err(|e| at("end probe", e))?;
         }

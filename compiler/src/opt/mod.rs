@@ -8,6 +8,7 @@ pub mod evaluate;
 pub mod inverse;
 pub mod knowledge;
 pub mod masks;
+pub mod open;
 pub mod probe;
 pub mod regions;
 pub mod structure;
@@ -34,10 +35,12 @@ use crate::ir::Program;
 ///    as written);
 /// 7. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
 ///    leaves loops);
-/// 8. [`domains`]: the few values the elements of a set field of a large type take (an
+/// 8. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
+///    positions whose probe said no move is to `end`;
+/// 9. [`domains`]: the few values the elements of a set field of a large type take (an
 ///    analysis: native code packs the field by it);
-/// 9. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
-///    computed now (last: the other passes add and rewrite functions).
+/// 10. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
+///     computed now (last: the other passes add and rewrite functions).
 pub fn optimize(program: &mut Program, source: &str) {
     verified(program, "the checker");
     for (name, run) in PASSES {
@@ -58,6 +61,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("probe", probe::run),
     ("inverse", inverse::run),
     ("share", |program, _| crate::ir::share::share(program)),
+    ("open", open::run),
     ("domains", domains::run),
     ("tables", tables::run),
 ];

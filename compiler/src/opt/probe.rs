@@ -183,33 +183,8 @@ impl Probe<'_> {
     }
 }
 
-/// A move's result where no move of the position is to `end`: each `if` one of whose
-/// branches is `end` is the other branch (its test is known to choose that one).
-pub(crate) fn without_end(result: &IExpr) -> IExpr {
-    match result {
-        IExpr::If {
-            cond,
-            then,
-            otherwise,
-        } => match (without_end(then), without_end(otherwise)) {
-            (IExpr::End, rest) | (rest, IExpr::End) => rest,
-            (then, otherwise) => IExpr::If {
-                cond: cond.clone(),
-                then: Box::new(then),
-                otherwise: Box::new(otherwise),
-            },
-        },
-        IExpr::Let { var, value, body } => IExpr::Let {
-            var: var.clone(),
-            value: value.clone(),
-            body: Box::new(without_end(body)),
-        },
-        other => other.clone(),
-    }
-}
-
 /// Whether a move's result can be `end` itself (through `if` and `let`).
-pub(crate) fn ends_outright(result: &IExpr) -> bool {
+fn ends_outright(result: &IExpr) -> bool {
     match result {
         IExpr::End => true,
         IExpr::If {
