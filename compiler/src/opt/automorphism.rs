@@ -11,7 +11,7 @@
 //! other leaf whose map from it preserves the graph gives an automorphism. At each node of
 //! the first path, the search tries the vertices of the cell individualised there that
 //! the automorphisms found so far do not already map to one tried, so it finds generators
-//! of the whole group; [`Graph::group`] closes them, up to a bound.
+//! of the whole group; [`group`] closes them, up to a bound.
 
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@
 //! ([`Structure`]), the permutations of the elements that map its structure onto itself
 //! are symmetries of the game. The pass encodes the structure of each context as a
 //! coloured graph (elements, and a vertex for each set, tuple and relation, joined to
-//! what it holds), computes the graph's automorphism group ([`automorphism`]), and checks
+//! what it holds), computes the graph's automorphism group ([`super::automorphism`]), and checks
 //! each permutation it keeps against the structure itself: only a permutation that maps
 //! every value onto itself is used. Elements that any permutation of their class keeps
 //! (*twins*, such as the two outer sides of a board's corner box) are handled apart: a
