@@ -547,10 +547,10 @@ impl HeapEngine {
     }
 
     /// Lets the engine use `threads` threads. Where each heap's options lie two heaps or
-    /// more below it (as in 0.14: [`Stepper::lookahead`]) and a heap takes long enough,
-    /// the threads compute heaps at once as a wavefront; elsewhere a heap's naive split
-    /// loop, where it is long, is shared between them. The values do not depend on it. One
-    /// thread where a pool of threads cannot be started.
+    /// more below it (as in 0.14, where no move leaves a heap one token smaller) and a heap
+    /// takes long enough, the threads compute heaps at once as a wavefront; elsewhere a
+    /// heap's naive split loop, where it is long, is shared between them. The values do not
+    /// depend on it. One thread where a pool of threads cannot be started.
     pub fn set_threads(&mut self, threads: usize) {
         let now = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
         if now == threads.max(1) {
