@@ -618,6 +618,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Val::Bool(result)
             }
         }
+        IExpr::Cells(op) => eval(&op.written, env, cx)?,
         IExpr::Inverted(q) => {
             let looked_for = normalized(eval(&q.looked_for, env, cx)?)?;
             ensure(env, q.var.slot);

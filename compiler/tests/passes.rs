@@ -411,3 +411,47 @@ table grundy of G({ y for y in 0..=4 where y >= k }) for k in 0..=4
     f.table = Some(t);
     assert_ne!(answers(&wrong, source)[0], answers(&optimized, source)[0]);
 }
+
+#[test]
+fn operations_on_sets_of_cells_are_marked_for_the_bits() {
+    use cgdl_compiler::ir::CellOpKind;
+    let variant = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../scripts/variants/cram_corner.cgdl"
+    ))
+    .expect("the variant");
+    let source = variant
+        .replace("const R = 5", "const R = 3")
+        .replace("const C = 6", "const C = 3");
+    let (written, optimized) = both(&source);
+    let kinds = |p: &Program| {
+        let mut kinds = Vec::new();
+        fn each(e: &IExpr, out: &mut Vec<String>) {
+            if let IExpr::Cells(op) = e {
+                out.push(match &op.kind {
+                    CellOpKind::Moved { by } => format!("moved {} {}", by.len(), op.set.name),
+                    CellOpKind::Extreme { part, largest } => {
+                        format!("extreme {part} {largest} {}", op.set.name)
+                    }
+                });
+            }
+            e.for_each_child(&mut |c| each(c, out));
+        }
+        for f in &p.fns {
+            each(&f.body, &mut kinds);
+        }
+        kinds
+    };
+    assert!(kinds(&written).is_empty());
+    // `corner`: the least row, the least column, and the set moved by them.
+    assert_eq!(
+        kinds(&optimized),
+        ["extreme 0 false s", "extreme 1 false s", "moved 2 s"]
+    );
+    // A part moved by an amount that reads the element is not a translation.
+    let (_, optimized) = both(&source.replace("(x.0 - r0, x.1 - c0)", "(x.0 - r0, x.1 - x.0)"));
+    assert_eq!(
+        kinds(&optimized),
+        ["extreme 0 false s", "extreme 1 false s"]
+    );
+}

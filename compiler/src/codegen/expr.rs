@@ -502,10 +502,8 @@ impl Gen<'_> {
                 quote!({ let mut found = #init; #looped found })
             }
             IExpr::Inverted(q) => self.inverted(q)?,
+            IExpr::Cells(op) => self.cells(op)?,
             IExpr::Compr { elem, clauses } => {
-                if let Some(moved) = self.translated_cells(elem, clauses)? {
-                    return Ok(moved);
-                }
                 let looped = self.clauses(clauses, &|| {
                     let elem = n(elem)?;
                     Ok(quote!(set.push(#elem);))
@@ -741,6 +739,27 @@ impl Gen<'_> {
         })
     }
 
+    /// The least (or largest) of `{ elem for clauses }` as an `Option` (`None` for no
+    /// element): the extreme of a comprehension's elements is that of its set, so they are
+    /// folded instead of building the set.
+    pub(super) fn folded_extreme(
+        &self,
+        elem: &IExpr,
+        clauses: &[IClause],
+        largest: bool,
+    ) -> Result<TokenStream, CodegenError> {
+        let rt = &self.rt;
+        let looped = self.clauses(clauses, &|| {
+            let elem = self.value(elem)?;
+            Ok(quote!(best = #rt::native::keep_extreme(best, #elem, #largest);))
+        })?;
+        Ok(quote!({
+            let mut best = ::std::option::Option::None;
+            #looped
+            best
+        }))
+    }
+
     fn builtin(
         &self,
         func: Builtin,
@@ -761,21 +780,8 @@ impl Gen<'_> {
             Builtin::Min | Builtin::Max => {
                 let largest = func == Builtin::Max;
                 if let [IExpr::Compr { elem, clauses }] = args {
-                    // The extreme of a comprehension's elements is that of its set: fold
-                    // them instead of building the set.
-                    let looped = self.clauses(clauses, &|| {
-                        let elem = self.value(elem)?;
-                        Ok(quote!(best = #rt::native::keep_extreme(best, #elem, #largest);))
-                    })?;
-                    let folded = quote!({
-                        let mut best = ::std::option::Option::None;
-                        #looped
-                        best
-                    });
-                    // One part of a set of cells: off the set's bits.
-                    let best = (self.cell_part_extreme(elem, clauses, largest, folded.clone())?)
-                        .unwrap_or(folded);
-                    quote!(#rt::native::found_extreme(#best, #largest, #at)?)
+                    let folded = self.folded_extreme(elem, clauses, largest)?;
+                    quote!(#rt::native::found_extreme(#folded, #largest, #at)?)
                 } else if args.len() == 1 {
                     let d = self.domain_ref(&args[0])?;
                     quote!(#rt::native::extreme(#d, #largest, #at)?)

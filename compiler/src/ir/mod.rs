@@ -290,6 +290,42 @@ pub enum IExpr {
     /// `exists`/`count` over a finite type whose condition is `x in f(b)` (maybe `and
     /// rest`), lowered by `opt/inverse.rs` to a loop over a table built while compiling.
     Inverted(Box<Inverted>),
+    /// An operation on a set of board cells that native code can do on the set's bits,
+    /// lowered by `opt/cells.rs`: its value is that of the expression as written.
+    Cells(Box<CellOp>),
+}
+
+/// An operation on a set of board cells (pairs of natural numbers, code `16 r + c`) named by
+/// a variable, with the expression as written: the interpreter evaluates that, native code
+/// reads the set's bits where the set is bits and the operation is defined on them, else
+/// runs it too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellOp {
+    /// The set of cells.
+    pub set: Var,
+    /// What is done to it.
+    pub kind: CellOpKind,
+    /// The expression as written: for [`CellOpKind::Moved`] the comprehension, for
+    /// [`CellOpKind::Extreme`] the `min` or `max` of a comprehension.
+    pub written: IExpr,
+}
+
+/// What a [`CellOp`] does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CellOpKind {
+    /// `{ (x.0 - r, x.1 - c) for x in set }`: each cell moved down by the amounts (each a
+    /// name or a constant; 0 for a part left as it is).
+    Moved {
+        /// The amounts of the two parts.
+        by: [IExpr; 2],
+    },
+    /// `min({ x.i for x in set })` (or `max`): the least (largest) of one part.
+    Extreme {
+        /// Which part.
+        part: usize,
+        /// `max` rather than `min`.
+        largest: bool,
+    },
 }
 
 /// An inverted quantifier: `kind var in domain: looked_for in f(var) and rest`, where `f`
@@ -453,6 +489,7 @@ impl IExpr {
                     f(rest);
                 }
             }
+            IExpr::Cells(op) => f(&op.written),
         }
     }
 
@@ -538,6 +575,7 @@ impl IExpr {
                     f(rest);
                 }
             }
+            IExpr::Cells(op) => f(&mut op.written),
         }
     }
 
@@ -643,6 +681,7 @@ impl IExpr {
                     rest.walk_vars(f);
                 }
             }
+            IExpr::Cells(op) => op.written.walk_vars(f),
         }
     }
 

@@ -235,6 +235,7 @@ impl Analysis {
                     _ => Abs::Int((0, 1)),
                 }
             }
+            IExpr::Cells(op) => self.eval(&op.written, env),
             IExpr::Inverted(q) => {
                 self.eval(&q.looked_for, env);
                 set(env, q.var.slot, of_type(&q.domain));

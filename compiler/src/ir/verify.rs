@@ -186,6 +186,25 @@ impl Verifier<'_> {
                     self.expr(rest, bound)?;
                 }
             }
+            IExpr::Cells(op) => {
+                let shaped = match (&op.kind, &op.written) {
+                    (CellOpKind::Moved { .. }, IExpr::Compr { .. }) => true,
+                    (CellOpKind::Extreme { .. }, IExpr::Builtin { args, .. }) => {
+                        matches!(args.as_slice(), [IExpr::Compr { .. }])
+                    }
+                    _ => false,
+                };
+                let set_bound = bound
+                    .iter()
+                    .any(|(s, n)| *s == op.set.slot && *n == op.set.name);
+                if !shaped || !set_bound {
+                    return Err(format!(
+                        "a cell operation on `{}` that is not one",
+                        op.set.name
+                    ));
+                }
+                self.expr(&op.written, bound)?;
+            }
             IExpr::Call { func, args } => {
                 let params = self.program.fns.get(*func).map(|f| f.params.len());
                 if params != Some(args.len()) {

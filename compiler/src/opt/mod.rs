@@ -3,6 +3,7 @@
 //! and every error of the program as written (each has tests holding it to that).
 
 pub mod automorphism;
+pub mod cells;
 pub mod domains;
 pub mod evaluate;
 pub mod inverse;
@@ -35,11 +36,14 @@ use crate::ir::Program;
 ///    as written);
 /// 7. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
 ///    leaves loops);
-/// 8. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
+/// 8. [`cells`]: a set of board cells moved to the corner, or the least of one part of its
+///    cells, marked for native code to do on the set's bits (after sharing, which names
+///    the sets);
+/// 9. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
 ///    positions whose probe said no move is to `end`;
-/// 9. [`domains`]: the few values the elements of a set field of a large type take (an
-///    analysis: native code packs the field by it);
-/// 10. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
+/// 10. [`domains`]: the few values the elements of a set field of a large type take (an
+///     analysis: native code packs the field by it);
+/// 11. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
 ///     computed now (last: the other passes add and rewrite functions).
 pub fn optimize(program: &mut Program, source: &str) {
     verified(program, "the checker");
@@ -61,6 +65,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("probe", probe::run),
     ("inverse", inverse::run),
     ("share", |program, _| crate::ir::share::share(program)),
+    ("cells", cells::run),
     ("open", open::run),
     ("domains", domains::run),
     ("tables", tables::run),

@@ -1,0 +1,132 @@
+//! Operations on a set of board cells that native code does on the set's bits (a cell
+//! `(r, c)` has the code `16 r + c`), lowered to [`IExpr::Cells`] with the expression as
+//! written inside:
+//!
+//! - a translation, `{ (x.0 - r0, x.1 - c0) for x in s }` (or `{ (r - r0, c - c0) for (r, c)
+//!   in s }`, either part possibly unmoved, each amount a name bound outside or a
+//!   constant), is one shift of the bits where no part goes below 0 (where one would, the
+//!   subtraction fails: native code runs the comprehension as written and fails as it does);
+//! - the least or largest of one part, `min({ x.0 for x in s })`, is read off the first or
+//!   last bit, or off the columns' union.
+//!
+//! An analysis in effect: the interpreter evaluates the expression as written, and native
+//! code runs it wherever the bits do not answer, so every value and every error is the
+//! program's. After the sharing pass, which names the sets these read (`s - {x}` becomes a
+//! `let`).
+
+use crate::ir::*;
+
+/// Runs the pass on every function and move of `program`.
+pub fn run(program: &mut Program, _source: &str) {
+    for f in &mut program.fns {
+        expr(&mut f.body);
+    }
+    for game in &mut program.games {
+        if let GameKind::Rules(moves) = &mut game.kind {
+            for m in moves {
+                for c in &mut m.clauses {
+                    let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
+                    expr(x);
+                }
+                expr(&mut m.result);
+            }
+        }
+    }
+}
+
+/// Rewrites `e`'s parts, then `e`.
+fn expr(e: &mut IExpr) {
+    e.for_each_child_mut(&mut |c| expr(c));
+    if let Some((set, kind)) = moved(e).or_else(|| extreme(e)) {
+        let written = std::mem::replace(e, IExpr::End);
+        *e = IExpr::Cells(Box::new(CellOp { set, kind, written }));
+    }
+}
+
+/// A comprehension's single binder over a set of cells (pairs of natural numbers) named by
+/// a variable: the names it binds (one, or the pattern's two) and the set.
+struct OverCells<'e> {
+    vars: &'e [Var],
+    set: &'e Var,
+}
+
+impl<'e> OverCells<'e> {
+    fn of(clauses: &'e [IClause]) -> Option<OverCells<'e>> {
+        let [IClause::Bind(vars, IExpr::Var(set))] = clauses else {
+            return None;
+        };
+        let Ty::Set(cell) = &set.ty else { return None };
+        let Ty::Tuple(parts) = &**cell else {
+            return None;
+        };
+        let pairs = parts.len() == 2 && parts.iter().all(|t| *t == Ty::Nat);
+        (pairs && matches!(vars.len(), 1 | 2)).then_some(OverCells { vars, set })
+    }
+
+    /// Whether `e` is part `i` of the element bound: `x.i`, or the pattern's `i`th name.
+    fn is_part(&self, e: &IExpr, i: usize) -> bool {
+        match (e, self.vars) {
+            (IExpr::Field { tuple, index }, [x]) => {
+                *index == i && matches!(&**tuple, IExpr::Var(v) if v.slot == x.slot)
+            }
+            (IExpr::Var(v), [_, _]) => v.slot == self.vars[i].slot,
+            _ => false,
+        }
+    }
+
+    /// Which part of the element `e` is, if it is one.
+    fn part(&self, e: &IExpr) -> Option<usize> {
+        (0..2).find(|&i| self.is_part(e, i))
+    }
+}
+
+/// `{ elem for clauses }` as a translation of a set of cells named by a variable by amounts
+/// named by variables or constants.
+fn moved(e: &IExpr) -> Option<(Var, CellOpKind)> {
+    let IExpr::Compr { elem, clauses } = e else {
+        return None;
+    };
+    let (Some(over), IExpr::Tuple(items)) = (OverCells::of(clauses), &**elem) else {
+        return None;
+    };
+    let [first, second] = items.as_slice() else {
+        return None;
+    };
+    // What part `i` is moved down by: a name bound outside, or a constant.
+    let amount = |i: usize, item: &IExpr| match item {
+        IExpr::Bin {
+            op: Op::NatSub,
+            lhs,
+            rhs,
+            ..
+        } if over.is_part(lhs, i) => match &**rhs {
+            IExpr::Var(v) if !over.vars.iter().any(|x| x.slot == v.slot) => Some((**rhs).clone()),
+            IExpr::Lit(Val::Int(_)) => Some((**rhs).clone()),
+            _ => None,
+        },
+        other if over.is_part(other, i) => Some(IExpr::Lit(Val::Int(0))),
+        _ => None,
+    };
+    let by = [amount(0, first)?, amount(1, second)?];
+    Some((over.set.clone(), CellOpKind::Moved { by }))
+}
+
+/// `min({ elem for clauses })` (or `max`) where `elem` is one part of each cell of a set
+/// named by a variable.
+fn extreme(e: &IExpr) -> Option<(Var, CellOpKind)> {
+    let IExpr::Builtin {
+        func: func @ (Builtin::Min | Builtin::Max),
+        args,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    let [IExpr::Compr { elem, clauses }] = args.as_slice() else {
+        return None;
+    };
+    let over = OverCells::of(clauses)?;
+    let part = over.part(elem)?;
+    let largest = *func == Builtin::Max;
+    Some((over.set.clone(), CellOpKind::Extreme { part, largest }))
+}
