@@ -29,7 +29,6 @@ pub fn run(program: &mut Program, source: &str) {
     let probes: Vec<Option<IExpr>> = {
         let probe = Probe {
             knowledge: Knowledge::new(program, source),
-            program,
         };
         program.games.iter().map(|g| probe.probe(g)).collect()
     };
@@ -38,8 +37,8 @@ pub fn run(program: &mut Program, source: &str) {
     }
 }
 
+/// The pass's view of the program: what it knows of values in scope (and the program).
 struct Probe<'p> {
-    program: &'p Program,
     knowledge: Knowledge<'p>,
 }
 
@@ -56,30 +55,6 @@ impl Probe<'_> {
         Some(narrow(self.exchange(cond, &field_scope(game))))
     }
 
-    fn sure(&self, e: &IExpr, scope: &Scope) -> bool {
-        self.knowledge.sure(e, scope)
-    }
-
-    fn with_binder(&self, vars: &[Var], domain: &IExpr, scope: &Scope) -> Scope {
-        self.knowledge.with_binder(vars, domain, scope)
-    }
-
-    fn with_let(&self, var: &Var, value: &IExpr, scope: &Scope) -> Scope {
-        self.knowledge.with_let(var, value, scope)
-    }
-
-    fn lies_in(&self, arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
-        self.knowledge.lies_in(arg, t, scope)
-    }
-
-    fn domain_size(&self, dom: &IExpr, scope: &Scope) -> Option<usize> {
-        self.knowledge.domain_size(dom, scope)
-    }
-
-    fn domain_type(&self, dom: &IExpr, scope: &Scope) -> Option<FieldTy> {
-        self.knowledge.domain_type(dom, scope)
-    }
-
     /// "Some move of the game is to `end`" as one condition over the fields, when every
     /// move is sure and the moves have at most `MAX_OPTIONS` options together.
     fn ends_condition(&self, game: &Game, moves: &[Move]) -> Option<IExpr> {
@@ -92,22 +67,22 @@ impl Probe<'_> {
             for clause in &m.clauses {
                 match clause {
                     IClause::Bind(vars, dom) => {
-                        count = count.saturating_mul(self.domain_size(dom, &scope)?);
-                        if !self.sure(dom, &scope) {
+                        count = count.saturating_mul(self.knowledge.domain_size(dom, &scope)?);
+                        if !self.knowledge.sure(dom, &scope) {
                             return None;
                         }
-                        scope = self.with_binder(vars, dom, &scope);
+                        scope = self.knowledge.with_binder(vars, dom, &scope);
                     }
                     IClause::Cond(c) => {
-                        if !self.sure(c, &scope) {
+                        if !self.knowledge.sure(c, &scope) {
                             return None;
                         }
                     }
                     IClause::Let(var, value) => {
-                        if !self.sure(value, &scope) {
+                        if !self.knowledge.sure(value, &scope) {
                             return None;
                         }
-                        scope = self.with_let(var, value, &scope);
+                        scope = self.knowledge.with_let(var, value, &scope);
                     }
                 }
             }
@@ -144,7 +119,7 @@ impl Probe<'_> {
                 then,
                 otherwise,
             } => {
-                if !self.sure(cond, scope) {
+                if !self.knowledge.sure(cond, scope) {
                     return None;
                 }
                 let (a, b) = (self.ends_of(then, scope)?, self.ends_of(otherwise, scope)?);
@@ -159,10 +134,10 @@ impl Probe<'_> {
                 }
             }
             IExpr::Let { var, value, body } => {
-                if !self.sure(value, scope) {
+                if !self.knowledge.sure(value, scope) {
                     return None;
                 }
-                let inner = self.with_let(var, value, scope);
+                let inner = self.knowledge.with_let(var, value, scope);
                 IExpr::Let {
                     var: var.clone(),
                     value: value.clone(),
@@ -170,9 +145,10 @@ impl Probe<'_> {
                 }
             }
             IExpr::Pos { game, args, .. } => {
-                let fields = &self.program.games[*game].fields;
-                let fits = (fields.iter().zip(args))
-                    .all(|(f, a)| self.sure(a, scope) && self.lies_in(a, &f.ty, scope));
+                let fields = &self.knowledge.program.games[*game].fields;
+                let fits = (fields.iter().zip(args)).all(|(f, a)| {
+                    self.knowledge.sure(a, scope) && self.knowledge.lies_in(a, &f.ty, scope)
+                });
                 if !fits {
                     return None;
                 }
@@ -269,7 +245,7 @@ impl Probe<'_> {
                 domain,
                 body,
             } => {
-                let inner_scope = self.with_binder(&vars, &domain, scope);
+                let inner_scope = self.knowledge.with_binder(&vars, &domain, scope);
                 let mut parts = Vec::new();
                 conjuncts(self.exchange(*body, &inner_scope), &mut parts);
                 // The inner quantifier to move out, and the domain it then runs over.
@@ -294,8 +270,8 @@ impl Probe<'_> {
                     let [_] = inner_vars.as_slice() else {
                         return None;
                     };
-                    let ty = self.domain_type(inner_domain, &inner_scope)?;
-                    let values = ty.values(&self.program.types, EXCHANGE_LIMIT)?;
+                    let ty = self.knowledge.domain_type(inner_domain, &inner_scope)?;
+                    let values = ty.values(&self.knowledge.program.types, EXCHANGE_LIMIT)?;
                     Some(match ty {
                         FieldTy::Range(lo, hi) => bin(
                             Op::RangeIncl,
