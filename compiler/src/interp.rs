@@ -659,42 +659,15 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
         } => {
             let whole = set_of(eval(seed, env, cx)?)?;
             ensure(env, var.slot);
-            // Part by part from the least element left, wave by wave through what the
-            // steps reach (each wave in increasing order); a step into an earlier part
-            // joins it to this one.
-            let mut parts: Vec<BTreeSet<Val>> = Vec::new();
-            let mut left: BTreeSet<Val> = (*whole).clone();
-            while let Some(x) = left.pop_first() {
-                let mut part = BTreeSet::from([x.clone()]);
-                let mut wave = vec![x];
-                while !wave.is_empty() {
-                    let mut reached = BTreeSet::new();
-                    for y in wave {
-                        env[var.slot] = y;
-                        let step = set_of(eval(next, env, cx)?)?;
-                        spend(step.len() as u64)?;
-                        reached.extend(step.iter().filter(|z| whole.contains(*z)).cloned());
-                    }
-                    if reached
-                        .iter()
-                        .any(|z| !part.contains(z) && !left.contains(z))
-                    {
-                        spend(parts.len() as u64)?;
-                        let (joined, apart): (Vec<_>, Vec<_>) =
-                            parts.into_iter().partition(|p| !p.is_disjoint(&reached));
-                        joined.into_iter().for_each(|p| part.extend(p));
-                        parts = apart;
-                    }
-                    wave = reached.into_iter().filter(|z| left.remove(z)).collect();
-                    part.extend(wave.iter().cloned());
-                }
-                parts.push(part);
-            }
-            parts.sort_by(|a, b| a.first().cmp(&b.first()));
+            let parts = components(&whole, &mut |y| {
+                env[var.slot] = y.clone();
+                set_of(eval(next, env, cx)?)
+            })?;
             Val::List(Rc::new(
                 parts.into_iter().map(|p| Val::Set(Rc::new(p))).collect(),
             ))
         }
+        IExpr::Parts(op) => parts(op, env, cx)?,
         IExpr::Closure {
             seed, var, next, ..
         } => {
@@ -853,6 +826,130 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             Val::Game(Rc::new(Expr::compound_in_order(*kind, children)))
         }
     })
+}
+
+/// A set value's elements.
+type Set = Rc<BTreeSet<Val>>;
+
+/// The parts of `whole` by `step` (`components(whole, x => step(x))`), in the order of
+/// their least elements: part by part from the least element left, wave by wave through
+/// what the steps reach (each wave in increasing order); a step into an earlier part joins
+/// it to this one.
+fn components(
+    whole: &BTreeSet<Val>,
+    step: &mut dyn FnMut(&Val) -> Result<Set, EvalError>,
+) -> Result<Vec<BTreeSet<Val>>, EvalError> {
+    let mut parts: Vec<BTreeSet<Val>> = Vec::new();
+    let mut left: BTreeSet<Val> = whole.clone();
+    while let Some(x) = left.pop_first() {
+        let mut part = BTreeSet::from([x.clone()]);
+        let mut wave = vec![x];
+        while !wave.is_empty() {
+            let mut reached = BTreeSet::new();
+            for y in wave {
+                let step = step(&y)?;
+                spend(step.len() as u64)?;
+                reached.extend(step.iter().filter(|z| whole.contains(*z)).cloned());
+            }
+            if reached
+                .iter()
+                .any(|z| !part.contains(z) && !left.contains(z))
+            {
+                spend(parts.len() as u64)?;
+                let (joined, apart): (Vec<_>, Vec<_>) =
+                    parts.into_iter().partition(|p| !p.is_disjoint(&reached));
+                joined.into_iter().for_each(|p| part.extend(p));
+                parts = apart;
+            }
+            wave = reached.into_iter().filter(|z| left.remove(z)).collect();
+            part.extend(wave.iter().cloned());
+        }
+        parts.push(part);
+    }
+    parts.sort_by(|a, b| a.first().cmp(&b.first()));
+    Ok(parts)
+}
+
+/// The value of a set divided by a table of its cells' steps ([`PartsOp`]).
+fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, EvalError> {
+    let (seed, var, next) = op.closure();
+    let whole = set_of(eval(seed, env, cx)?)?;
+    let PartsKind::Sum {
+        part,
+        board: (r0, rows, c0, cols),
+        joined,
+        ..
+    } = &op.kind
+    else {
+        // The list of parts, each step from the table where it holds the cell.
+        ensure(env, var.slot);
+        let parts = components(&whole, &mut |y| match op.steps.by_cell.get(y) {
+            Some(step) => Ok(step.clone()),
+            None => {
+                env[var.slot] = y.clone();
+                set_of(eval(next, env, cx)?)
+            }
+        })?;
+        return Ok(Val::List(Rc::new(
+            parts.into_iter().map(|p| Val::Set(Rc::new(p))).collect(),
+        )));
+    };
+    // A set within the board is divided by the board's table, its cells by rank.
+    let rank = |v: &Val| -> Option<usize> {
+        let Val::Tuple(p) = v else { return None };
+        let [Val::Int(r), Val::Int(c)] = p.as_ref() else {
+            return None;
+        };
+        let (r, c) = (r - i64::from(*r0), c - i64::from(*c0));
+        ((0..i64::from(*rows)).contains(&r) && (0..i64::from(*cols)).contains(&c))
+            .then(|| (r * i64::from(*cols) + c) as usize)
+    };
+    let Some(ranks) = whole.iter().map(rank).collect::<Option<Vec<usize>>>() else {
+        return eval(&op.written, env, cx);
+    };
+    let IExpr::CompoundOf { elem, .. } = &op.written else {
+        unreachable!("the sum of parts is a sum")
+    };
+    let cell_at = |rank: usize| {
+        let (r, c) = (rank / *cols as usize, rank % *cols as usize);
+        Val::Tuple(Rc::new([
+            Val::Int(i64::from(*r0) + r as i64),
+            Val::Int(i64::from(*c0) + c as i64),
+        ]))
+    };
+    let mut left: u128 = ranks.iter().fold(0, |bits, &r| bits | 1 << r);
+    ensure(env, part.slot);
+    let mut children = Vec::new();
+    while left != 0 {
+        // The part of the least cell left: what the table reaches from it within the set.
+        let mut found = left & left.wrapping_neg();
+        let mut wave = found;
+        while wave != 0 {
+            let mut reached = 0u128;
+            let mut bits = wave;
+            while bits != 0 {
+                reached |= joined[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            wave = reached & left & !found;
+            found |= wave;
+        }
+        left &= !found;
+        spend(u64::from(found.count_ones()))?;
+        let cells = (0..128).filter(|r| found >> r & 1 == 1).map(cell_at);
+        env[part.slot] = Val::Set(Rc::new(cells.collect()));
+        match eval(elem, env, cx)? {
+            Val::Game(g) => {
+                children.push((*g).clone());
+                spend(1)?;
+            }
+            other => return Err(EvalError::plain(format!("{other} is not a position"))),
+        }
+    }
+    Ok(Val::Game(Rc::new(Expr::compound_in_order(
+        cgdl_runtime::Compound::Sum,
+        children,
+    ))))
 }
 
 fn ensure(env: &mut Vec<Val>, slot: usize) {

@@ -455,3 +455,88 @@ fn operations_on_sets_of_cells_are_marked_for_the_bits() {
         ["extreme 0 false s", "extreme 1 false s"]
     );
 }
+
+#[test]
+fn components_by_a_table_of_cells_is_divided_by_the_table() {
+    use cgdl_compiler::ir::PartsKind;
+    use std::rc::Rc;
+    let cram = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/cram.cgdl"
+    ))
+    .expect("the example");
+    let kinds = |p: &Program| {
+        let mut kinds = Vec::new();
+        fn each(e: &IExpr, out: &mut Vec<String>) {
+            if let IExpr::Parts(op) = e {
+                out.push(match &op.kind {
+                    PartsKind::Sets => "sets".to_string(),
+                    PartsKind::Sum { direct, board, .. } => format!("sum {direct} {board:?}"),
+                });
+            }
+            e.for_each_child(&mut |c| each(c, out));
+        }
+        for g in &p.games {
+            if let GameKind::Rules(moves) = &g.kind {
+                moves.iter().for_each(|m| each(&m.result, &mut kinds));
+            }
+        }
+        kinds
+    };
+    let (written, optimized) = both(&cram);
+    assert!(kinds(&written).is_empty());
+    // Each move's sum over the parts, on the 3 × 4 board; inside it the parts themselves.
+    let sum = "sum true (0, 3, 0, 4)";
+    assert_eq!(kinds(&optimized), [sum, "sets", sum, "sets"]);
+    // The interpreter reads the board's table: one that joins nothing gives other values.
+    let mut wrong = optimized.clone();
+    fn unjoin(e: &mut IExpr) {
+        if let IExpr::Parts(op) = e {
+            if let PartsKind::Sum { joined, .. } = &mut op.kind {
+                *joined = Rc::from(vec![0u128; joined.len()]);
+            }
+        }
+        e.for_each_child_mut(&mut |c| unjoin(c));
+    }
+    for g in &mut wrong.games {
+        if let GameKind::Rules(moves) = &mut g.kind {
+            moves.iter_mut().for_each(|m| unjoin(&mut m.result));
+        }
+    }
+    assert_ne!(answers(&wrong, &cram), answers(&optimized, &cram));
+    // A field computed from the part (`Cram(h(part))`) keeps the sum, not directly.
+    let computed = cram
+        .replace("sum(Cram(part) for part", "sum(Cram(part - {}) for part")
+        .replace("symmetry", "// symmetry");
+    let (_, optimized) = both(&computed);
+    assert_eq!(kinds(&optimized)[0], "sum false (0, 3, 0, 4)");
+    // A step that does not cover the board (no neighbours for the last row) divides by the
+    // table, but the sum over the parts is not on the board's bits.
+    let partial = cram.replace(
+        "fn neighbours(x: Cell) -> set<Cell> =",
+        "type Inner = (0..2, 0..C)\nfn neighbours(x: Inner) -> set<Cell> =",
+    );
+    let (_, optimized) = both(&partial);
+    assert_eq!(kinds(&optimized), ["sets"; 2]);
+    // The interpreter reads the step's table: one where no cell steps anywhere gives other
+    // values.
+    let mut wrong = optimized.clone();
+    fn unstep(e: &mut IExpr) {
+        if let IExpr::Parts(op) = e {
+            for step in Rc::make_mut(&mut op.steps).by_cell.values_mut() {
+                *step = Rc::default();
+            }
+        }
+        e.for_each_child_mut(&mut |c| unstep(c));
+    }
+    for g in &mut wrong.games {
+        if let GameKind::Rules(moves) = &mut g.kind {
+            moves.iter_mut().for_each(|m| unstep(&mut m.result));
+        }
+    }
+    assert_ne!(answers(&wrong, &partial), answers(&optimized, &partial));
+    // A step that is not a function of the element alone is called per element.
+    let unlike = cram.replace("x => neighbours(x)", "x => neighbours(x) - {(0, 0)}");
+    let (_, optimized) = both(&unlike);
+    assert!(kinds(&optimized).is_empty());
+}

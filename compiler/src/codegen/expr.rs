@@ -28,7 +28,7 @@ impl Gen<'_> {
 
     /// A reference to a local: the local itself where the function being generated holds
     /// it by reference, else `&local`.
-    fn var_ref(&self, v: &Var) -> TokenStream {
+    pub(super) fn var_ref(&self, v: &Var) -> TokenStream {
         let x = self.var(v);
         if self.borrowed.borrow().contains(&v.name) {
             quote!(#x)
@@ -172,13 +172,13 @@ impl Gen<'_> {
                 elem,
                 clauses,
             } if matches!(**elem, IExpr::Pos { .. }) => {
-                // The regions of a board by a table of its cells, on the field's bits.
-                if let Some(regions) = self.rank_components(e)? {
-                    return Ok(regions);
-                }
                 // A sum over a comprehension of positions: its leaves go straight to `out`.
                 let looped = self.emit_sum_leaves(elem, clauses)?;
                 quote!({ let start = out.open_sum(); #looped out.close_sum(start); } out.check()?;)
+            }
+            // The regions of a board by a table of its cells, on the field's bits.
+            IExpr::Parts(op) if matches!(op.kind, PartsKind::Sum { .. }) => {
+                self.sum_of_parts(op)?
             }
             other => {
                 let v = self.value(other)?;
@@ -515,39 +515,8 @@ impl Gen<'_> {
                 seed,
                 var,
                 next,
-            } => {
-                let whole = match &**seed {
-                    IExpr::Var(v) => self.var_ref(v),
-                    other => {
-                        let v = n(other)?;
-                        quote!(&#v)
-                    }
-                };
-                // A step that is a table of a board's cells (`neighbours(x)`) divides the
-                // set by the table.
-                let steps = match &**next {
-                    IExpr::Call { func, args } => match args.as_slice() {
-                        [IExpr::Var(v)] if v.slot == var.slot => self.code_steps(*func),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                // `var` ranges over the elements of the set divided.
-                let next = self.knowing_binder(std::slice::from_ref(var), seed, || n(next))?;
-                let x = self.binder(var);
-                let step = quote!(|#x| {
-                    let step = #next;
-                    ::std::result::Result::Ok(step)
-                });
-                match steps {
-                    None => quote!(#rt::native::components(#whole, #step)?),
-                    Some(steps) => quote!({
-                        static STEPS: ::std::sync::LazyLock<#rt::native::CodeSteps> =
-                            ::std::sync::LazyLock::new(|| #steps);
-                        #rt::native::components_by_codes(#whole, &STEPS, #step)?
-                    }),
-                }
-            }
+            } => self.components(seed, var, next, None)?,
+            IExpr::Parts(op) => self.parts_value(op)?,
             IExpr::Closure {
                 seed, var, next, ..
             } => {

@@ -1,18 +1,15 @@
 //! Games: the `Pos` enum, a checked maker per game, its options (one function per move),
 //! how a position is written, and the typed API (`Kayles::new(7)`).
 
-use super::layout::{bit_words, cells, is_copy, union_plain, Packed};
+use super::layout::{bit_words, is_copy, union_plain, Packed};
 use super::{CodegenError, Gen};
 use crate::ast::MoveSide;
 use crate::ir::*;
-use cgdl_runtime::native::{CODE_WORDS, INT_CODES};
+use cgdl_runtime::native::CODE_WORDS;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{quote, ToTokens};
 use std::collections::HashSet;
 use std::rc::Rc;
-
-/// The most argument combinations a function's table holds.
-pub(super) use crate::opt::knowledge::TABLE_LIMIT;
 
 /// Whether values of type `t` copy without allocating in generated code (numbers, tuples,
 /// plain unions, and sets kept as bits), so that a table lookup is cheaper than most bodies.
@@ -24,7 +21,7 @@ fn cheap_copy(program: &Program, t: &FieldTy) -> bool {
         FieldTy::Set(inner) => match &**inner {
             FieldTy::Range(lo, hi) => 0 <= *lo && *hi < 128,
             FieldTy::Union(u) => bit_words(program, u.id).is_some(),
-            t => cells(t).is_some(),
+            t => t.board().is_some(),
         },
         FieldTy::List(_) => false,
     }
@@ -46,22 +43,6 @@ pub(super) struct TablePlan {
     pub(super) pair_sets: bool,
     /// The table is a constant array (numbers, `bool`s, such sets).
     constant: bool,
-}
-
-/// The code the runtime gives a pair of numbers in `0..16` in a set (`16 a + b`), as an
-/// index of its code words.
-pub(super) fn pair_code(v: &Val) -> Option<usize> {
-    let Val::Tuple(parts) = v else {
-        return None;
-    };
-    let part = |p: &Val| match p {
-        Val::Int(i) if (0..INT_CODES as i64).contains(i) => Some(*i as usize),
-        _ => None,
-    };
-    match &parts[..] {
-        [a, b] => Some(part(a)? * INT_CODES as usize + part(b)?),
-        _ => None,
-    }
 }
 
 impl Gen<'_> {
@@ -566,7 +547,7 @@ impl Gen<'_> {
                 }
                 Some(v @ Val::Set(members)) if pair_sets && f.ret.admits(v) => {
                     let mut words = [0u64; CODE_WORDS];
-                    for code in members.iter().filter_map(pair_code) {
+                    for code in members.iter().filter_map(cell_code) {
                         words[code / 64] |= 1 << (code % 64);
                     }
                     let words = words.iter().map(|&x| Literal::u64_suffixed(x));
@@ -681,7 +662,7 @@ impl Gen<'_> {
 
     /// Whether and how function `id` is tabulated: over its parameters' finite types, or
     /// the ranges its calls give them ([`crate::ir::param_ranges`]), at most
-    /// [`TABLE_LIMIT`] arguments, with values cheap to copy.
+    /// [`crate::opt::knowledge::TABLE_LIMIT`] arguments, with values cheap to copy.
     pub(super) fn table_plan(&self, id: usize) -> Option<TablePlan> {
         let f = &self.program.fns[id];
         // A set of numbers copies cheaply when every value in the table is bits (checked
@@ -714,7 +695,7 @@ impl Gen<'_> {
                 FieldTy::Tuple(parts) if parts.len() == 2 && parts.iter().all(|p|
                     matches!(p, FieldTy::Nat | FieldTy::Int | FieldTy::Range(..)))))
             && (values.iter().flatten()).all(|v| match v {
-                Val::Set(s) => s.iter().all(|x| pair_code(x).is_some()),
+                Val::Set(s) => s.iter().all(|x| cell_code(x).is_some()),
                 _ => false,
             });
         // Small sets of numbers, of tagged values and of cells are words and numbers are

@@ -198,22 +198,6 @@ fn finite_plain(program: &Program, t: &FieldTy) -> bool {
     }
 }
 
-/// A pair of ranges within `0..16` (a board cell), as `(r0, rows, c0, cols)`: its sets keep
-/// the cells' codes `16 r + c`.
-pub(super) fn cells(t: &FieldTy) -> Option<(u32, u32, u32, u32)> {
-    let small = |t: &FieldTy| match *t {
-        FieldTy::Range(lo, hi) if 0 <= lo && hi < 16 => Some((lo as u32, (hi - lo + 1) as u32)),
-        _ => None,
-    };
-    match t {
-        FieldTy::Tuple(ts) if ts.len() == 2 => {
-            let ((r0, rows), (c0, cols)) = (small(&ts[0])?, small(&ts[1])?);
-            Some((r0, rows, c0, cols))
-        }
-        _ => None,
-    }
-}
-
 fn set_field(game: &Game) -> CodegenError {
     unsupported(format!(
         "the set field of `{}` (a set field is packed when its elements are a range or a \
@@ -405,7 +389,7 @@ impl Gen<'_> {
                 quote!(#stored.unpack(#lo))
             }
             Packed::Narrow(_) => quote!(#stored as i64),
-            Packed::Ranks(t, _) => match (t, cells(t)) {
+            Packed::Ranks(t, _) => match (t, t.board()) {
                 (FieldTy::Union(u), _) => {
                     let ty = &self.names.unions[u.id].ty;
                     let words = bit_words(self.program, u.id).unwrap_or(1);
@@ -461,7 +445,7 @@ impl Gen<'_> {
             Packed::Narrow(ty) => quote!(#value as #ty),
             Packed::Ranks(t, wide) => {
                 let bits = bits_type(*wide);
-                match (t, cells(t)) {
+                match (t, t.board()) {
                     (FieldTy::Union(_), _) => quote!(#rt::native::#bits::pack_codes(&#value)),
                     (_, Some((r0, rows, c0, cols))) => {
                         quote!(#rt::native::#bits::pack_cells(&#value, #r0, #rows, #c0, #cols))

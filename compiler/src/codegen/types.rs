@@ -58,8 +58,8 @@ impl Gen<'_> {
                     Some(quote!(#v.within(#lo, #hi)))
                 }
                 FieldTy::Nat => Some(quote!(#v.within(0, i64::MAX))),
-                t if super::layout::cells(t).is_some() => {
-                    let (r0, rows, c0, cols) = super::layout::cells(t)?;
+                t if t.board().is_some() => {
+                    let (r0, rows, c0, cols) = t.board()?;
                     Some(quote!(#v.cells_within(#r0, #rows, #c0, #cols)))
                 }
                 _ => {

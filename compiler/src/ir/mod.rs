@@ -4,6 +4,7 @@
 use crate::ast::{ClosureKind, QuantKind, Span};
 use cgdl_runtime::native::payload_message;
 use cgdl_runtime::Compound;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 mod heap;
@@ -293,6 +294,84 @@ pub enum IExpr {
     /// An operation on a set of board cells that native code can do on the set's bits,
     /// lowered by `opt/cells.rs`: its value is that of the expression as written.
     Cells(Box<CellOp>),
+    /// `components(s, x => f(x))` where `f` is a complete table of board cells, alone or
+    /// as the parts of a sum of positions, lowered by `opt/parts.rs`: the set is divided by
+    /// the table.
+    Parts(Box<PartsOp>),
+}
+
+/// The parts of a set of board cells by a table of the cells each cell steps to, with the
+/// expression as written: both back ends divide the set by the table (a step joins two
+/// cells either way, as `components` does), and run the step as written at a cell the
+/// table does not hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartsOp {
+    /// What is divided, and what becomes of the parts.
+    pub kind: PartsKind,
+    /// The step's table.
+    pub steps: Rc<CellSteps>,
+    /// The expression as written: for [`PartsKind::Sets`] the `components` closure, for
+    /// [`PartsKind::Sum`] the sum, whose one binder ranges over a [`PartsKind::Sets`].
+    pub written: IExpr,
+}
+
+impl PartsOp {
+    /// The `components(seed, var => next)` this divides by: the set divided, the name of
+    /// an element and the step from it.
+    pub fn closure(&self) -> (&IExpr, &Var, &IExpr) {
+        let closure = match (&self.kind, &self.written) {
+            (PartsKind::Sets, closure) => closure,
+            (PartsKind::Sum { .. }, IExpr::CompoundOf { clauses, .. }) => {
+                match clauses.as_slice() {
+                    [IClause::Bind(_, IExpr::Parts(inner))] => &inner.written,
+                    _ => unreachable!("the sum of parts binds one name to the parts"),
+                }
+            }
+            _ => unreachable!("the sum of parts is a sum"),
+        };
+        let IExpr::Closure {
+            seed, var, next, ..
+        } = closure
+        else {
+            unreachable!("the parts of a set are a `components` closure")
+        };
+        (seed, var, next)
+    }
+}
+
+/// What a [`PartsOp`] makes of the parts of a set of cells.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartsKind {
+    /// The list of parts (`components(...)` itself).
+    Sets,
+    /// `sum(G(arg) for part in components(...))`, `G` a game whose one field is a set of
+    /// the cells of `board`: where the set divided lies in the board, each part goes to
+    /// the sum by the board's table `joined`.
+    Sum {
+        /// `G`.
+        game: usize,
+        /// The name bound to each part.
+        part: Var,
+        /// The field is the part itself (`G(part)`), not computed from it.
+        direct: bool,
+        /// The cells of `G`'s field: `(r0, rows, c0, cols)`.
+        board: (u32, u32, u32, u32),
+        /// For each cell of the board by rank (row by row), the ranks of the cells a step
+        /// joins it to, from it or into it.
+        joined: Rc<[u128]>,
+    },
+}
+
+/// A function's table from board cells to sets of board cells (pairs of numbers in
+/// `0..16`): each argument in rank order with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellSteps {
+    /// The function.
+    pub func: usize,
+    /// Each cell the function is tabulated at, with the cells it gives.
+    pub cells: Vec<(Val, Rc<BTreeSet<Val>>)>,
+    /// The same by cell.
+    pub by_cell: BTreeMap<Val, Rc<BTreeSet<Val>>>,
 }
 
 /// An operation on a set of board cells (pairs of natural numbers, code `16 r + c`) named by
@@ -490,6 +569,7 @@ impl IExpr {
                 }
             }
             IExpr::Cells(op) => f(&op.written),
+            IExpr::Parts(op) => f(&op.written),
         }
     }
 
@@ -576,6 +656,7 @@ impl IExpr {
                 }
             }
             IExpr::Cells(op) => f(&mut op.written),
+            IExpr::Parts(op) => f(&mut op.written),
         }
     }
 
@@ -682,6 +763,7 @@ impl IExpr {
                 }
             }
             IExpr::Cells(op) => op.written.walk_vars(f),
+            IExpr::Parts(op) => op.written.walk_vars(f),
         }
     }
 
@@ -1031,6 +1113,7 @@ impl Game {
                     kind: Compound::Sum,
                     parts,
                 } => parts.len() > 1,
+                IExpr::Parts(op) => matches!(op.kind, PartsKind::Sum { .. }),
                 _ => false,
             }
         }

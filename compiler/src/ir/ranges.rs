@@ -236,6 +236,7 @@ impl Analysis {
                 }
             }
             IExpr::Cells(op) => self.eval(&op.written, env),
+            IExpr::Parts(op) => self.eval(&op.written, env),
             IExpr::Inverted(q) => {
                 self.eval(&q.looked_for, env);
                 set(env, q.var.slot, of_type(&q.domain));

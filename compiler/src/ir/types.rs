@@ -1,6 +1,7 @@
 //! Types and values: the checker's static types, the declared types of fields and tagged
 //! unions, and the interpreter's run-time values.
 
+use cgdl_runtime::native::INT_CODES;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::rc::Rc;
@@ -162,6 +163,24 @@ pub struct Tagged {
 }
 
 impl FieldTy {
+    /// A pair of ranges within `0..16` (the cells of a board), as `(r0, rows, c0, cols)`:
+    /// sets of such pairs keep the cells' codes `16 r + c` ([`cell_code`]).
+    pub fn board(&self) -> Option<(u32, u32, u32, u32)> {
+        let small = |t: &FieldTy| match *t {
+            FieldTy::Range(lo, hi) if 0 <= lo && hi < INT_CODES as i64 => {
+                Some((lo as u32, (hi - lo + 1) as u32))
+            }
+            _ => None,
+        };
+        match self {
+            FieldTy::Tuple(ts) if ts.len() == 2 => {
+                let ((r0, rows), (c0, cols)) = (small(&ts[0])?, small(&ts[1])?);
+                Some((r0, rows, c0, cols))
+            }
+            _ => None,
+        }
+    }
+
     /// The static type of values of this field type.
     pub fn ty(&self) -> Ty {
         match self {
@@ -355,5 +374,21 @@ impl fmt::Display for Val {
                 write_list(f, "(", t.fields.iter(), ")")
             }
         }
+    }
+}
+
+/// The code the runtime gives a pair of numbers in `0..16` in a set of board cells (`16 a +
+/// b`), as an index of its code words.
+pub fn cell_code(v: &Val) -> Option<usize> {
+    let Val::Tuple(parts) = v else {
+        return None;
+    };
+    let part = |p: &Val| match p {
+        Val::Int(i) if (0..INT_CODES as i64).contains(i) => Some(*i as usize),
+        _ => None,
+    };
+    match &parts[..] {
+        [a, b] => Some(part(a)? * INT_CODES as usize + part(b)?),
+        _ => None,
     }
 }

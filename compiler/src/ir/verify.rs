@@ -205,6 +205,48 @@ impl Verifier<'_> {
                 }
                 self.expr(&op.written, bound)?;
             }
+            IExpr::Parts(op) => {
+                let sets = |e: &IExpr| match e {
+                    IExpr::Closure {
+                        kind: crate::ast::ClosureKind::Components,
+                        ..
+                    } => true,
+                    IExpr::Parts(inner) => inner.kind == PartsKind::Sets,
+                    _ => false,
+                };
+                let shaped = match (&op.kind, &op.written) {
+                    (PartsKind::Sets, written) => {
+                        sets(written) && !matches!(written, IExpr::Parts(_))
+                    }
+                    (
+                        PartsKind::Sum {
+                            game,
+                            part,
+                            board: (_, rows, _, cols),
+                            joined,
+                            ..
+                        },
+                        IExpr::CompoundOf { elem, clauses, .. },
+                    ) => {
+                        let one_part = match clauses.as_slice() {
+                            [IClause::Bind(vars, domain)] => {
+                                matches!(vars.as_slice(), [v] if v == part) && sets(domain)
+                            }
+                            _ => false,
+                        };
+                        let of_game = matches!(&**elem, IExpr::Pos { game: g, .. } if g == game);
+                        one_part
+                            && of_game
+                            && joined.len() == (rows * cols) as usize
+                            && joined.len() <= 128
+                    }
+                    _ => false,
+                };
+                if !shaped || op.steps.func >= self.program.fns.len() {
+                    return Err("a division into parts that is not one".to_string());
+                }
+                self.expr(&op.written, bound)?;
+            }
             IExpr::Call { func, args } => {
                 let params = self.program.fns.get(*func).map(|f| f.params.len());
                 if params != Some(args.len()) {

@@ -235,12 +235,16 @@ impl<'p> Knowledge<'p> {
     /// A finite type holding every element of a domain, when known: a type's name, a
     /// field of set type, a range or a function's sets (see [`Knowledge::values_of`]).
     pub fn domain_type(&self, dom: &IExpr, scope: &Scope) -> Option<FieldTy> {
-        if let IExpr::Closure {
-            kind: ClosureKind::Components,
-            seed,
-            ..
-        } = dom
-        {
+        let divided = match dom {
+            IExpr::Closure {
+                kind: ClosureKind::Components,
+                seed,
+                ..
+            } => Some(&**seed),
+            IExpr::Parts(op) if op.kind == PartsKind::Sets => Some(op.closure().0),
+            _ => None,
+        };
+        if let Some(seed) = divided {
             // Each part is a subset of the set divided.
             return Some(FieldTy::Set(Box::new(self.domain_type(seed, scope)?)));
         }

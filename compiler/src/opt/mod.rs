@@ -10,6 +10,7 @@ pub mod inverse;
 pub mod knowledge;
 pub mod masks;
 pub mod open;
+pub mod parts;
 pub mod probe;
 pub mod regions;
 pub mod structure;
@@ -44,7 +45,11 @@ use crate::ir::Program;
 /// 10. [`domains`]: the few values the elements of a set field of a large type take (an
 ///     analysis: native code packs the field by it);
 /// 11. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
-///     computed now (last: the other passes add and rewrite functions).
+///     computed now (after the passes that add and rewrite functions);
+/// 12. [`parts`]: `components` by a function of board cells with a complete table is a
+///     division by the table, and a sum of positions over the parts of a board's cells
+///     gets the board's table too (after the tables it reads, and the open moves it
+///     rewrites as well).
 pub fn optimize(program: &mut Program, source: &str) {
     verified(program, "the checker");
     for (name, run) in PASSES {
@@ -69,6 +74,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("open", open::run),
     ("domains", domains::run),
     ("tables", tables::run),
+    ("parts", parts::run),
 ];
 
 /// In debug builds (the tests), that `program` is well formed after `stage`

@@ -444,7 +444,7 @@ impl Proof<'_> {
             }
             IExpr::End => Some(Pos),
             // Made by a later pass: unknown here.
-            IExpr::Inverted(_) | IExpr::Cells(_) => None,
+            IExpr::Inverted(_) | IExpr::Cells(_) | IExpr::Parts(_) => None,
             IExpr::Compound { parts, .. } => {
                 for p in parts {
                     (self.class(p, env)? == Pos).then_some(())?;

@@ -1,0 +1,195 @@
+//! The parts of a set of board cells by a table: `components(s, x => f(x))`, where `f` maps
+//! each board cell to a set of board cells and has a complete table ([`Function::table`]),
+//! becomes an [`IExpr::Parts`] holding `f`'s table as cells ([`CellSteps`]); and a sum of
+//! positions over those parts, `sum(G(part) for part in components(...))` (or `G(h(part))`),
+//! where `G`'s one field is a set of the cells of a board whose every cell the table holds,
+//! holds the board's table of joined cells by rank too, so that each part is found on the
+//! field's bits and goes straight to the sum.
+//!
+//! Both back ends read the tables. The step is the function and its table holds its
+//! values, so every value is the program's: a cell the table does not hold takes the step
+//! as written, and a set with a cell outside the board is divided as written. After the
+//! tables pass, whose tables this reads, and the open-moves pass, whose moves it rewrites
+//! too.
+
+use crate::ast::ClosureKind;
+use crate::ir::*;
+use cgdl_runtime::Compound;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Runs the pass on every function and move of `program`.
+pub fn run(program: &mut Program, _source: &str) {
+    let known = Known {
+        steps: (0..program.fns.len())
+            .map(|id| cell_steps(program, id).map(Rc::new))
+            .collect(),
+        boards: (program.games.iter())
+            .map(|g| match g.fields.as_slice() {
+                [Field {
+                    ty: FieldTy::Set(t),
+                    ..
+                }] => t.board(),
+                _ => None,
+            })
+            .collect(),
+    };
+    for f in &mut program.fns {
+        known.expr(&mut f.body);
+    }
+    for game in &mut program.games {
+        if let Some(probe) = &mut game.end_probe {
+            known.expr(probe);
+        }
+        let moves = match &mut game.kind {
+            GameKind::Rules(moves) => Some(moves),
+            _ => None,
+        };
+        for m in moves.into_iter().chain(game.open_moves.as_mut()).flatten() {
+            for c in &mut m.clauses {
+                let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
+                known.expr(x);
+            }
+            known.expr(&mut m.result);
+        }
+    }
+}
+
+/// Function `id`'s table as cells, when it has one parameter, maps board cells to sets of
+/// board cells, and its table holds a value at every argument.
+fn cell_steps(program: &Program, id: usize) -> Option<CellSteps> {
+    let f = &program.fns[id];
+    let table = f.table.as_ref()?;
+    let ([(_, param)], FieldTy::Set(elem)) = (f.params.as_slice(), &f.ret) else {
+        return None;
+    };
+    param.board()?;
+    elem.board()?;
+    let args = FieldTy::Tuple(table.types.clone()).values(&program.types, table.values.len())?;
+    let mut cells = Vec::with_capacity(args.len());
+    for (arg, value) in args.iter().zip(table.values.iter()) {
+        let (Val::Tuple(arg), Some(Val::Set(step))) = (arg, value) else {
+            return None;
+        };
+        let [cell] = arg.as_ref() else { return None };
+        let codes = (step.iter()).all(|y| cell_code(y).is_some());
+        if cell_code(cell).is_none() || !codes || !f.ret.admits(&Val::Set(step.clone())) {
+            return None;
+        }
+        cells.push((cell.clone(), step.clone()));
+    }
+    let by_cell: BTreeMap<Val, _> = cells.iter().cloned().collect();
+    Some(CellSteps {
+        func: id,
+        cells,
+        by_cell,
+    })
+}
+
+/// What the pass reads of the program: each function's table as cells, each game's board
+/// (the cells of its one field, a set of them).
+struct Known {
+    steps: Vec<Option<Rc<CellSteps>>>,
+    boards: Vec<Option<(u32, u32, u32, u32)>>,
+}
+
+impl Known {
+    /// Rewrites `e`'s parts, then `e`.
+    fn expr(&self, e: &mut IExpr) {
+        e.for_each_child_mut(&mut |c| self.expr(c));
+        if let Some((kind, steps)) = self.sets(e).or_else(|| self.sum(e)) {
+            let written = std::mem::replace(e, IExpr::End);
+            *e = IExpr::Parts(Box::new(PartsOp {
+                kind,
+                steps,
+                written,
+            }));
+        }
+    }
+
+    /// `components(s, x => f(x))` with `f` a table of cells.
+    fn sets(&self, e: &IExpr) -> Option<(PartsKind, Rc<CellSteps>)> {
+        let IExpr::Closure {
+            kind: ClosureKind::Components,
+            var,
+            next,
+            ..
+        } = e
+        else {
+            return None;
+        };
+        let IExpr::Call { func, args } = &**next else {
+            return None;
+        };
+        let [IExpr::Var(x)] = args.as_slice() else {
+            return None;
+        };
+        let steps = self.steps[*func].clone()?;
+        (x.slot == var.slot).then_some((PartsKind::Sets, steps))
+    }
+
+    /// `sum(G(arg) for part in P)`, `P` the parts of a set by a table (already lowered),
+    /// `G`'s one field a set of the cells of a board every one of whose cells the table
+    /// holds, and `arg` the part or computed from it.
+    fn sum(&self, e: &IExpr) -> Option<(PartsKind, Rc<CellSteps>)> {
+        let IExpr::CompoundOf {
+            kind: Compound::Sum,
+            elem,
+            clauses,
+        } = e
+        else {
+            return None;
+        };
+        let (IExpr::Pos { game, args, .. }, [IClause::Bind(vars, IExpr::Parts(inner))]) =
+            (&**elem, clauses.as_slice())
+        else {
+            return None;
+        };
+        let ([part], [arg], PartsKind::Sets) = (vars.as_slice(), args.as_slice(), &inner.kind)
+        else {
+            return None;
+        };
+        let direct = matches!(arg, IExpr::Var(v) if v.slot == part.slot);
+        if !direct && !arg.reads_any(vars) {
+            return None;
+        }
+        let board @ (r0, rows, c0, cols) = self.boards[*game]?;
+        // Each cell's steps by rank, and the steps into it (symmetric, as `components`
+        // joins a step either way); a step out of the board joins nothing here.
+        let rank = |v: &Val| -> Option<usize> {
+            let Val::Tuple(p) = v else { return None };
+            let [Val::Int(r), Val::Int(c)] = p.as_ref() else {
+                return None;
+            };
+            let (r, c) = (r - i64::from(r0), c - i64::from(c0));
+            ((0..i64::from(rows)).contains(&r) && (0..i64::from(cols)).contains(&c))
+                .then(|| (r * i64::from(cols) + c) as usize)
+        };
+        // The parts are found on at most 128 bits.
+        let count = (rows * cols) as usize;
+        if count > 128 {
+            return None;
+        }
+        let mut joined = vec![0u128; count];
+        let mut held = vec![false; count];
+        for (cell, step) in &inner.steps.cells {
+            let Some(from) = rank(cell) else { continue };
+            held[from] = true;
+            for to in step.iter().filter_map(rank) {
+                joined[from] |= 1 << to;
+                joined[to] |= 1 << from;
+            }
+        }
+        if held.contains(&false) {
+            return None;
+        }
+        let kind = PartsKind::Sum {
+            game: *game,
+            part: part.clone(),
+            direct,
+            board,
+            joined: joined.into(),
+        };
+        Some((kind, inner.steps.clone()))
+    }
+}
