@@ -540,3 +540,54 @@ fn components_by_a_table_of_cells_is_divided_by_the_table() {
     let (_, optimized) = both(&unlike);
     assert!(kinds(&optimized).is_empty());
 }
+
+#[test]
+fn games_whose_options_are_their_own_positions_get_kernel_moves() {
+    use cgdl_compiler::ir::KernelResult;
+    fn shape(r: &KernelResult) -> String {
+        match r {
+            KernelResult::End => "end".into(),
+            KernelResult::Position(args) => format!("pos{}", args.len()),
+            KernelResult::Sum(..) => "sum".into(),
+            KernelResult::If {
+                then, otherwise, ..
+            } => format!("if({}, {})", shape(then), shape(otherwise)),
+            KernelResult::Let { body, .. } => format!("let({})", shape(body)),
+        }
+    }
+    let kernel = |source: &str| {
+        let (_, optimized) = both(source);
+        (optimized.games[0].kernel_moves.as_ref())
+            .map(|moves| moves.iter().map(|m| shape(&m.result)).collect::<Vec<_>>())
+    };
+    // Take one or two from a heap, or split what is left in two.
+    let split = "game G(n: nat) {
+    move take(k in 1..=2, k <= n) => G(n - k)
+    move split(a in 1..n, b in 1..n, a + b == n - 1) => G(a) + G(b)
+    move last(n == 1) => if n == 1 then end else G(0)
+}
+table grundy of G(n) for n in 0..12
+";
+    assert_eq!(
+        kernel(split).expect("a kernel"),
+        ["pos1", "sum", "if(end, pos1)"]
+    );
+    // A grid of two fields, with a `let`.
+    let grid = "game Q(r: 0..8, c: 0..8) {
+    move west(k in 1..=c) => let d = c - k in Q(r, d)
+    move north(k in 1..=r) => Q(r - k, c)
+}
+value grundy of Q(7, 7)
+";
+    assert_eq!(kernel(grid).expect("a kernel"), ["let(pos2)", "pos2"]);
+    // An option of another game, or a sum of more than two, is not in kernel form.
+    let other = "game H(n: nat) { move take(k in 1..=n) => H(n - k) }
+game G(n: nat) { move go(n > 0) => H(n - 1) }
+value grundy of G(5)
+";
+    let (_, optimized) = both(other);
+    assert!(optimized.games[0].kernel_moves.is_some());
+    assert!(optimized.games[1].kernel_moves.is_none());
+    let three = split.replace("G(a) + G(b)", "G(a) + G(b) + G(0)");
+    assert_eq!(kernel(&three), None);
+}

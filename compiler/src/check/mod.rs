@@ -278,6 +278,7 @@ impl<'a> Checker<'a> {
                         domains: Vec::new(),
                         end_probe: None,
                         open_moves: None,
+                        kernel_moves: None,
                         draw: None,
                     });
                     game_decls.push(g);

@@ -55,15 +55,16 @@ impl Gen<'_> {
                 };
                 return Ok(Some((arm, TokenStream::new())));
             }
-            // Without moves every position is 0 at once: no table is worth filling.
-            (GameKind::Rules(moves), _) if moves.is_empty() => return Ok(None),
+            // Moves in kernel form (`opt/kernel.rs`); a game without moves has none (every
+            // position is 0 at once: no table is worth filling).
             (GameKind::Rules(moves), _) => {
+                let Some(kernel_moves) = &game.kernel_moves else {
+                    return Ok(None);
+                };
                 self.reading(|f| moves.iter().for_each(|m| m.for_each_read(f)));
                 let mut parts = Vec::new();
-                for m in moves {
-                    let Some(emit) = self.kernel_emit(gid, shape, &m.result)? else {
-                        return Ok(None);
-                    };
+                for m in kernel_moves {
+                    let emit = self.kernel_emit(shape, &m.result)?;
                     parts.push(self.clauses(&m.clauses, &|| Ok(emit.clone()))?);
                 }
                 quote!(#(#parts)*)
@@ -162,20 +163,9 @@ impl Gen<'_> {
         Ok(Some((arm, kernel)))
     }
 
-    /// The value of an earlier position of game `gid` from a position expression, read
-    /// from the kernel's table; the kernel declines for any other position.
-    fn kernel_lookup(
-        &self,
-        gid: usize,
-        shape: &Shape,
-        e: &IExpr,
-    ) -> Result<Option<TokenStream>, CodegenError> {
-        let IExpr::Pos { game, args, .. } = e else {
-            return Ok(None);
-        };
-        if *game != gid {
-            return Ok(None);
-        }
+    /// The value of an earlier position (its fields `args`), read from the kernel's table;
+    /// the kernel declines for any other position.
+    fn kernel_lookup(&self, shape: &Shape, args: &[IExpr]) -> Result<TokenStream, CodegenError> {
         // A field outside its type, or a position not earlier than `cur`, makes the kernel
         // decline; the generic solver then reports or handles it exactly as the interpreter.
         let decline = quote!(return ::std::result::Result::Ok(false));
@@ -185,7 +175,7 @@ impl Gen<'_> {
                 ::std::option::Option::None => #decline,
             })
         };
-        Ok(Some(match shape {
+        Ok(match shape {
             Shape::Heap => {
                 // A negative heap has no index: the lookup fails and the kernel declines.
                 let heap = self.value(&args[0])?;
@@ -207,59 +197,42 @@ impl Gen<'_> {
                     #found
                 })
             }
-            Shape::Other => return Ok(None),
-        }))
+            Shape::Other => unreachable!("a kernel is made only where positions index densely"),
+        })
     }
 
-    /// What a move result marks in the kernel, or `None` when the kernel does not apply.
-    fn kernel_emit(
-        &self,
-        gid: usize,
-        shape: &Shape,
-        e: &IExpr,
-    ) -> Result<Option<TokenStream>, CodegenError> {
+    /// What a move result marks in the kernel.
+    fn kernel_emit(&self, shape: &Shape, e: &KernelResult) -> Result<TokenStream, CodegenError> {
         Ok(match e {
-            IExpr::End => Some(quote!(mark(0);)),
-            IExpr::Pos { .. } => self
-                .kernel_lookup(gid, shape, e)?
-                .map(|h| quote!(mark(#h);)),
-            IExpr::Bin {
-                op: Op::GameSum,
-                lhs,
-                rhs,
-                ..
-            } => match (
-                self.kernel_lookup(gid, shape, lhs)?,
-                self.kernel_lookup(gid, shape, rhs)?,
-            ) {
-                (Some(x), Some(y)) => Some(quote!({
+            KernelResult::End => quote!(mark(0);),
+            KernelResult::Position(args) => {
+                let h = self.kernel_lookup(shape, args)?;
+                quote!(mark(#h);)
+            }
+            KernelResult::Sum(a, b) => {
+                let (x, y) = (self.kernel_lookup(shape, a)?, self.kernel_lookup(shape, b)?);
+                quote!({
                     let (lhs, rhs) = (#x, #y);
                     mark(lhs ^ rhs);
-                })),
-                _ => None,
-            },
-            IExpr::If {
+                })
+            }
+            KernelResult::If {
                 cond,
                 then,
                 otherwise,
-            } => match (
-                self.kernel_emit(gid, shape, then)?,
-                self.kernel_emit(gid, shape, otherwise)?,
-            ) {
-                (Some(a), Some(b)) => {
-                    let c = self.value(cond)?;
-                    Some(quote!(if #c { #a } else { #b }))
-                }
-                _ => None,
-            },
-            IExpr::Let { var, value, body } => match self.kernel_emit(gid, shape, body)? {
-                Some(body) => {
-                    let (x, v) = (self.binder(var), self.value(value)?);
-                    Some(quote!({ let #x = #v; #body }))
-                }
-                None => None,
-            },
-            _ => None,
+            } => {
+                let (a, b) = (
+                    self.kernel_emit(shape, then)?,
+                    self.kernel_emit(shape, otherwise)?,
+                );
+                let c = self.value(cond)?;
+                quote!(if #c { #a } else { #b })
+            }
+            KernelResult::Let { var, value, body } => {
+                let body = self.kernel_emit(shape, body)?;
+                let (x, v) = (self.binder(var), self.value(value)?);
+                quote!({ let #x = #v; #body })
+            }
         })
     }
 }

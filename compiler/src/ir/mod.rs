@@ -979,6 +979,46 @@ pub struct Move {
     pub result: IExpr,
 }
 
+/// A move as a game's Grundy kernel reads it ([`Game::kernel_moves`]): its clauses, and its
+/// result with each leaf a position of the game itself, a sum of two, or `end`.
+#[derive(Clone, Debug)]
+pub struct KernelMove {
+    /// The move's clauses.
+    pub clauses: Vec<IClause>,
+    /// Its result.
+    pub result: KernelResult,
+}
+
+/// A move's result in a Grundy kernel: options of the game itself, whose values the kernel
+/// reads from its table where they are earlier positions.
+#[derive(Clone, Debug)]
+pub enum KernelResult {
+    /// `end`: the value 0.
+    End,
+    /// A position of the game: its fields.
+    Position(Vec<IExpr>),
+    /// The sum of two positions of the game: each one's fields.
+    Sum(Vec<IExpr>, Vec<IExpr>),
+    /// `if cond then .. else ..`.
+    If {
+        /// The test.
+        cond: IExpr,
+        /// Where it holds.
+        then: Box<KernelResult>,
+        /// Where it does not.
+        otherwise: Box<KernelResult>,
+    },
+    /// `let var = value in body`.
+    Let {
+        /// The name bound.
+        var: Var,
+        /// Its value.
+        value: IExpr,
+        /// The result.
+        body: Box<KernelResult>,
+    },
+}
+
 /// A declared symmetry of a game.
 #[derive(Clone, Debug)]
 pub struct Symmetry {
@@ -1039,6 +1079,10 @@ pub struct Game {
     /// another result replaced by the other (`crate::opt::open`), the moves of a position
     /// whose probe said no move is to `end`: the runtime's `Rules::options_open`.
     pub open_moves: Option<Vec<Move>>,
+    /// Where every move's result is `end`, a position of the game itself or a sum of two
+    /// (under `if`s and `let`s): its moves as a bottom-up Grundy kernel reads them
+    /// (`crate::opt::kernel`).
+    pub kernel_moves: Option<Vec<KernelMove>>,
     /// How `cgdl explore` draws its positions, where the game declares it (`draw`).
     pub draw: Option<Draw>,
 }

@@ -27,7 +27,7 @@ pub fn verify(program: &Program) -> Result<(), String> {
             }
         }
     }
-    for g in &program.games {
+    for (gid, g) in program.games.iter().enumerate() {
         let fields = || -> Vec<(usize, Rc<str>)> {
             (g.fields.iter().enumerate())
                 .map(|(slot, f)| (slot, Rc::from(f.name.as_str())))
@@ -53,6 +53,12 @@ pub fn verify(program: &Program) -> Result<(), String> {
         for m in g.open_moves.iter().flatten() {
             v.rule(&m.clauses, &m.result, &mut fields())
                 .map_err(|e| at(&format!("open move `{}`", m.name), e))?;
+        }
+        for m in g.kernel_moves.iter().flatten() {
+            let bound = &mut fields();
+            v.clauses(&m.clauses, bound)
+                .and_then(|()| v.kernel_result(gid, &m.result, bound))
+                .map_err(|e| at("kernel move", e))?;
         }
         if let Some(p) = &g.end_probe {
             v.expr(p, &mut fields()).map_err(|e| at("end probe", e))?;
@@ -88,6 +94,43 @@ impl Verifier<'_> {
         self.expr(result, bound)?;
         bound.truncate(depth);
         Ok(())
+    }
+
+    /// A kernel move's result of game `gid`: its positions have the game's fields.
+    fn kernel_result(
+        &self,
+        gid: usize,
+        result: &KernelResult,
+        bound: &mut Vec<(usize, Rc<str>)>,
+    ) -> Result<(), String> {
+        let position = |args: &[IExpr], bound: &mut Vec<(usize, Rc<str>)>| {
+            if args.len() != self.program.games[gid].fields.len() {
+                return Err(format!("a kernel position with {} fields", args.len()));
+            }
+            args.iter().try_for_each(|a| self.expr(a, bound))
+        };
+        match result {
+            KernelResult::End => Ok(()),
+            KernelResult::Position(args) => position(args, bound),
+            KernelResult::Sum(a, b) => position(a, bound).and_then(|()| position(b, bound)),
+            KernelResult::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.expr(cond, bound)?;
+                self.kernel_result(gid, then, bound)?;
+                self.kernel_result(gid, otherwise, bound)
+            }
+            KernelResult::Let { var, value, body } => {
+                let depth = bound.len();
+                self.expr(value, bound)?;
+                bind(std::slice::from_ref(var), bound)?;
+                self.kernel_result(gid, body, bound)?;
+                bound.truncate(depth);
+                Ok(())
+            }
+        }
     }
 
     /// Clauses in order, each binding what follows it (the names stay bound).

@@ -7,6 +7,7 @@ pub mod cells;
 pub mod domains;
 pub mod evaluate;
 pub mod inverse;
+pub mod kernel;
 pub mod knowledge;
 pub mod masks;
 pub mod open;
@@ -49,7 +50,10 @@ use crate::ir::Program;
 /// 12. [`parts`]: `components` by a function of board cells with a complete table is a
 ///     division by the table, and a sum of positions over the parts of a board's cells
 ///     gets the board's table too (after the tables it reads, and the open moves it
-///     rewrites as well).
+///     rewrites as well);
+/// 13. [`kernel`]: an impartial game whose moves' results are `end`, positions of the game
+///     itself or sums of two gets its moves as a bottom-up Grundy kernel reads them (last:
+///     it copies the moves' final form).
 pub fn optimize(program: &mut Program, source: &str) {
     verified(program, "the checker");
     for (name, run) in PASSES {
@@ -75,6 +79,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("domains", domains::run),
     ("tables", tables::run),
     ("parts", parts::run),
+    ("kernel", kernel::run),
 ];
 
 /// In debug builds (the tests), that `program` is well formed after `stage`
