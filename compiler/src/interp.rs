@@ -203,6 +203,30 @@ impl<'p> Interpreter<'p> {
         self.program
     }
 
+    /// The image of a position of game `gid` with `fields` under its declared map `k`, read
+    /// off the game's symmetry tables (`opt/images.rs`) where they hold every element of
+    /// its sets and say the map applies; `None` elsewhere (the map as written then says).
+    fn tabled_image(&self, gid: usize, fields: &[Val], k: usize) -> Option<u32> {
+        let tables = self.program.games[gid].symmetry_tables.as_ref()?;
+        let table = tables.maps.get(k)?.as_ref()?;
+        let (to, images) = table.entries.get(tables.rank(fields)?)?.as_ref()?;
+        let mut image = fields.to_vec();
+        for ((f, _), v) in tables.context.iter().zip(tables.choice(*to)) {
+            image[*f] = v;
+        }
+        for (i, images) in images.iter().enumerate() {
+            let Some(images) = images else { continue };
+            let Val::Set(set) = &fields[i] else {
+                return None;
+            };
+            let mapped = (set.iter())
+                .map(|x| images.get(x)?.clone())
+                .collect::<Option<BTreeSet<Val>>>()?;
+            image[i] = Val::Set(Rc::new(mapped));
+        }
+        Some(self.intern(gid, image.into()))
+    }
+
     /// Interns the position `game(fields)`.
     pub fn intern(&self, game: usize, fields: Rc<[Val]>) -> u32 {
         let mut t = self.table.borrow_mut();
@@ -1161,6 +1185,9 @@ impl Rules for Interpreter<'_> {
     fn symmetry_image(&self, pos: u32, k: usize) -> Option<u32> {
         let (gid, fields) = self.position(pos);
         let game = &self.program.games[gid];
+        if let Some(image) = self.tabled_image(gid, &fields, k) {
+            return Some(image);
+        }
         let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
         env[..fields.len()].clone_from_slice(&fields);
         // A map whose image fails (a field outside its type) is not applied.

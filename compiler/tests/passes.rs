@@ -591,3 +591,100 @@ value grundy of G(5)
     let three = split.replace("G(a) + G(b)", "G(a) + G(b) + G(0)");
     assert_eq!(kernel(&three), None);
 }
+
+/// Each position of game 0 (its one set field over `cells`, and the other fields from
+/// `others`), with the image of each declared map as the interpreter gives it, as text.
+fn images(
+    program: &Program,
+    source: &str,
+    positions: &[Vec<cgdl_compiler::ir::Val>],
+) -> Vec<String> {
+    use cgdl_runtime::Rules;
+    let interp = Interpreter::new(program, source);
+    let mut out = Vec::new();
+    for fields in positions {
+        let pos = interp.intern(0, fields.clone().into());
+        for k in 0..program.games[0].symmetries.len() {
+            let image = interp.symmetry_image(pos, k).map(|p| {
+                let (_, fields) = interp.position(p);
+                format!("{fields:?}")
+            });
+            out.push(format!("{fields:?} #{k} -> {image:?}"));
+        }
+    }
+    out
+}
+
+/// Every subset of `cells`, as a set value.
+fn subsets(cells: &[cgdl_compiler::ir::Val]) -> Vec<cgdl_compiler::ir::Val> {
+    use cgdl_compiler::ir::Val;
+    (0..1u32 << cells.len())
+        .map(|bits| {
+            let set = (0..cells.len())
+                .filter(|i| bits >> i & 1 == 1)
+                .map(|i| cells[i].clone());
+            Val::Set(std::rc::Rc::new(set.collect()))
+        })
+        .collect()
+}
+
+#[test]
+fn declared_symmetries_become_tables_the_interpreter_reads() {
+    use cgdl_compiler::ir::Val;
+    use std::rc::Rc;
+    // Cram's mirror lines on a 3 × 4 board: every set of cells, each map's image.
+    let cram = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/cram.cgdl"
+    ))
+    .expect("the example");
+    let (written, optimized) = both(&cram);
+    assert!(written.games[0].symmetry_tables.is_none());
+    let tables = optimized.games[0].symmetry_tables.as_ref().expect("tables");
+    assert!(tables.context.is_empty());
+    assert!(tables.maps.iter().all(Option::is_some));
+    let cells: Vec<Val> = (0..3)
+        .flat_map(|r| (0..4).map(move |c| Val::Tuple(Rc::new([Val::Int(r), Val::Int(c)]))))
+        .collect();
+    let positions: Vec<Vec<Val>> = subsets(&cells).into_iter().map(|s| vec![s]).collect();
+    let expected = images(&written, &cram, &positions);
+    assert_eq!(images(&optimized, &cram, &positions), expected);
+    // The interpreter reads the tables: a map of every cell to itself gives other images.
+    let mut wrong = optimized.clone();
+    let table = wrong.games[0].symmetry_tables.as_mut().expect("tables");
+    let map = table.maps[0].as_mut().expect("a table");
+    for (_, images) in map.entries.iter_mut().flatten() {
+        if let Some(images) = &mut images[0] {
+            for (x, image) in Rc::make_mut(images).iter_mut() {
+                *image = Some(x.clone());
+            }
+        }
+    }
+    assert_ne!(images(&wrong, &cram, &positions), expected);
+
+    // A reversal of the first `n` places of a row: the context is `n`; an element at `n`
+    // or past it leaves the row (the map applies to sets without one), and `n` is kept.
+    let row = "game Row(n: 1..=4, s: set<0..5>) {
+    move take(x in s, x < n) => Row(n, s - {x})
+    symmetry flip => Row(n, { n - 1 - x for x in s })
+}
+value grundy of Row(4, {0, 1, 3})
+";
+    let (written, optimized) = both(row);
+    let tables = optimized.games[0].symmetry_tables.as_ref().expect("tables");
+    assert_eq!(tables.context.len(), 1);
+    let flip = tables.maps[0].as_ref().expect("a table");
+    assert!(flip.entries.iter().all(Option::is_some));
+    let elements: Vec<Val> = (0..=4).map(Val::Int).collect();
+    let positions: Vec<Vec<Val>> = (1..=4)
+        .flat_map(|n| {
+            subsets(&elements)
+                .into_iter()
+                .map(move |s| vec![Val::Int(n), s])
+        })
+        .collect();
+    assert_eq!(
+        images(&optimized, row, &positions),
+        images(&written, row, &positions)
+    );
+}

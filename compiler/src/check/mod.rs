@@ -274,6 +274,7 @@ impl<'a> Checker<'a> {
                         symmetries: Vec::new(),
                         heap_code: None,
                         found: None,
+                        symmetry_tables: None,
                         translation: None,
                         domains: Vec::new(),
                         end_probe: None,

@@ -18,9 +18,6 @@ use quote::{format_ident, quote};
 use std::collections::HashSet;
 use std::rc::Rc;
 
-/// The most contexts for which a game's maps are tabulated.
-const CONTEXT_LIMIT: usize = 4096;
-
 /// A map of a set field's bits: the bit each bit goes to ([`UNDEFINED`] for an element
 /// the map is not defined at: it applies to sets without it), and whether the set takes
 /// 128 bits.
@@ -252,25 +249,6 @@ impl Contexts {
         out.reverse();
         out
     }
-
-    /// The rank of a choice of the context fields' values, when they are theirs.
-    fn rank(&self, choice: &[Val]) -> Option<usize> {
-        let mut rank = 0;
-        for (values, v) in self.values.iter().zip(choice) {
-            rank = rank * values.len() + values.iter().position(|w| w == v)?;
-        }
-        Some(rank)
-    }
-}
-
-/// How a map's image gives one field.
-enum Arg<'e> {
-    /// The field itself.
-    Kept,
-    /// `{ elem for x in field }`.
-    Elements { elem: &'e IExpr, x: &'e Var },
-    /// An expression of context fields.
-    Computed(&'e IExpr),
 }
 
 /// What a game with symmetries adds to the universe's `Rules`.
@@ -847,152 +825,72 @@ impl Gen<'_> {
         let packed = &self.layout.games[gid].fields[i];
         match (ty, packed) {
             (FieldTy::Range(..) | FieldTy::Bool, Packed::Plain | Packed::Narrow(_)) => {
-                ty.values(&self.program.types, CONTEXT_LIMIT)
+                ty.values(&self.program.types, crate::opt::images::CONTEXT_LIMIT)
             }
             _ => None,
         }
     }
 
-    /// How each field of `result` (a symmetry's image) is given, when it is a bit map.
-    fn image_shape<'e>(&self, gid: usize, game: &Game, result: &'e IExpr) -> Option<Vec<Arg<'e>>> {
-        let IExpr::Pos { game: g, args, .. } = result else {
-            return None;
+    /// The game's contexts, and each of its symmetries as bit maps where it is one (from
+    /// the tables of `opt/images.rs`): none where a context field is not kept as a number
+    /// or `bool`.
+    fn bit_symmetries(&self, gid: usize, game: &Game) -> (Contexts, Vec<Option<BitSymmetry>>) {
+        let none = || {
+            let contexts = Contexts {
+                fields: Vec::new(),
+                values: Vec::new(),
+            };
+            (contexts, game.symmetries.iter().map(|_| None).collect())
         };
-        if *g != gid {
-            return None;
-        }
-        let n = game.fields.len();
-        let bits = |i: usize| {
+        let Some(tables) = &game.symmetry_tables else {
+            return none();
+        };
+        let plain = |f: usize| {
             matches!(
-                self.layout.games[gid].fields[i],
-                Packed::Bits(..) | Packed::Ranks(..) | Packed::Domain(..)
+                self.layout.games[gid].fields[f],
+                Packed::Plain | Packed::Narrow(_)
             )
         };
-        // Reads fields (with few values, not sets) and `x` alone.
-        let context_reads = |e: &IExpr, x: Option<usize>| {
-            let mut fine = true;
-            e.for_each_read(&mut |v| fine &= Some(v.slot) == x || (v.slot < n && !bits(v.slot)));
-            fine
-        };
-        let mut shape = Vec::with_capacity(n);
-        for (i, arg) in args.iter().enumerate() {
-            shape.push(match arg {
-                IExpr::Var(v) if v.slot == i => Arg::Kept,
-                IExpr::Compr { elem, clauses } if bits(i) => {
-                    let [IClause::Bind(vars, IExpr::Var(field))] = clauses.as_slice() else {
-                        return None;
-                    };
-                    let [x] = vars.as_slice() else {
-                        return None;
-                    };
-                    if field.slot != i || !context_reads(elem, Some(x.slot)) {
-                        return None;
-                    }
-                    Arg::Elements { elem, x }
-                }
-                e if !bits(i) && context_reads(e, None) => Arg::Computed(e),
-                _ => return None,
-            });
+        if !tables.context.iter().all(|(f, _)| plain(*f)) {
+            return none();
         }
-        Some(shape)
-    }
-
-    /// The game's contexts, and each of its symmetries as bit maps where it is one: every
-    /// field kept, a set field rebuilt element by element (`{ f(x) for x in field }`), or
-    /// a context field computed.
-    fn bit_symmetries(&self, gid: usize, game: &Game) -> (Contexts, Vec<Option<BitSymmetry>>) {
-        let shapes: Vec<Option<Vec<Arg>>> = (game.symmetries.iter())
-            .map(|s| self.image_shape(gid, game, &s.result))
-            .collect();
-        // The context: the fields that some map reads or computes besides its sets.
-        let mut used = std::collections::BTreeSet::new();
-        for (i, arg) in shapes.iter().flatten().flat_map(|s| s.iter().enumerate()) {
-            match arg {
-                Arg::Kept => {}
-                Arg::Elements { elem, .. } => elem.for_each_read(&mut |v| {
-                    if v.slot < game.fields.len() {
-                        used.insert(v.slot);
-                    }
-                }),
-                Arg::Computed(e) => {
-                    used.insert(i);
-                    e.for_each_read(&mut |v| {
-                        used.insert(v.slot);
-                    });
-                }
-            }
-        }
-        let values: Option<Vec<Vec<Val>>> =
-            used.iter().map(|&f| self.context_field(gid, f)).collect();
-
-        let contexts = match values {
-            Some(values) if values.iter().map(Vec::len).product::<usize>() <= CONTEXT_LIMIT => {
-                Contexts {
-                    fields: used.into_iter().collect(),
-                    values,
-                }
-            }
-            // No bit maps where the contexts are too many.
-            _ => {
-                let none = shapes.iter().map(|_| None).collect();
-                let contexts = Contexts {
-                    fields: Vec::new(),
-                    values: Vec::new(),
-                };
-                return (contexts, none);
-            }
+        let contexts = Contexts {
+            fields: tables.context.iter().map(|(f, _)| *f).collect(),
+            values: tables.context.iter().map(|(_, v)| v.clone()).collect(),
         };
-        let maps = (shapes.iter())
-            .map(|shape| self.bit_symmetry(gid, game, shape.as_deref()?, &contexts))
+        let maps = (tables.maps.iter())
+            .map(|table| self.bit_symmetry(gid, table.as_ref()?))
             .collect();
         (contexts, maps)
     }
 
-    /// The bit maps of a map of shape `shape` in every context; `None` when it applies in
-    /// none.
-    fn bit_symmetry(
-        &self,
-        gid: usize,
-        game: &Game,
-        shape: &[Arg],
-        contexts: &Contexts,
-    ) -> Option<BitSymmetry> {
-        let mut entries = Vec::with_capacity(contexts.count());
-        for rank in 0..contexts.count() {
-            let choice = contexts.choice(rank);
-            let mut env = vec![Val::Int(0); game.frame.max(game.fields.len())];
-            for (&f, v) in contexts.fields.iter().zip(&choice) {
-                env[f] = v.clone();
+    /// A map's table as bit maps of the set fields in every context; `None` when it moves
+    /// no bit, or a set field's bits hold an element the table does not.
+    fn bit_symmetry(&self, gid: usize, table: &SymmetryTable) -> Option<BitSymmetry> {
+        let mut entries = Vec::with_capacity(table.entries.len());
+        for entry in &table.entries {
+            let Some((to, images)) = entry else {
+                entries.push(None);
+                continue;
+            };
+            let mut maps = Vec::with_capacity(images.len());
+            for (i, images) in images.iter().enumerate() {
+                let Some(images) = images else {
+                    maps.push(None);
+                    continue;
+                };
+                let (values, wide) = self.stored_elements(gid, i)?;
+                // Undefined where the map fails or leaves the set's bits.
+                let bits = (values.iter())
+                    .map(|v| {
+                        let image = images.get(v)?.as_ref();
+                        let rank = image.and_then(|w| values.iter().position(|v| v == w));
+                        Some(rank.map_or(UNDEFINED, |r| r as u32))
+                    })
+                    .collect::<Option<Vec<u32>>>()?;
+                maps.push(moved((bits, wide)));
             }
-            let entry = (|| {
-                let mut image = choice.clone();
-                let mut maps = Vec::with_capacity(shape.len());
-                for (i, arg) in shape.iter().enumerate() {
-                    match arg {
-                        Arg::Kept => maps.push(None),
-                        Arg::Computed(e) => {
-                            let v = self.knowledge.evaluations.eval(e, &env)??;
-                            let k = contexts.fields.iter().position(|&f| f == i)?;
-                            image[k] = v;
-                            maps.push(None);
-                        }
-                        Arg::Elements { elem, x } => {
-                            let (values, wide) = self.stored_elements(gid, i)?;
-                            let images = self.knowledge.evaluations.map(elem, x, &env, &values)?;
-                            // Undefined where `f` fails or leaves the element type.
-                            let bits = (images.iter())
-                                .map(|w| {
-                                    let rank = values.iter().position(|v| Some(v) == w.as_ref());
-                                    rank.map_or(UNDEFINED, |r| r as u32)
-                                })
-                                .collect();
-                            maps.push(moved((bits, wide)));
-                        }
-                    }
-                }
-                Some((contexts.rank(&image)?, maps))
-            })();
-            entries.push(entry);
+            entries.push(Some((*to, maps)));
         }
         let symmetry = BitSymmetry { entries };
         (symmetry.entries.iter().any(Option::is_some) && !symmetry.is_identity())

@@ -1032,6 +1032,66 @@ pub struct Symmetry {
     pub proven: bool,
 }
 
+/// A game's declared symmetries as tables ([`Game::symmetry_tables`]). The fields the maps
+/// read or compute besides their sets (ranges or `bool`s with few values) make the
+/// *context*: each choice of their values, ranked with the first field the most
+/// significant. In each context a map that keeps each field, rebuilds a set field element
+/// by element (`{ f(x) for x in s }`) or computes a context field is the image of each
+/// element a set field may hold and a new context.
+#[derive(Clone, Debug)]
+pub struct SymmetryTables {
+    /// The context's fields, each with its values in order.
+    pub context: Vec<(usize, Vec<Val>)>,
+    /// Each declared map, where it is of that form and applies in some context.
+    pub maps: Vec<Option<SymmetryTable>>,
+}
+
+impl SymmetryTables {
+    /// How many contexts there are.
+    pub fn contexts(&self) -> usize {
+        self.context
+            .iter()
+            .map(|(_, values)| values.len())
+            .product()
+    }
+
+    /// The rank of the context of a position with `fields`, when its context fields hold
+    /// their values.
+    pub fn rank(&self, fields: &[Val]) -> Option<usize> {
+        let mut rank = 0;
+        for (f, values) in &self.context {
+            let v = fields.get(*f)?;
+            rank = rank * values.len() + values.iter().position(|w| w == v)?;
+        }
+        Some(rank)
+    }
+
+    /// The values of context `rank`'s fields.
+    pub fn choice(&self, mut rank: usize) -> Vec<Val> {
+        let mut out = Vec::with_capacity(self.context.len());
+        for (_, values) in self.context.iter().rev() {
+            out.push(values[rank % values.len()].clone());
+            rank /= values.len();
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// One declared map in every context ([`SymmetryTables`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymmetryTable {
+    /// By context rank: `None` where the map does not apply (a computed field fails or
+    /// leaves its values); else the image's context and, for each field, the images of the
+    /// elements a set field may hold (`None` for a field kept or in the context).
+    pub entries: Vec<Option<(usize, Vec<Option<ElementImages>>)>>,
+}
+
+/// A set field's map element by element: for each element the field may hold (its type's
+/// values, or those its elements are found to take), the image (`None` where the map fails
+/// at it or leaves the element type: it applies only to sets without that element).
+pub type ElementImages = Rc<BTreeMap<Val, Option<Val>>>;
+
 /// How a game's options are produced.
 #[derive(Clone, Debug)]
 pub enum GameKind {
@@ -1065,6 +1125,10 @@ pub struct Game {
     /// The symmetries the compiler found in its rules and proved (`crate::opt::symmetry`),
     /// where it declares none: both back ends keep positions as least images under them.
     pub found: Option<FoundSymmetries>,
+    /// Its declared symmetries as tables of its fields' values, computed while compiling
+    /// (`crate::opt::images`), where some map keeps each field, rebuilds a set field
+    /// element by element or computes a field with few values.
+    pub symmetry_tables: Option<SymmetryTables>,
     /// Where the game is proven to have the same values wherever its position lies on its
     /// board (`crate::opt::translations`).
     pub translation: Option<crate::opt::translations::Translation>,

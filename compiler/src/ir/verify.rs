@@ -54,6 +54,24 @@ pub fn verify(program: &Program) -> Result<(), String> {
             v.rule(&m.clauses, &m.result, &mut fields())
                 .map_err(|e| at(&format!("open move `{}`", m.name), e))?;
         }
+        if let Some(t) = &g.symmetry_tables {
+            let fits = t.maps.len() == g.symmetries.len()
+                && t.context
+                    .iter()
+                    .all(|(f, values)| *f < g.fields.len() && !values.is_empty())
+                && (t.maps.iter().flatten()).all(|m| {
+                    m.entries.len() == t.contexts()
+                        && (m.entries.iter().flatten()).all(|(to, images)| {
+                            *to < t.contexts() && images.len() == g.fields.len()
+                        })
+                });
+            if !fits {
+                return Err(at(
+                    "symmetry tables",
+                    "they do not fit the game".to_string(),
+                ));
+            }
+        }
         for m in g.kernel_moves.iter().flatten() {
             let bound = &mut fields();
             v.clauses(&m.clauses, bound)

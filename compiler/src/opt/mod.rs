@@ -6,6 +6,7 @@ pub mod automorphism;
 pub mod cells;
 pub mod domains;
 pub mod evaluate;
+pub mod images;
 pub mod inverse;
 pub mod kernel;
 pub mod knowledge;
@@ -52,8 +53,11 @@ use crate::ir::Program;
 ///     gets the board's table too (after the tables it reads, and the open moves it
 ///     rewrites as well);
 /// 13. [`kernel`]: an impartial game whose moves' results are `end`, positions of the game
-///     itself or sums of two gets its moves as a bottom-up Grundy kernel reads them (last:
-///     it copies the moves' final form).
+///     itself or sums of two gets its moves as a bottom-up Grundy kernel reads them (after
+///     the passes that rewrite moves: it copies their final form);
+/// 14. [`images`]: each declared symmetry that keeps, rebuilds element by element or
+///     computes each field, as tables of its fields' values in each context (after the
+///     domains pass, whose values it maps too).
 pub fn optimize(program: &mut Program, source: &str) {
     verified(program, "the checker");
     for (name, run) in PASSES {
@@ -80,6 +84,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("tables", tables::run),
     ("parts", parts::run),
     ("kernel", kernel::run),
+    ("images", images::run),
 ];
 
 /// In debug builds (the tests), that `program` is well formed after `stage`
