@@ -934,13 +934,11 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     let IExpr::CompoundOf { elem, .. } = &op.written else {
         unreachable!("the sum of parts is a sum")
     };
-    let cell_at = |rank: usize| {
-        let (r, c) = (rank / *cols as usize, rank % *cols as usize);
-        Val::Tuple(Rc::new([
-            Val::Int(i64::from(*r0) + r as i64),
-            Val::Int(i64::from(*c0) + c as i64),
-        ]))
-    };
+    // The set's own cells by rank: the parts share them (the positions made keep them).
+    let mut cells_by_rank: Vec<Option<&Val>> = vec![None; 128];
+    for (x, &r) in whole.iter().zip(&ranks) {
+        cells_by_rank[r] = Some(x);
+    }
     let mut left: u128 = ranks.iter().fold(0, |bits, &r| bits | 1 << r);
     ensure(env, part.slot);
     let mut children = Vec::new();
@@ -960,8 +958,8 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
         }
         left &= !found;
         spend(u64::from(found.count_ones()))?;
-        let cells = (0..128).filter(|r| found >> r & 1 == 1).map(cell_at);
-        env[part.slot] = Val::Set(Rc::new(cells.collect()));
+        let cells = (0..128).filter_map(|r| cells_by_rank[r].filter(|_| found >> r & 1 == 1));
+        env[part.slot] = Val::Set(Rc::new(cells.cloned().collect()));
         match eval(elem, env, cx)? {
             Val::Game(g) => {
                 children.push((*g).clone());
