@@ -974,6 +974,161 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     ))))
 }
 
+/// How the positions of a game index densely, for its Grundy kernel: one `nat` field (heap
+/// `n` has index `n`), or fields that are ranges or `bool`s, the first the least
+/// significant digit.
+enum DenseDigits {
+    Heap,
+    /// Each field's least value and number of values (`None` for a `bool`).
+    Mixed(Vec<Option<(i64, u64)>>),
+}
+
+impl DenseDigits {
+    /// The most positions a table of mixed digits spans, and the largest heap.
+    const LIMIT: u64 = 1 << 27;
+
+    fn of(game: &Game) -> Option<DenseDigits> {
+        if matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
+            return Some(DenseDigits::Heap);
+        }
+        let digits = (game.fields.iter())
+            .map(|f| match f.ty {
+                FieldTy::Range(lo, hi) => Some(Some((lo, hi.checked_sub(lo)? as u64 + 1))),
+                FieldTy::Bool => Some(None),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let size = (digits.iter()).try_fold(1u64, |n, d| n.checked_mul(d.map_or(2, |d| d.1)))?;
+        (!digits.is_empty() && size < Self::LIMIT).then_some(DenseDigits::Mixed(digits))
+    }
+
+    /// The index of the position with `fields`, when they lie in the table.
+    fn index(&self, fields: &[Val]) -> Option<usize> {
+        match self {
+            DenseDigits::Heap => match fields {
+                [Val::Int(n)] if (0..Self::LIMIT as i64).contains(n) => Some(*n as usize),
+                _ => None,
+            },
+            DenseDigits::Mixed(digits) => {
+                let mut index = 0u64;
+                for (d, v) in digits.iter().zip(fields).rev() {
+                    let (digit, radix) = match (d, v) {
+                        (Some((lo, radix)), Val::Int(x)) => {
+                            let digit = u64::try_from(x.checked_sub(*lo)?).ok()?;
+                            (digit < *radix).then_some((digit, *radix))?
+                        }
+                        (None, Val::Bool(b)) => (u64::from(*b), 2),
+                        _ => return None,
+                    };
+                    index = index * radix + digit;
+                }
+                Some(index as usize)
+            }
+        }
+    }
+
+    /// The fields of the position with index `cur`.
+    fn fields(&self, mut cur: usize) -> Vec<Val> {
+        match self {
+            DenseDigits::Heap => vec![Val::Int(cur as i64)],
+            DenseDigits::Mixed(digits) => (digits.iter())
+                .map(|d| {
+                    let radix = d.map_or(2, |d| d.1) as usize;
+                    let digit = cur % radix;
+                    cur /= radix;
+                    match d {
+                        Some((lo, _)) => Val::Int(lo + digit as i64),
+                        None => Val::Bool(digit == 1),
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A game's positions as the cells of its Grundy kernel: each cell's value from its kernel
+/// moves' options, read from the earlier cells.
+struct DenseGame<'i, 'p> {
+    interp: &'i Interpreter<'p>,
+    gid: usize,
+    digits: DenseDigits,
+    moves: &'p [KernelMove],
+}
+
+impl cgdl_runtime::kernel::DenseCells for DenseGame<'_, '_> {
+    type Pos = u32;
+    const ROW: usize = 0;
+
+    fn pos(&self, cur: usize) -> u32 {
+        self.interp.intern(self.gid, self.digits.fields(cur).into())
+    }
+
+    fn value<G: cgdl_runtime::kernel::EarlierValues + ?Sized>(
+        &self,
+        cur: usize,
+        g: &G,
+        marks: &mut cgdl_runtime::kernel::Marks,
+    ) -> Option<u32> {
+        let fields = self.digits.fields(cur);
+        let game = &self.interp.program.games[self.gid];
+        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        env[..fields.len()].clone_from_slice(&fields);
+        marks.clear();
+        // Any error, or an option that is not an earlier cell, declines (the search then
+        // reports or handles it as the rules say).
+        let decline = || EvalError::plain("the kernel declines");
+        for m in self.moves {
+            let mut mark = |env: &mut Vec<Val>| -> Result<(), EvalError> {
+                let v = self.result(&m.result, env, g).ok_or_else(decline)?;
+                marks.mark(v);
+                Ok(())
+            };
+            choices(&m.clauses, &mut env, Some(self.interp), &mut |env| {
+                mark(env)
+            })
+            .ok()?;
+        }
+        Some(marks.mex())
+    }
+}
+
+impl DenseGame<'_, '_> {
+    /// The value a kernel result marks, or `None` where the kernel declines.
+    fn result<G: cgdl_runtime::kernel::EarlierValues + ?Sized>(
+        &self,
+        result: &KernelResult,
+        env: &mut Vec<Val>,
+        g: &G,
+    ) -> Option<u32> {
+        let earlier = |args: &[IExpr], env: &mut Vec<Val>| -> Option<u32> {
+            let fields = (args.iter())
+                .map(|a| self.interp.eval(a, env).ok())
+                .collect::<Option<Vec<Val>>>()?;
+            g.earlier(self.digits.index(&fields)?)
+        };
+        match result {
+            KernelResult::End => Some(0),
+            KernelResult::Position(args) => earlier(args, env),
+            KernelResult::Sum(a, b) => Some(earlier(a, env)? ^ earlier(b, env)?),
+            KernelResult::If {
+                cond,
+                then,
+                otherwise,
+            } => match self.interp.eval(cond, env).ok()? {
+                Val::Bool(true) => self.result(then, env, g),
+                Val::Bool(false) => self.result(otherwise, env, g),
+                _ => None,
+            },
+            KernelResult::Let { var, value, body } => {
+                let v = self.interp.eval(value, env).ok()?;
+                ensure(env, var.slot);
+                env[var.slot] = v;
+                self.result(body, env, g)
+            }
+        }
+    }
+}
+
 fn ensure(env: &mut Vec<Val>, slot: usize) {
     if env.len() <= slot {
         env.resize(slot + 1, Val::Int(0));
@@ -1236,19 +1391,32 @@ impl Rules for Interpreter<'_> {
     fn grundy_kernel(
         &self,
         pos: u32,
-        _known: &dyn Fn(u32) -> Option<u32>,
-        _out: &mut Vec<(u32, u32)>,
+        known: &dyn Fn(u32) -> Option<u32>,
+        out: &mut Vec<(u32, u32)>,
         budget: u64,
         tables: &mut cgdl_runtime::KernelTables,
     ) -> cgdl_runtime::KernelAnswer {
         let (gid, fields) = self.position(pos);
+        let game = &self.program.games[gid];
         // A heap game's Grundy values come from the runtime's heap engine.
-        match (&self.program.games[gid].heap_code, fields.first()) {
-            (Some(digits), Some(Val::Int(n))) => {
-                cgdl_runtime::kernel::heap_kernel(gid, digits, *n, budget, tables)
-            }
-            _ => cgdl_runtime::KernelAnswer::Declined,
+        if let (Some(digits), Some(Val::Int(n))) = (&game.heap_code, fields.first()) {
+            return cgdl_runtime::kernel::heap_kernel(gid, digits, *n, budget, tables);
         }
+        // Moves in kernel form (`opt/kernel.rs`) over positions that index densely: a table
+        // filled in index order.
+        let (Some(moves), Some(digits)) = (&game.kernel_moves, DenseDigits::of(game)) else {
+            return cgdl_runtime::KernelAnswer::Declined;
+        };
+        let Some(target) = digits.index(&fields) else {
+            return cgdl_runtime::KernelAnswer::Declined;
+        };
+        let cells = DenseGame {
+            interp: self,
+            gid,
+            digits,
+            moves,
+        };
+        cgdl_runtime::kernel::fill_dense_serial(&cells, gid, target, known, out, budget, tables)
     }
 
     fn write_pos(&self, pos: u32, out: &mut dyn fmt::Write) -> fmt::Result {

@@ -580,6 +580,14 @@ table grundy of G(n) for n in 0..12
 value grundy of Q(7, 7)
 ";
     assert_eq!(kernel(grid).expect("a kernel"), ["let(pos2)", "pos2"]);
+    // The interpreter fills its table from the kernel moves: ones whose every option is
+    // `end` give other values.
+    let (_, optimized) = both(grid);
+    let mut wrong = optimized.clone();
+    for m in wrong.games[0].kernel_moves.iter_mut().flatten() {
+        m.result = KernelResult::End;
+    }
+    assert_ne!(answers(&wrong, grid), answers(&optimized, grid));
     // An option of another game, or a sum of more than two, is not in kernel form.
     let other = "game H(n: nat) { move take(k in 1..=n) => H(n - k) }
 game G(n: nat) { move go(n > 0) => H(n - 1) }

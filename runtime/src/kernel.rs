@@ -197,8 +197,9 @@ impl Marks {
 }
 
 /// The cells of a game whose positions index densely, as a generated kernel gives them to
-/// [`fill_dense`]: the position at an index, and its value from the earlier ones.
-pub trait DenseCells: Sync {
+/// [`fill_dense`] (or an interpreter to [`fill_dense_serial`]): the position at an index, and
+/// its value from the earlier ones.
+pub trait DenseCells {
     /// The rules' position type.
     type Pos: Copy;
 
@@ -243,7 +244,7 @@ const PENDING: u32 = u32::MAX;
 /// declines, the values before it are kept and one thread goes on from there as it would
 /// have alone, so the table, `out` and the answer are those of one thread (the order of
 /// `out` aside).
-pub fn fill_dense<C: DenseCells>(
+pub fn fill_dense<C: DenseCells + Sync>(
     cells: &C,
     game: usize,
     target: usize,
@@ -253,20 +254,12 @@ pub fn fill_dense<C: DenseCells>(
     tables: &mut KernelTables,
 ) -> KernelAnswer {
     let (threads, parallel_cells) = (tables.threads, tables.parallel_cells);
-    tables.table(game);
-    if tables.declined.len() <= game {
-        tables.declined.resize(game + 1, usize::MAX);
-    }
-    let (g, declined) = (&mut tables.tables[game], &mut tables.declined[game]);
-    if let Some(&value) = g.get(target) {
-        out.push((cells.pos(target), value));
+    let Some((g, declined)) = dense_table(cells, game, target, out, budget, tables) else {
         return KernelAnswer::Computed;
-    }
-    // Every position from `g.len()` to `target` may need a new value.
+    };
     if (target + 1 - g.len()) as u64 > budget {
         return KernelAnswer::Declined;
     }
-    g.reserve(target + 1 - g.len());
     let new = target + 1 - g.len();
     // Not where a cell declined before: the fill would stop there again, while one thread
     // goes past it once the solver knows its value.
@@ -281,6 +274,63 @@ pub fn fill_dense<C: DenseCells>(
         out.extend(new.filter(|&(pos, _)| known(pos).is_none()));
         g.extend(fresh);
     }
+    fill_in_order(cells, g, declined, target, known, out)
+}
+
+/// [`fill_dense`] on one thread, for cells that threads cannot share.
+pub fn fill_dense_serial<C: DenseCells>(
+    cells: &C,
+    game: usize,
+    target: usize,
+    known: &dyn Fn(C::Pos) -> Option<u32>,
+    out: &mut Vec<(C::Pos, u32)>,
+    budget: u64,
+    tables: &mut KernelTables,
+) -> KernelAnswer {
+    let Some((g, declined)) = dense_table(cells, game, target, out, budget, tables) else {
+        return KernelAnswer::Computed;
+    };
+    if (target + 1 - g.len()) as u64 > budget {
+        return KernelAnswer::Declined;
+    }
+    fill_in_order(cells, g, declined, target, known, out)
+}
+
+/// Table `game` of `tables` and the cell of it that last declined; `None` (with the value
+/// pushed to `out`) where the table holds `target` already.
+fn dense_table<'t, C: DenseCells>(
+    cells: &C,
+    game: usize,
+    target: usize,
+    out: &mut Vec<(C::Pos, u32)>,
+    budget: u64,
+    tables: &'t mut KernelTables,
+) -> Option<(&'t mut Vec<u32>, &'t mut usize)> {
+    tables.table(game);
+    if tables.declined.len() <= game {
+        tables.declined.resize(game + 1, usize::MAX);
+    }
+    let (g, declined) = (&mut tables.tables[game], &mut tables.declined[game]);
+    if let Some(&value) = g.get(target) {
+        out.push((cells.pos(target), value));
+        return None;
+    }
+    // Every position from `g.len()` to `target` may need a new value.
+    if (target + 1 - g.len()) as u64 <= budget {
+        g.reserve(target + 1 - g.len());
+    }
+    Some((g, declined))
+}
+
+/// Fills table `g` in index order up to `target` on this thread (see [`fill_dense`]).
+fn fill_in_order<C: DenseCells>(
+    cells: &C,
+    g: &mut Vec<u32>,
+    declined: &mut usize,
+    target: usize,
+    known: &dyn Fn(C::Pos) -> Option<u32>,
+    out: &mut Vec<(C::Pos, u32)>,
+) -> KernelAnswer {
     let mut marks = Marks::default();
     for cur in g.len()..=target {
         let pos = cells.pos(cur);
@@ -307,7 +357,12 @@ pub fn fill_dense<C: DenseCells>(
 /// used in a nim-sum before it is marked), the cell is solved again waiting for each value
 /// it reads. Cells are written once, so a value read
 /// that is not [`PENDING`] is final.
-fn fill_parallel<C: DenseCells>(cells: &C, base: &[u32], end: usize, threads: usize) -> Vec<u32> {
+fn fill_parallel<C: DenseCells + Sync>(
+    cells: &C,
+    base: &[u32],
+    end: usize,
+    threads: usize,
+) -> Vec<u32> {
     use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
     let start = base.len();
     let table: Vec<AtomicU32> = (base.iter().map(|&v| AtomicU32::new(v)))
