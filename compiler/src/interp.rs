@@ -209,9 +209,12 @@ impl<'p> Interpreter<'p> {
     fn tabled_image(&self, gid: usize, fields: &[Val], k: usize) -> Option<u32> {
         let tables = self.program.games[gid].symmetry_tables.as_ref()?;
         let table = tables.maps.get(k)?.as_ref()?;
-        let (to, images) = table.entries.get(tables.rank(fields)?)?.as_ref()?;
+        let (to, images) = table
+            .entries
+            .get(tables.context.rank_in(fields)?)?
+            .as_ref()?;
         let mut image = fields.to_vec();
-        for ((f, _), v) in tables.context.iter().zip(tables.choice(*to)) {
+        for ((f, _), v) in tables.context.iter().zip(tables.context.choice(*to)) {
             image[*f] = v;
         }
         for (i, images) in images.iter().enumerate() {
@@ -281,18 +284,9 @@ impl<'p> Interpreter<'p> {
     /// maps that fix it.
     fn found_least_image(&self, pos: u32, found: &FoundSymmetries) -> (u32, u64) {
         let (gid, fields) = self.position(pos);
-        let choice: Vec<Val> = found
-            .context
-            .iter()
-            .map(|(f, _)| fields[*f].clone())
-            .collect();
-        let mut context = 0;
-        for ((_, values), v) in found.context.iter().zip(&choice) {
-            match values.iter().position(|w| w == v) {
-                Some(i) => context = context * values.len() + i,
-                None => return (pos, 0),
-            }
-        }
+        let Some(context) = found.context.rank_in(&fields) else {
+            return (pos, 0);
+        };
         let Some(group) = found.groups.get(context) else {
             return (pos, 0);
         };

@@ -254,12 +254,10 @@ pub fn fill_dense<C: DenseCells + Sync>(
     tables: &mut KernelTables,
 ) -> KernelAnswer {
     let (threads, parallel_cells) = (tables.threads, tables.parallel_cells);
-    let Some((g, declined)) = dense_table(cells, game, target, out, budget, tables) else {
-        return KernelAnswer::Computed;
+    let (g, declined) = match dense_table(cells, game, target, out, budget, tables) {
+        Ok(table) => table,
+        Err(answer) => return answer,
     };
-    if (target + 1 - g.len()) as u64 > budget {
-        return KernelAnswer::Declined;
-    }
     let new = target + 1 - g.len();
     // Not where a cell declined before: the fill would stop there again, while one thread
     // goes past it once the solver knows its value.
@@ -287,17 +285,15 @@ pub fn fill_dense_serial<C: DenseCells>(
     budget: u64,
     tables: &mut KernelTables,
 ) -> KernelAnswer {
-    let Some((g, declined)) = dense_table(cells, game, target, out, budget, tables) else {
-        return KernelAnswer::Computed;
-    };
-    if (target + 1 - g.len()) as u64 > budget {
-        return KernelAnswer::Declined;
+    match dense_table(cells, game, target, out, budget, tables) {
+        Ok((g, declined)) => fill_in_order(cells, g, declined, target, known, out),
+        Err(answer) => answer,
     }
-    fill_in_order(cells, g, declined, target, known, out)
 }
 
-/// Table `game` of `tables` and the cell of it that last declined; `None` (with the value
-/// pushed to `out`) where the table holds `target` already.
+/// Table `game` of `tables`, with room for `target`, and the cell of it that last declined;
+/// or the answer at once: the value (pushed to `out`) where the table holds `target`
+/// already, a refusal where more than `budget` values would be new.
 fn dense_table<'t, C: DenseCells>(
     cells: &C,
     game: usize,
@@ -305,7 +301,7 @@ fn dense_table<'t, C: DenseCells>(
     out: &mut Vec<(C::Pos, u32)>,
     budget: u64,
     tables: &'t mut KernelTables,
-) -> Option<(&'t mut Vec<u32>, &'t mut usize)> {
+) -> Result<(&'t mut Vec<u32>, &'t mut usize), KernelAnswer> {
     tables.table(game);
     if tables.declined.len() <= game {
         tables.declined.resize(game + 1, usize::MAX);
@@ -313,13 +309,14 @@ fn dense_table<'t, C: DenseCells>(
     let (g, declined) = (&mut tables.tables[game], &mut tables.declined[game]);
     if let Some(&value) = g.get(target) {
         out.push((cells.pos(target), value));
-        return None;
+        return Err(KernelAnswer::Computed);
     }
     // Every position from `g.len()` to `target` may need a new value.
-    if (target + 1 - g.len()) as u64 <= budget {
-        g.reserve(target + 1 - g.len());
+    if (target + 1 - g.len()) as u64 > budget {
+        return Err(KernelAnswer::Declined);
     }
-    Some((g, declined))
+    g.reserve(target + 1 - g.len());
+    Ok((g, declined))
 }
 
 /// Fills table `g` in index order up to `target` on this thread (see [`fill_dense`]).

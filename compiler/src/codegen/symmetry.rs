@@ -226,31 +226,6 @@ fn bit_group(generators: &[BitSymmetry]) -> Option<Vec<BitSymmetry>> {
     Some(group)
 }
 
-/// The fields that a game's bit maps read or compute besides their sets, and their values:
-/// every choice of those values is a context, ranked with the first field the most
-/// significant.
-struct Contexts {
-    fields: Vec<usize>,
-    values: Vec<Vec<Val>>,
-}
-
-impl Contexts {
-    fn count(&self) -> usize {
-        self.values.iter().map(Vec::len).product()
-    }
-
-    /// The values of context `rank`'s fields.
-    fn choice(&self, mut rank: usize) -> Vec<Val> {
-        let mut out = Vec::with_capacity(self.values.len());
-        for values in self.values.iter().rev() {
-            out.push(values[rank % values.len()].clone());
-            rank /= values.len();
-        }
-        out.reverse();
-        out
-    }
-}
-
 /// What a game with symmetries adds to the universe's `Rules`.
 pub(super) struct SymmetryArms {
     /// The arm of `Rules::least_image_fixing`.
@@ -469,10 +444,7 @@ impl Gen<'_> {
                 return None;
             }
         }
-        let contexts = Contexts {
-            fields: found.context.iter().map(|(f, _)| *f).collect(),
-            values: found.context.iter().map(|(_, v)| v.clone()).collect(),
-        };
+        let contexts = found.context.clone();
         let count = found.groups.len();
         let most = found.groups.iter().map(|g| g.maps.len()).max().unwrap_or(0);
         let elements: Vec<BitSymmetry> = (0..most)
@@ -494,7 +466,7 @@ impl Gen<'_> {
         let name = &self.names.games[gid].symmetry;
         let mut statics = Vec::new();
         let context = self.context_rank(gid, &contexts, &fields);
-        let at = match contexts.fields.is_empty() {
+        let at = match contexts.is_empty() {
             true => quote!(0),
             false => quote!(context),
         };
@@ -643,7 +615,7 @@ impl Gen<'_> {
         gid: usize,
         prefix: &str,
         element: &BitSymmetry,
-        contexts: &Contexts,
+        contexts: &[ContextField],
         statics: &mut Vec<TokenStream>,
     ) -> (Option<TokenStream>, TokenStream) {
         let rt = &self.rt;
@@ -652,7 +624,7 @@ impl Gen<'_> {
             true => quote!(#rt::native::Bits(#table.apply(#x.0))),
             false => quote!(#rt::native::Bits64(#table.apply64(#x.0))),
         };
-        if contexts.fields.is_empty() && element.everywhere() {
+        if contexts.is_empty() && element.everywhere() {
             let Some((_, maps)) = &element.entries[0] else {
                 unreachable!("a map that applies everywhere has its one context");
             };
@@ -719,7 +691,7 @@ impl Gen<'_> {
         });
         let mut parts = Vec::new();
         for (i, x) in fields.iter().enumerate() {
-            if let Some(k) = contexts.fields.iter().position(|&f| f == i) {
+            if let Some(k) = contexts.iter().position(|(f, _)| *f == i) {
                 let values = self.context_table(gid, k);
                 parts.push(quote!(#values[to]));
             } else if let Some(j) = mapped.iter().position(|&f| f == i) {
@@ -732,7 +704,7 @@ impl Gen<'_> {
                 parts.push(quote!(#x));
             }
         }
-        let (to, context) = match contexts.fields.is_empty() {
+        let (to, context) = match contexts.is_empty() {
             true => (quote!(_), quote!(0)),
             false => (quote!(to), quote!(context)),
         };
@@ -749,12 +721,12 @@ impl Gen<'_> {
     }
 
     /// `let context = ...;`: the rank of a position's context (nothing without contexts).
-    fn context_rank(&self, gid: usize, contexts: &Contexts, fields: &[Ident]) -> TokenStream {
-        if contexts.fields.is_empty() {
+    fn context_rank(&self, gid: usize, contexts: &[ContextField], fields: &[Ident]) -> TokenStream {
+        if contexts.is_empty() {
             return quote!();
         }
         let mut rank: Option<TokenStream> = None;
-        for (&f, values) in contexts.fields.iter().zip(&contexts.values) {
+        for &(f, ref values) in contexts {
             let x = &fields[f];
             let count = Literal::usize_unsuffixed(values.len());
             let digit = match &self.program.games[gid].fields[f].ty {
@@ -774,9 +746,14 @@ impl Gen<'_> {
     }
 
     /// The tables of the context fields' stored values, by context.
-    fn context_values(&self, gid: usize, contexts: &Contexts, statics: &mut Vec<TokenStream>) {
+    fn context_values(
+        &self,
+        gid: usize,
+        contexts: &[ContextField],
+        statics: &mut Vec<TokenStream>,
+    ) {
         let game = &self.program.games[gid];
-        for (k, &f) in contexts.fields.iter().enumerate() {
+        for (k, &(f, _)) in contexts.iter().enumerate() {
             let ty = self.stored_ty(&game.fields[f].ty, &self.layout.games[gid].fields[f]);
             let values = (0..contexts.count()).map(|rank| match &contexts.choice(rank)[k] {
                 Val::Bool(b) => quote!(#b),
@@ -834,14 +811,12 @@ impl Gen<'_> {
     /// The game's contexts, and each of its symmetries as bit maps where it is one (from
     /// the tables of `opt/images.rs`): none where a context field is not kept as a number
     /// or `bool`.
-    fn bit_symmetries(&self, gid: usize, game: &Game) -> (Contexts, Vec<Option<BitSymmetry>>) {
-        let none = || {
-            let contexts = Contexts {
-                fields: Vec::new(),
-                values: Vec::new(),
-            };
-            (contexts, game.symmetries.iter().map(|_| None).collect())
-        };
+    fn bit_symmetries(
+        &self,
+        gid: usize,
+        game: &Game,
+    ) -> (Vec<ContextField>, Vec<Option<BitSymmetry>>) {
+        let none = || (Vec::new(), game.symmetries.iter().map(|_| None).collect());
         let Some(tables) = &game.symmetry_tables else {
             return none();
         };
@@ -854,10 +829,7 @@ impl Gen<'_> {
         if !tables.context.iter().all(|(f, _)| plain(*f)) {
             return none();
         }
-        let contexts = Contexts {
-            fields: tables.context.iter().map(|(f, _)| *f).collect(),
-            values: tables.context.iter().map(|(_, v)| v.clone()).collect(),
-        };
+        let contexts = tables.context.clone();
         let maps = (tables.maps.iter())
             .map(|table| self.bit_symmetry(gid, table.as_ref()?))
             .collect();

@@ -1041,40 +1041,57 @@ pub struct Symmetry {
 #[derive(Clone, Debug)]
 pub struct SymmetryTables {
     /// The context's fields, each with its values in order.
-    pub context: Vec<(usize, Vec<Val>)>,
+    pub context: Vec<ContextField>,
     /// Each declared map, where it is of that form and applies in some context.
     pub maps: Vec<Option<SymmetryTable>>,
 }
 
-impl SymmetryTables {
-    /// How many contexts there are.
-    pub fn contexts(&self) -> usize {
-        self.context
-            .iter()
-            .map(|(_, values)| values.len())
-            .product()
-    }
+/// A field of a game's *context* (the fields with few values that its symmetries read
+/// besides its sets) with its values in order: each choice of the context fields' values is
+/// a context, ranked with the first field the most significant ([`Contexts`]).
+pub type ContextField = (usize, Vec<Val>);
 
+/// The contexts of a list of context fields, by rank.
+pub trait Contexts {
+    /// How many contexts there are.
+    fn count(&self) -> usize;
+    /// The context fields' values of context `rank`.
+    fn choice(&self, rank: usize) -> Vec<Val>;
+    /// The rank of a choice of the context fields' values, when they are theirs.
+    fn rank_of(&self, choice: &[Val]) -> Option<usize>;
     /// The rank of the context of a position with `fields`, when its context fields hold
     /// their values.
-    pub fn rank(&self, fields: &[Val]) -> Option<usize> {
-        let mut rank = 0;
-        for (f, values) in &self.context {
-            let v = fields.get(*f)?;
-            rank = rank * values.len() + values.iter().position(|w| w == v)?;
-        }
-        Some(rank)
+    fn rank_in(&self, fields: &[Val]) -> Option<usize>;
+}
+
+impl Contexts for [ContextField] {
+    fn count(&self) -> usize {
+        self.iter().map(|(_, values)| values.len()).product()
     }
 
-    /// The values of context `rank`'s fields.
-    pub fn choice(&self, mut rank: usize) -> Vec<Val> {
-        let mut out = Vec::with_capacity(self.context.len());
-        for (_, values) in self.context.iter().rev() {
+    fn choice(&self, mut rank: usize) -> Vec<Val> {
+        let mut out = Vec::with_capacity(self.len());
+        for (_, values) in self.iter().rev() {
             out.push(values[rank % values.len()].clone());
             rank /= values.len();
         }
         out.reverse();
         out
+    }
+
+    fn rank_of(&self, choice: &[Val]) -> Option<usize> {
+        let mut rank = 0;
+        for ((_, values), v) in self.iter().zip(choice) {
+            rank = rank * values.len() + values.iter().position(|w| w == v)?;
+        }
+        Some(rank)
+    }
+
+    fn rank_in(&self, fields: &[Val]) -> Option<usize> {
+        let choice = (self.iter())
+            .map(|(f, _)| fields.get(*f).cloned())
+            .collect::<Option<Vec<Val>>>()?;
+        self.rank_of(&choice)
     }
 }
 

@@ -60,9 +60,9 @@ pub fn verify(program: &Program) -> Result<(), String> {
                     .iter()
                     .all(|(f, values)| *f < g.fields.len() && !values.is_empty())
                 && (t.maps.iter().flatten()).all(|m| {
-                    m.entries.len() == t.contexts()
+                    m.entries.len() == t.context.count()
                         && (m.entries.iter().flatten()).all(|(to, images)| {
-                            *to < t.contexts() && images.len() == g.fields.len()
+                            *to < t.context.count() && images.len() == g.fields.len()
                         })
                 });
             if !fits {

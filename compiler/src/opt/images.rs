@@ -106,7 +106,7 @@ fn tables(
             }
         }
     }
-    let context: Vec<(usize, Vec<Val>)> = (used.iter())
+    let context: Vec<ContextField> = (used.iter())
         .map(|&f| Some((f, context_values(program, game, f)?)))
         .collect::<Option<_>>()?;
     let mut tables = SymmetryTables {
@@ -181,9 +181,9 @@ fn table(
     shape: &[Arg],
     tables: &SymmetryTables,
 ) -> Option<SymmetryTable> {
-    let mut entries = Vec::with_capacity(tables.contexts());
-    for rank in 0..tables.contexts() {
-        let choice = tables.choice(rank);
+    let mut entries = Vec::with_capacity(tables.context.count());
+    for rank in 0..tables.context.count() {
+        let choice = tables.context.choice(rank);
         let mut env = vec![Val::Int(0); game.frame.max(game.fields.len())];
         for ((f, _), v) in tables.context.iter().zip(&choice) {
             env[*f] = v.clone();
@@ -214,7 +214,7 @@ fn table(
                     }
                 }
             }
-            Some((context_rank(tables, &image)?, maps))
+            Some((tables.context.rank_of(&image)?, maps))
         })();
         entries.push(entry);
     }
@@ -222,13 +222,4 @@ fn table(
         .iter()
         .any(Option::is_some)
         .then_some(SymmetryTable { entries })
-}
-
-/// The rank of a choice of the context fields' values, when they are theirs.
-fn context_rank(tables: &SymmetryTables, choice: &[Val]) -> Option<usize> {
-    let mut rank = 0;
-    for ((_, values), v) in tables.context.iter().zip(choice) {
-        rank = rank * values.len() + values.iter().position(|w| w == v)?;
-    }
-    Some(rank)
 }

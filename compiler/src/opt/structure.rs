@@ -340,27 +340,17 @@ impl Structure {
 
     /// How many contexts there are.
     pub fn contexts(&self) -> usize {
-        self.context.iter().map(|(_, v)| v.len()).product()
+        self.context.count()
     }
 
     /// The context fields' values of context `rank` (the first field most significant).
-    pub fn context_values(&self, mut rank: usize) -> Vec<Val> {
-        let mut out = Vec::with_capacity(self.context.len());
-        for (_, values) in self.context.iter().rev() {
-            out.push(values[rank % values.len()].clone());
-            rank /= values.len();
-        }
-        out.reverse();
-        out
+    pub fn context_values(&self, rank: usize) -> Vec<Val> {
+        self.context.choice(rank)
     }
 
     /// The rank of a choice of the context fields' values.
     pub fn context_rank(&self, choice: &[Val]) -> Option<usize> {
-        let mut rank = 0;
-        for ((_, values), v) in self.context.iter().zip(choice) {
-            rank = rank * values.len() + values.iter().position(|w| w == v)?;
-        }
-        Some(rank)
+        self.context.rank_of(choice)
     }
 
     /// The rank of element `v`, if it is one.
