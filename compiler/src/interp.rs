@@ -968,23 +968,19 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     ))))
 }
 
-/// How the positions of a game index densely, for its Grundy kernel: one `nat` field (heap
-/// `n` has index `n`), or fields that are ranges or `bool`s, the first the least
-/// significant digit.
-enum DenseDigits {
-    Heap,
-    /// Each field's least value and number of values (`None` for a `bool`).
-    Mixed(Vec<Option<(i64, u64)>>),
-}
+/// How the positions of a game index densely, for the interpreter's Grundy kernel: fields
+/// that are ranges or `bool`s, the first the least significant digit, at most
+/// [`DenseDigits::LIMIT`] positions. (Not a heap's one `nat` field, as native code does: the
+/// interpreter interns every position its table holds, which its solver cannot forget under
+/// `--max-memory`, and a heap's table grows with the largest heap asked.)
+/// Each field's least value and number of values (`None` for a `bool`).
+struct DenseDigits(Vec<Option<(i64, u64)>>);
 
 impl DenseDigits {
-    /// The most positions a table of mixed digits spans, and the largest heap.
-    const LIMIT: u64 = 1 << 27;
+    /// The most positions a table spans.
+    const LIMIT: u64 = 1 << 18;
 
     fn of(game: &Game) -> Option<DenseDigits> {
-        if matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
-            return Some(DenseDigits::Heap);
-        }
         let digits = (game.fields.iter())
             .map(|f| match f.ty {
                 FieldTy::Range(lo, hi) => Some(Some((lo, hi.checked_sub(lo)? as u64 + 1))),
@@ -993,50 +989,39 @@ impl DenseDigits {
             })
             .collect::<Option<Vec<_>>>()?;
         let size = (digits.iter()).try_fold(1u64, |n, d| n.checked_mul(d.map_or(2, |d| d.1)))?;
-        (!digits.is_empty() && size < Self::LIMIT).then_some(DenseDigits::Mixed(digits))
+        (!digits.is_empty() && size < Self::LIMIT).then_some(DenseDigits(digits))
     }
 
     /// The index of the position with `fields`, when they lie in the table.
     fn index(&self, fields: &[Val]) -> Option<usize> {
-        match self {
-            DenseDigits::Heap => match fields {
-                [Val::Int(n)] if (0..Self::LIMIT as i64).contains(n) => Some(*n as usize),
-                _ => None,
-            },
-            DenseDigits::Mixed(digits) => {
-                let mut index = 0u64;
-                for (d, v) in digits.iter().zip(fields).rev() {
-                    let (digit, radix) = match (d, v) {
-                        (Some((lo, radix)), Val::Int(x)) => {
-                            let digit = u64::try_from(x.checked_sub(*lo)?).ok()?;
-                            (digit < *radix).then_some((digit, *radix))?
-                        }
-                        (None, Val::Bool(b)) => (u64::from(*b), 2),
-                        _ => return None,
-                    };
-                    index = index * radix + digit;
+        let mut index = 0u64;
+        for (d, v) in self.0.iter().zip(fields).rev() {
+            let (digit, radix) = match (d, v) {
+                (Some((lo, radix)), Val::Int(x)) => {
+                    let digit = u64::try_from(x.checked_sub(*lo)?).ok()?;
+                    (digit < *radix).then_some((digit, *radix))?
                 }
-                Some(index as usize)
-            }
+                (None, Val::Bool(b)) => (u64::from(*b), 2),
+                _ => return None,
+            };
+            index = index * radix + digit;
         }
+        Some(index as usize)
     }
 
     /// The fields of the position with index `cur`.
     fn fields(&self, mut cur: usize) -> Vec<Val> {
-        match self {
-            DenseDigits::Heap => vec![Val::Int(cur as i64)],
-            DenseDigits::Mixed(digits) => (digits.iter())
-                .map(|d| {
-                    let radix = d.map_or(2, |d| d.1) as usize;
-                    let digit = cur % radix;
-                    cur /= radix;
-                    match d {
-                        Some((lo, _)) => Val::Int(lo + digit as i64),
-                        None => Val::Bool(digit == 1),
-                    }
-                })
-                .collect(),
-        }
+        (self.0.iter())
+            .map(|d| {
+                let radix = d.map_or(2, |d| d.1) as usize;
+                let digit = cur % radix;
+                cur /= radix;
+                match d {
+                    Some((lo, _)) => Val::Int(lo + digit as i64),
+                    None => Val::Bool(digit == 1),
+                }
+            })
+            .collect()
     }
 }
 
