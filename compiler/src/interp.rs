@@ -824,22 +824,16 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             clauses,
         } => {
             let mut children = Vec::new();
-            choices(clauses, env, cx, &mut |env| match eval(elem, env, cx)? {
-                Val::Game(g) => {
-                    children.push((*g).clone());
-                    spend(1)
-                }
-                other => Err(EvalError::plain(format!("{other} is not a position"))),
+            choices(clauses, env, cx, &mut |env| {
+                children.push(position_of(eval(elem, env, cx)?)?);
+                spend(1)
             })?;
             Val::Game(Rc::new(Expr::compound_in_order(*kind, children)))
         }
         IExpr::Compound { kind, parts } => {
             let mut children = Vec::with_capacity(parts.len());
             for p in parts {
-                match eval(p, env, cx)? {
-                    Val::Game(g) => children.push((*g).clone()),
-                    other => return Err(EvalError::plain(format!("{other} is not a position"))),
-                }
+                children.push(position_of(eval(p, env, cx)?)?);
             }
             Val::Game(Rc::new(Expr::compound_in_order(*kind, children)))
         }
@@ -848,6 +842,14 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
 
 /// A set value's elements.
 type Set = Rc<BTreeSet<Val>>;
+
+/// The position a value is, or why it is not one.
+fn position_of(v: Val) -> Result<Expr<u32>, EvalError> {
+    match v {
+        Val::Game(g) => Ok((*g).clone()),
+        other => Err(EvalError::plain(format!("{other} is not a position"))),
+    }
+}
 
 /// The parts of `whole` by `step` (`components(whole, x => step(x))`), in the order of
 /// their least elements: part by part from the least element left, wave by wave through
@@ -894,7 +896,7 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     let whole = set_of(eval(seed, env, cx)?)?;
     let PartsKind::Sum {
         part,
-        board: (r0, rows, c0, cols),
+        board,
         joined,
         ..
     } = &op.kind
@@ -913,16 +915,10 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
         )));
     };
     // A set within the board is divided by the board's table, its cells by rank.
-    let rank = |v: &Val| -> Option<usize> {
-        let Val::Tuple(p) = v else { return None };
-        let [Val::Int(r), Val::Int(c)] = p.as_ref() else {
-            return None;
-        };
-        let (r, c) = (r - i64::from(*r0), c - i64::from(*c0));
-        ((0..i64::from(*rows)).contains(&r) && (0..i64::from(*cols)).contains(&c))
-            .then(|| (r * i64::from(*cols) + c) as usize)
-    };
-    let Some(ranks) = whole.iter().map(rank).collect::<Option<Vec<usize>>>() else {
+    let Some(ranks) = (whole.iter())
+        .map(|x| board_rank(*board, x))
+        .collect::<Option<Vec<usize>>>()
+    else {
         return eval(&op.written, env, cx);
     };
     let IExpr::CompoundOf { elem, .. } = &op.written else {
@@ -933,35 +929,18 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     for (x, &r) in whole.iter().zip(&ranks) {
         cells_by_rank[r] = Some(x);
     }
-    let mut left: u128 = ranks.iter().fold(0, |bits, &r| bits | 1 << r);
+    let whole_bits: u128 = ranks.iter().fold(0, |bits, &r| bits | 1 << r);
     ensure(env, part.slot);
     let mut children = Vec::new();
-    while left != 0 {
-        // The part of the least cell left: what the table reaches from it within the set.
-        let mut found = left & left.wrapping_neg();
-        let mut wave = found;
-        while wave != 0 {
-            let mut reached = 0u128;
-            let mut bits = wave;
-            while bits != 0 {
-                reached |= joined[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-            wave = reached & left & !found;
-            found |= wave;
-        }
-        left &= !found;
+    // The regions as native code finds them: the runtime's search of the board's table.
+    let steps = cgdl_runtime::native::RankSteps::new(joined);
+    cgdl_runtime::native::try_rank_components(whole_bits, &steps, |found| {
         spend(u64::from(found.count_ones()))?;
         let cells = (0..128).filter_map(|r| cells_by_rank[r].filter(|_| found >> r & 1 == 1));
         env[part.slot] = Val::Set(Rc::new(cells.cloned().collect()));
-        match eval(elem, env, cx)? {
-            Val::Game(g) => {
-                children.push((*g).clone());
-                spend(1)?;
-            }
-            other => return Err(EvalError::plain(format!("{other} is not a position"))),
-        }
-    }
+        children.push(position_of(eval(elem, env, cx)?)?);
+        spend(1)
+    })?;
     Ok(Val::Game(Rc::new(Expr::compound_in_order(
         cgdl_runtime::Compound::Sum,
         children,
@@ -972,8 +951,8 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
 /// that are ranges or `bool`s, the first the least significant digit, at most
 /// [`DenseDigits::LIMIT`] positions. (Not a heap's one `nat` field, as native code does: the
 /// interpreter interns every position its table holds, which its solver cannot forget under
-/// `--max-memory`, and a heap's table grows with the largest heap asked.)
-/// Each field's least value and number of values (`None` for a `bool`).
+/// `--max-memory`, and a heap's table grows with the largest heap asked.) Each field's
+/// least value and number of values (`None` for a `bool`).
 struct DenseDigits(Vec<Option<(i64, u64)>>);
 
 impl DenseDigits {

@@ -600,8 +600,8 @@ value grundy of G(5)
     assert_eq!(kernel(&three), None);
 }
 
-/// Each position of game 0 (its one set field over `cells`, and the other fields from
-/// `others`), with the image of each declared map as the interpreter gives it, as text.
+/// Each of `positions` (the fields of a position of game 0), with the image of each of the
+/// game's declared maps as the interpreter gives it, as text.
 fn images(
     program: &Program,
     source: &str,
@@ -691,8 +691,19 @@ value grundy of Row(4, {0, 1, 3})
                 .map(move |s| vec![Val::Int(n), s])
         })
         .collect();
-    assert_eq!(
-        images(&optimized, row, &positions),
-        images(&written, row, &positions)
-    );
+    let expected = images(&written, row, &positions);
+    assert_eq!(images(&optimized, row, &positions), expected);
+    // The interpreter reads the tables in each context: a map of every element to itself
+    // gives other images.
+    let mut wrong = optimized.clone();
+    let table = wrong.games[0].symmetry_tables.as_mut().expect("tables");
+    let flip = table.maps[0].as_mut().expect("a table");
+    for (_, images) in flip.entries.iter_mut().flatten() {
+        if let Some(images) = &mut images[1] {
+            for (x, image) in Rc::make_mut(images).iter_mut() {
+                *image = Some(x.clone());
+            }
+        }
+    }
+    assert_ne!(images(&wrong, row, &positions), expected);
 }

@@ -39,14 +39,16 @@ impl Gen<'_> {
         let Some(steps) = steps else {
             return Ok(quote!(#rt::native::components(#whole, #step)?));
         };
-        let entries = steps.cells.iter().map(|(cell, step)| {
+        let entries = steps.by_cell.iter().map(|(cell, step)| {
             let mut words = [0u64; CODE_WORDS];
             for c in step.iter().filter_map(cell_code) {
                 words[c / 64] |= 1 << (c % 64);
             }
-            let code = cell_code(cell).map_or(0, |c| c as u32);
+            let Some(code) = cell_code(cell) else {
+                unreachable!("the parts pass keeps the cells that have codes")
+            };
             let (code, words) = (
-                Literal::u32_unsuffixed(code),
+                Literal::u32_unsuffixed(code as u32),
                 words.iter().map(|&w| Literal::u64_unsuffixed(w)),
             );
             quote!((#code, [#(#words),*]))

@@ -798,11 +798,11 @@ impl Gen<'_> {
     /// The values of field `i` of game `gid` when it can be part of a context: a range or
     /// `bool` stored as a number or `bool`, with few values.
     fn context_field(&self, gid: usize, i: usize) -> Option<Vec<Val>> {
-        let ty = &self.program.games[gid].fields[i].ty;
         let packed = &self.layout.games[gid].fields[i];
-        match (ty, packed) {
-            (FieldTy::Range(..) | FieldTy::Bool, Packed::Plain | Packed::Narrow(_)) => {
-                ty.values(&self.program.types, crate::opt::images::CONTEXT_LIMIT)
+        let game = &self.program.games[gid];
+        match packed {
+            Packed::Plain | Packed::Narrow(_) => {
+                crate::opt::images::context_values(self.program, game, i)
             }
             _ => None,
         }

@@ -363,14 +363,12 @@ pub enum PartsKind {
 }
 
 /// A function's table from board cells to sets of board cells (pairs of numbers in
-/// `0..16`): each argument in rank order with its value.
+/// `0..16`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CellSteps {
     /// The function.
     pub func: usize,
-    /// Each cell the function is tabulated at, with the cells it gives.
-    pub cells: Vec<(Val, Rc<BTreeSet<Val>>)>,
-    /// The same by cell.
+    /// Each cell the function is tabulated at (in order), with the cells it gives.
     pub by_cell: BTreeMap<Val, Rc<BTreeSet<Val>>>,
 }
 

@@ -377,6 +377,18 @@ impl fmt::Display for Val {
     }
 }
 
+/// The rank of cell `v` on `board` (`(r0, rows, c0, cols)`, [`FieldTy::board`]), row by
+/// row, when it lies on it.
+pub fn board_rank((r0, rows, c0, cols): (u32, u32, u32, u32), v: &Val) -> Option<usize> {
+    let Val::Tuple(p) = v else { return None };
+    let [Val::Int(r), Val::Int(c)] = p.as_ref() else {
+        return None;
+    };
+    let (r, c) = (r - i64::from(r0), c - i64::from(c0));
+    ((0..i64::from(rows)).contains(&r) && (0..i64::from(cols)).contains(&c))
+        .then(|| (r * i64::from(cols) + c) as usize)
+}
+
 /// The code the runtime gives a pair of numbers in `0..16` in a set of board cells (`16 a +
 /// b`), as an index of its code words.
 pub fn cell_code(v: &Val) -> Option<usize> {

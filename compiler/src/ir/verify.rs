@@ -267,18 +267,14 @@ impl Verifier<'_> {
                 self.expr(&op.written, bound)?;
             }
             IExpr::Parts(op) => {
-                let sets = |e: &IExpr| match e {
-                    IExpr::Closure {
-                        kind: crate::ast::ClosureKind::Components,
-                        ..
-                    } => true,
-                    IExpr::Parts(inner) => inner.kind == PartsKind::Sets,
-                    _ => false,
-                };
                 let shaped = match (&op.kind, &op.written) {
-                    (PartsKind::Sets, written) => {
-                        sets(written) && !matches!(written, IExpr::Parts(_))
-                    }
+                    (
+                        PartsKind::Sets,
+                        IExpr::Closure {
+                            kind: crate::ast::ClosureKind::Components,
+                            ..
+                        },
+                    ) => true,
                     (
                         PartsKind::Sum {
                             game,
@@ -291,7 +287,9 @@ impl Verifier<'_> {
                     ) => {
                         let one_part = match clauses.as_slice() {
                             [IClause::Bind(vars, domain)] => {
-                                matches!(vars.as_slice(), [v] if v == part) && sets(domain)
+                                let sets = matches!(domain,
+                                    IExpr::Parts(inner) if inner.kind == PartsKind::Sets);
+                                matches!(vars.as_slice(), [v] if v == part) && sets
                             }
                             _ => false,
                         };

@@ -64,7 +64,7 @@ pub fn set_elements(program: &Program, game: &Game, i: usize) -> Option<Vec<Val>
 
 /// The values of field `i` of `game` when it can be part of a context: a range or `bool`
 /// with few values.
-fn context_values(program: &Program, game: &Game, i: usize) -> Option<Vec<Val>> {
+pub fn context_values(program: &Program, game: &Game, i: usize) -> Option<Vec<Val>> {
     let ty = &game.fields[i].ty;
     match ty {
         FieldTy::Range(..) | FieldTy::Bool => ty.values(&program.types, CONTEXT_LIMIT),
@@ -72,7 +72,7 @@ fn context_values(program: &Program, game: &Game, i: usize) -> Option<Vec<Val>> 
     }
 }
 
-/// The tables of `game`'s declared maps, where some map has the form.
+/// The tables of `game`'s declared maps, where it has some and its contexts are few.
 fn tables(
     program: &Program,
     evaluations: &Evaluations,
@@ -109,24 +109,14 @@ fn tables(
     let context: Vec<ContextField> = (used.iter())
         .map(|&f| Some((f, context_values(program, game, f)?)))
         .collect::<Option<_>>()?;
-    let mut tables = SymmetryTables {
-        context,
-        maps: Vec::new(),
-    };
     // No tables where the contexts are too many.
-    if tables
-        .context
-        .iter()
-        .map(|(_, v)| v.len())
-        .product::<usize>()
-        > CONTEXT_LIMIT
-    {
+    if context.count() > CONTEXT_LIMIT {
         return None;
     }
-    tables.maps = (shapes.iter())
-        .map(|shape| table(evaluations, game, &elements, shape.as_deref()?, &tables))
+    let maps = (shapes.iter())
+        .map(|shape| table(evaluations, game, &elements, shape.as_deref()?, &context))
         .collect();
-    Some(tables)
+    Some(SymmetryTables { context, maps })
 }
 
 /// How each field of `result` (a symmetry's image) is given, when the map has the form.
@@ -179,13 +169,13 @@ fn table(
     game: &Game,
     elements: &[Option<Vec<Val>>],
     shape: &[Arg],
-    tables: &SymmetryTables,
+    context: &[ContextField],
 ) -> Option<SymmetryTable> {
-    let mut entries = Vec::with_capacity(tables.context.count());
-    for rank in 0..tables.context.count() {
-        let choice = tables.context.choice(rank);
+    let mut entries = Vec::with_capacity(context.count());
+    for rank in 0..context.count() {
+        let choice = context.choice(rank);
         let mut env = vec![Val::Int(0); game.frame.max(game.fields.len())];
-        for ((f, _), v) in tables.context.iter().zip(&choice) {
+        for ((f, _), v) in context.iter().zip(&choice) {
             env[*f] = v.clone();
         }
         let entry = (|| {
@@ -196,7 +186,7 @@ fn table(
                     Arg::Kept => maps.push(None),
                     Arg::Computed(e) => {
                         let v = evaluations.eval(e, &env)??;
-                        let k = tables.context.iter().position(|(f, _)| *f == i)?;
+                        let k = context.iter().position(|(f, _)| *f == i)?;
                         image[k] = v;
                         maps.push(None);
                     }
@@ -214,7 +204,7 @@ fn table(
                     }
                 }
             }
-            Some((tables.context.rank_of(&image)?, maps))
+            Some((context.rank_of(&image)?, maps))
         })();
         entries.push(entry);
     }

@@ -66,7 +66,7 @@ fn cell_steps(program: &Program, id: usize) -> Option<CellSteps> {
     param.board()?;
     elem.board()?;
     let args = FieldTy::Tuple(table.types.clone()).values(&program.types, table.values.len())?;
-    let mut cells = Vec::with_capacity(args.len());
+    let mut by_cell = BTreeMap::new();
     for (arg, value) in args.iter().zip(table.values.iter()) {
         let (Val::Tuple(arg), Some(Val::Set(step))) = (arg, value) else {
             return None;
@@ -76,14 +76,9 @@ fn cell_steps(program: &Program, id: usize) -> Option<CellSteps> {
         if cell_code(cell).is_none() || !codes || !f.ret.admits(&Val::Set(step.clone())) {
             return None;
         }
-        cells.push((cell.clone(), step.clone()));
+        by_cell.insert(cell.clone(), step.clone());
     }
-    let by_cell: BTreeMap<Val, _> = cells.iter().cloned().collect();
-    Some(CellSteps {
-        func: id,
-        cells,
-        by_cell,
-    })
+    Some(CellSteps { func: id, by_cell })
 }
 
 /// What the pass reads of the program: each function's table as cells, each game's board
@@ -153,18 +148,10 @@ impl Known {
         if !direct && !arg.reads_any(vars) {
             return None;
         }
-        let board @ (r0, rows, c0, cols) = self.boards[*game]?;
+        let board @ (_, rows, _, cols) = self.boards[*game]?;
         // Each cell's steps by rank, and the steps into it (symmetric, as `components`
         // joins a step either way); a step out of the board joins nothing here.
-        let rank = |v: &Val| -> Option<usize> {
-            let Val::Tuple(p) = v else { return None };
-            let [Val::Int(r), Val::Int(c)] = p.as_ref() else {
-                return None;
-            };
-            let (r, c) = (r - i64::from(r0), c - i64::from(c0));
-            ((0..i64::from(rows)).contains(&r) && (0..i64::from(cols)).contains(&c))
-                .then(|| (r * i64::from(cols) + c) as usize)
-        };
+        let rank = |v: &Val| board_rank(board, v);
         // The parts are found on at most 128 bits.
         let count = (rows * cols) as usize;
         if count > 128 {
@@ -172,7 +159,7 @@ impl Known {
         }
         let mut joined = vec![0u128; count];
         let mut held = vec![false; count];
-        for (cell, step) in &inner.steps.cells {
+        for (cell, step) in &inner.steps.by_cell {
             let Some(from) = rank(cell) else { continue };
             held[from] = true;
             for to in step.iter().filter_map(rank) {

@@ -338,21 +338,6 @@ impl Structure {
         out
     }
 
-    /// How many contexts there are.
-    pub fn contexts(&self) -> usize {
-        self.context.count()
-    }
-
-    /// The context fields' values of context `rank` (the first field most significant).
-    pub fn context_values(&self, rank: usize) -> Vec<Val> {
-        self.context.choice(rank)
-    }
-
-    /// The rank of a choice of the context fields' values.
-    pub fn context_rank(&self, choice: &[Val]) -> Option<usize> {
-        self.context.rank_of(choice)
-    }
-
     /// The rank of element `v`, if it is one.
     pub fn rank_of(&self, v: &Val) -> Option<u32> {
         self.rank.get(v).copied()
@@ -361,7 +346,7 @@ impl Structure {
     /// The structure's values in context `rank`: each top-level relation and table.
     pub fn evaluate(&self, interp: &Interpreter, rank: usize) -> Result<Vec<SVal>, String> {
         let mut env = vec![Val::Int(0); self.frame.max(self.fields)];
-        for ((f, _), v) in self.context.iter().zip(self.context_values(rank)) {
+        for ((f, _), v) in self.context.iter().zip(self.context.choice(rank)) {
             env[*f] = v;
         }
         for step in &self.globals {

@@ -106,7 +106,7 @@ fn analyse(program: &Program, interp: &Interpreter, gid: usize) -> Findings {
         }
     };
     let (values, spent) = within_budget(BUDGET, || {
-        (0..structure.contexts())
+        (0..structure.context.count())
             .map(|c| structure.evaluate(interp, c))
             .collect::<Result<Vec<_>, _>>()
     });
@@ -403,9 +403,9 @@ fn declared_map(
     let n = structure.elements.len();
     let frame = game.frame.max(game.fields.len());
     let (mut to, mut perms) = (Vec::new(), Vec::new());
-    for c in 0..structure.contexts() {
+    for c in 0..structure.context.count() {
         let mut env = vec![Val::Int(0); frame];
-        let choice = structure.context_values(c);
+        let choice = structure.context.choice(c);
         for ((f, _), v) in structure.context.iter().zip(&choice) {
             env[*f] = v.clone();
         }
@@ -448,7 +448,7 @@ fn declared_map(
                 return None;
             }
         }
-        to.push(structure.context_rank(&image)?);
+        to.push(structure.context.rank_of(&image)?);
         perms.push(p);
     }
     Some((to, perms))
