@@ -458,6 +458,96 @@ impl std::fmt::Debug for InverseTable {
     }
 }
 
+/// The expressions directly inside `$e` (an `IExpr`, borrowed or mutably borrowed), each
+/// given to `$f`, lists taken with `$iter` (`iter`, or `iter_mut` with `mut`): the one listing of an
+/// expression's children that both visitors use.
+macro_rules! children {
+    ($e:expr, $f:ident, $iter:ident $(, $m:tt)?) => {
+        match $e {
+            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
+            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => $f(x),
+            IExpr::Bin { lhs, rhs, .. } => {
+                $f(lhs);
+                $f(rhs);
+            }
+            IExpr::Index { list, index, .. } => {
+                $f(list);
+                $f(index);
+            }
+            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.$iter().for_each($f),
+            IExpr::Call { args, .. }
+            | IExpr::Builtin { args, .. }
+            | IExpr::Pos { args, .. }
+            | IExpr::Variant { args, .. } => args.$iter().for_each($f),
+            IExpr::Compound { parts, .. } => parts.$iter().for_each($f),
+            IExpr::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                $f(cond);
+                $f(then);
+                $f(otherwise);
+            }
+            IExpr::Let { value, body, .. } => {
+                $f(value);
+                $f(body);
+            }
+            IExpr::Quant { domain, body, .. } => {
+                $f(domain);
+                $f(body);
+            }
+            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+                for c in clauses.$iter() {
+                    match c {
+                        IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => $f(x),
+                    }
+                }
+                $f(elem);
+            }
+            IExpr::Closure { seed, next, .. } => {
+                $f(seed);
+                $f(next);
+            }
+            IExpr::Slice { list, lo, hi, .. } => {
+                $f(list);
+                for b in [lo, hi].into_iter().flatten() {
+                    $f(b);
+                }
+            }
+            IExpr::With {
+                list, index, value, ..
+            } => {
+                $f(list);
+                $f(index);
+                $f(value);
+            }
+            IExpr::Match {
+                scrutinee,
+                arms,
+                default,
+                ..
+            } => {
+                $f(scrutinee);
+                for arm in arms.$iter() {
+                    $f(&$($m)? arm.body);
+                }
+                if let Some(d) = default {
+                    $f(d);
+                }
+            }
+            IExpr::Inverted(q) => {
+                $f(&$($m)? q.looked_for);
+                if let Some(rest) = &$($m)? q.rest {
+                    $f(rest);
+                }
+            }
+            IExpr::Cells(op) => $f(&$($m)? op.written),
+            IExpr::Parts(op) => $f(&$($m)? op.written),
+        }
+    };
+}
+
 impl IExpr {
     /// Whether this expression reads one of `vars` (the same name in the same slot).
     pub fn reads_any(&self, vars: &[Var]) -> bool {
@@ -492,277 +582,41 @@ impl IExpr {
     }
 
     /// Calls `f` on each expression directly inside this one (a clause's expressions
-    /// included).
+    /// included), in the order they are evaluated where that is fixed.
     pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a IExpr)) {
-        match self {
-            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
-            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => f(x),
-            IExpr::Bin { lhs, rhs, .. } => {
-                f(lhs);
-                f(rhs);
-            }
-            IExpr::Index { list, index, .. } => {
-                f(list);
-                f(index);
-            }
-            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.iter().for_each(f),
-            IExpr::Call { args, .. }
-            | IExpr::Builtin { args, .. }
-            | IExpr::Pos { args, .. }
-            | IExpr::Variant { args, .. } => args.iter().for_each(f),
-            IExpr::Compound { parts, .. } => parts.iter().for_each(f),
-
-            IExpr::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                f(cond);
-                f(then);
-                f(otherwise);
-            }
-            IExpr::Let { value, body, .. } => {
-                f(value);
-                f(body);
-            }
-            IExpr::Quant { domain, body, .. } => {
-                f(domain);
-                f(body);
-            }
-            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
-                clauses.iter().for_each(|c| f(c.expr()));
-                f(elem);
-            }
-            IExpr::Closure { seed, next, .. } => {
-                f(seed);
-                f(next);
-            }
-            IExpr::Slice { list, lo, hi, .. } => {
-                f(list);
-                [lo, hi].into_iter().flatten().for_each(|b| f(b));
-            }
-            IExpr::With {
-                list, index, value, ..
-            } => {
-                f(list);
-                f(index);
-                f(value);
-            }
-            IExpr::Match {
-                scrutinee,
-                arms,
-                default,
-                ..
-            } => {
-                f(scrutinee);
-                arms.iter().for_each(|arm| f(&arm.body));
-                if let Some(d) = default {
-                    f(d);
-                }
-            }
-            IExpr::Inverted(q) => {
-                f(&q.looked_for);
-                if let Some(rest) = &q.rest {
-                    f(rest);
-                }
-            }
-            IExpr::Cells(op) => f(&op.written),
-            IExpr::Parts(op) => f(&op.written),
-        }
+        children!(self, f, iter);
     }
 
     /// Calls `f` on each expression directly inside this one, mutably (a clause's
     /// expressions included), as [`IExpr::for_each_child`] visits them.
     pub fn for_each_child_mut<'a>(&'a mut self, f: &mut dyn FnMut(&'a mut IExpr)) {
+        children!(self, f, iter_mut, mut);
+    }
+
+    /// Calls `f` on each name this expression itself binds (not those of the expressions
+    /// inside it): a `let`'s, a quantifier's, a closure's, a match arm's, a comprehension's
+    /// clauses'.
+    pub fn for_each_own_bind(&self, f: &mut dyn FnMut(&Var)) {
         match self {
-            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
-            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => f(x),
-            IExpr::Bin { lhs, rhs, .. } => {
-                f(lhs);
-                f(rhs);
+            IExpr::Let { var, .. } | IExpr::Closure { var, .. } => f(var),
+            IExpr::Quant { vars, .. } => vars.iter().for_each(f),
+            IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+                clauses.iter().for_each(|c| c.for_each_own_bind(f))
             }
-            IExpr::Index { list, index, .. } => {
-                f(list);
-                f(index);
-            }
-            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.iter_mut().for_each(f),
-            IExpr::Call { args, .. }
-            | IExpr::Builtin { args, .. }
-            | IExpr::Pos { args, .. }
-            | IExpr::Variant { args, .. } => args.iter_mut().for_each(f),
-            IExpr::Compound { parts, .. } => parts.iter_mut().for_each(f),
-            IExpr::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                f(cond);
-                f(then);
-                f(otherwise);
-            }
-            IExpr::Let { value, body, .. } => {
-                f(value);
-                f(body);
-            }
-            IExpr::Quant { domain, body, .. } => {
-                f(domain);
-                f(body);
-            }
-            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
-                for c in clauses.iter_mut() {
-                    match c {
-                        IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => f(x),
-                    }
-                }
-                f(elem);
-            }
-            IExpr::Closure { seed, next, .. } => {
-                f(seed);
-                f(next);
-            }
-            IExpr::Slice { list, lo, hi, .. } => {
-                f(list);
-                for b in [lo, hi].into_iter().flatten() {
-                    f(b);
-                }
-            }
-            IExpr::With {
-                list, index, value, ..
-            } => {
-                f(list);
-                f(index);
-                f(value);
-            }
-            IExpr::Match {
-                scrutinee,
-                arms,
-                default,
-                ..
-            } => {
-                f(scrutinee);
-                for arm in arms.iter_mut() {
-                    f(&mut arm.body);
-                }
-                if let Some(d) = default {
-                    f(d);
-                }
-            }
-            IExpr::Inverted(q) => {
-                f(&mut q.looked_for);
-                if let Some(rest) = &mut q.rest {
-                    f(rest);
-                }
-            }
-            IExpr::Cells(op) => f(&mut op.written),
-            IExpr::Parts(op) => f(&mut op.written),
+            IExpr::Match { arms, .. } => arms.iter().flat_map(|a| &a.vars).for_each(f),
+            IExpr::Inverted(q) => f(&q.var),
+            _ => {}
         }
     }
 
-    /// Calls `f` on every name this expression binds (`false`) or reads (`true`).
+    /// Calls `f` on every name this expression binds (`false`) or reads (`true`), each
+    /// node's own binders before what is inside it.
     fn walk_vars(&self, f: &mut dyn FnMut(&Var, bool)) {
-        let all = |es: &[IExpr], f: &mut dyn FnMut(&Var, bool)| {
-            for e in es {
-                e.walk_vars(f);
-            }
-        };
         match self {
-            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End => {}
             IExpr::Var(v) => f(v, true),
-            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => {
-                x.walk_vars(f)
-            }
-            IExpr::Bin { lhs, rhs, .. } => {
-                lhs.walk_vars(f);
-                rhs.walk_vars(f);
-            }
-            IExpr::Index { list, index, .. } => {
-                list.walk_vars(f);
-                index.walk_vars(f);
-            }
-            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => all(es, f),
-            IExpr::Call { args, .. }
-            | IExpr::Builtin { args, .. }
-            | IExpr::Pos { args, .. }
-            | IExpr::Variant { args, .. } => all(args, f),
-            IExpr::Compound { parts, .. } => all(parts, f),
-            IExpr::CompoundOf { elem, clauses, .. } => {
-                for c in clauses {
-                    c.walk_vars(f);
-                }
-                elem.walk_vars(f);
-            }
-            IExpr::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                cond.walk_vars(f);
-                then.walk_vars(f);
-                otherwise.walk_vars(f);
-            }
-            IExpr::Let { var, value, body } => {
-                f(var, false);
-                value.walk_vars(f);
-                body.walk_vars(f);
-            }
-            IExpr::Quant {
-                vars, domain, body, ..
-            } => {
-                vars.iter().for_each(|v| f(v, false));
-                domain.walk_vars(f);
-                body.walk_vars(f);
-            }
-            IExpr::Compr { elem, clauses } => {
-                for c in clauses {
-                    c.walk_vars(f);
-                }
-                elem.walk_vars(f);
-            }
-            IExpr::Closure {
-                seed, var, next, ..
-            } => {
-                f(var, false);
-                seed.walk_vars(f);
-                next.walk_vars(f);
-            }
-            IExpr::Slice { list, lo, hi, .. } => {
-                list.walk_vars(f);
-                for b in [lo, hi].into_iter().flatten() {
-                    b.walk_vars(f);
-                }
-            }
-            IExpr::With {
-                list, index, value, ..
-            } => {
-                list.walk_vars(f);
-                index.walk_vars(f);
-                value.walk_vars(f);
-            }
-            IExpr::Match {
-                scrutinee,
-                arms,
-                default,
-                ..
-            } => {
-                scrutinee.walk_vars(f);
-                for arm in arms {
-                    arm.vars.iter().for_each(|v| f(v, false));
-                    arm.body.walk_vars(f);
-                }
-                if let Some(d) = default {
-                    d.walk_vars(f);
-                }
-            }
-            IExpr::Inverted(q) => {
-                f(&q.var, false);
-                q.looked_for.walk_vars(f);
-                if let Some(rest) = &q.rest {
-                    rest.walk_vars(f);
-                }
-            }
-            IExpr::Cells(op) => op.written.walk_vars(f),
-            IExpr::Parts(op) => op.written.walk_vars(f),
+            _ => self.for_each_own_bind(&mut |v| f(v, false)),
         }
+        self.for_each_child(&mut |c| c.walk_vars(f));
     }
 
     /// `lhs op rhs`.
@@ -930,19 +784,19 @@ impl IClause {
         self.walk_vars(&mut |v, _| f(v));
     }
 
+    /// Calls `f` on each name this clause binds (a binder's names, a `let`'s name).
+    pub fn for_each_own_bind(&self, f: &mut dyn FnMut(&Var)) {
+        match self {
+            IClause::Bind(vars, _) => vars.iter().for_each(f),
+            IClause::Cond(_) => {}
+            IClause::Let(var, _) => f(var),
+        }
+    }
+
     /// Calls `f` on every name this clause binds (`false`) or reads (`true`).
     fn walk_vars(&self, f: &mut dyn FnMut(&Var, bool)) {
-        match self {
-            IClause::Bind(vars, dom) => {
-                vars.iter().for_each(|v| f(v, false));
-                dom.walk_vars(f);
-            }
-            IClause::Cond(c) => c.walk_vars(f),
-            IClause::Let(var, value) => {
-                f(var, false);
-                value.walk_vars(f);
-            }
-        }
+        self.for_each_own_bind(&mut |v| f(v, false));
+        self.expr().walk_vars(f);
     }
 }
 

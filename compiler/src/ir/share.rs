@@ -542,11 +542,9 @@ fn clauses_of(e: &IExpr) -> Option<&[IClause]> {
 
 /// The names a clause binds.
 fn clause_binds(c: &IClause) -> Vec<Var> {
-    match c {
-        IClause::Bind(vars, _) => vars.clone(),
-        IClause::Let(var, _) => vec![var.clone()],
-        IClause::Cond(_) => Vec::new(),
-    }
+    let mut binds = Vec::new();
+    c.for_each_own_bind(&mut |v| binds.push(v.clone()));
+    binds
 }
 
 /// Where an expression that cannot fail, standing at `to`, goes to leave the outermost
