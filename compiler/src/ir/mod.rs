@@ -801,6 +801,16 @@ impl IClause {
 }
 
 impl Move {
+    /// Calls `f` on each clause's expression (a binder's domain, a condition, a `let`'s
+    /// value), in order, then on the result.
+    pub fn for_each_expr_mut(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+        for c in &mut self.clauses {
+            let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
+            f(x);
+        }
+        f(&mut self.result);
+    }
+
     /// Calls `f` on every name this move reads.
     pub fn for_each_read(&self, f: &mut dyn FnMut(&Var)) {
         for c in &self.clauses {
@@ -1167,6 +1177,27 @@ pub struct Program {
 }
 
 impl Program {
+    /// Calls `f` on every expression of the rules a pass may rewrite, each whole: each
+    /// function's body, then per game its end probe and each clause expression and result
+    /// of its moves and of its open moves. (Symmetries and queries are left as written.)
+    pub fn for_each_rule_expr_mut(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+        for func in &mut self.fns {
+            f(&mut func.body);
+        }
+        for game in &mut self.games {
+            if let Some(probe) = &mut game.end_probe {
+                f(probe);
+            }
+            let moves = match &mut game.kind {
+                GameKind::Rules(moves) => Some(moves),
+                _ => None,
+            };
+            for m in moves.into_iter().chain(game.open_moves.as_mut()).flatten() {
+                m.for_each_expr_mut(f);
+            }
+        }
+    }
+
     /// Where byte `byte` of the checked text `source` is, as `line:col` in the file, or as
     /// `<position>:line:col` inside a position given on the command line.
     pub fn locate(&self, source: &str, byte: usize) -> String {

@@ -16,22 +16,9 @@
 
 use crate::ir::*;
 
-/// Runs the pass on every function and move of `program`.
+/// Runs the pass on every rule expression of `program`.
 pub fn run(program: &mut Program, _source: &str) {
-    for f in &mut program.fns {
-        expr(&mut f.body);
-    }
-    for game in &mut program.games {
-        if let GameKind::Rules(moves) = &mut game.kind {
-            for m in moves {
-                for c in &mut m.clauses {
-                    let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
-                    expr(x);
-                }
-                expr(&mut m.result);
-            }
-        }
-    }
+    program.for_each_rule_expr_mut(&mut expr);
 }
 
 /// Rewrites `e`'s parts, then `e`.

@@ -21,40 +21,17 @@ use std::rc::Rc;
 /// The most values a domain, or the type of the element looked for, may have.
 const INVERSE_LIMIT: usize = 4096;
 
-/// Runs the pass on every function and move of `program`.
+/// Runs the pass on every rule expression of `program`.
 pub fn run(program: &mut Program, source: &str) {
-    let mut fns: Vec<IExpr> = program.fns.iter().map(|f| f.body.clone()).collect();
-    let mut games: Vec<Option<Vec<Move>>> = (program.games.iter())
-        .map(|g| match &g.kind {
-            GameKind::Rules(moves) => Some(moves.clone()),
-            _ => None,
-        })
-        .collect();
-    {
-        let mut pass = Pass {
-            program,
-            interp: Interpreter::new(program, source),
-            tables: Vec::new(),
-        };
-        for body in &mut fns {
-            pass.expr(body);
-        }
-        for m in games.iter_mut().flatten().flatten() {
-            for c in &mut m.clauses {
-                let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
-                pass.expr(x);
-            }
-            pass.expr(&mut m.result);
-        }
-    }
-    for (f, body) in program.fns.iter_mut().zip(fns) {
-        f.body = body;
-    }
-    for (g, moves) in program.games.iter_mut().zip(games) {
-        if let Some(moves) = moves {
-            g.kind = GameKind::Rules(moves);
-        }
-    }
+    // The pass evaluates functions of the program as it is while it rewrites a copy.
+    let mut rewritten = program.clone();
+    let mut pass = Pass {
+        program,
+        interp: Interpreter::new(program, source),
+        tables: Vec::new(),
+    };
+    rewritten.for_each_rule_expr_mut(&mut |e| pass.expr(e));
+    *program = rewritten;
 }
 
 /// A table made for a function over a domain, or that none could be.

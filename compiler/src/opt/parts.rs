@@ -18,7 +18,7 @@ use cgdl_runtime::Compound;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// Runs the pass on every function and move of `program`.
+/// Runs the pass on every rule expression of `program`.
 pub fn run(program: &mut Program, _source: &str) {
     let known = Known {
         steps: (0..program.fns.len())
@@ -34,25 +34,7 @@ pub fn run(program: &mut Program, _source: &str) {
             })
             .collect(),
     };
-    for f in &mut program.fns {
-        known.expr(&mut f.body);
-    }
-    for game in &mut program.games {
-        if let Some(probe) = &mut game.end_probe {
-            known.expr(probe);
-        }
-        let moves = match &mut game.kind {
-            GameKind::Rules(moves) => Some(moves),
-            _ => None,
-        };
-        for m in moves.into_iter().chain(game.open_moves.as_mut()).flatten() {
-            for c in &mut m.clauses {
-                let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
-                known.expr(x);
-            }
-            known.expr(&mut m.result);
-        }
-    }
+    program.for_each_rule_expr_mut(&mut |e| known.expr(e));
 }
 
 /// Function `id`'s table as cells, when it has one parameter, maps board cells to sets of
