@@ -9,12 +9,14 @@ use std::rc::Rc;
 
 mod heap;
 mod ranges;
+mod shape;
 pub mod share;
 mod types;
 mod verify;
 
 pub use heap::heap_code;
 pub use ranges::{param_ranges, Evaluate, Interval, ValueRange};
+pub use shape::Shape;
 pub use types::*;
 pub use verify::verify;
 /// Operators after type resolution.

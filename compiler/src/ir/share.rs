@@ -29,7 +29,6 @@
 //! are never moved, and symmetries and queries are left as written.
 
 use super::*;
-use crate::ast::Span;
 use std::collections::HashMap;
 
 /// How many rewrites one expression may take (each shares one expression).
@@ -299,8 +298,8 @@ impl Context {
             let mut occurrences = groups.remove(&hash)?;
             if occurrences.len() > 1 {
                 // The same hash is almost surely the same expression; make sure.
-                let first = shape(expr_at(root, &occurrences[0]));
-                occurrences.retain(|o| shape(expr_at(root, o)) == first);
+                let first = Shape::of(expr_at(root, &occurrences[0]));
+                occurrences.retain(|o| Shape::of(expr_at(root, o)) == first);
             }
             if let Some(target) = self.placement(root, &occurrences, &round) {
                 return Some((target, occurrences));
@@ -324,7 +323,7 @@ impl Context {
         let index = round.visited;
         round.visited += 1;
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        own_hash(e, &mut hasher);
+        e.hash_own(&mut hasher);
         let mut inside = Node {
             hash: 0,
             costly: false,
@@ -636,62 +635,6 @@ impl Round {
     }
 }
 
-/// Hashes what `e` holds besides its children (each variant's own data).
-fn own_hash(e: &IExpr, h: &mut impl std::hash::Hasher) {
-    use std::hash::Hash;
-    std::mem::discriminant(e).hash(h);
-    let var = |v: &Var, h: &mut dyn std::hash::Hasher| {
-        h.write_usize(v.slot);
-        h.write(v.name.as_bytes());
-    };
-    match e {
-        IExpr::Lit(v) => v.hash(h),
-        IExpr::AllOf { values, .. } => values.hash(h),
-        IExpr::Var(v) => var(v, h),
-        IExpr::Bin { op, .. } => (*op as u8).hash(h),
-        IExpr::Field { index, .. } => index.hash(h),
-        IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.len().hash(h),
-        IExpr::Let { var: v, .. } => var(v, h),
-        IExpr::Quant { kind, vars, .. } => {
-            (*kind as u8).hash(h);
-            vars.iter().for_each(|v| var(v, h));
-        }
-        IExpr::Inverted(q) => {
-            (q.kind as u8).hash(h);
-            var(&q.var, h);
-            q.table.func.hash(h);
-        }
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
-            for c in clauses {
-                match c {
-                    IClause::Bind(vars, _) => vars.iter().for_each(|v| var(v, h)),
-                    IClause::Let(v, _) => var(v, h),
-                    IClause::Cond(_) => h.write_u8(0),
-                }
-            }
-        }
-        IExpr::Closure { kind, var: v, .. } => {
-            (*kind as u8).hash(h);
-            var(v, h);
-        }
-        IExpr::Slice { lo, hi, .. } => (lo.is_some(), hi.is_some()).hash(h),
-        IExpr::Call { func, args } => (func, args.len()).hash(h),
-        IExpr::Builtin { func, args, .. } => (*func as u8, args.len()).hash(h),
-        IExpr::Pos { game, .. } => game.hash(h),
-        IExpr::Variant { variant, .. } => (variant.ty.id, variant.variant).hash(h),
-        IExpr::Match {
-            ty, arms, default, ..
-        } => {
-            (ty, default.is_some()).hash(h);
-            for arm in arms {
-                arm.variant.hash(h);
-                arm.vars.iter().for_each(|v| var(v, h));
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The names `e` reads, as `(slot, name)`.
 fn reads_of(e: &IExpr) -> Vec<(usize, Rc<str>)> {
     let mut out = Vec::new();
@@ -836,33 +779,6 @@ fn anticipated(e: &IExpr, occurrences: &[&[usize]]) -> bool {
             e.for_each_child(&mut |_| n += 1);
             (0..n).any(|i| place(e, i).always && within(i))
         }
-    }
-}
-
-/// The expression with where it stands in the source forgotten: two expressions that
-/// compute the same thing have equal shapes.
-fn shape(e: &IExpr) -> IExpr {
-    let mut e = e.clone();
-    forget_spans(&mut e);
-    e
-}
-
-fn forget_spans(e: &mut IExpr) {
-    match e {
-        IExpr::Neg { span, .. }
-        | IExpr::Bin { span, .. }
-        | IExpr::Index { span, .. }
-        | IExpr::Slice { span, .. }
-        | IExpr::With { span, .. }
-        | IExpr::Builtin { span, .. }
-        | IExpr::Pos { span, .. }
-        | IExpr::Variant { span, .. } => *span = Span::default(),
-        _ => {}
-    }
-    let mut n = 0;
-    e.for_each_child(&mut |_| n += 1);
-    for i in 0..n {
-        forget_spans(child_mut(e, i));
     }
 }
 

@@ -20,7 +20,7 @@
 //! set's bits. The rewrite is made only where the step and `rank` succeed at every element
 //! (so that nothing the rule skips can fail).
 
-use super::structure::{key, substitute};
+use super::structure::substitute;
 use crate::ast::ClosureKind;
 use crate::interp::{within_budget, Interpreter};
 use crate::ir::*;
@@ -259,7 +259,8 @@ impl Pass<'_, '_> {
         find_closures(elem, x, &mut candidates);
         let (closure_expr, region) = candidates.into_iter().find_map(|c| {
             let region = self.region(&c)?;
-            (region.x.name == x.name && key(&region.set) == key(domain)).then_some((c, region))
+            (region.x.name == x.name && Shape::of(&region.set) == Shape::of(domain))
+                .then_some((c, region))
         })?;
         // The representative test names the same closure.
         let elements = self.representative(test, x, &closure_expr)?;
@@ -340,7 +341,8 @@ impl Pass<'_, '_> {
         let [arg] = args.as_slice() else {
             return None;
         };
-        if matches!(own, IExpr::Var(v) if v.name == x.name) && key(arg) == key(closure) {
+        if matches!(own, IExpr::Var(v) if v.name == x.name) && Shape::of(arg) == Shape::of(closure)
+        {
             return Some(Representative::Element);
         }
         // `h(x) == min({ h(y) for y in region })`.
@@ -353,11 +355,11 @@ impl Pass<'_, '_> {
         let [y] = ys.as_slice() else {
             return None;
         };
-        if key(dom) != key(closure) {
+        if Shape::of(dom) != Shape::of(closure) {
             return None;
         }
         let renamed = replace(elem, &IExpr::Var(y.clone()), &IExpr::Var(x.clone()));
-        if key(&renamed) != key(own) {
+        if Shape::of(&renamed) != Shape::of(own) {
             return None;
         }
         // `h` reads nothing but `x` (and constants).
@@ -437,11 +439,11 @@ fn find_closures(e: &IExpr, x: &Var, found: &mut Vec<IExpr>) {
     }
 }
 
-/// `e` with every occurrence of `what` (by its text) replaced by `with`.
+/// `e` with every occurrence of `what` (by its [`Shape`]) replaced by `with`.
 fn replace(e: &IExpr, what: &IExpr, with: &IExpr) -> IExpr {
-    let target = key(what);
-    fn go(e: &mut IExpr, target: &str, with: &IExpr) {
-        if key(e) == target {
+    let target = Shape::of(what);
+    fn go(e: &mut IExpr, target: &Shape, with: &IExpr) {
+        if Shape::of(e) == *target {
             *e = with.clone();
             return;
         }

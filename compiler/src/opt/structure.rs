@@ -540,7 +540,7 @@ struct Walker<'p> {
     /// The constructs around the current point, outermost first.
     stack: Vec<usize>,
     tops: Vec<Top>,
-    top_keys: HashMap<String, usize>,
+    top_keys: HashMap<(Role, Shape), usize>,
     globals: Vec<Step>,
     /// Slots in use (functions inlined get slots past the game's).
     frame: usize,
@@ -548,27 +548,12 @@ struct Walker<'p> {
     inlined: usize,
 }
 
-/// An expression's text without the places it was written at (equal expressions written
-/// in two places have one key).
-pub(crate) fn key(e: &IExpr) -> String {
-    let text = format!("{e:?}");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find("span: Span {") {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        let end = rest.find('}').map_or(rest.len(), |i| i + 1);
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// The names `e` reads that it does not bind itself.
 fn free_reads(e: &IExpr) -> Vec<Var> {
-    let mut binders = Vec::new();
-    collect_binders(e, &mut binders);
-    let bound: BTreeSet<std::rc::Rc<str>> = binders.into_iter().map(|b| b.name).collect();
+    let mut bound: BTreeSet<std::rc::Rc<str>> = BTreeSet::new();
+    e.for_each_bind(&mut |b| {
+        bound.insert(b.name.clone());
+    });
     let mut out = Vec::new();
     e.for_each_read(&mut |v| {
         if !bound.contains(&v.name) {
@@ -579,29 +564,6 @@ fn free_reads(e: &IExpr) -> Vec<Var> {
 }
 
 /// The names `e` binds (quantifiers, comprehensions, lets, closures, match arms).
-fn collect_binders(e: &IExpr, out: &mut Vec<Var>) {
-    match e {
-        IExpr::Let { var, .. } | IExpr::Closure { var, .. } => out.push(var.clone()),
-        IExpr::Quant { vars, .. } => out.extend(vars.iter().cloned()),
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
-            for c in clauses {
-                match c {
-                    IClause::Bind(vars, _) => out.extend(vars.iter().cloned()),
-                    IClause::Let(var, _) => out.push(var.clone()),
-                    IClause::Cond(_) => {}
-                }
-            }
-        }
-        IExpr::Match { arms, .. } => {
-            for arm in arms {
-                out.extend(arm.vars.iter().cloned());
-            }
-        }
-        _ => {}
-    }
-    e.for_each_child(&mut |c| collect_binders(c, out));
-}
-
 /// Whether `e` builds a position of game `gid` (such an expression is never a table: its
 /// set arguments are mapped).
 fn builds(e: &IExpr, gid: usize) -> bool {
@@ -678,7 +640,7 @@ impl Walker<'_> {
     fn hole(&mut self, e: &IExpr, deps: BTreeSet<usize>, role: Role) -> Skel {
         match self.owner(&deps) {
             None => {
-                let k = format!("{role:?}{}", key(e));
+                let k = (role, Shape::of(e));
                 let n = match self.top_keys.get(&k) {
                     Some(&n) => n,
                     None => {

@@ -1,0 +1,155 @@
+//! Expressions up to where they were written: two expressions that compute the same
+//! thing from the same names have one [`Shape`], whatever their spans. The sharing pass finds
+//! common subexpressions by it; the structure and regions passes compare expressions by it.
+
+use super::*;
+use crate::ast::Span;
+
+/// An expression with its spans forgotten, compared and hashed by its structure.
+#[derive(Clone, Debug)]
+pub struct Shape(IExpr);
+
+impl Shape {
+    /// The shape of `e`.
+    pub fn of(e: &IExpr) -> Shape {
+        let mut e = e.clone();
+        forget_spans(&mut e);
+        Shape(e)
+    }
+}
+
+impl PartialEq for Shape {
+    fn eq(&self, other: &Shape) -> bool {
+        self.0 == other.0
+    }
+}
+
+// Values hold no floating-point numbers: every expression equals itself.
+impl Eq for Shape {}
+
+impl std::hash::Hash for Shape {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        fn go(e: &IExpr, h: &mut impl std::hash::Hasher) {
+            e.hash_own(h);
+            e.for_each_child(&mut |c| go(c, h));
+        }
+        go(&self.0, h);
+    }
+}
+
+fn forget_spans(e: &mut IExpr) {
+    match e {
+        IExpr::Neg { span, .. }
+        | IExpr::Bin { span, .. }
+        | IExpr::Index { span, .. }
+        | IExpr::Slice { span, .. }
+        | IExpr::With { span, .. }
+        | IExpr::Builtin { span, .. }
+        | IExpr::Pos { span, .. }
+        | IExpr::Variant { span, .. } => *span = Span::default(),
+        _ => {}
+    }
+    e.for_each_child_mut(&mut forget_spans);
+}
+
+impl IExpr {
+    /// Hashes what this node holds besides its children (each variant's own data, never a
+    /// span): equal shapes hash alike.
+    pub fn hash_own(&self, h: &mut impl std::hash::Hasher) {
+        let e = self;
+        use std::hash::Hash;
+        std::mem::discriminant(e).hash(h);
+        let var = |v: &Var, h: &mut dyn std::hash::Hasher| {
+            h.write_usize(v.slot);
+            h.write(v.name.as_bytes());
+        };
+        match e {
+            IExpr::Lit(v) => v.hash(h),
+            IExpr::AllOf { values, .. } => values.hash(h),
+            IExpr::Var(v) => var(v, h),
+            IExpr::Bin { op, .. } => (*op as u8).hash(h),
+            IExpr::Field { index, .. } => index.hash(h),
+            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.len().hash(h),
+            IExpr::Let { var: v, .. } => var(v, h),
+            IExpr::Quant { kind, vars, .. } => {
+                (*kind as u8).hash(h);
+                vars.iter().for_each(|v| var(v, h));
+            }
+            IExpr::Inverted(q) => {
+                (q.kind as u8).hash(h);
+                var(&q.var, h);
+                q.table.func.hash(h);
+            }
+            IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+                for c in clauses {
+                    match c {
+                        IClause::Bind(vars, _) => vars.iter().for_each(|v| var(v, h)),
+                        IClause::Let(v, _) => var(v, h),
+                        IClause::Cond(_) => h.write_u8(0),
+                    }
+                }
+            }
+            IExpr::Closure { kind, var: v, .. } => {
+                (*kind as u8).hash(h);
+                var(v, h);
+            }
+            IExpr::Slice { lo, hi, .. } => (lo.is_some(), hi.is_some()).hash(h),
+            IExpr::Call { func, args } => (func, args.len()).hash(h),
+            IExpr::Builtin { func, args, .. } => (*func as u8, args.len()).hash(h),
+            IExpr::Pos { game, .. } => game.hash(h),
+            IExpr::Variant { variant, .. } => (variant.ty.id, variant.variant).hash(h),
+            IExpr::Match {
+                ty, arms, default, ..
+            } => {
+                (ty, default.is_some()).hash(h);
+                for arm in arms {
+                    arm.variant.hash(h);
+                    arm.vars.iter().for_each(|v| var(v, h));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    fn n(slot: usize) -> IExpr {
+        IExpr::Var(Var {
+            slot,
+            name: "n".into(),
+            ty: Ty::Nat,
+        })
+    }
+
+    fn at(start: usize) -> Span {
+        Span {
+            start,
+            end: start + 1,
+        }
+    }
+
+    /// Written at two places, one shape (and one hash); another operator, operand or name,
+    /// another shape.
+    #[test]
+    fn shapes_forget_spans_only() {
+        let one = IExpr::bin(Op::Add, n(0), IExpr::Lit(Val::Int(1)), at(3));
+        let two = IExpr::bin(Op::Add, n(0), IExpr::Lit(Val::Int(1)), at(40));
+        assert_ne!(one, two);
+        assert_eq!(Shape::of(&one), Shape::of(&two));
+        let h = std::collections::hash_map::RandomState::new();
+        let hash = |s: &Shape| h.hash_one(s);
+        assert_eq!(hash(&Shape::of(&one)), hash(&Shape::of(&two)));
+        let others = [
+            IExpr::bin(Op::Sub, n(0), IExpr::Lit(Val::Int(1)), at(3)),
+            IExpr::bin(Op::Add, n(1), IExpr::Lit(Val::Int(1)), at(3)),
+            IExpr::bin(Op::Add, n(0), IExpr::Lit(Val::Int(2)), at(3)),
+        ];
+        for other in &others {
+            assert_ne!(Shape::of(&one), Shape::of(other));
+        }
+    }
+}
