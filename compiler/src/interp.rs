@@ -822,14 +822,16 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             kind,
             elem,
             clauses,
-        } => {
-            let mut children = Vec::new();
-            choices(clauses, env, cx, &mut |env| {
-                children.push(position_of(eval(elem, env, cx)?)?);
-                spend(1)
-            })?;
-            Val::Game(Rc::new(Expr::compound_in_order(*kind, children)))
-        }
+        } => compound_of(*kind, elem, clauses, env, cx)?,
+        IExpr::Leaves(leaves) => match &**leaves {
+            Leaves::Pair { a, b, span } => {
+                let (a, b) = (eval(a, env, cx)?, eval(b, env, cx)?);
+                binary(Op::GameSum, a, b, *span)?
+            }
+            Leaves::Each { elem, clauses } => {
+                compound_of(cgdl_runtime::Compound::Sum, elem, clauses, env, cx)?
+            }
+        },
         IExpr::Compound { kind, parts } => {
             let mut children = Vec::with_capacity(parts.len());
             for p in parts {
@@ -838,6 +840,22 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             Val::Game(Rc::new(Expr::compound_in_order(*kind, children)))
         }
     })
+}
+
+/// The compound of kind `kind` with a position `elem` for each choice of `clauses`.
+fn compound_of(
+    kind: cgdl_runtime::Compound,
+    elem: &IExpr,
+    clauses: &[IClause],
+    env: &mut Vec<Val>,
+    cx: Option<&Interpreter>,
+) -> Result<Val, EvalError> {
+    let mut children = Vec::new();
+    choices(clauses, env, cx, &mut |env| {
+        children.push(position_of(eval(elem, env, cx)?)?);
+        spend(1)
+    })?;
+    Ok(Val::Game(Rc::new(Expr::compound_in_order(kind, children))))
 }
 
 /// A set value's elements.

@@ -707,3 +707,69 @@ value grundy of Row(4, {0, 1, 3})
     }
     assert_ne!(images(&wrong, row, &positions), expected);
 }
+
+#[test]
+fn sums_of_positions_in_results_become_leaves() {
+    use cgdl_compiler::ir::Leaves;
+    fn kinds(e: &IExpr, out: &mut Vec<&'static str>) {
+        if let IExpr::Leaves(l) = e {
+            out.push(match **l {
+                Leaves::Pair { .. } => "pair",
+                Leaves::Each { .. } => "each",
+            });
+        }
+        e.for_each_child(&mut |c| kinds(c, out));
+    }
+    let leaves = |program: &Program| {
+        let mut found = Vec::new();
+        for g in &program.games {
+            if let GameKind::Rules(moves) = &g.kind {
+                moves.iter().for_each(|m| kinds(&m.result, &mut found));
+            }
+        }
+        found
+    };
+    // Splits under an `if`, a sum over a comprehension, a sum of three (not two positions),
+    // and a split whose part may not fit its field (an error either way).
+    let source = "game G(n: 0..9) {
+    move split(a in 1..n, b in 1..n, a + b == n - 1) => if a == 1 then G(a) + G(b) else G(b) + G(a)
+    move many(k in 2..n) => sum(G(j) for j in 1..k where j % 2 == 1)
+    move three(n == 8) => G(1) + (G(2) + G(3))
+}
+game H(n: nat) {
+    move grow(n < 4) => G(n + 7) + G(1)
+}
+table grundy of G(n) for n in 0..9
+value grundy of H(1)
+value grundy of H(3)
+";
+    let (written, optimized) = both(source);
+    assert!(leaves(&written).is_empty());
+    let mut found = leaves(&optimized);
+    found.sort();
+    assert_eq!(found, ["each", "pair", "pair", "pair"]);
+    // The interpreter reads the node: a pair made of its first term twice answers otherwise
+    // (H's; G's table is filled from its kernel moves).
+    let mut wrong = optimized.clone();
+    if let GameKind::Rules(moves) = &mut wrong.games[1].kind {
+        if let IExpr::Leaves(l) = &mut moves[0].result {
+            if let Leaves::Pair { a, b, .. } = &mut **l {
+                *b = a.clone();
+            }
+        }
+    }
+    assert_ne!(answers(&wrong, source), answers(&optimized, source));
+    // A term that is not a position is not a leaf.
+    let mut bad = optimized.clone();
+    if let GameKind::Rules(moves) = &mut bad.games[0].kind {
+        if let IExpr::If { then, .. } = &mut moves[0].result {
+            if let IExpr::Leaves(l) = &mut **then {
+                if let Leaves::Pair { a, .. } = &mut **l {
+                    *a = IExpr::End;
+                }
+            }
+        }
+    }
+    assert!(cgdl_compiler::ir::verify(&optimized).is_ok());
+    assert!(cgdl_compiler::ir::verify(&bad).is_err());
+}

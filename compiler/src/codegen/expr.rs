@@ -158,24 +158,17 @@ impl Gen<'_> {
                 let p = self.position(e)?;
                 quote!(out.position(#p); out.check()?;)
             }
-            IExpr::Bin {
-                op: Op::GameSum,
-                lhs,
-                rhs,
-                ..
-            } if matches!(**lhs, IExpr::Pos { .. }) && matches!(**rhs, IExpr::Pos { .. }) => {
-                let (a, b) = (self.position(lhs)?, self.position(rhs)?);
-                quote!(out.sum([#a, #b]); out.check()?;)
-            }
-            IExpr::CompoundOf {
-                kind: Compound::Sum,
-                elem,
-                clauses,
-            } if matches!(**elem, IExpr::Pos { .. }) => {
-                // A sum over a comprehension of positions: its leaves go straight to `out`.
-                let looped = self.emit_sum_leaves(elem, clauses)?;
-                quote!({ let start = out.open_sum(); #looped out.close_sum(start); } out.check()?;)
-            }
+            // A sum of positions (`opt/leaves.rs`): its terms go straight to `out`.
+            IExpr::Leaves(leaves) => match &**leaves {
+                Leaves::Pair { a, b, .. } => {
+                    let (a, b) = (self.position(a)?, self.position(b)?);
+                    quote!(out.sum([#a, #b]); out.check()?;)
+                }
+                Leaves::Each { elem, clauses } => {
+                    let looped = self.emit_sum_leaves(elem, clauses)?;
+                    quote!({ let start = out.open_sum(); #looped out.close_sum(start); } out.check()?;)
+                }
+            },
             // The regions of a board by a table of its cells, on the field's bits.
             IExpr::Parts(op) if matches!(op.kind, PartsKind::Sum { .. }) => {
                 self.sum_of_parts(op)?
@@ -197,6 +190,27 @@ impl Gen<'_> {
             let p = self.position(elem)?;
             Ok(quote!(out.leaf(#p);))
         })
+    }
+
+    /// The compound of kind `kind` with a part `elem` for each choice of `clauses`, as an
+    /// `Expr`.
+    fn compound_of(
+        &self,
+        kind: Compound,
+        elem: &IExpr,
+        clauses: &[IClause],
+    ) -> Result<TokenStream, CodegenError> {
+        let rt = &self.rt;
+        let looped = self.clauses(clauses, &|| {
+            let elem = self.value(elem)?;
+            Ok(quote!(list.push(#elem);))
+        })?;
+        let kind = super::compound(rt, kind);
+        Ok(quote!({
+            let mut list = ::std::vec::Vec::new();
+            #looped
+            #rt::Expr::compound_in_order(#kind, list)
+        }))
     }
 
     /// A `Pos` from an `IExpr::Pos`.
@@ -595,18 +609,14 @@ impl Gen<'_> {
                 kind,
                 elem,
                 clauses,
-            } => {
-                let looped = self.clauses(clauses, &|| {
-                    let elem = n(elem)?;
-                    Ok(quote!(list.push(#elem);))
-                })?;
-                let kind = super::compound(rt, *kind);
-                quote!({
-                    let mut list = ::std::vec::Vec::new();
-                    #looped
-                    #rt::Expr::compound_in_order(#kind, list)
-                })
-            }
+            } => self.compound_of(*kind, elem, clauses)?,
+            IExpr::Leaves(leaves) => match &**leaves {
+                Leaves::Pair { a, b, .. } => {
+                    let (a, b) = (n(a)?, n(b)?);
+                    quote!(#rt::Expr::compound_in_order(#rt::Compound::Sum, [#a, #b]))
+                }
+                Leaves::Each { elem, clauses } => self.compound_of(Compound::Sum, elem, clauses)?,
+            },
             IExpr::Compound { kind, parts } => {
                 let parts = all(parts)?;
                 let kind = super::compound(rt, *kind);

@@ -300,6 +300,31 @@ pub enum IExpr {
     /// as the parts of a sum of positions, lowered by `opt/parts.rs`: the set is divided by
     /// the table.
     Parts(Box<PartsOp>),
+    /// A sum of positions whose terms a move's options take as they are, lowered by
+    /// `opt/leaves.rs` from a move's result: its value is the sum.
+    Leaves(Box<Leaves>),
+}
+
+/// The terms of an [`IExpr::Leaves`]: each a position expression ([`IExpr::Pos`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Leaves {
+    /// `a + b`.
+    Pair {
+        /// The first term.
+        a: IExpr,
+        /// The second term.
+        b: IExpr,
+        /// Where the `+` stands, for run-time errors.
+        span: Span,
+    },
+    /// `sum(elem for clauses)`: a term per choice of the clauses, in their order (none:
+    /// `end`).
+    Each {
+        /// Each term.
+        elem: IExpr,
+        /// The clauses.
+        clauses: Vec<IClause>,
+    },
 }
 
 /// The parts of a set of board cells by a table of the cells each cell steps to, with the
@@ -546,6 +571,20 @@ macro_rules! children {
             }
             IExpr::Cells(op) => $f(&$($m)? op.written),
             IExpr::Parts(op) => $f(&$($m)? op.written),
+            IExpr::Leaves(leaves) => match &$($m)? **leaves {
+                Leaves::Pair { a, b, .. } => {
+                    $f(a);
+                    $f(b);
+                }
+                Leaves::Each { elem, clauses } => {
+                    for c in clauses.$iter() {
+                        match c {
+                            IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => $f(x),
+                        }
+                    }
+                    $f(elem);
+                }
+            },
         }
     };
 }
@@ -607,6 +646,10 @@ impl IExpr {
             }
             IExpr::Match { arms, .. } => arms.iter().flat_map(|a| &a.vars).for_each(f),
             IExpr::Inverted(q) => f(&q.var),
+            IExpr::Leaves(leaves) => match &**leaves {
+                Leaves::Each { clauses, .. } => clauses.iter().for_each(|c| c.for_each_own_bind(f)),
+                Leaves::Pair { .. } => {}
+            },
             _ => {}
         }
     }
@@ -1103,6 +1146,7 @@ impl Game {
                     parts,
                 } => parts.len() > 1,
                 IExpr::Parts(op) => matches!(op.kind, PartsKind::Sum { .. }),
+                IExpr::Leaves(_) => true,
                 _ => false,
             }
         }

@@ -287,6 +287,18 @@ impl Analysis {
                 self.eval(elem, env);
                 Abs::Unknown
             }
+            IExpr::Leaves(leaves) => match &**leaves {
+                super::Leaves::Pair { a, b, .. } => {
+                    self.eval(a, env);
+                    self.eval(b, env);
+                    Abs::Unknown
+                }
+                super::Leaves::Each { elem, clauses } => {
+                    self.clauses(clauses, env);
+                    self.eval(elem, env);
+                    Abs::Unknown
+                }
+            },
             IExpr::Closure {
                 seed, var, next, ..
             } => {

@@ -306,6 +306,22 @@ impl Verifier<'_> {
                 }
                 self.expr(&op.written, bound)?;
             }
+            IExpr::Leaves(leaves) => {
+                let terms = match &**leaves {
+                    Leaves::Pair { a, b, .. } => vec![a, b],
+                    Leaves::Each { elem, .. } => vec![elem],
+                };
+                if !terms.iter().all(|t| matches!(t, IExpr::Pos { .. })) {
+                    return Err("a sum of leaves with a term that is not a position".to_string());
+                }
+                match &**leaves {
+                    Leaves::Each { elem, clauses } => {
+                        self.clauses(clauses, bound)?;
+                        self.expr(elem, bound)?;
+                    }
+                    Leaves::Pair { .. } => self.children(e, bound)?,
+                }
+            }
             IExpr::Call { func, args } => {
                 let params = self.program.fns.get(*func).map(|f| f.params.len());
                 if params != Some(args.len()) {

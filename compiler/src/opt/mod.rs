@@ -10,6 +10,7 @@ pub mod images;
 pub mod inverse;
 pub mod kernel;
 pub mod knowledge;
+pub mod leaves;
 pub mod masks;
 pub mod open;
 pub mod parts;
@@ -57,7 +58,9 @@ use crate::ir::Program;
 ///     the passes that rewrite moves: it copies their final form);
 /// 14. [`images`]: each declared symmetry that keeps, rebuilds element by element or
 ///     computes each field, as tables of its fields' values in each context (after the
-///     domains pass, whose values it maps too).
+///     domains pass, whose values it maps too);
+/// 15. [`leaves`]: a move's result that is a sum of positions goes to the options term by
+///     term (the last: no other pass reads the node it makes).
 pub fn optimize(program: &mut Program, source: &str) {
     verified(program, "the checker");
     for (name, run) in PASSES {
@@ -85,6 +88,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("parts", parts::run),
     ("kernel", kernel::run),
     ("images", images::run),
+    ("leaves", leaves::run),
 ];
 
 /// In debug builds (the tests), that `program` is well formed after `stage`

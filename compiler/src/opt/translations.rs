@@ -381,6 +381,8 @@ impl Proof<'_> {
                 self.clauses(clauses, env)?;
                 (self.class(elem, env)? == Pos).then_some(Pos)
             }
+            // (Lowered after this pass.)
+            IExpr::Leaves(_) => None,
             IExpr::Closure {
                 kind,
                 seed,

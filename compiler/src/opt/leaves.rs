@@ -1,0 +1,68 @@
+//! A move's result that is a sum of positions, under `if`s and `let`s: `a + b` of two
+//! positions, or `sum(G(..) for ...)` of positions, becomes an [`IExpr::Leaves`], whose terms
+//! the options take as they are (native code adds each position to the option's sum, with
+//! no `Expr` built). Its value is the sum, as written. The last pass: no other pass reads
+//! the node, and every pass that rewrites moves has run.
+
+use crate::ir::*;
+use cgdl_runtime::Compound;
+
+/// Runs the pass on the results of every move and open move of `program`.
+pub fn run(program: &mut Program, _source: &str) {
+    for game in &mut program.games {
+        let moves = match &mut game.kind {
+            GameKind::Rules(moves) => Some(moves),
+            _ => None,
+        };
+        for m in moves.into_iter().chain(game.open_moves.as_mut()).flatten() {
+            result(&mut m.result);
+        }
+    }
+}
+
+/// Lowers the sums of positions of result `e`, through its `if`s and `let`s.
+fn result(e: &mut IExpr) {
+    match e {
+        IExpr::If {
+            then, otherwise, ..
+        } => {
+            result(then);
+            result(otherwise);
+        }
+        IExpr::Let { body, .. } => result(body),
+        _ => {
+            if let Some(leaves) = leaves(e) {
+                *e = IExpr::Leaves(Box::new(leaves));
+            }
+        }
+    }
+}
+
+/// `e` as a sum of positions, when it is one.
+fn leaves(e: &mut IExpr) -> Option<Leaves> {
+    let position = |e: &IExpr| matches!(e, IExpr::Pos { .. });
+    match std::mem::replace(e, IExpr::End) {
+        IExpr::Bin {
+            op: Op::GameSum,
+            lhs,
+            rhs,
+            span,
+        } if position(&lhs) && position(&rhs) => Some(Leaves::Pair {
+            a: *lhs,
+            b: *rhs,
+            span,
+        }),
+        IExpr::CompoundOf {
+            kind: Compound::Sum,
+            elem,
+            clauses,
+        } if position(&elem) => Some(Leaves::Each {
+            elem: *elem,
+            clauses,
+        }),
+        other => {
+            *e = other;
+            None
+        }
+    }
+}
