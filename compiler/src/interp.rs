@@ -965,61 +965,15 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     ))))
 }
 
-/// How the positions of a game index densely, for the interpreter's Grundy kernel: fields
-/// that are ranges or `bool`s, the first the least significant digit, at most
-/// [`DenseDigits::LIMIT`] positions. (Not a heap's one `nat` field, as native code does: the
+/// The most positions the interpreter's Grundy kernel lays out: a game of ranges and `bool`s
+/// ([`Digits`]) of fewer positions. (Not a heap's one `nat` field, as native code does: the
 /// interpreter interns every position its table holds, which its solver cannot forget under
-/// `--max-memory`, and a heap's table grows with the largest heap asked.) Each field's
-/// least value and number of values (`None` for a `bool`).
-struct DenseDigits(Vec<Option<(i64, u64)>>);
+/// `--max-memory`, and a heap's table grows with the largest heap asked.)
+const DENSE_LIMIT: u128 = 1 << 18;
 
-impl DenseDigits {
-    /// The most positions a table spans.
-    const LIMIT: u64 = 1 << 18;
-
-    fn of(game: &Game) -> Option<DenseDigits> {
-        let digits = (game.fields.iter())
-            .map(|f| match f.ty {
-                FieldTy::Range(lo, hi) => Some(Some((lo, hi.checked_sub(lo)? as u64 + 1))),
-                FieldTy::Bool => Some(None),
-                _ => None,
-            })
-            .collect::<Option<Vec<_>>>()?;
-        let size = (digits.iter()).try_fold(1u64, |n, d| n.checked_mul(d.map_or(2, |d| d.1)))?;
-        (!digits.is_empty() && size < Self::LIMIT).then_some(DenseDigits(digits))
-    }
-
-    /// The index of the position with `fields`, when they lie in the table.
-    fn index(&self, fields: &[Val]) -> Option<usize> {
-        let mut index = 0u64;
-        for (d, v) in self.0.iter().zip(fields).rev() {
-            let (digit, radix) = match (d, v) {
-                (Some((lo, radix)), Val::Int(x)) => {
-                    let digit = u64::try_from(x.checked_sub(*lo)?).ok()?;
-                    (digit < *radix).then_some((digit, *radix))?
-                }
-                (None, Val::Bool(b)) => (u64::from(*b), 2),
-                _ => return None,
-            };
-            index = index * radix + digit;
-        }
-        Some(index as usize)
-    }
-
-    /// The fields of the position with index `cur`.
-    fn fields(&self, mut cur: usize) -> Vec<Val> {
-        (self.0.iter())
-            .map(|d| {
-                let radix = d.map_or(2, |d| d.1) as usize;
-                let digit = cur % radix;
-                cur /= radix;
-                match d {
-                    Some((lo, _)) => Val::Int(lo + digit as i64),
-                    None => Val::Bool(digit == 1),
-                }
-            })
-            .collect()
-    }
+/// The digits of `game` where the interpreter's kernel lays its positions out densely.
+fn dense_digits(game: &Game) -> Option<Digits> {
+    Digits::of(game).filter(|d| !d.fields.is_empty() && d.size < DENSE_LIMIT)
 }
 
 /// A game's positions as the cells of its Grundy kernel: each cell's value from its kernel
@@ -1027,7 +981,7 @@ impl DenseDigits {
 struct DenseGame<'i, 'p> {
     interp: &'i Interpreter<'p>,
     gid: usize,
-    digits: DenseDigits,
+    digits: Digits,
     moves: &'p [KernelMove],
 }
 
@@ -1036,7 +990,8 @@ impl cgdl_runtime::kernel::DenseCells for DenseGame<'_, '_> {
     const ROW: usize = 0;
 
     fn pos(&self, cur: usize) -> u32 {
-        self.interp.intern(self.gid, self.digits.fields(cur).into())
+        self.interp
+            .intern(self.gid, self.digits.values_at(cur).into())
     }
 
     fn value<G: cgdl_runtime::kernel::EarlierValues + ?Sized>(
@@ -1045,7 +1000,7 @@ impl cgdl_runtime::kernel::DenseCells for DenseGame<'_, '_> {
         g: &G,
         marks: &mut cgdl_runtime::kernel::Marks,
     ) -> Option<u32> {
-        let fields = self.digits.fields(cur);
+        let fields = self.digits.values_at(cur);
         let game = &self.interp.program.games[self.gid];
         let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
         env[..fields.len()].clone_from_slice(&fields);
@@ -1080,7 +1035,7 @@ impl DenseGame<'_, '_> {
             let fields = (args.iter())
                 .map(|a| self.interp.eval(a, env).ok())
                 .collect::<Option<Vec<Val>>>()?;
-            g.earlier(self.digits.index(&fields)?)
+            g.earlier(self.digits.index_of(&fields)?)
         };
         match result {
             KernelResult::End => Some(0),
@@ -1380,10 +1335,10 @@ impl Rules for Interpreter<'_> {
         }
         // Moves in kernel form (`opt/kernel.rs`) over positions that index densely: a table
         // filled in index order.
-        let (Some(moves), Some(digits)) = (&game.kernel_moves, DenseDigits::of(game)) else {
+        let (Some(moves), Some(digits)) = (&game.kernel_moves, dense_digits(game)) else {
             return cgdl_runtime::KernelAnswer::Declined;
         };
-        let Some(target) = digits.index(&fields) else {
+        let Some(target) = digits.index_of(&fields) else {
             return cgdl_runtime::KernelAnswer::Declined;
         };
         let cells = DenseGame {

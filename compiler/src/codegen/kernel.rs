@@ -1,7 +1,7 @@
 //! The bottom-up Grundy kernel of a game whose positions index densely (a heap game, or a
 //! bounded game in mixed radix): a table of values filled in index order.
 
-use super::layout::Shape;
+use super::layout::{DigitsCode, Shape};
 use super::{int, CodegenError, Gen};
 use crate::ir::*;
 use proc_macro2::{Literal, TokenStream};

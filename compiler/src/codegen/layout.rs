@@ -78,7 +78,7 @@ impl Layout {
                 let shape = if matches!(game.fields.as_slice(), [f] if f.ty == FieldTy::Nat) {
                     Shape::Heap
                 } else {
-                    match bounded_digits(game) {
+                    match Digits::of(game) {
                         Some(d) if d.size < BOUNDED_LIMIT && !game.fields.is_empty() => {
                             Shape::Bounded(d)
                         }
@@ -247,58 +247,30 @@ pub(super) fn count_values(program: &Program, t: &FieldTy) -> Option<u128> {
     }
 }
 
-/// The mixed-radix index of a bounded game: field `i` is a digit `value - lo` of radix
-/// `hi - lo + 1` (a `bool` is a digit of radix 2), the first field least significant.
-pub(super) struct Digits {
-    /// Each field's `(lo, hi)`, or `None` for a `bool`.
-    fields: Vec<Option<(i64, i64)>>,
-    /// The number of positions (the product of the radices).
-    pub size: u128,
-}
-
-/// The digits of a game whose fields are all ranges or `bool`s, or `None`.
-fn bounded_digits(game: &Game) -> Option<Digits> {
-    let fields = (game.fields.iter())
-        .map(|f| match f.ty {
-            FieldTy::Range(lo, hi) => Some(Some((lo, hi))),
-            FieldTy::Bool => Some(None),
-            _ => None,
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let size = fields.iter().fold(1u128, |n, f| n.saturating_mul(radix(f)));
-    Some(Digits { fields, size })
-}
-
-/// The radix of a field's digit: its number of values.
-fn radix(field: &Option<(i64, i64)>) -> u128 {
-    match field {
-        Some((lo, hi)) => (hi - lo) as u128 + 1,
-        None => 2,
-    }
-}
-
-impl Digits {
-    /// Each field with its place value (saturated at `usize::MAX`).
-    fn places(&self) -> impl Iterator<Item = (&Option<(i64, i64)>, u128)> + '_ {
-        self.fields.iter().scan(1u128, |scale, f| {
-            let this = *scale;
-            *scale = scale.saturating_mul(radix(f));
-            Some((f, this.min(usize::MAX as u128)))
-        })
-    }
-
+/// How native code prints a game's [`Digits`]: its rows, indices, range checks and
+/// decoding.
+pub(super) trait DigitsCode {
     /// The positions that share the value of the last field (its place value): a row of
     /// the board the positions make; 0 with fewer than two fields (no rows).
-    pub fn row(&self) -> usize {
+    fn row(&self) -> usize;
+    /// The index (a `usize` expression) of the fields' values `values` (`i64` or `bool`
+    /// expressions), which must be in range.
+    fn index(&self, values: impl Iterator<Item = TokenStream>) -> TokenStream;
+    /// Whether the named values are in their fields' ranges.
+    fn in_range(&self, names: &[Ident]) -> TokenStream;
+    /// Statements binding `fields` to the values of the position with index `cur`.
+    fn decode(&self, fields: &[Ident]) -> TokenStream;
+}
+
+impl DigitsCode for Digits {
+    fn row(&self) -> usize {
         match self.fields.len() {
             0 | 1 => 0,
             _ => self.places().last().map_or(0, |(_, scale)| scale as usize),
         }
     }
 
-    /// The index (a `usize` expression) of the fields' values `values` (`i64` or `bool`
-    /// expressions), which must be in range.
-    pub fn index(&self, values: impl Iterator<Item = TokenStream>) -> TokenStream {
+    fn index(&self, values: impl Iterator<Item = TokenStream>) -> TokenStream {
         let terms: Vec<TokenStream> = (self.places().zip(values))
             .map(|((f, scale), v)| {
                 let digit = match f {
@@ -323,8 +295,7 @@ impl Digits {
         }
     }
 
-    /// Whether the named values are in their fields' ranges.
-    pub fn in_range(&self, names: &[Ident]) -> TokenStream {
+    fn in_range(&self, names: &[Ident]) -> TokenStream {
         let checks: Vec<TokenStream> = (self.fields.iter().zip(names))
             .filter_map(|(f, a)| {
                 let (lo, hi) = (*f)?;
@@ -339,8 +310,7 @@ impl Digits {
         }
     }
 
-    /// Statements binding `fields` to the values of the position with index `cur`.
-    pub fn decode(&self, fields: &[Ident]) -> TokenStream {
+    fn decode(&self, fields: &[Ident]) -> TokenStream {
         let lets = self.places().zip(fields).map(|((f, scale), s)| {
             let digit = if scale == 1 {
                 quote!(cur)
@@ -350,7 +320,7 @@ impl Digits {
             };
             match f {
                 Some((lo, _)) => {
-                    let radix = Literal::usize_unsuffixed(radix(f) as usize);
+                    let radix = Literal::usize_unsuffixed(Digits::radix(f) as usize);
                     let value = quote!((#digit % #radix) as i64);
                     if *lo == 0 {
                         quote!(let #s: i64 = #value;)

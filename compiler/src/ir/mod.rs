@@ -7,6 +7,7 @@ use cgdl_runtime::Compound;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+mod digits;
 mod heap;
 mod ranges;
 mod shape;
@@ -14,6 +15,7 @@ pub mod share;
 mod types;
 mod verify;
 
+pub use digits::Digits;
 pub use heap::heap_code;
 pub use ranges::{param_ranges, Evaluate, Interval, ValueRange};
 pub use shape::Shape;
