@@ -455,6 +455,42 @@ fn json_is_compact_by_default_and_pretty_on_request() {
     }
 }
 
+/// The interpreter's table of a heap game stays under a small memory limit: it keeps the
+/// positions it has solved only as its memo does, which forgets them under `--max-memory`
+/// (300,000 rows of this game take about 60 MB where nothing is forgotten). Its values are
+/// the game's by definition. (A cheaper cousin of `tests/slow.rs`'s three million rows,
+/// in the default suite: an interpreter that held every position stopped at the limit.)
+#[test]
+fn the_interpreters_long_table_stays_under_a_small_memory_limit() {
+    let path = temp_file(
+        "interp_rows.cgdl",
+        "game Q(n: nat) { move half(n > 0) => Q(n / 2)\n\
+                          move third(n > 2) => Q(n / 3) }\n\
+         table grundy of Q(n) for n in 0..300000\n",
+    );
+    let out = cgdl(&[
+        "run",
+        "--interp",
+        path.to_str().expect("path"),
+        "--max-memory",
+        "30M",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut grundy = vec![0u32; 300_000];
+    for n in 1..grundy.len() {
+        let options = [Some(grundy[n / 2]), (n > 2).then(|| grundy[n / 3])];
+        grundy[n] = (0..).find(|v| !options.contains(&Some(*v))).expect("a mex");
+    }
+    let text = stdout(&out);
+    let rows: Vec<Vec<&str>> = (text.lines().skip(2))
+        .map(|line| line.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), grundy.len());
+    for (n, row) in rows.iter().enumerate() {
+        assert_eq!(*row, [n.to_string(), grundy[n].to_string()], "row {n}");
+    }
+}
+
 /// A long table is printed while it is solved, never held whole: three million rows of
 /// subtraction {1, 2} (Grundy value n mod 3) within 100 MB, aligned in blocks.
 #[test]

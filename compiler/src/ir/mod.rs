@@ -488,8 +488,8 @@ impl std::fmt::Debug for InverseTable {
 }
 
 /// The expressions directly inside `$e` (an `IExpr`, borrowed or mutably borrowed), each
-/// given to `$f`, lists taken with `$iter` (`iter`, or `iter_mut` with `mut`): the one listing of an
-/// expression's children that both visitors use.
+/// given to `$f`, lists taken with `$iter` (`iter`, or `iter_mut` with `mut`): the one
+/// listing of an expression's children that both visitors use.
 macro_rules! children {
     ($e:expr, $f:ident, $iter:ident $(, $m:tt)?) => {
         match $e {
