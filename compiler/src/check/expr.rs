@@ -5,6 +5,28 @@ use super::*;
 
 impl Checker<'_> {
     pub(super) fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> (IExpr, Ty) {
+        let errors = self.diags.len();
+        let (ir, ty) = self.expr_unchecked(e, scope);
+        // The IR tells every expression's type (`IExpr::ty`): the one found here wherever
+        // the expression checked without error, or `nat` for an `int` it found where the
+        // value is surely not negative (a constant of type `int` that is not, or arithmetic
+        // on such).
+        if cfg!(debug_assertions) && self.diags.len() == errors && !has_any(&ty) {
+            let rets: Vec<Ty> = self.fn_sigs.iter().map(|s| s.ret.clone()).collect();
+            let cx = TypeContext {
+                rets: &rets,
+                unions: &self.program.types,
+            };
+            let read = ir.ty(cx);
+            assert!(
+                read.fits(&ty) && !has_any(&read),
+                "internal error: the IR reads type {read} where the checker found {ty}: {ir:?}"
+            );
+        }
+        (ir, ty)
+    }
+
+    fn expr_unchecked(&mut self, e: &ast::Expr, scope: &mut Scope) -> (IExpr, Ty) {
         let any = (IExpr::Lit(Val::Int(0)), Ty::Any);
         match &e.kind {
             ExprKind::IntTooLarge => {
@@ -593,4 +615,14 @@ fn wrap_lets(lets: Vec<(Var, IExpr)>, body: IExpr) -> IExpr {
         value: Box::new(value),
         body: Box::new(body),
     })
+}
+
+/// Whether `t` is or holds `_` (the checker's type after an error, or of `{}`'s elements).
+fn has_any(t: &Ty) -> bool {
+    match t {
+        Ty::Any => true,
+        Ty::Tuple(ts) => ts.iter().any(has_any),
+        Ty::Set(t) | Ty::List(t) => has_any(t),
+        _ => false,
+    }
 }

@@ -13,6 +13,7 @@ mod ranges;
 mod shape;
 pub mod share;
 mod types;
+mod typing;
 mod verify;
 
 pub use digits::Digits;
@@ -20,6 +21,7 @@ pub use heap::heap_code;
 pub use ranges::{param_ranges, Evaluate, Interval, ValueRange};
 pub use shape::Shape;
 pub use types::*;
+pub use typing::TypeContext;
 pub use verify::verify;
 /// Operators after type resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -40,6 +40,7 @@ pub fn share(program: &mut Program) {
     let mut names = NameSupply::new(program);
     let cx = Context {
         rets: program.fns.iter().map(|f| f.ret.ty()).collect(),
+        unions: program.types.clone(),
         costly_fns: (program.fns.iter())
             .map(|f| {
                 (f.params.iter()).any(|(_, t)| matches!(t, FieldTy::Set(_) | FieldTy::List(_)))
@@ -207,6 +208,8 @@ impl Sureness {
 struct Context {
     /// The functions' result types.
     rets: Vec<Ty>,
+    /// The tagged unions.
+    unions: Vec<UnionType>,
     /// Functions whose calls are costly (they take a set or a list: no table answers them).
     costly_fns: Vec<bool>,
     sure: Sureness,
@@ -229,6 +232,16 @@ struct Place {
 }
 
 impl Context {
+    /// The type of a shared expression's name: the expression's, where the IR tells it
+    /// (not `_`, as for the elements of `{}`).
+    fn ty_of(&self, e: &IExpr) -> Option<Ty> {
+        let cx = TypeContext {
+            rets: &self.rets,
+            unions: &self.unions,
+        };
+        Some(e.ty(cx)).filter(|t| !contains_any(t))
+    }
+
     /// Rewrites `root` until nothing more is shared; true when it changed. New names take
     /// slots from `frame` up.
     fn rewrite(&self, root: &mut IExpr, frame: &mut usize, names: &mut NameSupply) -> bool {
@@ -237,7 +250,7 @@ impl Context {
             let Some((target, occurrences)) = self.find(root) else {
                 break;
             };
-            let Some(ty) = ty_of(&self.rets, expr_at(root, &occurrences[0])) else {
+            let Some(ty) = self.ty_of(expr_at(root, &occurrences[0])) else {
                 break; // (a candidate has a known type)
             };
             let var = Var {
@@ -351,7 +364,7 @@ impl Context {
         let candidate = !matches!(e, IExpr::Var(_) | IExpr::Lit(_) | IExpr::AllOf { .. })
             && node.costly
             && !node.position
-            && ty_of(&self.rets, e).is_some();
+            && self.ty_of(e).is_some();
         if candidate {
             round.candidates.push((index, node.hash, path.clone()));
         }
@@ -779,80 +792,6 @@ fn anticipated(e: &IExpr, occurrences: &[&[usize]]) -> bool {
             e.for_each_child(&mut |_| n += 1);
             (0..n).any(|i| place(e, i).always && within(i))
         }
-    }
-}
-
-/// The static type of a shared expression, when the pass can tell it.
-fn ty_of(rets: &[Ty], e: &IExpr) -> Option<Ty> {
-    let known = |t: Ty| (!contains_any(&t)).then_some(t);
-    match e {
-        IExpr::Var(v) => known(v.ty.clone()),
-        IExpr::AllOf { ty, .. } => known(Ty::Set(Box::new(ty.ty()))),
-        IExpr::Not(_)
-        | IExpr::Quant {
-            kind: QuantKind::Exists | QuantKind::Forall,
-            ..
-        } => Some(Ty::Bool),
-        IExpr::Quant { .. } => Some(Ty::Nat),
-        IExpr::Inverted(q) if q.kind == QuantKind::Count => Some(Ty::Nat),
-        IExpr::Inverted(_) => Some(Ty::Bool),
-        IExpr::Field { tuple, index } => match ty_of(rets, tuple)? {
-            Ty::Tuple(ts) => ts.get(*index).cloned(),
-            _ => None,
-        },
-        IExpr::Bin { op, lhs, rhs, .. } => match op {
-            Op::Or
-            | Op::And
-            | Op::Eq
-            | Op::Ne
-            | Op::Lt
-            | Op::Le
-            | Op::Gt
-            | Op::Ge
-            | Op::In
-            | Op::NotIn => Some(Ty::Bool),
-            Op::SetUnion | Op::SetInter | Op::SetDiff => {
-                ty_of(rets, lhs).or_else(|| ty_of(rets, rhs))
-            }
-            _ => None,
-        },
-        IExpr::Tuple(es) => Some(Ty::Tuple(
-            es.iter().map(|x| ty_of(rets, x)).collect::<Option<_>>()?,
-        )),
-        IExpr::Set(es) => Some(Ty::Set(Box::new(ty_of(rets, es.first()?)?))),
-        IExpr::If {
-            then, otherwise, ..
-        } => ty_of(rets, then).or_else(|| ty_of(rets, otherwise)),
-        IExpr::Let { body, .. } => ty_of(rets, body),
-        IExpr::Compr { elem, .. } => Some(Ty::Set(Box::new(ty_of(rets, elem)?))),
-        IExpr::Closure {
-            kind: crate::ast::ClosureKind::Reach,
-            seed,
-            ..
-        } => ty_of(rets, seed),
-        IExpr::Closure { seed, .. } => Some(Ty::List(Box::new(ty_of(rets, seed)?))),
-        IExpr::Call { func, .. } => known(rets.get(*func)?.clone()),
-        IExpr::Builtin {
-            func: Builtin::Len, ..
-        } => Some(Ty::Nat),
-        IExpr::Builtin {
-            func: Builtin::Min | Builtin::Max,
-            args,
-            ..
-        } => match args.as_slice() {
-            [one] => match ty_of(rets, one)? {
-                Ty::Set(t) | Ty::List(t) => known(*t),
-                _ => None,
-            },
-            [first, ..] => ty_of(rets, first),
-            [] => None,
-        },
-        IExpr::Variant { variant, .. } => Some(Ty::Union(variant.ty.clone())),
-        IExpr::Match { arms, default, .. } => arms
-            .iter()
-            .find_map(|a| ty_of(rets, &a.body))
-            .or_else(|| default.as_ref().and_then(|d| ty_of(rets, d))),
-        _ => None,
     }
 }
 

@@ -1,0 +1,207 @@
+//! The static type of every expression, read off the IR: a name's type is on it, a
+//! literal's follows from its value, and every other node's from its children's (and the
+//! called functions' result types) by the checker's own rules. The checker asserts, in
+//! debug builds (every test), that this is the type it found for every expression it
+//! checks without error, or more precise: `nat` where it found `int` and the value is surely
+//! not negative (a constant of type `int` whose value is not, and arithmetic on such).
+//! Passes read it instead of inferring types again.
+
+use super::*;
+
+/// What an expression's type depends on besides the expression: the functions' result
+/// types and the tagged unions.
+#[derive(Clone, Copy)]
+pub struct TypeContext<'a> {
+    /// Each function's result type, by id.
+    pub rets: &'a [Ty],
+    /// The program's tagged unions, by id.
+    pub unions: &'a [UnionType],
+}
+
+impl IExpr {
+    /// The static type of this expression (`Ty::Any` where nothing tells it, as for the
+    /// elements of `{}`).
+    pub fn ty(&self, cx: TypeContext) -> Ty {
+        let ty = |e: &IExpr| e.ty(cx);
+        match self {
+            IExpr::Lit(v) => v.ty(cx),
+            IExpr::AllOf { ty, .. } => Ty::Set(Box::new(ty.ty())),
+            IExpr::Var(v) => v.ty.clone(),
+            IExpr::Neg { .. } => Ty::Int,
+            IExpr::Not(_) => Ty::Bool,
+            IExpr::Bin { op, lhs, rhs, .. } => match op {
+                Op::Or
+                | Op::And
+                | Op::Eq
+                | Op::Ne
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+                | Op::In
+                | Op::NotIn => Ty::Bool,
+                Op::RangeIncl | Op::RangeExcl => match ty(lhs).fits(&Ty::Nat) {
+                    true => Ty::Set(Box::new(Ty::Nat)),
+                    false => Ty::Set(Box::new(Ty::Int)),
+                },
+                Op::NatSub => Ty::Nat,
+                Op::Sub => Ty::Int,
+                Op::Add | Op::Mul | Op::Div | Op::Rem => {
+                    let (l, r) = (ty(lhs), ty(rhs));
+                    match l.fits(&Ty::Nat) && r.fits(&Ty::Nat) && l != Ty::Any
+                        || (l == Ty::Nat && r == Ty::Any)
+                    {
+                        true => Ty::Nat,
+                        false => Ty::Int,
+                    }
+                }
+                Op::SetUnion | Op::SetInter | Op::SetDiff | Op::Concat => {
+                    ty(lhs).join(&ty(rhs)).unwrap_or(Ty::Any)
+                }
+                Op::GameSum => Ty::Game,
+            },
+            IExpr::Field { tuple, index } => match ty(tuple) {
+                Ty::Tuple(ts) => ts.get(*index).cloned().unwrap_or(Ty::Any),
+                _ => Ty::Any,
+            },
+            IExpr::Index { list, .. } => match ty(list) {
+                Ty::List(t) => *t,
+                _ => Ty::Any,
+            },
+            IExpr::Tuple(es) => Ty::Tuple(es.iter().map(ty).collect()),
+            IExpr::Set(es) => Ty::Set(Box::new(join(es.iter().map(ty)))),
+            IExpr::List(es) => Ty::List(Box::new(join(es.iter().map(ty)))),
+            IExpr::If {
+                then, otherwise, ..
+            } => ty(then).join(&ty(otherwise)).unwrap_or(Ty::Any),
+            IExpr::Let { body, .. } => ty(body),
+            IExpr::Quant {
+                kind: crate::ast::QuantKind::Count,
+                ..
+            } => Ty::Nat,
+            IExpr::Quant { .. } => Ty::Bool,
+            IExpr::Inverted(q) => match q.kind {
+                crate::ast::QuantKind::Count => Ty::Nat,
+                _ => Ty::Bool,
+            },
+            IExpr::Compr { elem, .. } => Ty::Set(Box::new(ty(elem))),
+            IExpr::Closure {
+                kind: crate::ast::ClosureKind::Reach,
+                seed,
+                ..
+            } => ty(seed),
+            IExpr::Closure { seed, .. } => Ty::List(Box::new(ty(seed))),
+            IExpr::Slice { list, .. } | IExpr::With { list, .. } => ty(list),
+            IExpr::Call { func, .. } => cx.rets.get(*func).cloned().unwrap_or(Ty::Any),
+            IExpr::Builtin { func, args, .. } => match func {
+                Builtin::Len | Builtin::Abs => Ty::Nat,
+                Builtin::Min | Builtin::Max => match args.as_slice() {
+                    [one] => match ty(one) {
+                        Ty::Set(t) | Ty::List(t) => *t,
+                        _ => Ty::Any,
+                    },
+                    _ => {
+                        let tys: Vec<Ty> = args.iter().map(ty).collect();
+                        match tys.iter().all(Ty::is_int) {
+                            true if tys.iter().all(|t| t.fits(&Ty::Nat)) => Ty::Nat,
+                            true => Ty::Int,
+                            false => join(tys.into_iter()),
+                        }
+                    }
+                },
+            },
+            IExpr::Pos { .. }
+            | IExpr::End
+            | IExpr::Compound { .. }
+            | IExpr::CompoundOf { .. }
+            | IExpr::Leaves(_) => Ty::Game,
+            IExpr::Variant { variant, .. } => Ty::Union(variant.ty.clone()),
+            IExpr::Match { arms, default, .. } => join(
+                (arms.iter().map(|a| &a.body))
+                    .chain(default.as_deref())
+                    .map(ty),
+            ),
+            IExpr::Cells(op) => ty(&op.written),
+            IExpr::Parts(op) => ty(&op.written),
+        }
+    }
+}
+
+impl Val {
+    /// The static type of a constant: a number's is `nat` where it is not negative (as a
+    /// literal's), a collection's the join of its elements' (`_` where it has none).
+    pub fn ty(&self, cx: TypeContext) -> Ty {
+        match self {
+            Val::Bool(_) => Ty::Bool,
+            Val::Int(n) if *n >= 0 => Ty::Nat,
+            Val::Int(_) => Ty::Int,
+            Val::Tuple(vs) => Ty::Tuple(vs.iter().map(|v| v.ty(cx)).collect()),
+            Val::Set(vs) => Ty::Set(Box::new(join(vs.iter().map(|v| v.ty(cx))))),
+            Val::List(vs) => Ty::List(Box::new(join(vs.iter().map(|v| v.ty(cx))))),
+            Val::Range(lo, hi) if *lo >= 0 || hi < lo => Ty::Set(Box::new(Ty::Nat)),
+            Val::Range(..) => Ty::Set(Box::new(Ty::Int)),
+            Val::Game(_) => Ty::Game,
+            Val::Tag(t) => match cx.unions.get(t.ty) {
+                Some(u) => Ty::Union(UnionRef {
+                    id: t.ty,
+                    name: u.name.as_str().into(),
+                }),
+                None => Ty::Any,
+            },
+        }
+    }
+}
+
+/// The least type every one of `types` fits (`_` where there is none, or no type).
+fn join(mut types: impl Iterator<Item = Ty>) -> Ty {
+    types
+        .try_fold(Ty::Any, |a, t| a.join(&t))
+        .unwrap_or(Ty::Any)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::Span;
+
+    /// Read off a program as the checker made it: each function body's type is its result
+    /// type, or more precise (`nat` where it is declared `int`: `0 - n` of a `nat` fails below
+    /// 0, and `max` of `nat`s is one).
+    #[test]
+    fn bodies_read_their_functions_types() {
+        let source = "type Cell = (0..3, 0..3)
+fn around(x: Cell) -> set<Cell> = { y for y in Cell where abs(x.0 - y.0) + abs(x.1 - y.1) == 1 }
+fn far(s: set<Cell>) -> list<set<Cell>> = components(s, x => around(x))
+fn most(s: set<Cell>) -> int = max({ x.0 + x.1 for x in s } | {0})
+fn pair(n: nat) -> (bool, int) = (n > 2, 0 - n)
+game G(n: nat) { move take(k in 1..=2, k <= n) => G(n - k) }
+value grundy of G(3)
+";
+        let program = crate::compile_str(source).expect("checks");
+        let rets: Vec<Ty> = program.fns.iter().map(|f| f.ret.ty()).collect();
+        let cx = TypeContext {
+            rets: &rets,
+            unions: &program.types,
+        };
+        let read: Vec<String> = (program.fns.iter())
+            .map(|f| f.body.ty(cx).to_string())
+            .collect();
+        assert_eq!(
+            read,
+            [
+                "set<(nat, nat)>",
+                "list<set<(nat, nat)>>",
+                "nat",
+                "(bool, nat)"
+            ]
+        );
+        // The elements of `{}` are of no type the IR can tell.
+        let empty = IExpr::Set(Vec::new());
+        assert_eq!(empty.ty(cx), Ty::Set(Box::new(Ty::Any)));
+        let neg = IExpr::Neg {
+            arg: Box::new(IExpr::Lit(Val::Int(3))),
+            span: Span::default(),
+        };
+        assert_eq!(neg.ty(cx), Ty::Int);
+    }
+}
