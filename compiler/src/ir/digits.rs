@@ -48,7 +48,8 @@ impl Digits {
     /// The index of the position whose fields are `values`, when each lies in its field.
     pub fn index_of(&self, values: &[Val]) -> Option<usize> {
         let mut index = 0u128;
-        for ((f, scale), v) in self.places().zip(values) {
+        // Horner's rule from the most significant field (the last).
+        for (f, v) in self.fields.iter().zip(values).rev() {
             let digit = match (f, v) {
                 (Some((lo, hi)), Val::Int(x)) if (lo..=hi).contains(&x) => {
                     (*x as i128 - *lo as i128) as u128
@@ -56,7 +57,7 @@ impl Digits {
                 (None, Val::Bool(b)) => u128::from(*b),
                 _ => return None,
             };
-            index += digit * scale;
+            index = index.checked_mul(Digits::radix(f))?.checked_add(digit)?;
         }
         usize::try_from(index).ok()
     }
