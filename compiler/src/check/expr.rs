@@ -11,7 +11,7 @@ impl Checker<'_> {
         // the expression checked without error, or `nat` for an `int` it found where the
         // value is surely not negative (a constant of type `int` that is not, or arithmetic
         // on such).
-        if cfg!(debug_assertions) && self.diags.len() == errors && !has_any(&ty) {
+        if cfg!(debug_assertions) && self.diags.len() == errors && !ty.has_any() {
             let rets: Vec<Ty> = self.fn_sigs.iter().map(|s| s.ret.clone()).collect();
             let cx = TypeContext {
                 rets: &rets,
@@ -19,7 +19,7 @@ impl Checker<'_> {
             };
             let read = ir.ty(cx);
             assert!(
-                read.fits(&ty) && !has_any(&read),
+                read.fits(&ty) && !read.has_any(),
                 "internal error: the IR reads type {read} where the checker found {ty}: {ir:?}"
             );
         }
@@ -615,14 +615,4 @@ fn wrap_lets(lets: Vec<(Var, IExpr)>, body: IExpr) -> IExpr {
         value: Box::new(value),
         body: Box::new(body),
     })
-}
-
-/// Whether `t` is or holds `_` (the checker's type after an error, or of `{}`'s elements).
-fn has_any(t: &Ty) -> bool {
-    match t {
-        Ty::Any => true,
-        Ty::Tuple(ts) => ts.iter().any(has_any),
-        Ty::Set(t) | Ty::List(t) => has_any(t),
-        _ => false,
-    }
 }

@@ -55,9 +55,8 @@ pub enum Op {
 }
 
 impl Op {
-    /// Whether the operator cannot fail on operands of its types (no arithmetic, which may
-    /// overflow, underflow or divide by zero, and no game sums).
-    pub fn cannot_fail(self) -> bool {
+    /// Whether the operator gives a `bool`: logic, comparisons and membership.
+    pub fn gives_bool(self) -> bool {
         matches!(
             self,
             Op::Or
@@ -70,12 +69,17 @@ impl Op {
                 | Op::Ge
                 | Op::In
                 | Op::NotIn
-                | Op::SetUnion
-                | Op::SetInter
-                | Op::SetDiff
-                | Op::RangeIncl
-                | Op::RangeExcl
         )
+    }
+
+    /// Whether the operator cannot fail on operands of its types (no arithmetic, which may
+    /// overflow, underflow or divide by zero, and no game sums).
+    pub fn cannot_fail(self) -> bool {
+        self.gives_bool()
+            || matches!(
+                self,
+                Op::SetUnion | Op::SetInter | Op::SetDiff | Op::RangeIncl | Op::RangeExcl
+            )
     }
 }
 

@@ -239,7 +239,7 @@ impl Context {
             rets: &self.rets,
             unions: &self.unions,
         };
-        Some(e.ty(cx)).filter(|t| !contains_any(t))
+        Some(e.ty(cx)).filter(|t| !t.has_any())
     }
 
     /// Rewrites `root` until nothing more is shared; true when it changed. New names take
@@ -792,15 +792,6 @@ fn anticipated(e: &IExpr, occurrences: &[&[usize]]) -> bool {
             e.for_each_child(&mut |_| n += 1);
             (0..n).any(|i| place(e, i).always && within(i))
         }
-    }
-}
-
-fn contains_any(t: &Ty) -> bool {
-    match t {
-        Ty::Any => true,
-        Ty::Tuple(ts) => ts.iter().any(contains_any),
-        Ty::Set(t) | Ty::List(t) => contains_any(t),
-        _ => false,
     }
 }
 

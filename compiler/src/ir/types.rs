@@ -60,6 +60,16 @@ impl Ty {
         }
     }
 
+    /// Whether this is or holds `_` (the type after an error, or of the elements of `{}`).
+    pub fn has_any(&self) -> bool {
+        match self {
+            Ty::Any => true,
+            Ty::Tuple(ts) => ts.iter().any(Ty::has_any),
+            Ty::Set(t) | Ty::List(t) => t.has_any(),
+            _ => false,
+        }
+    }
+
     /// Whether this is `nat` or `int`.
     pub fn is_int(&self) -> bool {
         matches!(self, Ty::Nat | Ty::Int | Ty::Any)

@@ -30,16 +30,6 @@ impl IExpr {
             IExpr::Neg { .. } => Ty::Int,
             IExpr::Not(_) => Ty::Bool,
             IExpr::Bin { op, lhs, rhs, .. } => match op {
-                Op::Or
-                | Op::And
-                | Op::Eq
-                | Op::Ne
-                | Op::Lt
-                | Op::Le
-                | Op::Gt
-                | Op::Ge
-                | Op::In
-                | Op::NotIn => Ty::Bool,
                 Op::RangeIncl | Op::RangeExcl => match ty(lhs).fits(&Ty::Nat) {
                     true => Ty::Set(Box::new(Ty::Nat)),
                     false => Ty::Set(Box::new(Ty::Int)),
@@ -59,6 +49,8 @@ impl IExpr {
                     ty(lhs).join(&ty(rhs)).unwrap_or(Ty::Any)
                 }
                 Op::GameSum => Ty::Game,
+                // Logic, comparisons and membership (`Op::gives_bool`).
+                _ => Ty::Bool,
             },
             IExpr::Field { tuple, index } => match ty(tuple) {
                 Ty::Tuple(ts) => ts.get(*index).cloned().unwrap_or(Ty::Any),
