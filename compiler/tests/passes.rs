@@ -624,6 +624,22 @@ fn images(
 }
 
 /// Every subset of `cells`, as a set value.
+/// `program` with the first symmetry table of game 0 corrupted: in every context, each
+/// element of set field `field` maps to itself.
+fn fixing_all(program: &Program, field: usize) -> Program {
+    let mut wrong = program.clone();
+    let table = wrong.games[0].symmetry_tables.as_mut().expect("tables");
+    let map = table.maps[0].as_mut().expect("a table");
+    for (_, images) in map.entries.iter_mut().flatten() {
+        if let Some(images) = &mut images[field] {
+            for (x, image) in std::rc::Rc::make_mut(images).iter_mut() {
+                *image = Some(x.clone());
+            }
+        }
+    }
+    wrong
+}
+
 fn subsets(cells: &[cgdl_compiler::ir::Val]) -> Vec<cgdl_compiler::ir::Val> {
     use cgdl_compiler::ir::Val;
     (0..1u32 << cells.len())
@@ -658,17 +674,10 @@ fn declared_symmetries_become_tables_the_interpreter_reads() {
     let expected = images(&written, &cram, &positions);
     assert_eq!(images(&optimized, &cram, &positions), expected);
     // The interpreter reads the tables: a map of every cell to itself gives other images.
-    let mut wrong = optimized.clone();
-    let table = wrong.games[0].symmetry_tables.as_mut().expect("tables");
-    let map = table.maps[0].as_mut().expect("a table");
-    for (_, images) in map.entries.iter_mut().flatten() {
-        if let Some(images) = &mut images[0] {
-            for (x, image) in Rc::make_mut(images).iter_mut() {
-                *image = Some(x.clone());
-            }
-        }
-    }
-    assert_ne!(images(&wrong, &cram, &positions), expected);
+    assert_ne!(
+        images(&fixing_all(&optimized, 0), &cram, &positions),
+        expected
+    );
 
     // A reversal of the first `n` places of a row: the context is `n`; an element at `n`
     // or past it leaves the row (the map applies to sets without one), and `n` is kept.
@@ -695,17 +704,10 @@ value grundy of Row(4, {0, 1, 3})
     assert_eq!(images(&optimized, row, &positions), expected);
     // The interpreter reads the tables in each context: a map of every element to itself
     // gives other images.
-    let mut wrong = optimized.clone();
-    let table = wrong.games[0].symmetry_tables.as_mut().expect("tables");
-    let flip = table.maps[0].as_mut().expect("a table");
-    for (_, images) in flip.entries.iter_mut().flatten() {
-        if let Some(images) = &mut images[1] {
-            for (x, image) in Rc::make_mut(images).iter_mut() {
-                *image = Some(x.clone());
-            }
-        }
-    }
-    assert_ne!(images(&wrong, row, &positions), expected);
+    assert_ne!(
+        images(&fixing_all(&optimized, 1), row, &positions),
+        expected
+    );
 }
 
 #[test]
