@@ -832,6 +832,19 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 compound_of(cgdl_runtime::Compound::Sum, elem, clauses, env, cx)?
             }
         },
+        // By definition: `min` (`max`) of the comprehension's set.
+        IExpr::Extreme(x) => {
+            let mut set = BTreeSet::new();
+            choices(&x.clauses, env, cx, &mut |env| {
+                set.insert(normalized(eval(&x.elem, env, cx)?)?);
+                Ok(())
+            })?;
+            let func = match x.largest {
+                true => Builtin::Max,
+                false => Builtin::Min,
+            };
+            builtin(func, vec![Val::Set(Rc::new(set))], x.span)?
+        }
         IExpr::Compound { kind, parts } => {
             let mut children = Vec::with_capacity(parts.len());
             for p in parts {
@@ -1115,6 +1128,15 @@ fn binary(op: Op, a: Val, b: Val, span: Span) -> Result<Val, EvalError> {
         Op::SetDiff => Val::Set(Rc::new(
             set_of(a)?.difference(&*set_of(b)?).cloned().collect(),
         )),
+        // By definition: the union with (difference from) the set of the one element.
+        Op::Insert | Op::Remove => {
+            let one = Val::Set(Rc::new(BTreeSet::from([normalized(b)?])));
+            let op = match op {
+                Op::Insert => Op::SetUnion,
+                _ => Op::SetDiff,
+            };
+            binary(op, a, one, span)?
+        }
         Op::Concat => match (a, b) {
             (Val::List(x), Val::List(y)) => {
                 spend((x.len() + y.len()) as u64)?;

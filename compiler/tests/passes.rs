@@ -775,3 +775,93 @@ value grundy of H(3)
     assert!(cgdl_compiler::ir::verify(&optimized).is_ok());
     assert!(cgdl_compiler::ir::verify(&bad).is_err());
 }
+
+#[test]
+fn one_element_set_operations_and_extremes_become_nodes() {
+    use cgdl_compiler::ir::Op;
+    fn kinds(e: &IExpr, out: &mut Vec<&'static str>) {
+        match e {
+            IExpr::Bin { op: Op::Insert, .. } => out.push("insert"),
+            IExpr::Bin { op: Op::Remove, .. } => out.push("remove"),
+            IExpr::Extreme(x) if x.largest => out.push("max"),
+            IExpr::Extreme(_) => out.push("min"),
+            _ => {}
+        }
+        e.for_each_child(&mut |c| kinds(c, out));
+    }
+    // In the functions and the moves as ruled (the kernels' copies aside).
+    let nodes = |program: &Program| {
+        let mut found = Vec::new();
+        program.fns.iter().for_each(|f| kinds(&f.body, &mut found));
+        for g in &program.games {
+            if let GameKind::Rules(moves) = &g.kind {
+                for m in moves {
+                    m.clauses.iter().for_each(|c| kinds(c.expr(), &mut found));
+                    kinds(&m.result, &mut found);
+                }
+            }
+        }
+        found.sort();
+        found
+    };
+    // One element added and removed, a set of two added (not one element), the least of
+    // a comprehension in a condition and the largest in a function, which fails on a set
+    // with no element (the second query: an error either way).
+    let source = "fn top(s: set<0..5>) -> nat = max({ y + 1 for y in s })
+game T(s: set<0..5>) {
+    move add(x in 0..5, x not in s, len(s) < 3) => T(s | {x})
+    move drop(len(s) > 1, min({ y + 1 for y in s }) > 1, x in s) => T(s - {x})
+    move pair(len(s) == 0) => T(s | {1, 2})
+}
+game U(s: set<0..5>) {
+    move m(len(s) < 2, top(s) < 9) => U(s | {len(s)})
+}
+value grundy of T({})
+value grundy of U({})
+value grundy of U({3})
+";
+    let (written, optimized) = both(source);
+    assert!(nodes(&written).is_empty());
+    assert_eq!(
+        nodes(&optimized),
+        ["insert", "insert", "max", "min", "remove"]
+    );
+    let answers_now = answers(&optimized, source);
+    assert!(
+        answers_now[0].is_ok() && answers_now[2].is_ok(),
+        "{answers_now:?}"
+    );
+    assert!(answers_now[1]
+        .as_ref()
+        .is_err_and(|e| e.contains("`max` of an empty set")));
+    // The interpreter reads the nodes: an element removed where it was added answers
+    // otherwise.
+    let mut wrong = optimized.clone();
+    wrong.for_each_expr_mut(&mut |e| {
+        fn flip(e: &mut IExpr) {
+            if let IExpr::Bin {
+                op: op @ Op::Insert,
+                ..
+            } = e
+            {
+                *op = Op::Remove;
+            }
+            e.for_each_child_mut(&mut flip);
+        }
+        flip(e)
+    });
+    assert_ne!(answers(&wrong, source), answers_now);
+    // An extreme's element reads the names its clauses bind: without them, the program is
+    // not well formed.
+    let mut bad = optimized.clone();
+    bad.fns[0].body = match &bad.fns[0].body {
+        IExpr::Extreme(x) => {
+            let mut x = x.clone();
+            x.clauses.clear();
+            IExpr::Extreme(x)
+        }
+        other => panic!("`top` is an extreme: {other:?}"),
+    };
+    assert!(cgdl_compiler::ir::verify(&optimized).is_ok());
+    assert!(cgdl_compiler::ir::verify(&bad).is_err());
+}

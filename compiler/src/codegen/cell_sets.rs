@@ -30,14 +30,11 @@ impl Gen<'_> {
                 })
             }
             CellOpKind::Extreme { part, largest } => {
-                let IExpr::Builtin { args, span, .. } = &op.written else {
-                    unreachable!("the extreme of a part is a `min` or `max`")
+                let IExpr::Extreme(written) = &op.written else {
+                    unreachable!("the extreme of a part is written as one (`opt/elements.rs`)")
                 };
-                let [IExpr::Compr { elem, clauses }] = args.as_slice() else {
-                    unreachable!("the extreme of a part is over a comprehension")
-                };
-                let folded = self.folded_extreme(elem, clauses, *largest)?;
-                let at = self.at(*span);
+                let folded = self.folded_extreme(written)?;
+                let at = self.at(written.span);
                 Ok(quote! {
                     #rt::native::found_extreme(
                         match #rt::native::Set::part_extreme(#whole, #part, #largest) {

@@ -531,6 +531,11 @@ impl Gen<'_> {
                 next,
             } => self.components(seed, var, next, None)?,
             IExpr::Parts(op) => self.parts_value(op)?,
+            IExpr::Extreme(x) => {
+                let (largest, at) = (x.largest, self.at(x.span));
+                let folded = self.folded_extreme(x)?;
+                quote!(#rt::native::found_extreme(#folded, #largest, #at)?)
+            }
             IExpr::Closure {
                 seed, var, next, ..
             } => {
@@ -649,13 +654,7 @@ impl Gen<'_> {
                 let d = self.domain(whole)?;
                 quote!(#d.to_set())
             }
-            Op::SetUnion | Op::SetInter | Op::SetDiff => {
-                // Operands by reference (a name is not cloned); `s | {x}` and `s - {x}` add
-                // or remove the one element without building a set for it.
-                let operand = |e: &IExpr| match e {
-                    IExpr::Var(v) => Ok(self.var_ref(v)),
-                    e => self.value(e).map(|v| quote!(&#v)),
-                };
+            Op::SetUnion | Op::SetInter | Op::SetDiff | Op::Insert | Op::Remove => {
                 // The receiver is borrowed by the method call itself.
                 let x = match lhs {
                     IExpr::Var(v) => {
@@ -664,23 +663,21 @@ impl Gen<'_> {
                     }
                     e => self.value(e)?,
                 };
-                match (op, rhs) {
-                    (Op::SetUnion, IExpr::Set(one)) if one.len() == 1 => {
-                        let e = self.value(&one[0])?;
-                        quote!((#x).with(#e))
+                // A set operand by reference (a name is not cloned); one element by value.
+                let y = match (op, rhs) {
+                    (Op::Insert | Op::Remove, e) => self.value(e)?,
+                    (_, IExpr::Var(v)) => self.var_ref(v),
+                    (_, e) => {
+                        let v = self.value(e)?;
+                        quote!(&#v)
                     }
-                    (Op::SetDiff, IExpr::Set(one)) if one.len() == 1 => {
-                        let e = self.value(&one[0])?;
-                        quote!((#x).without(#e))
-                    }
-                    _ => {
-                        let y = operand(rhs)?;
-                        match op {
-                            Op::SetUnion => quote!((#x).union(#y)),
-                            Op::SetInter => quote!((#x).inter(#y)),
-                            _ => quote!((#x).diff(#y)),
-                        }
-                    }
+                };
+                match op {
+                    Op::SetUnion => quote!((#x).union(#y)),
+                    Op::SetInter => quote!((#x).inter(#y)),
+                    Op::SetDiff => quote!((#x).diff(#y)),
+                    Op::Insert => quote!((#x).with(#y)),
+                    _ => quote!((#x).without(#y)),
                 }
             }
             _ => {
@@ -710,7 +707,9 @@ impl Gen<'_> {
                     | Op::RangeExcl
                     | Op::SetUnion
                     | Op::SetInter
-                    | Op::SetDiff => {
+                    | Op::SetDiff
+                    | Op::Insert
+                    | Op::Remove => {
                         unreachable!("handled above")
                     }
                 }
@@ -721,15 +720,11 @@ impl Gen<'_> {
     /// The least (or largest) of `{ elem for clauses }` as an `Option` (`None` for no
     /// element): the extreme of a comprehension's elements is that of its set, so they are
     /// folded instead of building the set.
-    pub(super) fn folded_extreme(
-        &self,
-        elem: &IExpr,
-        clauses: &[IClause],
-        largest: bool,
-    ) -> Result<TokenStream, CodegenError> {
+    pub(super) fn folded_extreme(&self, x: &ExtremeOf) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
-        let looped = self.clauses(clauses, &|| {
-            let elem = self.value(elem)?;
+        let largest = x.largest;
+        let looped = self.clauses(&x.clauses, &|| {
+            let elem = self.value(&x.elem)?;
             Ok(quote!(best = #rt::native::keep_extreme(best, #elem, #largest);))
         })?;
         Ok(quote!({
@@ -758,10 +753,7 @@ impl Gen<'_> {
             }
             Builtin::Min | Builtin::Max => {
                 let largest = func == Builtin::Max;
-                if let [IExpr::Compr { elem, clauses }] = args {
-                    let folded = self.folded_extreme(elem, clauses, largest)?;
-                    quote!(#rt::native::found_extreme(#folded, #largest, #at)?)
-                } else if args.len() == 1 {
+                if args.len() == 1 {
                     let d = self.domain_ref(&args[0])?;
                     quote!(#rt::native::extreme(#d, #largest, #at)?)
                 } else {

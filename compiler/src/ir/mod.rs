@@ -49,6 +49,11 @@ pub enum Op {
     SetUnion,
     SetInter,
     SetDiff,
+    /// `set | {elem}`: the set with one element added, no set built for it (lowered by
+    /// `opt/elements.rs`; the checker never makes it).
+    Insert,
+    /// `set - {elem}`: the set with one element removed (lowered by `opt/elements.rs`).
+    Remove,
     Concat,
     /// `position + position`: a disjunctive sum.
     GameSum,
@@ -78,7 +83,13 @@ impl Op {
         self.gives_bool()
             || matches!(
                 self,
-                Op::SetUnion | Op::SetInter | Op::SetDiff | Op::RangeIncl | Op::RangeExcl
+                Op::SetUnion
+                    | Op::SetInter
+                    | Op::SetDiff
+                    | Op::Insert
+                    | Op::Remove
+                    | Op::RangeIncl
+                    | Op::RangeExcl
             )
     }
 }
@@ -311,6 +322,23 @@ pub enum IExpr {
     /// A sum of positions whose terms a move's options take as they are, lowered by
     /// `opt/leaves.rs` from a move's result: its value is the sum.
     Leaves(Box<Leaves>),
+    /// `min({elem for clauses})` or `max(...)`: the least or largest element a
+    /// comprehension gives, lowered by `opt/elements.rs`; both back ends fold the elements
+    /// without building the set, and fail where there is none as `min` of `{}` does.
+    Extreme(Box<ExtremeOf>),
+}
+
+/// The least or largest of the elements of `{ elem for clauses }` ([`IExpr::Extreme`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExtremeOf {
+    /// `max` rather than `min`.
+    pub largest: bool,
+    /// Each element.
+    pub elem: IExpr,
+    /// The clauses, in order.
+    pub clauses: Vec<IClause>,
+    /// Where the `min` or `max` stands, for the error of no element.
+    pub span: Span,
 }
 
 /// The terms of an [`IExpr::Leaves`]: each a position expression ([`IExpr::Pos`]).
@@ -593,6 +621,14 @@ macro_rules! children {
                     $f(elem);
                 }
             },
+            IExpr::Extreme(x) => {
+                for c in x.clauses.$iter() {
+                    match c {
+                        IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => $f(x),
+                    }
+                }
+                $f(&$($m)? x.elem);
+            }
         }
     };
 }
@@ -658,6 +694,7 @@ impl IExpr {
                 Leaves::Each { clauses, .. } => clauses.iter().for_each(|c| c.for_each_own_bind(f)),
                 Leaves::Pair { .. } => {}
             },
+            IExpr::Extreme(x) => x.clauses.iter().for_each(|c| c.for_each_own_bind(f)),
             _ => {}
         }
     }
@@ -932,6 +969,31 @@ pub enum KernelResult {
         /// The result.
         body: Box<KernelResult>,
     },
+}
+
+impl KernelResult {
+    /// Calls `f` on each expression of this result: tests, `let` values and the fields of
+    /// its positions, in order.
+    pub fn for_each_expr_mut(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+        match self {
+            KernelResult::End => {}
+            KernelResult::Position(fields) => fields.iter_mut().for_each(f),
+            KernelResult::Sum(a, b) => a.iter_mut().chain(b).for_each(f),
+            KernelResult::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(cond);
+                then.for_each_expr_mut(f);
+                otherwise.for_each_expr_mut(f);
+            }
+            KernelResult::Let { value, body, .. } => {
+                f(value);
+                body.for_each_expr_mut(f);
+            }
+        }
+    }
 }
 
 /// A declared symmetry of a game.
@@ -1249,6 +1311,37 @@ impl Program {
             for m in moves.into_iter().chain(game.open_moves.as_mut()).flatten() {
                 m.for_each_expr_mut(f);
             }
+        }
+    }
+
+    /// Calls `f` on every expression the program holds: its rule expressions (as
+    /// [`Program::for_each_rule_expr_mut`]), the moves a game has with its moves to the
+    /// corner dropped, the Grundy kernels' moves, the declared symmetries' images and the
+    /// queries' positions and domains. A pass that changes how an expression is written,
+    /// not what it is, runs over all of them.
+    pub fn for_each_expr_mut(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+        self.for_each_rule_expr_mut(f);
+        for game in &mut self.games {
+            let stripped = game.translation.as_mut().and_then(|t| t.stripped.as_mut());
+            for m in stripped.into_iter().flatten() {
+                m.for_each_expr_mut(f);
+            }
+            for m in game.kernel_moves.iter_mut().flatten() {
+                for c in &mut m.clauses {
+                    let (IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x)) = c;
+                    f(x);
+                }
+                m.result.for_each_expr_mut(f);
+            }
+            for s in &mut game.symmetries {
+                f(&mut s.result);
+            }
+        }
+        for q in &mut self.queries {
+            for (_, domain) in &mut q.binders {
+                f(domain);
+            }
+            f(&mut q.target);
         }
     }
 

@@ -287,6 +287,14 @@ impl Analysis {
                 self.eval(elem, env);
                 Abs::Unknown
             }
+            IExpr::Extreme(x) => {
+                self.clauses(&x.clauses, env);
+                match self.eval(&x.elem, env) {
+                    // The least or largest element is one of them.
+                    Abs::Int(r) => Abs::Int(r),
+                    _ => Abs::Unknown,
+                }
+            }
             IExpr::Leaves(leaves) => match &**leaves {
                 super::Leaves::Pair { a, b, .. } => {
                     self.eval(a, env);
@@ -372,7 +380,8 @@ fn bin(op: Op, a: Abs, b: Abs) -> Abs {
         },
         (Op::SetInter, Abs::Set(_), _) => a,
         (Op::SetInter, _, Abs::Set(_)) => b,
-        (Op::SetDiff, Abs::Set(_), _) => a,
+        (Op::SetDiff | Op::Remove, Abs::Set(_), _) => a,
+        (Op::Insert, Abs::Set(_), Abs::Int(x)) => a.join(Abs::Set(Some(x))),
         (Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::In | Op::NotIn, _, _)
         | (Op::And | Op::Or, _, _) => Abs::Int((0, 1)),
         _ => Abs::Unknown,

@@ -47,6 +47,7 @@ fn forget_spans(e: &mut IExpr) {
         | IExpr::Builtin { span, .. }
         | IExpr::Pos { span, .. }
         | IExpr::Variant { span, .. } => *span = Span::default(),
+        IExpr::Extreme(x) => x.span = Span::default(),
         _ => {}
     }
     e.for_each_child_mut(&mut forget_spans);
@@ -62,6 +63,15 @@ impl IExpr {
         let var = |v: &Var, h: &mut dyn std::hash::Hasher| {
             h.write_usize(v.slot);
             h.write(v.name.as_bytes());
+        };
+        let binders = |clauses: &[IClause], h: &mut dyn std::hash::Hasher| {
+            for c in clauses {
+                match c {
+                    IClause::Bind(vars, _) => vars.iter().for_each(|v| var(v, h)),
+                    IClause::Let(v, _) => var(v, h),
+                    IClause::Cond(_) => h.write_u8(0),
+                }
+            }
         };
         match e {
             IExpr::Lit(v) => v.hash(h),
@@ -80,15 +90,11 @@ impl IExpr {
                 var(&q.var, h);
                 q.table.func.hash(h);
             }
-            IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
-                for c in clauses {
-                    match c {
-                        IClause::Bind(vars, _) => vars.iter().for_each(|v| var(v, h)),
-                        IClause::Let(v, _) => var(v, h),
-                        IClause::Cond(_) => h.write_u8(0),
-                    }
-                }
+            IExpr::Extreme(x) => {
+                x.largest.hash(h);
+                binders(&x.clauses, h);
             }
+            IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => binders(clauses, h),
             IExpr::Closure { kind, var: v, .. } => {
                 (*kind as u8).hash(h);
                 var(v, h);

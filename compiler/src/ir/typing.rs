@@ -48,6 +48,10 @@ impl IExpr {
                 Op::SetUnion | Op::SetInter | Op::SetDiff | Op::Concat => {
                     ty(lhs).join(&ty(rhs)).unwrap_or(Ty::Any)
                 }
+                // As the operation with the set of the one element.
+                Op::Insert | Op::Remove => (ty(lhs))
+                    .join(&Ty::Set(Box::new(ty(rhs))))
+                    .unwrap_or(Ty::Any),
                 Op::GameSum => Ty::Game,
                 // Logic, comparisons and membership (`Op::gives_bool`).
                 _ => Ty::Bool,
@@ -113,6 +117,7 @@ impl IExpr {
                     .chain(default.as_deref())
                     .map(ty),
             ),
+            IExpr::Extreme(x) => ty(&x.elem),
             IExpr::Cells(op) => ty(&op.written),
             IExpr::Parts(op) => ty(&op.written),
         }

@@ -200,6 +200,10 @@ impl Verifier<'_> {
                 self.clauses(clauses, bound)?;
                 self.expr(elem, bound)?;
             }
+            IExpr::Extreme(x) => {
+                self.clauses(&x.clauses, bound)?;
+                self.expr(&x.elem, bound)?;
+            }
             IExpr::Closure {
                 seed, var, next, ..
             } => {
@@ -252,6 +256,9 @@ impl Verifier<'_> {
                     (CellOpKind::Moved { .. }, IExpr::Compr { .. }) => true,
                     (CellOpKind::Extreme { .. }, IExpr::Builtin { args, .. }) => {
                         matches!(args.as_slice(), [IExpr::Compr { .. }])
+                    }
+                    (CellOpKind::Extreme { largest, .. }, IExpr::Extreme(x)) => {
+                        x.largest == *largest
                     }
                     _ => false,
                 };

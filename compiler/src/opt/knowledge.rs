@@ -199,10 +199,19 @@ impl<'p> Knowledge<'p> {
                 ..
             } => (self.values_of(lhs, scope)).or_else(|| self.values_of(rhs, scope)),
             IExpr::Bin {
-                op: Op::SetDiff,
+                op: Op::SetDiff | Op::Remove,
                 lhs,
                 ..
             } => self.values_of(lhs, scope),
+            IExpr::Bin {
+                op: Op::Insert,
+                lhs,
+                rhs,
+                ..
+            } => join(
+                self.values_of(lhs, scope)?,
+                set(self.values_of(rhs, scope)?)?,
+            ),
             IExpr::Set(es) => {
                 let mut elems = es.iter().map(|x| self.values_of(x, scope));
                 let first = elems.next().unwrap_or(Some(FieldTy::Range(0, 0)))?;
@@ -291,12 +300,21 @@ pub fn lies_in(arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
         ) => lies_in(lhs, t, scope) && lies_in(rhs, t, scope),
         (
             IExpr::Bin {
-                op: Op::SetDiff,
+                op: Op::SetDiff | Op::Remove,
                 lhs,
                 ..
             },
             FieldTy::Set(_),
         ) => lies_in(lhs, t, scope),
+        (
+            IExpr::Bin {
+                op: Op::Insert,
+                lhs,
+                rhs,
+                ..
+            },
+            FieldTy::Set(inner),
+        ) => lies_in(lhs, t, scope) && lies_in(rhs, inner, scope),
         (
             IExpr::Bin {
                 op: Op::SetInter,

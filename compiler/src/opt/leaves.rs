@@ -1,8 +1,8 @@
 //! A move's result that is a sum of positions, under `if`s and `let`s: `a + b` of two
 //! positions, or `sum(G(..) for ...)` of positions, becomes an [`IExpr::Leaves`], whose terms
 //! the options take as they are (native code adds each position to the option's sum, with
-//! no `Expr` built). Its value is the sum, as written. The last pass: no other pass reads
-//! the node, and every pass that rewrites moves has run.
+//! no `Expr` built). Its value is the sum, as written. After every pass that rewrites
+//! moves; no later pass reads the node.
 
 use crate::ir::*;
 use cgdl_runtime::Compound;

@@ -5,6 +5,7 @@
 pub mod automorphism;
 pub mod cells;
 pub mod domains;
+pub mod elements;
 pub mod evaluate;
 pub mod images;
 pub mod inverse;
@@ -60,7 +61,10 @@ use crate::ir::Program;
 ///     computes each field, as tables of its fields' values in each context (after the
 ///     domains pass, whose values it maps too);
 /// 15. [`leaves`]: a move's result that is a sum of positions goes to the options term by
-///     term (the last: no other pass reads the node it makes).
+///     term (no later pass reads the node it makes);
+/// 16. [`elements`]: `s | {x}` and `s - {x}` become operators on one element, `min` and
+///     `max` of a comprehension a fold (the last: the passes before it read them as
+///     written).
 pub fn optimize(program: &mut Program, source: &str) {
     verified(program, "the checker");
     for (name, run) in PASSES {
@@ -89,6 +93,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("kernel", kernel::run),
     ("images", images::run),
     ("leaves", leaves::run),
+    ("elements", elements::run),
 ];
 
 /// In debug builds (the tests), that `program` is well formed after `stage`

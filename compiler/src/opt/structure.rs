@@ -598,6 +598,8 @@ fn op_name(op: Op) -> (&'static str, bool) {
         Op::SetUnion => ("|", true),
         Op::SetInter => ("&", true),
         Op::SetDiff => ("\\", false),
+        Op::Insert => ("insert", false),
+        Op::Remove => ("remove", false),
         Op::Concat => ("++", false),
         Op::GameSum => ("sum", true),
     }

@@ -382,7 +382,7 @@ impl Proof<'_> {
                 (self.class(elem, env)? == Pos).then_some(Pos)
             }
             // (Lowered after this pass.)
-            IExpr::Leaves(_) => None,
+            IExpr::Leaves(_) | IExpr::Extreme(_) => None,
             IExpr::Closure {
                 kind,
                 seed,

@@ -1,0 +1,57 @@
+//! Set operations on one element, and extremes of comprehensions, as IR nodes of their own:
+//! `s | {x}` becomes `s insert x` ([`Op::Insert`]) and `s - {x}` becomes `s remove x`
+//! ([`Op::Remove`]), which add or remove the element without building a set for it;
+//! `min({ e for ... })` and `max(...)` become an [`IExpr::Extreme`], which folds the elements
+//! without building the set. Each keeps its value and its errors (the operands are computed
+//! in the same order; an extreme of no element fails where the `min` stands). The code
+//! generator prints each node as it is, with no look inside an operand.
+//!
+//! The last pass, run over every expression the program holds (the kernels' and the
+//! symmetries' included): the analyses of the passes before it read the operators as
+//! written.
+
+use crate::ir::*;
+
+/// Runs the pass on every expression of `program`.
+pub fn run(program: &mut Program, _source: &str) {
+    program.for_each_expr_mut(&mut lower);
+}
+
+/// Lowers `e` and every expression inside it, innermost first.
+fn lower(e: &mut IExpr) {
+    e.for_each_child_mut(&mut |c| lower(c));
+    match e {
+        IExpr::Bin {
+            op: op @ (Op::SetUnion | Op::SetDiff),
+            rhs,
+            ..
+        } => {
+            if let IExpr::Set(one) = &mut **rhs {
+                if let [elem] = one.as_mut_slice() {
+                    let elem = std::mem::replace(elem, IExpr::End);
+                    *op = match op {
+                        Op::SetUnion => Op::Insert,
+                        _ => Op::Remove,
+                    };
+                    **rhs = elem;
+                }
+            }
+        }
+        IExpr::Builtin {
+            func: func @ (Builtin::Min | Builtin::Max),
+            args,
+            span,
+        } => {
+            if let [IExpr::Compr { elem, clauses }] = args.as_mut_slice() {
+                let extreme = ExtremeOf {
+                    largest: *func == Builtin::Max,
+                    elem: std::mem::replace(&mut **elem, IExpr::End),
+                    clauses: std::mem::take(clauses),
+                    span: *span,
+                };
+                *e = IExpr::Extreme(Box::new(extreme));
+            }
+        }
+        _ => {}
+    }
+}
