@@ -524,15 +524,15 @@ fn contains(dom: &Val, x: &Val) -> Result<bool, EvalError> {
 }
 
 fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, EvalError> {
-    Ok(match e {
-        IExpr::Lit(v) | IExpr::AllOf { values: v, .. } => v.clone(),
-        IExpr::Var(var) => env[var.slot].clone(),
-        IExpr::Neg { arg, span } => {
+    Ok(match e.kind() {
+        IExprKind::Lit(v) | IExprKind::AllOf { values: v, .. } => v.clone(),
+        IExprKind::Var(var) => env[var.slot].clone(),
+        IExprKind::Neg { arg, span } => {
             let n = int(&eval(arg, env, cx)?)?;
             Val::Int(checked::neg(n).map_err(|e| EvalError::at(e.to_string(), *span))?)
         }
-        IExpr::Not(x) => Val::Bool(!truth(&eval(x, env, cx)?)?),
-        IExpr::Bin {
+        IExprKind::Not(x) => Val::Bool(!truth(&eval(x, env, cx)?)?),
+        IExprKind::Bin {
             op,
             lhs: l,
             rhs: r,
@@ -550,11 +550,11 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let b = eval(r, env, cx)?;
             binary(*op, a, b, *span)?
         }
-        IExpr::Field { tuple, index: i } => match eval(tuple, env, cx)? {
+        IExprKind::Field { tuple, index: i } => match eval(tuple, env, cx)? {
             Val::Tuple(vs) if *i < vs.len() => vs[*i].clone(),
             other => return Err(EvalError::plain(format!("{other} has no field .{i}"))),
         },
-        IExpr::Index { list, index, span } => {
+        IExprKind::Index { list, index, span } => {
             let list = eval(list, env, cx)?;
             let i = int(&eval(index, env, cx)?)?;
             match list {
@@ -565,26 +565,26 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 other => return Err(EvalError::at(format!("{other} is not a list"), *span)),
             }
         }
-        IExpr::Tuple(items) => Val::Tuple(
+        IExprKind::Tuple(items) => Val::Tuple(
             items
                 .iter()
                 .map(|i| eval(i, env, cx).and_then(normalized))
                 .collect::<Result<Vec<_>, _>>()?
                 .into(),
         ),
-        IExpr::Set(items) => Val::Set(Rc::new(
+        IExprKind::Set(items) => Val::Set(Rc::new(
             items
                 .iter()
                 .map(|i| eval(i, env, cx).and_then(normalized))
                 .collect::<Result<_, _>>()?,
         )),
-        IExpr::List(items) => Val::List(Rc::new(
+        IExprKind::List(items) => Val::List(Rc::new(
             items
                 .iter()
                 .map(|i| eval(i, env, cx).and_then(normalized))
                 .collect::<Result<_, _>>()?,
         )),
-        IExpr::If {
+        IExprKind::If {
             cond,
             then,
             otherwise,
@@ -595,13 +595,13 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 eval(otherwise, env, cx)?
             }
         }
-        IExpr::Let { var, value, body } => {
+        IExprKind::Let { var, value, body } => {
             let v = eval(value, env, cx)?;
             ensure(env, var.slot);
             env[var.slot] = v;
             eval(body, env, cx)?
         }
-        IExpr::Quant {
+        IExprKind::Quant {
             kind,
             vars,
             domain,
@@ -636,8 +636,8 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Val::Bool(result)
             }
         }
-        IExpr::Cells(op) => eval(&op.written, env, cx)?,
-        IExpr::Inverted(q) => {
+        IExprKind::Cells(op) => eval(&op.written, env, cx)?,
+        IExprKind::Inverted(q) => {
             let looked_for = normalized(eval(&q.looked_for, env, cx)?)?;
             ensure(env, q.var.slot);
             let mut count = 0i64;
@@ -661,7 +661,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 _ => Val::Bool(count > 0),
             }
         }
-        IExpr::Compr { elem, clauses } => {
+        IExprKind::Compr { elem, clauses } => {
             let mut out = BTreeSet::new();
             choices(clauses, env, cx, &mut |env| {
                 out.insert(normalized(eval(elem, env, cx)?)?);
@@ -669,7 +669,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             })?;
             Val::Set(Rc::new(out))
         }
-        IExpr::Closure {
+        IExprKind::Closure {
             kind: ClosureKind::Components,
             seed,
             var,
@@ -685,8 +685,8 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 parts.into_iter().map(|p| Val::Set(Rc::new(p))).collect(),
             ))
         }
-        IExpr::Parts(op) => parts(op, env, cx)?,
-        IExpr::Closure {
+        IExprKind::Parts(op) => parts(op, env, cx)?,
+        IExprKind::Closure {
             seed, var, next, ..
         } => {
             let mut seen: BTreeSet<Val> = set_of(eval(seed, env, cx)?)?.iter().cloned().collect();
@@ -703,7 +703,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
             Val::Set(Rc::new(seen))
         }
-        IExpr::Slice { list, lo, hi, span } => {
+        IExprKind::Slice { list, lo, hi, span } => {
             let Val::List(items) = eval(list, env, cx)? else {
                 return Err(EvalError::at("only lists can be sliced", *span));
             };
@@ -714,7 +714,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Err(message) => return Err(EvalError::at(message, *span)),
             }
         }
-        IExpr::With {
+        IExprKind::With {
             list,
             index,
             value,
@@ -730,7 +730,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             items[j] = v;
             Val::List(Rc::new(items))
         }
-        IExpr::Call { func, args } => {
+        IExprKind::Call { func, args } => {
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
             let f = &cx.program.fns[*func];
             let mut frame = Vec::with_capacity(f.frame.max(args.len()));
@@ -764,14 +764,14 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             calls.insert(key, v.clone());
             v
         }
-        IExpr::Builtin { func, args, span } => {
+        IExprKind::Builtin { func, args, span } => {
             let vals = args
                 .iter()
                 .map(|a| eval(a, env, cx))
                 .collect::<Result<Vec<_>, _>>()?;
             builtin(*func, vals, *span)?
         }
-        IExpr::Pos { game, args, span } => {
+        IExprKind::Pos { game, args, span } => {
             let cx = cx.ok_or_else(|| EvalError::plain("position in a constant"))?;
             let vals = args
                 .iter()
@@ -779,7 +779,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .collect::<Result<Vec<_>, _>>()?;
             cx.make_pos(*game, vals, *span)?
         }
-        IExpr::Variant {
+        IExprKind::Variant {
             variant,
             args,
             span,
@@ -792,7 +792,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .build(vals)
                 .map_err(|message| EvalError::at(message, *span))?
         }
-        IExpr::Match {
+        IExprKind::Match {
             scrutinee,
             arms,
             default,
@@ -817,13 +817,13 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 },
             }
         }
-        IExpr::End => Val::Game(Rc::new(Expr::End)),
-        IExpr::CompoundOf {
+        IExprKind::End => Val::Game(Rc::new(Expr::End)),
+        IExprKind::CompoundOf {
             kind,
             elem,
             clauses,
         } => compound_of(*kind, elem, clauses, env, cx)?,
-        IExpr::Leaves(leaves) => match &**leaves {
+        IExprKind::Leaves(leaves) => match &**leaves {
             Leaves::Pair { a, b, span } => {
                 let (a, b) = (eval(a, env, cx)?, eval(b, env, cx)?);
                 binary(Op::GameSum, a, b, *span)?
@@ -833,7 +833,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
         },
         // By definition: `min` (`max`) of the comprehension's set.
-        IExpr::Extreme(x) => {
+        IExprKind::Extreme(x) => {
             let mut set = BTreeSet::new();
             choices(&x.clauses, env, cx, &mut |env| {
                 set.insert(normalized(eval(&x.elem, env, cx)?)?);
@@ -845,7 +845,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             };
             builtin(func, vec![Val::Set(Rc::new(set))], x.span)?
         }
-        IExpr::Compound { kind, parts } => {
+        IExprKind::Compound { kind, parts } => {
             let mut children = Vec::with_capacity(parts.len());
             for p in parts {
                 children.push(position_of(eval(p, env, cx)?)?);
@@ -952,7 +952,7 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     else {
         return eval(&op.written, env, cx);
     };
-    let IExpr::CompoundOf { elem, .. } = &op.written else {
+    let IExprKind::CompoundOf { elem, .. } = op.written.kind() else {
         unreachable!("the sum of parts is a sum")
     };
     // The set's own cells by rank: the parts share them (the positions made keep them).

@@ -3,7 +3,7 @@
 //! same answers and the same errors; and each rewrite is made where it should be, and not
 //! where a condition could fail or a step is not symmetric.
 
-use cgdl_compiler::ir::{GameKind, IExpr, Program};
+use cgdl_compiler::ir::{GameKind, IExpr, IExprKind, Program};
 use cgdl_compiler::{check_as_written, compile_str, parser, queries, Interpreter};
 use cgdl_runtime::report::{run_plan, Answer};
 use cgdl_runtime::Solver;
@@ -90,16 +90,16 @@ fn conditions_on_elements_become_masks() {
     // The bite's comprehension and the binder's condition.
     assert_eq!(masks(&optimized), 1, "{:?}", optimized.fns);
     assert!(!moves_hold(&optimized, &|e| matches!(
-        e,
-        IExpr::Compr { .. }
+        e.kind(),
+        IExprKind::Compr { .. }
     )));
     // A condition that may fail (division by `x.1`) stays as written.
     let failing = CHOMP.replace("y.0 < x.0 or y.1 < x.1", "y.0 < x.0 or 12 / x.1 > y.1");
     let (_, optimized) = both(&failing);
     assert_eq!(masks(&optimized), 0);
     assert!(moves_hold(&optimized, &|e| matches!(
-        e,
-        IExpr::Compr { .. }
+        e.kind(),
+        IExprKind::Compr { .. }
     )));
     // A condition that reads a name of no finite type (a number of the position) stays.
     let open = "game G(n: nat, s: set<0..6>) {\n\
@@ -113,8 +113,8 @@ fn conditions_on_elements_become_masks() {
 fn closures_with_representatives_become_components() {
     let is_components = |e: &IExpr| {
         matches!(
-            e,
-            IExpr::Closure {
+            e.kind(),
+            IExprKind::Closure {
                 kind: cgdl_compiler::ast::ClosureKind::Components,
                 ..
             }
@@ -254,7 +254,7 @@ fn fns_hold(program: &Program, pred: &dyn Fn(&IExpr) -> bool) -> bool {
 
 #[test]
 fn quantifiers_testing_a_function_of_a_finite_type_become_inverted_tables() {
-    let is_inverted = |e: &IExpr| matches!(e, IExpr::Inverted(_));
+    let is_inverted = |e: &IExpr| matches!(e.kind(), IExprKind::Inverted(_));
     let (written, optimized) = both(DOTS);
     assert!(!moves_hold(&written, &is_inverted));
     assert!(moves_hold(&optimized, &is_inverted));
@@ -366,7 +366,7 @@ fn the_end_probe_and_the_open_moves_answer_what_the_options_do() {
     assert!(written.games[0].end_probe.is_none());
     let open = optimized.games[0].open_moves.as_ref().expect("open moves");
     assert!(
-        matches!(open[0].result, IExpr::Pos { .. }),
+        matches!(open[0].result.kind(), IExprKind::Pos { .. }),
         "{:?}",
         open[0].result
     );
@@ -427,7 +427,7 @@ fn operations_on_sets_of_cells_are_marked_for_the_bits() {
     let kinds = |p: &Program| {
         let mut kinds = Vec::new();
         fn each(e: &IExpr, out: &mut Vec<String>) {
-            if let IExpr::Cells(op) = e {
+            if let IExprKind::Cells(op) = e.kind() {
                 out.push(match &op.kind {
                     CellOpKind::Moved { by } => format!("moved {} {}", by.len(), op.set.name),
                     CellOpKind::Extreme { part, largest } => {
@@ -468,7 +468,7 @@ fn components_by_a_table_of_cells_is_divided_by_the_table() {
     let kinds = |p: &Program| {
         let mut kinds = Vec::new();
         fn each(e: &IExpr, out: &mut Vec<String>) {
-            if let IExpr::Parts(op) = e {
+            if let IExprKind::Parts(op) = e.kind() {
                 out.push(match &op.kind {
                     PartsKind::Sets => "sets".to_string(),
                     PartsKind::Sum { direct, board, .. } => format!("sum {direct} {board:?}"),
@@ -491,7 +491,7 @@ fn components_by_a_table_of_cells_is_divided_by_the_table() {
     // The interpreter reads the board's table: one that joins nothing gives other values.
     let mut wrong = optimized.clone();
     fn unjoin(e: &mut IExpr) {
-        if let IExpr::Parts(op) = e {
+        if let IExprKind::Parts(op) = e.kind_mut() {
             if let PartsKind::Sum { joined, .. } = &mut op.kind {
                 *joined = Rc::from(vec![0u128; joined.len()]);
             }
@@ -522,7 +522,7 @@ fn components_by_a_table_of_cells_is_divided_by_the_table() {
     // values.
     let mut wrong = optimized.clone();
     fn unstep(e: &mut IExpr) {
-        if let IExpr::Parts(op) = e {
+        if let IExprKind::Parts(op) = e.kind_mut() {
             for step in Rc::make_mut(&mut op.steps).by_cell.values_mut() {
                 *step = Rc::default();
             }
@@ -714,7 +714,7 @@ value grundy of Row(4, {0, 1, 3})
 fn sums_of_positions_in_results_become_leaves() {
     use cgdl_compiler::ir::Leaves;
     fn kinds(e: &IExpr, out: &mut Vec<&'static str>) {
-        if let IExpr::Leaves(l) = e {
+        if let IExprKind::Leaves(l) = e.kind() {
             out.push(match **l {
                 Leaves::Pair { .. } => "pair",
                 Leaves::Each { .. } => "each",
@@ -754,7 +754,7 @@ value grundy of H(3)
     // (H's; G's table is filled from its kernel moves).
     let mut wrong = optimized.clone();
     if let GameKind::Rules(moves) = &mut wrong.games[1].kind {
-        if let IExpr::Leaves(l) = &mut moves[0].result {
+        if let IExprKind::Leaves(l) = moves[0].result.kind_mut() {
             if let Leaves::Pair { a, b, .. } = &mut **l {
                 *b = a.clone();
             }
@@ -764,10 +764,10 @@ value grundy of H(3)
     // A term that is not a position is not a leaf.
     let mut bad = optimized.clone();
     if let GameKind::Rules(moves) = &mut bad.games[0].kind {
-        if let IExpr::If { then, .. } = &mut moves[0].result {
-            if let IExpr::Leaves(l) = &mut **then {
+        if let IExprKind::If { then, .. } = moves[0].result.kind_mut() {
+            if let IExprKind::Leaves(l) = then.kind_mut() {
                 if let Leaves::Pair { a, .. } = &mut **l {
-                    *a = IExpr::End;
+                    *a = IExpr::from(IExprKind::End);
                 }
             }
         }
@@ -780,11 +780,11 @@ value grundy of H(3)
 fn one_element_set_operations_and_extremes_become_nodes() {
     use cgdl_compiler::ir::Op;
     fn kinds(e: &IExpr, out: &mut Vec<&'static str>) {
-        match e {
-            IExpr::Bin { op: Op::Insert, .. } => out.push("insert"),
-            IExpr::Bin { op: Op::Remove, .. } => out.push("remove"),
-            IExpr::Extreme(x) if x.largest => out.push("max"),
-            IExpr::Extreme(_) => out.push("min"),
+        match e.kind() {
+            IExprKind::Bin { op: Op::Insert, .. } => out.push("insert"),
+            IExprKind::Bin { op: Op::Remove, .. } => out.push("remove"),
+            IExprKind::Extreme(x) if x.largest => out.push("max"),
+            IExprKind::Extreme(_) => out.push("min"),
             _ => {}
         }
         e.for_each_child(&mut |c| kinds(c, out));
@@ -839,10 +839,10 @@ value grundy of U({3})
     let mut wrong = optimized.clone();
     wrong.for_each_expr_mut(&mut |e| {
         fn flip(e: &mut IExpr) {
-            if let IExpr::Bin {
+            if let IExprKind::Bin {
                 op: op @ Op::Insert,
                 ..
-            } = e
+            } = e.kind_mut()
             {
                 *op = Op::Remove;
             }
@@ -854,11 +854,11 @@ value grundy of U({3})
     // An extreme's element reads the names its clauses bind: without them, the program is
     // not well formed.
     let mut bad = optimized.clone();
-    bad.fns[0].body = match &bad.fns[0].body {
-        IExpr::Extreme(x) => {
+    bad.fns[0].body = match bad.fns[0].body.kind() {
+        IExprKind::Extreme(x) => {
             let mut x = x.clone();
             x.clauses.clear();
-            IExpr::Extreme(x)
+            IExpr::from(IExprKind::Extreme(x))
         }
         other => panic!("`top` is an extreme: {other:?}"),
     };

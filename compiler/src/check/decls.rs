@@ -99,10 +99,10 @@ impl Checker<'_> {
             Some(vals) => {
                 let elem = ty.ty();
                 (
-                    IExpr::AllOf {
+                    IExpr::from(IExprKind::AllOf {
                         ty,
                         values: Val::Set(Rc::new(vals.into_iter().collect())),
-                    },
+                    }),
                     Ty::Set(Box::new(elem)),
                 )
             }
@@ -118,7 +118,7 @@ impl Checker<'_> {
                     .label("not a finite domain")
                     .help("a type is a domain when it is finite: a range, bool, a tuple of such types, or a tagged type whose payloads are such types"),
                 );
-                (IExpr::Lit(Val::EMPTY_RANGE), Ty::Any)
+                (IExpr::from(IExprKind::Lit(Val::EMPTY_RANGE)), Ty::Any)
             }
         }
     }

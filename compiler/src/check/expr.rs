@@ -27,7 +27,7 @@ impl Checker<'_> {
     }
 
     fn expr_unchecked(&mut self, e: &ast::Expr, scope: &mut Scope) -> (IExpr, Ty) {
-        let any = (IExpr::Lit(Val::Int(0)), Ty::Any);
+        let any = (IExpr::from(IExprKind::Lit(Val::Int(0))), Ty::Any);
         match &e.kind {
             ExprKind::IntTooLarge => {
                 self.error(
@@ -37,28 +37,28 @@ impl Checker<'_> {
                 any
             }
             ExprKind::Int(n) => (
-                IExpr::Lit(Val::Int(*n)),
+                IExpr::from(IExprKind::Lit(Val::Int(*n))),
                 if *n >= 0 { Ty::Nat } else { Ty::Int },
             ),
-            ExprKind::Bool(b) => (IExpr::Lit(Val::Bool(*b)), Ty::Bool),
-            ExprKind::End => (IExpr::End, Ty::Game),
+            ExprKind::Bool(b) => (IExpr::from(IExprKind::Lit(Val::Bool(*b))), Ty::Bool),
+            ExprKind::End => (IExpr::from(IExprKind::End), Ty::Game),
             ExprKind::Name(n) => {
                 if let Some(var) = scope.lookup(n) {
                     let ty = var.ty.clone();
-                    return (IExpr::Var(var), ty);
+                    return (IExpr::from(IExprKind::Var(var)), ty);
                 }
                 if let Some((v, ty, _)) = self.consts.get(n) {
-                    return (IExpr::Lit(v.clone()), ty.clone());
+                    return (IExpr::from(IExprKind::Lit(v.clone())), ty.clone());
                 }
                 if let Some(variant) = self.variants.get(n).cloned() {
                     if variant.fields.is_empty() {
                         let ty = Ty::Union(variant.ty.clone());
                         return (
-                            IExpr::Variant {
+                            IExpr::from(IExprKind::Variant {
                                 variant,
                                 args: Vec::new(),
                                 span: e.span,
-                            },
+                            }),
                             ty,
                         );
                     }
@@ -85,11 +85,11 @@ impl Checker<'_> {
                 if let Some(&gid) = self.game_ids.get(n) {
                     if self.program.games[gid].fields.is_empty() {
                         return (
-                            IExpr::Pos {
+                            IExpr::from(IExprKind::Pos {
                                 game: gid,
                                 args: Vec::new(),
                                 span: e.span,
-                            },
+                            }),
                             Ty::Game,
                         );
                     }
@@ -132,10 +132,10 @@ impl Checker<'_> {
                             self.mismatch(inner.span, "`-`", "a number", &ty);
                         }
                         (
-                            IExpr::Neg {
+                            IExpr::from(IExprKind::Neg {
                                 arg: Box::new(ir),
                                 span: e.span,
-                            },
+                            }),
                             Ty::Int,
                         )
                     }
@@ -143,7 +143,7 @@ impl Checker<'_> {
                         if !ty.fits(&Ty::Bool) {
                             self.mismatch(inner.span, "`not`", "bool", &ty);
                         }
-                        (IExpr::Not(Box::new(ir)), Ty::Bool)
+                        (IExpr::from(IExprKind::Not(Box::new(ir))), Ty::Bool)
                     }
                 }
             }
@@ -153,17 +153,17 @@ impl Checker<'_> {
                 let (ir, ty) = self.expr(inner, scope);
                 match ty {
                     Ty::Tuple(ts) if *idx < ts.len() => (
-                        IExpr::Field {
+                        IExpr::from(IExprKind::Field {
                             tuple: Box::new(ir),
                             index: *idx,
-                        },
+                        }),
                         ts[*idx].clone(),
                     ),
                     Ty::Any => (
-                        IExpr::Field {
+                        IExpr::from(IExprKind::Field {
                             tuple: Box::new(ir),
                             index: *idx,
-                        },
+                        }),
                         Ty::Any,
                     ),
                     other => {
@@ -195,23 +195,23 @@ impl Checker<'_> {
                     let lo_ir = self.expect(lo, &Ty::Int, scope, "a slice bound");
                     let mut hi_ir = self.expect(hi, &Ty::Int, scope, "a slice bound");
                     if *op == BinOp::RangeIncl {
-                        hi_ir = IExpr::Bin {
+                        hi_ir = IExpr::from(IExprKind::Bin {
                             op: Op::Add,
                             lhs: Box::new(hi_ir),
-                            rhs: Box::new(IExpr::Lit(Val::Int(1))),
+                            rhs: Box::new(IExpr::from(IExprKind::Lit(Val::Int(1)))),
                             span: idx.span,
-                        };
+                        });
                     }
                     if !matches!(lt, Ty::List(_) | Ty::Any) {
                         self.mismatch(list.span, "a slice", "a list", &lt);
                     }
                     return (
-                        IExpr::Slice {
+                        IExpr::from(IExprKind::Slice {
                             list: Box::new(l),
                             lo: Some(Box::new(lo_ir)),
                             hi: Some(Box::new(hi_ir)),
                             span: e.span,
-                        },
+                        }),
                         lt,
                     );
                 }
@@ -225,11 +225,11 @@ impl Checker<'_> {
                     }
                 };
                 (
-                    IExpr::Index {
+                    IExpr::from(IExprKind::Index {
                         list: Box::new(l),
                         index: Box::new(i),
                         span: e.span,
-                    },
+                    }),
                     elem,
                 )
             }
@@ -261,12 +261,12 @@ impl Checker<'_> {
                     ClosureKind::Components => Ty::List(Box::new(want)),
                 };
                 (
-                    IExpr::Closure {
+                    IExpr::from(IExprKind::Closure {
                         kind: *kind,
                         seed: Box::new(seed_ir),
                         var,
                         next: Box::new(next_ir),
-                    },
+                    }),
                     ty,
                 )
             }
@@ -282,12 +282,12 @@ impl Checker<'_> {
                     .as_ref()
                     .map(|b| Box::new(self.expect(b, &Ty::Int, scope, "a slice bound")));
                 (
-                    IExpr::Slice {
+                    IExpr::from(IExprKind::Slice {
                         list: Box::new(l),
                         lo,
                         hi,
                         span: e.span,
-                    },
+                    }),
                     lt,
                 )
             }
@@ -304,19 +304,19 @@ impl Checker<'_> {
                 };
                 let v = self.expect(value, &elem, scope, "the new element");
                 (
-                    IExpr::With {
+                    IExpr::from(IExprKind::With {
                         list: Box::new(l),
                         index: Box::new(i),
                         value: Box::new(v),
                         span: e.span,
-                    },
+                    }),
                     lt,
                 )
             }
             ExprKind::Tuple(items) => {
                 let (irs, tys): (Vec<_>, Vec<_>) =
                     items.iter().map(|i| self.expr(i, scope)).unzip();
-                (IExpr::Tuple(irs), Ty::Tuple(tys))
+                (IExpr::from(IExprKind::Tuple(irs)), Ty::Tuple(tys))
             }
             ExprKind::Set(items) | ExprKind::List(items) => {
                 let mut elem = Ty::Any;
@@ -337,9 +337,9 @@ impl Checker<'_> {
                     irs.push(ir);
                 }
                 if matches!(e.kind, ExprKind::Set(_)) {
-                    (IExpr::Set(irs), Ty::Set(Box::new(elem)))
+                    (IExpr::from(IExprKind::Set(irs)), Ty::Set(Box::new(elem)))
                 } else {
-                    (IExpr::List(irs), Ty::List(Box::new(elem)))
+                    (IExpr::from(IExprKind::List(irs)), Ty::List(Box::new(elem)))
                 }
             }
             ExprKind::If(c, a, b) => {
@@ -361,11 +361,11 @@ impl Checker<'_> {
                     }
                 };
                 (
-                    IExpr::If {
+                    IExpr::from(IExprKind::If {
                         cond: Box::new(c),
                         then: Box::new(a_ir),
                         otherwise: Box::new(b_ir),
-                    },
+                    }),
                     ty,
                 )
             }
@@ -378,11 +378,11 @@ impl Checker<'_> {
                 let b = wrap_lets(lets, b);
                 scope.reset(mark);
                 (
-                    IExpr::Let {
+                    IExpr::from(IExprKind::Let {
                         var,
                         value: Box::new(v),
                         body: Box::new(b),
-                    },
+                    }),
                     bt,
                 )
             }
@@ -398,12 +398,12 @@ impl Checker<'_> {
                     Ty::Bool
                 };
                 (
-                    IExpr::Quant {
+                    IExpr::from(IExprKind::Quant {
                         kind: *kind,
                         vars: bound.vars,
                         domain: Box::new(bound.domain),
                         body: Box::new(b),
-                    },
+                    }),
                     ty,
                 )
             }
@@ -417,10 +417,10 @@ impl Checker<'_> {
                 let (el, et) = self.expr(elem, scope);
                 scope.reset(mark);
                 (
-                    IExpr::Compr {
+                    IExpr::from(IExprKind::Compr {
                         elem: Box::new(el),
                         clauses,
-                    },
+                    }),
                     Ty::Set(Box::new(et)),
                 )
             }
@@ -582,12 +582,12 @@ impl Checker<'_> {
             }
         }
         (
-            IExpr::Match {
+            IExpr::from(IExprKind::Match {
                 scrutinee: Box::new(sir),
                 ty: uref.map_or(0, |u| u.id),
                 arms: iarms,
                 default,
-            },
+            }),
             result.unwrap_or(Ty::Any),
         )
     }
@@ -610,9 +610,11 @@ impl Checker<'_> {
 
 /// `body` inside a `let` for each of `lets`, the first outermost.
 fn wrap_lets(lets: Vec<(Var, IExpr)>, body: IExpr) -> IExpr {
-    (lets.into_iter().rev()).fold(body, |body, (var, value)| IExpr::Let {
-        var,
-        value: Box::new(value),
-        body: Box::new(body),
+    (lets.into_iter().rev()).fold(body, |body, (var, value)| {
+        IExpr::from(IExprKind::Let {
+            var,
+            value: Box::new(value),
+            body: Box::new(body),
+        })
     })
 }

@@ -199,9 +199,9 @@ impl<'a> Checker<'a> {
         let mut seen_fns = std::collections::HashSet::new();
         let mut todo = vec![e];
         while let Some(e) = todo.pop() {
-            match e {
-                IExpr::Pos { game, .. } if self.program.games[*game].partizan => found = true,
-                IExpr::Call { func, .. } if seen_fns.insert(*func) => {
+            match e.kind() {
+                IExprKind::Pos { game, .. } if self.program.games[*game].partizan => found = true,
+                IExprKind::Call { func, .. } if seen_fns.insert(*func) => {
                     todo.push(&self.program.fns[*func].body)
                 }
                 _ => {}
@@ -299,7 +299,7 @@ impl<'a> Checker<'a> {
                             .collect(),
                         ret: ret_ty,
                         frame: 0,
-                        body: IExpr::Lit(Val::Int(0)),
+                        body: IExpr::from(IExprKind::Lit(Val::Int(0))),
                         table: None,
                     });
                     self.calls.push(Vec::new());

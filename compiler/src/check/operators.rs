@@ -81,11 +81,11 @@ impl Checker<'_> {
                 .label("not a compound")
                 .help("write sum, union, selective, conjunctive, continued or wtia, or a set `{ e for x in D }`"),
             );
-            return (IExpr::End, Ty::Game);
+            return (IExpr::from(IExprKind::End), Ty::Game);
         };
         if self.in_const {
             self.not_const(name.span, "a compound");
-            return (IExpr::End, Ty::Game);
+            return (IExpr::from(IExprKind::End), Ty::Game);
         }
         let mark = scope.mark();
         let clauses = self.clauses(clauses, scope, "a comprehension's condition");
@@ -93,11 +93,11 @@ impl Checker<'_> {
         scope.reset(mark);
         self.impartial_component(kind, n, &ir, elem.span);
         (
-            IExpr::CompoundOf {
+            IExpr::from(IExprKind::CompoundOf {
                 kind,
                 elem: Box::new(ir),
                 clauses,
-            },
+            }),
             Ty::Game,
         )
     }
@@ -307,7 +307,7 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> (IExpr, Ty) {
-        let any = (IExpr::Lit(Val::Int(0)), Ty::Any);
+        let any = (IExpr::from(IExprKind::Lit(Val::Int(0))), Ty::Any);
         let n = name.name.as_str();
         if self.in_const && self.declared.contains(n) {
             self.not_const(span, "a position or function call");
@@ -316,7 +316,10 @@ impl Checker<'_> {
         if let Some(variant) = self.variants.get(n).cloned() {
             if variant.fields.len() != args.len() {
                 self.arity(name, span, variant.fields.len(), args.len(), "value");
-                return (IExpr::Lit(Val::Int(0)), Ty::Union(variant.ty.clone()));
+                return (
+                    IExpr::from(IExprKind::Lit(Val::Int(0))),
+                    Ty::Union(variant.ty.clone()),
+                );
             }
             let mut irs = Vec::new();
             for (i, (a, f)) in args.iter().zip(&variant.fields).enumerate() {
@@ -324,11 +327,11 @@ impl Checker<'_> {
             }
             let ty = Ty::Union(variant.ty.clone());
             return (
-                IExpr::Variant {
+                IExpr::from(IExprKind::Variant {
                     variant,
                     args: irs,
                     span,
-                },
+                }),
                 ty,
             );
         }
@@ -341,11 +344,11 @@ impl Checker<'_> {
             if fields.len() != args.len() {
                 self.arity(name, span, fields.len(), args.len(), "field value");
                 return (
-                    IExpr::Pos {
+                    IExpr::from(IExprKind::Pos {
                         game: gid,
                         args: Vec::new(),
                         span,
-                    },
+                    }),
                     Ty::Game,
                 );
             }
@@ -359,11 +362,11 @@ impl Checker<'_> {
                 ));
             }
             return (
-                IExpr::Pos {
+                IExpr::from(IExprKind::Pos {
                     game: gid,
                     args: irs,
                     span,
-                },
+                }),
                 Ty::Game,
             );
         }
@@ -390,10 +393,10 @@ impl Checker<'_> {
                 self.impartial_component(c, n, ir, a.span);
             }
             return (
-                IExpr::Compound {
+                IExpr::from(IExprKind::Compound {
                     kind: c,
                     parts: irs,
-                },
+                }),
                 Ty::Game,
             );
         }
@@ -409,7 +412,7 @@ impl Checker<'_> {
             let ret = self.fn_sigs[fid].ret.clone();
             if params.len() != args.len() {
                 self.arity(name, span, params.len(), args.len(), "argument");
-                return (IExpr::Lit(Val::Int(0)), ret);
+                return (IExpr::from(IExprKind::Lit(Val::Int(0))), ret);
             }
             let irs: Vec<IExpr> = args
                 .iter()
@@ -423,7 +426,7 @@ impl Checker<'_> {
                 .map(|(_, t)| t.clone())
                 .collect();
             for ((ir, t), a) in irs.iter().zip(&declared).zip(args) {
-                if let IExpr::Lit(v) = ir {
+                if let IExprKind::Lit(v) = ir.kind() {
                     if !t.admits(&v.clone().normalize()) {
                         self.error(
                             Diagnostic::new(
@@ -441,10 +444,10 @@ impl Checker<'_> {
                 self.calls[caller].push((fid, name.span));
             }
             return (
-                IExpr::Call {
+                IExpr::from(IExprKind::Call {
                     func: fid,
                     args: irs,
-                },
+                }),
                 ret,
             );
         }
@@ -500,7 +503,7 @@ impl Checker<'_> {
                 .help(format!("give {what} a value of type {t}")),
             );
         }
-        if let (IExpr::Lit(v), true) = (&ir, fits) {
+        if let (IExprKind::Lit(v), true) = (ir.kind(), fits) {
             if !t.admits(&v.clone().normalize()) && ty != Ty::Any {
                 self.error(
                     Diagnostic::new(
@@ -572,32 +575,32 @@ impl Checker<'_> {
                 };
                 if args.is_empty() {
                     bad_arity(self, "one set or two or more numbers");
-                    return (IExpr::Lit(Val::Int(0)), Ty::Any);
+                    return (IExpr::from(IExprKind::Lit(Val::Int(0))), Ty::Any);
                 }
                 if args.len() == 1 {
                     return match &tys[0] {
                         Ty::Set(t) | Ty::List(t) => (
-                            IExpr::Builtin {
+                            IExpr::from(IExprKind::Builtin {
                                 func: b,
                                 args: irs,
                                 span,
-                            },
+                            }),
                             (**t).clone(),
                         ),
                         other => {
                             self.mismatch(args[0].span, &format!("`{n}`"), "a set or list", other);
-                            (IExpr::Lit(Val::Int(0)), Ty::Any)
+                            (IExpr::from(IExprKind::Lit(Val::Int(0))), Ty::Any)
                         }
                     };
                 }
                 if tys.iter().all(Ty::is_int) {
                     let all_nat = tys.iter().all(|t| t.fits(&Ty::Nat));
                     return (
-                        IExpr::Builtin {
+                        IExpr::from(IExprKind::Builtin {
                             func: b,
                             args: irs,
                             span,
-                        },
+                        }),
                         if all_nat { Ty::Nat } else { Ty::Int },
                     );
                 }
@@ -605,11 +608,11 @@ impl Checker<'_> {
                 let joined = (tys.iter().skip(1)).try_fold(tys[0].clone(), |t, u| t.join(u));
                 match joined {
                     Some(t) if orderable(&t) => (
-                        IExpr::Builtin {
+                        IExpr::from(IExprKind::Builtin {
                             func: b,
                             args: irs,
                             span,
-                        },
+                        }),
                         t,
                     ),
                     _ => {
@@ -618,7 +621,7 @@ impl Checker<'_> {
                                 self.mismatch(a.span, &format!("`{n}`"), "a number", t);
                             }
                         }
-                        (IExpr::Lit(Val::Int(0)), Ty::Any)
+                        (IExpr::from(IExprKind::Lit(Val::Int(0))), Ty::Any)
                     }
                 }
             }
@@ -630,11 +633,11 @@ impl Checker<'_> {
                 }
                 let irs = irs.into_iter().map(signed).collect();
                 (
-                    IExpr::Builtin {
+                    IExpr::from(IExprKind::Builtin {
                         func: Builtin::Abs,
                         args: irs,
                         span,
-                    },
+                    }),
                     Ty::Nat,
                 )
             }
@@ -645,11 +648,11 @@ impl Checker<'_> {
                     self.mismatch(args[0].span, "`len`", "a set or list", &tys[0]);
                 }
                 (
-                    IExpr::Builtin {
+                    IExpr::from(IExprKind::Builtin {
                         func: Builtin::Len,
                         args: irs,
                         span,
-                    },
+                    }),
                     Ty::Nat,
                 )
             }
@@ -661,8 +664,8 @@ impl Checker<'_> {
 /// their value out (`+`, `-`, `*`, negation and `if` branches): for a context that wants an
 /// `int`, such as `abs(a - b)` or `a - b >= c`, where a negative difference is no error.
 pub(super) fn signed(e: IExpr) -> IExpr {
-    match e {
-        IExpr::Bin {
+    match e.into_kind() {
+        IExprKind::Bin {
             op: op @ (Op::NatSub | Op::Sub | Op::Add | Op::Mul),
             lhs,
             rhs,
@@ -671,20 +674,20 @@ pub(super) fn signed(e: IExpr) -> IExpr {
             let op = if op == Op::NatSub { Op::Sub } else { op };
             IExpr::bin(op, signed(*lhs), signed(*rhs), span)
         }
-        IExpr::Neg { arg, span } => IExpr::Neg {
+        IExprKind::Neg { arg, span } => IExpr::from(IExprKind::Neg {
             arg: Box::new(signed(*arg)),
             span,
-        },
-        IExpr::If {
+        }),
+        IExprKind::If {
             cond,
             then,
             otherwise,
-        } => IExpr::If {
+        } => IExpr::from(IExprKind::If {
             cond,
             then: Box::new(signed(*then)),
             otherwise: Box::new(signed(*otherwise)),
-        },
-        other => other,
+        }),
+        other => IExpr::from(other),
     }
 }
 

@@ -138,15 +138,15 @@ fn period_domain_gap(dom: &IExpr) -> Option<String> {
         Val::Int(n) => Some(*n),
         _ => None,
     };
-    let lit = |e: &IExpr| match e {
-        IExpr::Lit(v) => int(v),
+    let lit = |e: &IExpr| match e.kind() {
+        IExprKind::Lit(v) => int(v),
         _ => None,
     };
-    let (mut ns, sorted): (Vec<i64>, bool) = match dom {
-        IExpr::Lit(Val::Set(s)) => (s.iter().map(int).collect::<Option<_>>()?, true),
-        IExpr::Lit(Val::List(l)) => (l.iter().map(int).collect::<Option<_>>()?, false),
-        IExpr::Set(items) => (items.iter().map(lit).collect::<Option<_>>()?, true),
-        IExpr::List(items) => (items.iter().map(lit).collect::<Option<_>>()?, false),
+    let (mut ns, sorted): (Vec<i64>, bool) = match dom.kind() {
+        IExprKind::Lit(Val::Set(s)) => (s.iter().map(int).collect::<Option<_>>()?, true),
+        IExprKind::Lit(Val::List(l)) => (l.iter().map(int).collect::<Option<_>>()?, false),
+        IExprKind::Set(items) => (items.iter().map(lit).collect::<Option<_>>()?, true),
+        IExprKind::List(items) => (items.iter().map(lit).collect::<Option<_>>()?, false),
         _ => return None,
     };
     if sorted {

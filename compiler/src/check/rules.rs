@@ -331,12 +331,12 @@ impl Checker<'_> {
     /// Whether every position `e` can make is one of game `id` (`if`, `let` and `match`
     /// choose among such positions).
     fn same_game_positions(&self, e: &IExpr, id: usize) -> bool {
-        match e {
-            IExpr::Pos { game, .. } => *game == id,
-            IExpr::If {
+        match e.kind() {
+            IExprKind::Pos { game, .. } => *game == id,
+            IExprKind::If {
                 then, otherwise, ..
             } => self.same_game_positions(then, id) && self.same_game_positions(otherwise, id),
-            IExpr::Let { body, .. } => self.same_game_positions(body, id),
+            IExprKind::Let { body, .. } => self.same_game_positions(body, id),
             _ => false,
         }
     }
@@ -449,13 +449,13 @@ impl Checker<'_> {
                 let text = &self.source[pat.span.start..pat.span.end];
                 let whole = scope.push(&text.split_whitespace().collect::<String>(), ty);
                 for (index, (p, ty)) in parts.iter().zip(tys).enumerate() {
-                    let part = IExpr::Field {
-                        tuple: Box::new(IExpr::Var(whole.clone())),
+                    let part = IExprKind::Field {
+                        tuple: Box::new(IExpr::from(IExprKind::Var(whole.clone()))),
                         index,
                     };
                     let mark = lets.len();
                     let var = self.bind_pattern(p, ty, scope, lets);
-                    lets.insert(mark, (var, part));
+                    lets.insert(mark, (var, IExpr::from(part)));
                 }
                 whole
             }
@@ -477,11 +477,14 @@ impl Checker<'_> {
                             .label("infinite domain")
                             .help("bind over a finite range instead, e.g. `k in 1..=n`"),
                         );
-                        return (IExpr::Lit(Val::EMPTY_RANGE), Ty::Any);
+                        return (IExpr::from(IExprKind::Lit(Val::EMPTY_RANGE)), Ty::Any);
                     }
                     "bool" => {
                         let set = [Val::Bool(false), Val::Bool(true)].into_iter().collect();
-                        return (IExpr::Lit(Val::Set(Rc::new(set))), Ty::Bool);
+                        return (
+                            IExpr::from(IExprKind::Lit(Val::Set(Rc::new(set)))),
+                            Ty::Bool,
+                        );
                     }
                     _ => {}
                 }

@@ -1,4 +1,4 @@
-//! Operations on a set of board cells (`opt/cells.rs` lowers them to [`IExpr::Cells`]) on
+//! Operations on a set of board cells (`opt/cells.rs` lowers them to [`IExprKind::Cells`]) on
 //! the set's bits (a cell `(r, c)` has the code `16 r + c`), each with the expression as
 //! written where the set is not bits or the bits do not answer: a translation is one shift
 //! of the words where no part goes below 0; the least or largest of one part is the first
@@ -13,12 +13,12 @@ impl Gen<'_> {
     /// The code of a cell operation.
     pub(super) fn cells(&self, op: &CellOp) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
-        let whole = self.domain_ref(&IExpr::Var(op.set.clone()))?;
+        let whole = self.domain_ref(&IExprKind::Var(op.set.clone()).into())?;
         match &op.kind {
             CellOpKind::Moved { by } => {
-                let amount = |e: &IExpr| match e {
-                    IExpr::Lit(Val::Int(k)) => Ok(quote!(#k)),
-                    other => self.value(other),
+                let amount = |e: &IExpr| match e.kind() {
+                    IExprKind::Lit(Val::Int(k)) => Ok(quote!(#k)),
+                    _ => self.value(e),
                 };
                 let (dr, dc) = (amount(&by[0])?, amount(&by[1])?);
                 let written = self.value(&op.written)?;
@@ -30,7 +30,7 @@ impl Gen<'_> {
                 })
             }
             CellOpKind::Extreme { part, largest } => {
-                let IExpr::Extreme(written) = &op.written else {
+                let IExprKind::Extreme(written) = op.written.kind() else {
                     unreachable!("the extreme of a part is written as one (`opt/elements.rs`)")
                 };
                 let folded = self.folded_extreme(written)?;

@@ -1,5 +1,5 @@
 //! `components(S, x => step)`: the set divided by the step called per element, or by a
-//! table of a board's cells where `opt/parts.rs` lowered it to [`IExpr::Parts`] — as a set
+//! table of a board's cells where `opt/parts.rs` lowered it to [`IExprKind::Parts`] — as a set
 //! of cells, by the table's code words (`CodeSteps`); as the parts of a sum of positions
 //! whose one field is a set of cells packed by rank, on the bits of the field itself
 //! (`RankSteps`): the parts go to the sum as they are found, never built as sets (unless
@@ -22,10 +22,10 @@ impl Gen<'_> {
         steps: Option<&CellSteps>,
     ) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
-        let whole = match seed {
-            IExpr::Var(v) => self.var_ref(v),
-            other => {
-                let v = self.value(other)?;
+        let whole = match seed.kind() {
+            IExprKind::Var(v) => self.var_ref(v),
+            _ => {
+                let v = self.value(seed)?;
                 quote!(&#v)
             }
         };
@@ -60,7 +60,7 @@ impl Gen<'_> {
         }))
     }
 
-    /// The value of a division into parts ([`IExpr::Parts`]).
+    /// The value of a division into parts ([`IExprKind::Parts`]).
     pub(super) fn parts_value(&self, op: &PartsOp) -> Result<TokenStream, CodegenError> {
         match op.kind {
             PartsKind::Sets => {
@@ -87,7 +87,7 @@ impl Gen<'_> {
         else {
             unreachable!("a sum of parts is of kind `Sum`")
         };
-        let IExpr::CompoundOf { elem, clauses, .. } = &op.written else {
+        let IExprKind::CompoundOf { elem, clauses, .. } = op.written.kind() else {
             unreachable!("a sum of parts is a sum")
         };
         let general = self.emit_sum_leaves(elem, clauses)?;

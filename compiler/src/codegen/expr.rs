@@ -83,12 +83,12 @@ impl Gen<'_> {
         // A literal range iterates directly: a countdown over the range's size is as fast
         // as an exclusive range (`lo..=hi` took Kayles to 100,000 from 7 s to 11 s) and it
         // still reaches i64::MAX.
-        if let IExpr::Bin {
+        if let IExprKind::Bin {
             op: op @ (Op::RangeIncl | Op::RangeExcl),
             lhs,
             rhs,
             ..
-        } = dom
+        } = dom.kind()
         {
             let (lo, hi) = (self.value(lhs)?, self.value(rhs)?);
             let range = if *op == Op::RangeIncl {
@@ -99,7 +99,7 @@ impl Gen<'_> {
             return Ok(quote!(for #pattern in #range { #body }));
         }
         // A type's values: its ranks in order, each made into its value.
-        if let IExpr::AllOf { ty, .. } = dom {
+        if let IExprKind::AllOf { ty, .. } = dom.kind() {
             if let Some(count) = count_values(self.program, ty).filter(|&n| n <= u32::MAX as u128) {
                 let count = proc_macro2::Literal::u32_suffixed(count as u32);
                 let value = self.unrank(ty, quote!(rank));
@@ -108,7 +108,7 @@ impl Gen<'_> {
         }
         // A name or a constant set is borrowed (its elements are copied once; a large one
         // is read in its static); a computed domain is consumed.
-        if matches!(dom, IExpr::Var(_) | IExpr::Lit(Val::Set(_))) {
+        if matches!(dom.kind(), IExprKind::Var(_) | IExprKind::Lit(Val::Set(_))) {
             let d = self.domain_ref(dom)?;
             return Ok(quote!(for #pattern in #rt::native::Domain::elements(#d) { #body }));
         }
@@ -123,8 +123,8 @@ impl Gen<'_> {
         e: &IExpr,
         leaf: &dyn Fn(&IExpr) -> Result<TokenStream, CodegenError>,
     ) -> Result<TokenStream, CodegenError> {
-        Ok(match e {
-            IExpr::If {
+        Ok(match e.kind() {
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -136,13 +136,13 @@ impl Gen<'_> {
                 );
                 quote!(if #c { #a } else { #b })
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 let x = self.binder(var);
                 let v = self.value(value)?;
                 let body = self.knowing_let(var, value, || self.result_tree(body, leaf))?;
                 quote!({ let #x = #v; #body })
             }
-            other => leaf(other)?,
+            _ => leaf(e)?,
         })
     }
 
@@ -152,14 +152,14 @@ impl Gen<'_> {
     }
 
     fn emit_leaf(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
-        Ok(match e {
-            IExpr::End => quote!(out.end(); out.check()?;),
-            IExpr::Pos { .. } => {
+        Ok(match e.kind() {
+            IExprKind::End => quote!(out.end(); out.check()?;),
+            IExprKind::Pos { .. } => {
                 let p = self.position(e)?;
                 quote!(out.position(#p); out.check()?;)
             }
             // A sum of positions (`opt/leaves.rs`): its terms go straight to `out`.
-            IExpr::Leaves(leaves) => match &**leaves {
+            IExprKind::Leaves(leaves) => match &**leaves {
                 Leaves::Pair { a, b, .. } => {
                     let (a, b) = (self.position(a)?, self.position(b)?);
                     quote!(out.sum([#a, #b]); out.check()?;)
@@ -170,11 +170,11 @@ impl Gen<'_> {
                 }
             },
             // The regions of a board by a table of its cells, on the field's bits.
-            IExpr::Parts(op) if matches!(op.kind, PartsKind::Sum { .. }) => {
+            IExprKind::Parts(op) if matches!(op.kind, PartsKind::Sum { .. }) => {
                 self.sum_of_parts(op)?
             }
-            other => {
-                let v = self.value(other)?;
+            _ => {
+                let v = self.value(e)?;
                 quote!(out.expr(#v); out.check()?;)
             }
         })
@@ -213,9 +213,9 @@ impl Gen<'_> {
         }))
     }
 
-    /// A `Pos` from an `IExpr::Pos`.
+    /// A `Pos` from an `IExprKind::Pos`.
     pub(super) fn position(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
-        let IExpr::Pos { game, args, span } = e else {
+        let IExprKind::Pos { game, args, span } = e.kind() else {
             return Err(unsupported("this position expression"));
         };
         let make = &self.names.games[*game].make;
@@ -266,8 +266,8 @@ impl Gen<'_> {
     /// An expression used as a domain (`in`, binders): ranges stay ranges.
     pub(super) fn domain(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
-        Ok(match e {
-            IExpr::Bin {
+        Ok(match e.kind() {
+            IExprKind::Bin {
                 op: op @ (Op::RangeIncl | Op::RangeExcl),
                 lhs,
                 rhs,
@@ -280,26 +280,26 @@ impl Gen<'_> {
                     quote!(#rt::native::Range::exclusive(#lo, #hi))
                 }
             }
-            IExpr::Lit(Val::Range(lo, hi)) => {
+            IExprKind::Lit(Val::Range(lo, hi)) => {
                 let (lo, hi) = (int(*lo), int(*hi));
                 quote!(#rt::native::Range::inclusive(#lo, #hi))
             }
-            other => self.value(other)?,
+            _ => self.value(e)?,
         })
     }
 
     /// A reference to a domain that is only read (`in`, `len`, `min`, `max`, a loop over
     /// a name): a name without a copy.
     pub(super) fn domain_ref(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
-        if let IExpr::Lit(v) = e {
+        if let IExprKind::Lit(v) = e.kind() {
             if let Some(name) = self.constant_set(v)? {
                 return Ok(quote!(&*#name));
             }
         }
-        match e {
-            IExpr::Var(v) => Ok(self.var_ref(v)),
-            other => {
-                let d = self.domain(other)?;
+        match e.kind() {
+            IExprKind::Var(v) => Ok(self.var_ref(v)),
+            _ => {
+                let d = self.domain(e)?;
                 Ok(quote!(&#d))
             }
         }
@@ -311,10 +311,10 @@ impl Gen<'_> {
         if is_copy(self.program, ty) {
             return self.value(e);
         }
-        match e {
-            IExpr::Var(v) => Ok(self.var_ref(v)),
-            other => {
-                let v = self.value(other)?;
+        match e.kind() {
+            IExprKind::Var(v) => Ok(self.var_ref(v)),
+            _ => {
+                let v = self.value(e)?;
                 Ok(quote!(&#v))
             }
         }
@@ -424,9 +424,9 @@ impl Gen<'_> {
         let rt = &self.rt;
         let n = |x: &IExpr| self.value(x);
         let all = |xs: &[IExpr]| xs.iter().map(n).collect::<Result<Vec<_>, _>>();
-        Ok(match e {
-            IExpr::Lit(v) | IExpr::AllOf { values: v, .. } => self.literal(v)?,
-            IExpr::Var(v) => {
+        Ok(match e.kind() {
+            IExprKind::Lit(v) | IExprKind::AllOf { values: v, .. } => self.literal(v)?,
+            IExprKind::Var(v) => {
                 let x = self.var(v);
                 if is_copy(self.program, &v.ty) {
                     quote!(#x)
@@ -434,25 +434,25 @@ impl Gen<'_> {
                     quote!(#x.clone())
                 }
             }
-            IExpr::Neg { arg, span } => {
+            IExprKind::Neg { arg, span } => {
                 let (x, at) = (n(arg)?, self.at(*span));
                 quote!(#rt::native::neg(#x, #at)?)
             }
-            IExpr::Not(x) => {
+            IExprKind::Not(x) => {
                 let x = n(x)?;
                 quote!((!#x))
             }
-            IExpr::Bin { op, lhs, rhs, span } => self.binary(*op, lhs, rhs, *span, e)?,
-            IExpr::Field { tuple, index } => {
+            IExprKind::Bin { op, lhs, rhs, span } => self.binary(*op, lhs, rhs, *span, e)?,
+            IExprKind::Field { tuple, index } => {
                 let x = n(tuple)?;
                 let i = syn::Index::from(*index);
                 quote!((#x).#i)
             }
-            IExpr::Index { list, index, span } => {
+            IExprKind::Index { list, index, span } => {
                 let (l, i, at) = (self.domain_ref(list)?, n(index)?, self.at(*span));
                 quote!(#rt::native::index(#l, #i, #at)?)
             }
-            IExpr::Slice { list, lo, hi, span } => {
+            IExprKind::Slice { list, lo, hi, span } => {
                 let l = self.domain_ref(list)?;
                 let bound = |b: &Option<Box<IExpr>>| -> Result<TokenStream, CodegenError> {
                     Ok(match b {
@@ -466,7 +466,7 @@ impl Gen<'_> {
                 let (lo, hi, at) = (bound(lo)?, bound(hi)?, self.at(*span));
                 quote!(#rt::native::slice(#l, #lo, #hi, #at)?)
             }
-            IExpr::With {
+            IExprKind::With {
                 list,
                 index,
                 value,
@@ -475,19 +475,19 @@ impl Gen<'_> {
                 let (l, i, v, at) = (n(list)?, n(index)?, n(value)?, self.at(*span));
                 quote!(#rt::native::with(#l, #i, #v, #at)?)
             }
-            IExpr::Tuple(items) => {
+            IExprKind::Tuple(items) => {
                 let items = all(items)?;
                 quote!((#(#items,)*))
             }
-            IExpr::Set(items) => {
+            IExprKind::Set(items) => {
                 let items = all(items)?;
                 quote!(#rt::native::Set::from_array([#(#items),*]))
             }
-            IExpr::List(items) => {
+            IExprKind::List(items) => {
                 let items = all(items)?;
                 quote!(::std::vec![#(#items),*])
             }
-            IExpr::If {
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -495,12 +495,12 @@ impl Gen<'_> {
                 let (c, a, b) = (n(cond)?, n(then)?, n(otherwise)?);
                 quote!((if #c { #a } else { #b }))
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 let (x, v) = (self.binder(var), n(value)?);
                 let body = self.knowing_let(var, value, || n(body))?;
                 quote!({ let #x = #v; #body })
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 kind,
                 vars,
                 domain,
@@ -515,28 +515,28 @@ impl Gen<'_> {
                 let looped = self.for_each(vars, domain, step)?;
                 quote!({ let mut found = #init; #looped found })
             }
-            IExpr::Inverted(q) => self.inverted(q)?,
-            IExpr::Cells(op) => self.cells(op)?,
-            IExpr::Compr { elem, clauses } => {
+            IExprKind::Inverted(q) => self.inverted(q)?,
+            IExprKind::Cells(op) => self.cells(op)?,
+            IExprKind::Compr { elem, clauses } => {
                 let looped = self.clauses(clauses, &|| {
                     let elem = n(elem)?;
                     Ok(quote!(set.push(#elem);))
                 })?;
                 quote!({ let mut set = #rt::native::SetBuilder::new(); #looped set.build() })
             }
-            IExpr::Closure {
+            IExprKind::Closure {
                 kind: ClosureKind::Components,
                 seed,
                 var,
                 next,
             } => self.components(seed, var, next, None)?,
-            IExpr::Parts(op) => self.parts_value(op)?,
-            IExpr::Extreme(x) => {
+            IExprKind::Parts(op) => self.parts_value(op)?,
+            IExprKind::Extreme(x) => {
                 let (largest, at) = (x.largest, self.at(x.span));
                 let folded = self.folded_extreme(x)?;
                 quote!(#rt::native::found_extreme(#folded, #largest, #at)?)
             }
-            IExpr::Closure {
+            IExprKind::Closure {
                 seed, var, next, ..
             } => {
                 let (seed, next, x) = (n(seed)?, n(next)?, self.binder(var));
@@ -545,7 +545,7 @@ impl Gen<'_> {
                     |#x| ::std::result::Result::Ok(#next),
                 )?)
             }
-            IExpr::Call { func, args } => {
+            IExprKind::Call { func, args } => {
                 let name = &self.names.fns[*func];
                 let params = &self.program.fns[*func].params;
                 let unchecked = self.lookup_box(*func).is_some_and(|types| {
@@ -565,12 +565,12 @@ impl Gen<'_> {
                     quote!(#name(#(#args),*)?)
                 }
             }
-            IExpr::Builtin { func, args, span } => self.builtin(*func, args, *span)?,
-            IExpr::Pos { .. } => {
+            IExprKind::Builtin { func, args, span } => self.builtin(*func, args, *span)?,
+            IExprKind::Pos { .. } => {
                 let p = self.position(e)?;
                 quote!(#rt::Expr::Pos(#p))
             }
-            IExpr::Variant {
+            IExprKind::Variant {
                 variant,
                 args,
                 span,
@@ -580,7 +580,7 @@ impl Gen<'_> {
                 let at = self.at(*span);
                 quote!(#maker(#(#args,)* #at)?)
             }
-            IExpr::Match {
+            IExprKind::Match {
                 scrutinee,
                 ty,
                 arms,
@@ -609,20 +609,20 @@ impl Gen<'_> {
                 }
                 quote!((match #x { #(#out)* }))
             }
-            IExpr::End => quote!(#rt::Expr::End),
-            IExpr::CompoundOf {
+            IExprKind::End => quote!(#rt::Expr::End),
+            IExprKind::CompoundOf {
                 kind,
                 elem,
                 clauses,
             } => self.compound_of(*kind, elem, clauses)?,
-            IExpr::Leaves(leaves) => match &**leaves {
+            IExprKind::Leaves(leaves) => match &**leaves {
                 Leaves::Pair { a, b, .. } => {
                     let (a, b) = (n(a)?, n(b)?);
                     quote!(#rt::Expr::compound_in_order(#rt::Compound::Sum, [#a, #b]))
                 }
                 Leaves::Each { elem, clauses } => self.compound_of(Compound::Sum, elem, clauses)?,
             },
-            IExpr::Compound { kind, parts } => {
+            IExprKind::Compound { kind, parts } => {
                 let parts = all(parts)?;
                 let kind = super::compound(rt, *kind);
                 quote!(#rt::Expr::compound_in_order(#kind, [#(#parts),*]))
@@ -656,19 +656,19 @@ impl Gen<'_> {
             }
             Op::SetUnion | Op::SetInter | Op::SetDiff | Op::Insert | Op::Remove => {
                 // The receiver is borrowed by the method call itself.
-                let x = match lhs {
-                    IExpr::Var(v) => {
+                let x = match lhs.kind() {
+                    IExprKind::Var(v) => {
                         let x = self.var(v);
                         quote!(#x)
                     }
-                    e => self.value(e)?,
+                    _ => self.value(lhs)?,
                 };
                 // A set operand by reference (a name is not cloned); one element by value.
-                let y = match (op, rhs) {
-                    (Op::Insert | Op::Remove, e) => self.value(e)?,
-                    (_, IExpr::Var(v)) => self.var_ref(v),
-                    (_, e) => {
-                        let v = self.value(e)?;
+                let y = match (op, rhs.kind()) {
+                    (Op::Insert | Op::Remove, _) => self.value(rhs)?,
+                    (_, IExprKind::Var(v)) => self.var_ref(v),
+                    (_, _) => {
+                        let v = self.value(rhs)?;
                         quote!(&#v)
                     }
                 };

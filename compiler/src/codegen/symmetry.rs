@@ -330,8 +330,8 @@ impl Gen<'_> {
                         used.insert(v.name.clone());
                     });
                     self.reading(|f| s.result.for_each_read(f));
-                    let image = self.result_tree(&s.result, &|e| match e {
-                        IExpr::Pos { .. } => {
+                    let image = self.result_tree(&s.result, &|e| match e.kind() {
+                        IExprKind::Pos { .. } => {
                             let p = self.position(e)?;
                             Ok(quote!(::std::result::Result::Ok(#p)))
                         }

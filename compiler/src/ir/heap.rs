@@ -6,7 +6,7 @@
 //! deliberately narrow: a rule it does not recognise exactly keeps the general search, so
 //! recognition never changes a value.
 
-use super::{Game, GameKind, IClause, IExpr, Move, Op, Val};
+use super::{Game, GameKind, IClause, IExpr, IExprKind, Move, Op, Val};
 use crate::ir::types::FieldTy;
 
 /// The most tokens a recognised move may remove (the code's length).
@@ -45,12 +45,12 @@ fn is_heap(game: &Game) -> bool {
 
 /// Whether `e` reads the variable in `slot`.
 fn is_var(e: &IExpr, slot: usize) -> bool {
-    matches!(e, IExpr::Var(v) if v.slot == slot)
+    matches!(e.kind(), IExprKind::Var(v) if v.slot == slot)
 }
 
 fn int(e: &IExpr) -> Option<i64> {
-    match e {
-        IExpr::Lit(Val::Int(i)) => Some(*i),
+    match e.kind() {
+        IExprKind::Lit(Val::Int(i)) => Some(*i),
         _ => None,
     }
 }
@@ -80,13 +80,13 @@ impl Removal {
 
 /// `n - k` (natural or integer subtraction) with `n` in slot 0 and `k` the removal.
 fn is_rest(e: &IExpr, k: Removal) -> bool {
-    matches!(e, IExpr::Bin { op: Op::NatSub | Op::Sub, lhs, rhs, .. } if is_var(lhs, 0) && k.is(rhs))
+    matches!(e.kind(), IExprKind::Bin { op: Op::NatSub | Op::Sub, lhs, rhs, .. } if is_var(lhs, 0) && k.is(rhs))
 }
 
 /// The position `G(arg)` of game `gid`: its argument.
 fn heap_of(e: &IExpr, gid: usize) -> Option<&IExpr> {
-    match e {
-        IExpr::Pos { game, args, .. } if *game == gid && args.len() == 1 => Some(&args[0]),
+    match e.kind() {
+        IExprKind::Pos { game, args, .. } if *game == gid && args.len() == 1 => Some(&args[0]),
         _ => None,
     }
 }
@@ -94,8 +94,8 @@ fn heap_of(e: &IExpr, gid: usize) -> Option<&IExpr> {
 /// The removals a binder's domain states: a literal range (`1..=3`, `1..4`) or a set of
 /// literals (`{1, 3}`, or a constant's value), each in `1..=MAX_REMOVAL`.
 fn removals_of(domain: &IExpr) -> Option<Vec<i64>> {
-    let ks: Vec<i64> = match domain {
-        IExpr::Bin { op, lhs, rhs, .. } => {
+    let ks: Vec<i64> = match domain.kind() {
+        IExprKind::Bin { op, lhs, rhs, .. } => {
             let (lo, hi) = (int(lhs)?, int(rhs)?);
             let hi = match op {
                 Op::RangeIncl => hi,
@@ -107,9 +107,11 @@ fn removals_of(domain: &IExpr) -> Option<Vec<i64>> {
             }
             (lo..=hi).collect()
         }
-        IExpr::Lit(Val::Range(lo, hi)) if *lo >= 1 && *hi <= MAX_REMOVAL => (*lo..=*hi).collect(),
-        IExpr::Set(elems) => elems.iter().map(int).collect::<Option<_>>()?,
-        IExpr::Lit(Val::Set(elems)) => (elems.iter())
+        IExprKind::Lit(Val::Range(lo, hi)) if *lo >= 1 && *hi <= MAX_REMOVAL => {
+            (*lo..=*hi).collect()
+        }
+        IExprKind::Set(elems) => elems.iter().map(int).collect::<Option<_>>()?,
+        IExprKind::Lit(Val::Set(elems)) => (elems.iter())
             .map(|v| match v {
                 Val::Int(i) => Some(*i),
                 _ => None,
@@ -133,9 +135,10 @@ enum Guard {
 }
 
 fn guard_of(clause: &IClause, k: Removal) -> Option<Guard> {
-    let IClause::Cond(IExpr::Bin { op, lhs, rhs, .. }) = clause else {
+    let IClause::Cond(cond) = clause else {
         return None;
     };
+    let (op, lhs, rhs) = cond.as_bin()?;
     let k_n = k.is(lhs) && is_var(rhs, 0);
     let n_k = is_var(lhs, 0) && k.is(rhs);
     match op {
@@ -163,7 +166,8 @@ fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
             removals_of(domain)?,
             &m.clauses[1..],
         ),
-        IClause::Cond(IExpr::Bin { lhs, rhs, .. }) => {
+        IClause::Cond(cond) if cond.as_bin().is_some() => {
+            let (_, lhs, rhs) = cond.as_bin()?;
             let c = int(lhs).or(int(rhs))?;
             if !(1..=MAX_REMOVAL).contains(&c) {
                 return None;
@@ -176,9 +180,9 @@ fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
     let guard = guard_of(guard, k)?;
     if guard == Guard::All {
         // Taking the whole heap leaves the empty heap, written any of three ways.
-        let empty = match &m.result {
-            IExpr::End => true,
-            e => heap_of(e, gid).is_some_and(|arg| int(arg) == Some(0) || is_rest(arg, k)),
+        let empty = match m.result.kind() {
+            IExprKind::End => true,
+            _ => heap_of(&m.result, gid).is_some_and(|arg| int(arg) == Some(0) || is_rest(arg, k)),
         };
         return (empty && rest_clauses.is_empty()).then_some((removals, 1));
     }
@@ -198,23 +202,18 @@ fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
 /// The binder `v in LO..=HI` of a clause: `v`'s slot, `LO` and `HI`.
 fn range_binder(clause: &IClause) -> Option<(usize, &IExpr, &IExpr)> {
     match clause {
-        IClause::Bind(
-            vars,
-            IExpr::Bin {
-                op: Op::RangeIncl,
-                lhs,
-                rhs,
-                ..
-            },
-        ) if vars.len() == 1 => Some((vars[0].slot, lhs, rhs)),
+        IClause::Bind(vars, domain) if vars.len() == 1 => match domain.as_bin()? {
+            (Op::RangeIncl, lhs, rhs) => Some((vars[0].slot, lhs, rhs)),
+            _ => None,
+        },
         _ => None,
     }
 }
 
 /// `e / d` for the literal `d`: `e`.
 fn halved(e: &IExpr, d: i64) -> Option<&IExpr> {
-    match e {
-        IExpr::Bin {
+    match e.kind() {
+        IExprKind::Bin {
             op: Op::Div,
             lhs,
             rhs,
@@ -226,8 +225,8 @@ fn halved(e: &IExpr, d: i64) -> Option<&IExpr> {
 
 /// `lhs - v` (natural or integer) for the variable in `slot`: `lhs`.
 fn minus_var(e: &IExpr, slot: usize) -> Option<&IExpr> {
-    match e {
-        IExpr::Bin {
+    match e.kind() {
+        IExprKind::Bin {
             op: Op::NatSub | Op::Sub,
             lhs,
             rhs,
@@ -239,8 +238,8 @@ fn minus_var(e: &IExpr, slot: usize) -> Option<&IExpr> {
 
 /// The leaves of a sum `x + y + ...`.
 fn summands(e: &IExpr) -> Vec<&IExpr> {
-    match e {
-        IExpr::Bin {
+    match e.kind() {
+        IExprKind::Bin {
             op: Op::GameSum,
             lhs,
             rhs,
@@ -250,7 +249,7 @@ fn summands(e: &IExpr) -> Vec<&IExpr> {
             out.extend(summands(rhs));
             out
         }
-        e => vec![e],
+        _ => vec![e],
     }
 }
 

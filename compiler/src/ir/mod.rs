@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 mod digits;
 mod heap;
+mod props;
 mod ranges;
 mod shape;
 pub mod share;
@@ -18,6 +19,7 @@ mod verify;
 
 pub use digits::Digits;
 pub use heap::heap_code;
+pub use props::Props;
 pub use ranges::{param_ranges, Evaluate, Interval, ValueRange};
 pub use shape::Shape;
 pub use types::*;
@@ -118,9 +120,93 @@ pub struct Var {
     pub ty: Ty,
 }
 
-/// A checked expression.
+/// A checked expression: what it is ([`IExprKind`]), and the facts about it that follow
+/// from its parts ([`Props`]), computed when first asked and kept on the node.
+///
+/// The kind is reached through [`IExpr::kind`]; a pass that changes it borrows it with
+/// [`IExpr::kind_mut`], which forgets the node's facts. A node inside another is reached
+/// mutably only through its parent's `kind_mut` (or [`IExpr::for_each_child_mut`], which
+/// calls it), so every node above a change forgets its facts too: the facts kept are
+/// always those of the expression as it is now.
+#[derive(Clone)]
+pub struct IExpr {
+    kind: IExprKind,
+    props: std::cell::OnceCell<Props>,
+}
+
+impl IExpr {
+    /// The node of kind `kind`.
+    pub fn new(kind: IExprKind) -> IExpr {
+        IExpr {
+            kind,
+            props: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// What this expression is.
+    pub fn kind(&self) -> &IExprKind {
+        &self.kind
+    }
+
+    /// What this expression is, to change it: its facts are computed again when next asked.
+    pub fn kind_mut(&mut self) -> &mut IExprKind {
+        self.props.take();
+        &mut self.kind
+    }
+
+    /// What this expression is, taken apart.
+    pub fn into_kind(self) -> IExprKind {
+        self.kind
+    }
+
+    /// The operator and operands, where this is a binary operation.
+    pub fn as_bin(&self) -> Option<(Op, &IExpr, &IExpr)> {
+        match &self.kind {
+            IExprKind::Bin { op, lhs, rhs, .. } => Some((*op, lhs, rhs)),
+            _ => None,
+        }
+    }
+
+    /// The name, where this is one.
+    pub fn as_var(&self) -> Option<&Var> {
+        match &self.kind {
+            IExprKind::Var(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a name in slot `slot`.
+    pub fn is_var(&self, slot: usize) -> bool {
+        matches!(&self.kind, IExprKind::Var(v) if v.slot == slot)
+    }
+
+    /// The facts about this expression.
+    pub fn props(&self) -> &Props {
+        self.props.get_or_init(|| Props::of(&self.kind))
+    }
+}
+
+impl From<IExprKind> for IExpr {
+    fn from(kind: IExprKind) -> IExpr {
+        IExpr::new(kind)
+    }
+}
+
+impl PartialEq for IExpr {
+    fn eq(&self, other: &IExpr) -> bool {
+        self.kind == other.kind
+    }
+}
+
+impl std::fmt::Debug for IExpr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.kind.fmt(f)
+    }
+}
+
+/// What a checked expression is: a node and its parts.
 #[derive(Clone, Debug, PartialEq)]
-pub enum IExpr {
+pub enum IExprKind {
     /// A constant value.
     Lit(Val),
     /// A finite type's name used as a value: the set of all its values (`Line`, `Cell`).
@@ -328,7 +414,7 @@ pub enum IExpr {
     Extreme(Box<ExtremeOf>),
 }
 
-/// The least or largest of the elements of `{ elem for clauses }` ([`IExpr::Extreme`]).
+/// The least or largest of the elements of `{ elem for clauses }` ([`IExprKind::Extreme`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExtremeOf {
     /// `max` rather than `min`.
@@ -341,7 +427,7 @@ pub struct ExtremeOf {
     pub span: Span,
 }
 
-/// The terms of an [`IExpr::Leaves`]: each a position expression ([`IExpr::Pos`]).
+/// The terms of an [`IExprKind::Leaves`]: each a position expression ([`IExprKind::Pos`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Leaves {
     /// `a + b`.
@@ -382,19 +468,22 @@ impl PartsOp {
     /// The `components(seed, var => next)` this divides by: the set divided, the name of
     /// an element and the step from it.
     pub fn closure(&self) -> (&IExpr, &Var, &IExpr) {
-        let closure = match (&self.kind, &self.written) {
-            (PartsKind::Sets, closure) => closure,
-            (PartsKind::Sum { .. }, IExpr::CompoundOf { clauses, .. }) => {
+        let closure = match (&self.kind, self.written.kind()) {
+            (PartsKind::Sets, _) => &self.written,
+            (PartsKind::Sum { .. }, IExprKind::CompoundOf { clauses, .. }) => {
                 match clauses.as_slice() {
-                    [IClause::Bind(_, IExpr::Parts(inner))] => &inner.written,
+                    [IClause::Bind(_, parts)] => match parts.kind() {
+                        IExprKind::Parts(inner) => &inner.written,
+                        _ => unreachable!("the sum of parts binds one name to the parts"),
+                    },
                     _ => unreachable!("the sum of parts binds one name to the parts"),
                 }
             }
             _ => unreachable!("the sum of parts is a sum"),
         };
-        let IExpr::Closure {
+        let IExprKind::Closure {
             seed, var, next, ..
-        } = closure
+        } = closure.kind()
         else {
             unreachable!("the parts of a set are a `components` closure")
         };
@@ -457,7 +546,7 @@ pub enum CellOpKind {
     /// name or a constant; 0 for a part left as it is).
     Moved {
         /// The amounts of the two parts.
-        by: [IExpr; 2],
+        by: Box<[IExpr; 2]>,
     },
     /// `min({ x.i for x in set })` (or `max`): the least (largest) of one part.
     Extreme {
@@ -527,23 +616,23 @@ impl std::fmt::Debug for InverseTable {
 macro_rules! children {
     ($e:expr, $f:ident, $iter:ident $(, $m:tt)?) => {
         match $e {
-            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::End | IExpr::Var(_) => {}
-            IExpr::Neg { arg: x, .. } | IExpr::Not(x) | IExpr::Field { tuple: x, .. } => $f(x),
-            IExpr::Bin { lhs, rhs, .. } => {
+            IExprKind::Lit(_) | IExprKind::AllOf { .. } | IExprKind::End | IExprKind::Var(_) => {}
+            IExprKind::Neg { arg: x, .. } | IExprKind::Not(x) | IExprKind::Field { tuple: x, .. } => $f(x),
+            IExprKind::Bin { lhs, rhs, .. } => {
                 $f(lhs);
                 $f(rhs);
             }
-            IExpr::Index { list, index, .. } => {
+            IExprKind::Index { list, index, .. } => {
                 $f(list);
                 $f(index);
             }
-            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.$iter().for_each($f),
-            IExpr::Call { args, .. }
-            | IExpr::Builtin { args, .. }
-            | IExpr::Pos { args, .. }
-            | IExpr::Variant { args, .. } => args.$iter().for_each($f),
-            IExpr::Compound { parts, .. } => parts.$iter().for_each($f),
-            IExpr::If {
+            IExprKind::Tuple(es) | IExprKind::Set(es) | IExprKind::List(es) => es.$iter().for_each($f),
+            IExprKind::Call { args, .. }
+            | IExprKind::Builtin { args, .. }
+            | IExprKind::Pos { args, .. }
+            | IExprKind::Variant { args, .. } => args.$iter().for_each($f),
+            IExprKind::Compound { parts, .. } => parts.$iter().for_each($f),
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -552,15 +641,15 @@ macro_rules! children {
                 $f(then);
                 $f(otherwise);
             }
-            IExpr::Let { value, body, .. } => {
+            IExprKind::Let { value, body, .. } => {
                 $f(value);
                 $f(body);
             }
-            IExpr::Quant { domain, body, .. } => {
+            IExprKind::Quant { domain, body, .. } => {
                 $f(domain);
                 $f(body);
             }
-            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+            IExprKind::Compr { elem, clauses } | IExprKind::CompoundOf { elem, clauses, .. } => {
                 for c in clauses.$iter() {
                     match c {
                         IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => $f(x),
@@ -568,24 +657,24 @@ macro_rules! children {
                 }
                 $f(elem);
             }
-            IExpr::Closure { seed, next, .. } => {
+            IExprKind::Closure { seed, next, .. } => {
                 $f(seed);
                 $f(next);
             }
-            IExpr::Slice { list, lo, hi, .. } => {
+            IExprKind::Slice { list, lo, hi, .. } => {
                 $f(list);
                 for b in [lo, hi].into_iter().flatten() {
                     $f(b);
                 }
             }
-            IExpr::With {
+            IExprKind::With {
                 list, index, value, ..
             } => {
                 $f(list);
                 $f(index);
                 $f(value);
             }
-            IExpr::Match {
+            IExprKind::Match {
                 scrutinee,
                 arms,
                 default,
@@ -599,15 +688,15 @@ macro_rules! children {
                     $f(d);
                 }
             }
-            IExpr::Inverted(q) => {
+            IExprKind::Inverted(q) => {
                 $f(&$($m)? q.looked_for);
                 if let Some(rest) = &$($m)? q.rest {
                     $f(rest);
                 }
             }
-            IExpr::Cells(op) => $f(&$($m)? op.written),
-            IExpr::Parts(op) => $f(&$($m)? op.written),
-            IExpr::Leaves(leaves) => match &$($m)? **leaves {
+            IExprKind::Cells(op) => $f(&$($m)? op.written),
+            IExprKind::Parts(op) => $f(&$($m)? op.written),
+            IExprKind::Leaves(leaves) => match &$($m)? **leaves {
                 Leaves::Pair { a, b, .. } => {
                     $f(a);
                     $f(b);
@@ -621,7 +710,7 @@ macro_rules! children {
                     $f(elem);
                 }
             },
-            IExpr::Extreme(x) => {
+            IExprKind::Extreme(x) => {
                 for c in x.clauses.$iter() {
                     match c {
                         IClause::Bind(_, x) | IClause::Cond(x) | IClause::Let(_, x) => $f(x),
@@ -633,14 +722,25 @@ macro_rules! children {
     };
 }
 
+impl IExprKind {
+    /// Calls `f` on each expression directly inside this one (a clause's expressions
+    /// included), in the order they are evaluated where that is fixed.
+    pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a IExpr)) {
+        children!(self, f, iter);
+    }
+
+    /// Calls `f` on each expression directly inside this one, mutably, as
+    /// [`IExprKind::for_each_child`] visits them.
+    pub fn for_each_child_mut<'a>(&'a mut self, f: &mut dyn FnMut(&'a mut IExpr)) {
+        children!(self, f, iter_mut, mut);
+    }
+}
+
 impl IExpr {
     /// Whether this expression reads one of `vars` (the same name in the same slot).
     pub fn reads_any(&self, vars: &[Var]) -> bool {
-        let mut found = false;
-        self.for_each_read(&mut |r| {
-            found |= vars.iter().any(|v| r.slot == v.slot && r.name == v.name)
-        });
-        found
+        let reads = &self.props().reads;
+        (vars.iter()).any(|v| reads.binary_search(&(v.slot, v.name.clone())).is_ok())
     }
 
     /// Calls `f` on every name this expression reads (not the names it binds).
@@ -669,32 +769,32 @@ impl IExpr {
     /// Calls `f` on each expression directly inside this one (a clause's expressions
     /// included), in the order they are evaluated where that is fixed.
     pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a IExpr)) {
-        children!(self, f, iter);
+        self.kind.for_each_child(f)
     }
 
     /// Calls `f` on each expression directly inside this one, mutably (a clause's
     /// expressions included), as [`IExpr::for_each_child`] visits them.
     pub fn for_each_child_mut<'a>(&'a mut self, f: &mut dyn FnMut(&'a mut IExpr)) {
-        children!(self, f, iter_mut, mut);
+        self.kind_mut().for_each_child_mut(f)
     }
 
     /// Calls `f` on each name this expression itself binds (not those of the expressions
     /// inside it): a `let`'s, a quantifier's, a closure's, a match arm's, a comprehension's
     /// clauses'.
     pub fn for_each_own_bind(&self, f: &mut dyn FnMut(&Var)) {
-        match self {
-            IExpr::Let { var, .. } | IExpr::Closure { var, .. } => f(var),
-            IExpr::Quant { vars, .. } => vars.iter().for_each(f),
-            IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+        match self.kind() {
+            IExprKind::Let { var, .. } | IExprKind::Closure { var, .. } => f(var),
+            IExprKind::Quant { vars, .. } => vars.iter().for_each(f),
+            IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
                 clauses.iter().for_each(|c| c.for_each_own_bind(f))
             }
-            IExpr::Match { arms, .. } => arms.iter().flat_map(|a| &a.vars).for_each(f),
-            IExpr::Inverted(q) => f(&q.var),
-            IExpr::Leaves(leaves) => match &**leaves {
+            IExprKind::Match { arms, .. } => arms.iter().flat_map(|a| &a.vars).for_each(f),
+            IExprKind::Inverted(q) => f(&q.var),
+            IExprKind::Leaves(leaves) => match &**leaves {
                 Leaves::Each { clauses, .. } => clauses.iter().for_each(|c| c.for_each_own_bind(f)),
                 Leaves::Pair { .. } => {}
             },
-            IExpr::Extreme(x) => x.clauses.iter().for_each(|c| c.for_each_own_bind(f)),
+            IExprKind::Extreme(x) => x.clauses.iter().for_each(|c| c.for_each_own_bind(f)),
             _ => {}
         }
     }
@@ -702,8 +802,8 @@ impl IExpr {
     /// Calls `f` on every name this expression binds (`false`) or reads (`true`), each
     /// node's own binders before what is inside it.
     fn walk_vars(&self, f: &mut dyn FnMut(&Var, bool)) {
-        match self {
-            IExpr::Var(v) => f(v, true),
+        match self.kind() {
+            IExprKind::Var(v) => f(v, true),
             _ => self.for_each_own_bind(&mut |v| f(v, false)),
         }
         self.for_each_child(&mut |c| c.walk_vars(f));
@@ -711,12 +811,12 @@ impl IExpr {
 
     /// `lhs op rhs`.
     pub fn bin(op: Op, lhs: IExpr, rhs: IExpr, span: Span) -> IExpr {
-        IExpr::Bin {
+        IExpr::from(IExprKind::Bin {
             op,
             lhs: Box::new(lhs),
             rhs: Box::new(rhs),
             span,
-        }
+        })
     }
 }
 
@@ -1199,24 +1299,24 @@ impl Game {
     /// (`Rules::splits`). Both back ends answer by this.
     pub fn splits(&self) -> bool {
         fn sum(e: &IExpr) -> bool {
-            match e {
-                IExpr::If {
+            match e.kind() {
+                IExprKind::If {
                     then, otherwise, ..
                 } => sum(then) || sum(otherwise),
-                IExpr::Let { body, .. } => sum(body),
-                IExpr::Bin {
+                IExprKind::Let { body, .. } => sum(body),
+                IExprKind::Bin {
                     op: Op::GameSum, ..
                 }
-                | IExpr::CompoundOf {
+                | IExprKind::CompoundOf {
                     kind: Compound::Sum,
                     ..
                 } => true,
-                IExpr::Compound {
+                IExprKind::Compound {
                     kind: Compound::Sum,
                     parts,
                 } => parts.len() > 1,
-                IExpr::Parts(op) => matches!(op.kind, PartsKind::Sum { .. }),
-                IExpr::Leaves(_) => true,
+                IExprKind::Parts(op) => matches!(op.kind, PartsKind::Sum { .. }),
+                IExprKind::Leaves(_) => true,
                 _ => false,
             }
         }
@@ -1251,8 +1351,8 @@ impl IQuery {
     /// take-and-break or subtraction game `G` with `n` the query's variable: the largest
     /// removal and the most heaps a move leaves (Guy–Smith).
     pub fn period_bound(&self, program: &Program) -> Option<cgdl_runtime::Bound> {
-        match &self.target {
-            IExpr::Pos { game, args, .. } if matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == 0) => {
+        match self.target.kind() {
+            IExprKind::Pos { game, args, .. } if matches!(args.as_slice(), [n] if n.is_var(0)) => {
                 program.period_bound(*game)
             }
             _ => None,
@@ -1265,9 +1365,8 @@ impl IQuery {
     /// fail for every `n >= 0` (its one field is a `nat`), and the query driver reads the
     /// terms off its engine ([`cgdl_runtime::report::HeapTerms`]).
     pub fn heap_terms(&self, program: &Program) -> Option<(usize, Vec<u8>)> {
-        match &self.target {
-            IExpr::Pos { game, args, .. } if matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == 0) =>
-            {
+        match self.target.kind() {
+            IExprKind::Pos { game, args, .. } if matches!(args.as_slice(), [n] if n.is_var(0)) => {
                 let digits = program.games.get(*game)?.heap_code.clone()?;
                 Some((*game, digits))
             }

@@ -6,7 +6,7 @@
 //! arguments inside it and the function's body answers the rest, so a wrong range costs
 //! speed, never a value.
 
-use super::{FieldTy, GameKind, IClause, IExpr, Op, Program, Val};
+use super::{FieldTy, GameKind, IClause, IExpr, IExprKind, Op, Program, Val};
 use crate::ast::QuantKind;
 use crate::ir::Builtin;
 
@@ -153,14 +153,14 @@ impl Analysis {
     }
 
     fn eval(&mut self, e: &IExpr, env: &mut [Abs]) -> Abs {
-        match e {
-            IExpr::Lit(v) => of_val(v),
-            IExpr::Var(v) => env.get(v.slot).copied().unwrap_or(Abs::Unknown),
-            IExpr::Bin { op, lhs, rhs, .. } => {
+        match e.kind() {
+            IExprKind::Lit(v) => of_val(v),
+            IExprKind::Var(v) => env.get(v.slot).copied().unwrap_or(Abs::Unknown),
+            IExprKind::Bin { op, lhs, rhs, .. } => {
                 let (a, b) = (self.eval(lhs, env), self.eval(rhs, env));
                 bin(*op, a, b)
             }
-            IExpr::If {
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -169,12 +169,12 @@ impl Analysis {
                 let t = self.eval(then, env);
                 t.join(self.eval(otherwise, env))
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 let x = self.eval(value, env);
                 set(env, var.slot, x);
                 self.eval(body, env)
             }
-            IExpr::Set(es) => {
+            IExprKind::Set(es) => {
                 let mut acc = Abs::Set(None);
                 for x in es {
                     let x = self.eval(x, env);
@@ -185,18 +185,18 @@ impl Analysis {
                 }
                 acc
             }
-            IExpr::Compr { elem, clauses } => {
+            IExprKind::Compr { elem, clauses } => {
                 self.clauses(clauses, env);
                 match self.eval(elem, env).int() {
                     Some(i) => Abs::Set(Some(i)),
                     None => Abs::Unknown,
                 }
             }
-            IExpr::Call { func, args } => {
+            IExprKind::Call { func, args } => {
                 let args = args.iter().map(|a| self.eval(a, env)).collect();
                 self.call(*func, args)
             }
-            IExpr::Builtin { func, args, .. } => {
+            IExprKind::Builtin { func, args, .. } => {
                 let vals: Vec<Abs> = args.iter().map(|a| self.eval(a, env)).collect();
                 match (func, vals.as_slice()) {
                     (Builtin::Min, [Abs::Int(a), Abs::Int(b)]) => {
@@ -213,7 +213,7 @@ impl Analysis {
                     _ => Abs::Unknown,
                 }
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 kind,
                 vars,
                 domain,
@@ -235,9 +235,9 @@ impl Analysis {
                     _ => Abs::Int((0, 1)),
                 }
             }
-            IExpr::Cells(op) => self.eval(&op.written, env),
-            IExpr::Parts(op) => self.eval(&op.written, env),
-            IExpr::Inverted(q) => {
+            IExprKind::Cells(op) => self.eval(&op.written, env),
+            IExprKind::Parts(op) => self.eval(&op.written, env),
+            IExprKind::Inverted(q) => {
                 self.eval(&q.looked_for, env);
                 set(env, q.var.slot, of_type(&q.domain));
                 if let Some(rest) = &q.rest {
@@ -248,46 +248,46 @@ impl Analysis {
                     _ => Abs::Int((0, 1)),
                 }
             }
-            IExpr::Neg { arg, .. } => match self.eval(arg, env) {
+            IExprKind::Neg { arg, .. } => match self.eval(arg, env) {
                 Abs::Int((lo, hi)) => match (hi.checked_neg(), lo.checked_neg()) {
                     (Some(a), Some(b)) => Abs::Int((a, b)),
                     _ => Abs::Unknown,
                 },
                 _ => Abs::Unknown,
             },
-            IExpr::Not(x) | IExpr::Field { tuple: x, .. } => {
+            IExprKind::Not(x) | IExprKind::Field { tuple: x, .. } => {
                 self.eval(x, env);
                 Abs::Unknown
             }
-            IExpr::Index { list, index, .. } => {
+            IExprKind::Index { list, index, .. } => {
                 self.eval(list, env);
                 self.eval(index, env);
                 Abs::Unknown
             }
-            IExpr::Tuple(es) | IExpr::List(es) => {
+            IExprKind::Tuple(es) | IExprKind::List(es) => {
                 es.iter().for_each(|x| {
                     self.eval(x, env);
                 });
                 Abs::Unknown
             }
-            IExpr::Pos { args, .. } | IExpr::Variant { args, .. } => {
+            IExprKind::Pos { args, .. } | IExprKind::Variant { args, .. } => {
                 args.iter().for_each(|x| {
                     self.eval(x, env);
                 });
                 Abs::Unknown
             }
-            IExpr::Compound { parts, .. } => {
+            IExprKind::Compound { parts, .. } => {
                 parts.iter().for_each(|x| {
                     self.eval(x, env);
                 });
                 Abs::Unknown
             }
-            IExpr::CompoundOf { elem, clauses, .. } => {
+            IExprKind::CompoundOf { elem, clauses, .. } => {
                 self.clauses(clauses, env);
                 self.eval(elem, env);
                 Abs::Unknown
             }
-            IExpr::Extreme(x) => {
+            IExprKind::Extreme(x) => {
                 self.clauses(&x.clauses, env);
                 match self.eval(&x.elem, env) {
                     // The least or largest element is one of them.
@@ -295,7 +295,7 @@ impl Analysis {
                     _ => Abs::Unknown,
                 }
             }
-            IExpr::Leaves(leaves) => match &**leaves {
+            IExprKind::Leaves(leaves) => match &**leaves {
                 super::Leaves::Pair { a, b, .. } => {
                     self.eval(a, env);
                     self.eval(b, env);
@@ -307,7 +307,7 @@ impl Analysis {
                     Abs::Unknown
                 }
             },
-            IExpr::Closure {
+            IExprKind::Closure {
                 seed, var, next, ..
             } => {
                 self.eval(seed, env);
@@ -315,14 +315,14 @@ impl Analysis {
                 self.eval(next, env);
                 Abs::Unknown
             }
-            IExpr::Slice { list, lo, hi, .. } => {
+            IExprKind::Slice { list, lo, hi, .. } => {
                 self.eval(list, env);
                 for b in [lo, hi].into_iter().flatten() {
                     self.eval(b, env);
                 }
                 Abs::Unknown
             }
-            IExpr::With {
+            IExprKind::With {
                 list, index, value, ..
             } => {
                 self.eval(list, env);
@@ -330,7 +330,7 @@ impl Analysis {
                 self.eval(value, env);
                 Abs::Unknown
             }
-            IExpr::Match {
+            IExprKind::Match {
                 scrutinee,
                 arms,
                 default,
@@ -349,7 +349,7 @@ impl Analysis {
                 }
                 out.unwrap_or(Abs::Unknown)
             }
-            IExpr::AllOf { .. } | IExpr::End => Abs::Unknown,
+            IExprKind::AllOf { .. } | IExprKind::End => Abs::Unknown,
         }
     }
 }

@@ -29,31 +29,27 @@ impl Eq for Shape {}
 
 impl std::hash::Hash for Shape {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        fn go(e: &IExpr, h: &mut impl std::hash::Hasher) {
-            e.hash_own(h);
-            e.for_each_child(&mut |c| go(c, h));
-        }
-        go(&self.0, h);
+        h.write_u64(self.0.props().hash);
     }
 }
 
 fn forget_spans(e: &mut IExpr) {
-    match e {
-        IExpr::Neg { span, .. }
-        | IExpr::Bin { span, .. }
-        | IExpr::Index { span, .. }
-        | IExpr::Slice { span, .. }
-        | IExpr::With { span, .. }
-        | IExpr::Builtin { span, .. }
-        | IExpr::Pos { span, .. }
-        | IExpr::Variant { span, .. } => *span = Span::default(),
-        IExpr::Extreme(x) => x.span = Span::default(),
+    match e.kind_mut() {
+        IExprKind::Neg { span, .. }
+        | IExprKind::Bin { span, .. }
+        | IExprKind::Index { span, .. }
+        | IExprKind::Slice { span, .. }
+        | IExprKind::With { span, .. }
+        | IExprKind::Builtin { span, .. }
+        | IExprKind::Pos { span, .. }
+        | IExprKind::Variant { span, .. } => *span = Span::default(),
+        IExprKind::Extreme(x) => x.span = Span::default(),
         _ => {}
     }
     e.for_each_child_mut(&mut forget_spans);
 }
 
-impl IExpr {
+impl IExprKind {
     /// Hashes what this node holds besides its children (each variant's own data, never a
     /// span): equal shapes hash alike.
     pub fn hash_own(&self, h: &mut impl std::hash::Hasher) {
@@ -74,37 +70,39 @@ impl IExpr {
             }
         };
         match e {
-            IExpr::Lit(v) => v.hash(h),
-            IExpr::AllOf { values, .. } => values.hash(h),
-            IExpr::Var(v) => var(v, h),
-            IExpr::Bin { op, .. } => (*op as u8).hash(h),
-            IExpr::Field { index, .. } => index.hash(h),
-            IExpr::Tuple(es) | IExpr::Set(es) | IExpr::List(es) => es.len().hash(h),
-            IExpr::Let { var: v, .. } => var(v, h),
-            IExpr::Quant { kind, vars, .. } => {
+            IExprKind::Lit(v) => v.hash(h),
+            IExprKind::AllOf { values, .. } => values.hash(h),
+            IExprKind::Var(v) => var(v, h),
+            IExprKind::Bin { op, .. } => (*op as u8).hash(h),
+            IExprKind::Field { index, .. } => index.hash(h),
+            IExprKind::Tuple(es) | IExprKind::Set(es) | IExprKind::List(es) => es.len().hash(h),
+            IExprKind::Let { var: v, .. } => var(v, h),
+            IExprKind::Quant { kind, vars, .. } => {
                 (*kind as u8).hash(h);
                 vars.iter().for_each(|v| var(v, h));
             }
-            IExpr::Inverted(q) => {
+            IExprKind::Inverted(q) => {
                 (q.kind as u8).hash(h);
                 var(&q.var, h);
                 q.table.func.hash(h);
             }
-            IExpr::Extreme(x) => {
+            IExprKind::Extreme(x) => {
                 x.largest.hash(h);
                 binders(&x.clauses, h);
             }
-            IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => binders(clauses, h),
-            IExpr::Closure { kind, var: v, .. } => {
+            IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
+                binders(clauses, h)
+            }
+            IExprKind::Closure { kind, var: v, .. } => {
                 (*kind as u8).hash(h);
                 var(v, h);
             }
-            IExpr::Slice { lo, hi, .. } => (lo.is_some(), hi.is_some()).hash(h),
-            IExpr::Call { func, args } => (func, args.len()).hash(h),
-            IExpr::Builtin { func, args, .. } => (*func as u8, args.len()).hash(h),
-            IExpr::Pos { game, .. } => game.hash(h),
-            IExpr::Variant { variant, .. } => (variant.ty.id, variant.variant).hash(h),
-            IExpr::Match {
+            IExprKind::Slice { lo, hi, .. } => (lo.is_some(), hi.is_some()).hash(h),
+            IExprKind::Call { func, args } => (func, args.len()).hash(h),
+            IExprKind::Builtin { func, args, .. } => (*func as u8, args.len()).hash(h),
+            IExprKind::Pos { game, .. } => game.hash(h),
+            IExprKind::Variant { variant, .. } => (variant.ty.id, variant.variant).hash(h),
+            IExprKind::Match {
                 ty, arms, default, ..
             } => {
                 (ty, default.is_some()).hash(h);
@@ -124,11 +122,11 @@ mod tests {
     use std::hash::BuildHasher;
 
     fn n(slot: usize) -> IExpr {
-        IExpr::Var(Var {
+        IExpr::from(IExprKind::Var(Var {
             slot,
             name: "n".into(),
             ty: Ty::Nat,
-        })
+        }))
     }
 
     fn at(start: usize) -> Span {
@@ -142,17 +140,42 @@ mod tests {
     /// another shape.
     #[test]
     fn shapes_forget_spans_only() {
-        let one = IExpr::bin(Op::Add, n(0), IExpr::Lit(Val::Int(1)), at(3));
-        let two = IExpr::bin(Op::Add, n(0), IExpr::Lit(Val::Int(1)), at(40));
+        let one = IExpr::bin(
+            Op::Add,
+            n(0),
+            IExpr::from(IExprKind::Lit(Val::Int(1))),
+            at(3),
+        );
+        let two = IExpr::bin(
+            Op::Add,
+            n(0),
+            IExpr::from(IExprKind::Lit(Val::Int(1))),
+            at(40),
+        );
         assert_ne!(one, two);
         assert_eq!(Shape::of(&one), Shape::of(&two));
         let h = std::collections::hash_map::RandomState::new();
         let hash = |s: &Shape| h.hash_one(s);
         assert_eq!(hash(&Shape::of(&one)), hash(&Shape::of(&two)));
         let others = [
-            IExpr::bin(Op::Sub, n(0), IExpr::Lit(Val::Int(1)), at(3)),
-            IExpr::bin(Op::Add, n(1), IExpr::Lit(Val::Int(1)), at(3)),
-            IExpr::bin(Op::Add, n(0), IExpr::Lit(Val::Int(2)), at(3)),
+            IExpr::bin(
+                Op::Sub,
+                n(0),
+                IExpr::from(IExprKind::Lit(Val::Int(1))),
+                at(3),
+            ),
+            IExpr::bin(
+                Op::Add,
+                n(1),
+                IExpr::from(IExprKind::Lit(Val::Int(1))),
+                at(3),
+            ),
+            IExpr::bin(
+                Op::Add,
+                n(0),
+                IExpr::from(IExprKind::Lit(Val::Int(2))),
+                at(3),
+            ),
         ];
         for other in &others {
             assert_ne!(Shape::of(&one), Shape::of(other));

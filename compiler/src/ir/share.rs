@@ -60,18 +60,22 @@ pub fn share(program: &mut Program) {
         };
         for mv in moves {
             // A move is a comprehension of its options: its clauses, then its result.
-            let mut whole = IExpr::Compr {
-                elem: Box::new(std::mem::replace(&mut mv.result, IExpr::End)),
+            let mut whole = IExpr::from(IExprKind::Compr {
+                elem: Box::new(std::mem::replace(
+                    &mut mv.result,
+                    IExpr::from(IExprKind::End),
+                )),
                 clauses: std::mem::take(&mut mv.clauses),
-            };
+            });
             cx.rewrite(&mut whole, &mut game.frame, &mut names);
             // `let`s around the whole move are its first clauses.
             let mut lets = Vec::new();
-            while let IExpr::Let { var, value, body } = whole {
+            let mut whole = whole.into_kind();
+            while let IExprKind::Let { var, value, body } = whole {
                 lets.push(IClause::Let(var, *value));
-                whole = *body;
+                whole = body.into_kind();
             }
-            let IExpr::Compr { elem, clauses } = whole else {
+            let IExprKind::Compr { elem, clauses } = whole else {
                 unreachable!("the pass keeps a move's comprehension")
             };
             lets.extend(clauses);
@@ -149,16 +153,13 @@ impl Sureness {
             }
             memo[i] = Some(false);
             let f = &program.fns[i];
-            let mut callees = Vec::new();
-            collect_calls(&f.body, &mut callees);
-            let fns: Vec<bool> = (0..program.fns.len())
-                .map(|j| callees.contains(&j) && decide(program, j, memo))
-                .collect();
+            let body = f.body.props();
             // A function whose result type is a range checks its result, and one whose
             // parameter has a bound checks its argument.
             let known = !matches!(f.ret, FieldTy::Range(..))
                 && f.params.iter().all(|(_, t)| t.admits_its_static_type())
-                && Sureness { fns }.sure(&f.body);
+                && !body.fallible
+                && body.calls.iter().all(|&j| decide(program, j, memo));
             memo[i] = Some(known);
             known
         }
@@ -169,38 +170,10 @@ impl Sureness {
         Sureness { fns }
     }
 
-    /// Whether evaluating `e` cannot fail, whatever the values of the names it reads (of
-    /// their types).
-    fn sure(&self, e: &IExpr) -> bool {
-        let mut children = true;
-        e.for_each_child(&mut |c| children &= self.sure(c));
-        self.own(e) && children
-    }
-
-    /// Whether `e` itself cannot fail when its parts do not.
-    fn own(&self, e: &IExpr) -> bool {
-        match e {
-            IExpr::Lit(_)
-            | IExpr::AllOf { .. }
-            | IExpr::Var(_)
-            | IExpr::Not(_)
-            | IExpr::Field { .. }
-            | IExpr::Tuple(_)
-            | IExpr::Set(_)
-            | IExpr::If { .. }
-            | IExpr::Let { .. }
-            | IExpr::Quant { .. }
-            | IExpr::Inverted(_)
-            | IExpr::Compr { .. }
-            | IExpr::Closure { .. }
-            | IExpr::Match { .. } => true,
-            IExpr::Bin { op, .. } => op.cannot_fail(),
-            IExpr::Builtin {
-                func: Builtin::Len, ..
-            } => true,
-            IExpr::Call { func, .. } => self.fns.get(*func).copied().unwrap_or(false),
-            _ => false,
-        }
+    /// Whether evaluating an expression with the facts `props` cannot fail, whatever the
+    /// values of the names it reads (of their types).
+    fn sure(&self, props: &Props) -> bool {
+        !props.fallible && (props.calls.iter()).all(|&f| self.fns.get(f).copied().unwrap_or(false))
     }
 }
 
@@ -261,22 +234,25 @@ impl Context {
             *frame += 1;
             let mut value = None;
             for o in &occurrences {
-                let old = std::mem::replace(expr_at_mut(root, o), IExpr::Var(var.clone()));
+                let old = std::mem::replace(
+                    expr_at_mut(root, o),
+                    IExpr::from(IExprKind::Var(var.clone())),
+                );
                 value.get_or_insert(old);
             }
             let Some(value) = value else { break };
             match target {
                 Target::Wrap(at) => {
                     let node = expr_at_mut(root, &at);
-                    let body = std::mem::replace(node, IExpr::End);
-                    *node = IExpr::Let {
+                    let body = std::mem::replace(node, IExpr::from(IExprKind::End));
+                    *node = IExpr::from(IExprKind::Let {
                         var,
                         value: Box::new(value),
                         body: Box::new(body),
-                    };
+                    });
                 }
-                Target::Clause(at, k) => match expr_at_mut(root, &at) {
-                    IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+                Target::Clause(at, k) => match (expr_at_mut(root, &at)).kind_mut() {
+                    IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
                         clauses.insert(k, IClause::Let(var, value))
                     }
                     _ => unreachable!("a clause target is a comprehension"),
@@ -319,7 +295,7 @@ impl Context {
             }
             // Not shared: each occurrence may still leave its loops.
             if round.sure(&occurrences[0]) && occurrences.len() > 1 {
-                let reads = reads_of(expr_at(root, &occurrences[0]));
+                let reads = expr_at(root, &occurrences[0]).props().reads.clone();
                 for o in occurrences {
                     if let Some(target) = hoist(root, &o, &reads) {
                         return Some((target, vec![o]));
@@ -331,60 +307,31 @@ impl Context {
     }
 
     /// One walk over `e` (at `path`): notes its candidates (pre-order) and whether each
-    /// node cannot fail, and returns what its parent needs of it.
-    fn collect(&self, e: &IExpr, path: &mut Path, round: &mut Round) -> Node {
+    /// node cannot fail, from the facts on the nodes ([`IExpr::props`]).
+    fn collect(&self, e: &IExpr, path: &mut Path, round: &mut Round) {
         let index = round.visited;
         round.visited += 1;
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        e.hash_own(&mut hasher);
-        let mut inside = Node {
-            hash: 0,
-            costly: false,
-            position: false,
-            sure: true,
-        };
-        let mut kids = Vec::new();
-        e.for_each_child(&mut |c| kids.push(c));
-        for (i, c) in kids.into_iter().enumerate() {
-            path.push(i);
-            let node = self.collect(c, path, round);
-            path.pop();
-            std::hash::Hasher::write_u64(&mut hasher, node.hash);
-            inside.costly |= node.costly;
-            inside.position |= node.position;
-            inside.sure &= node.sure;
-        }
-        let node = Node {
-            hash: std::hash::Hasher::finish(&hasher),
-            costly: inside.costly || self.costly_here(e),
-            position: inside.position || is_position(e),
-            sure: inside.sure && self.sure.own(e),
-        };
-        round.sure.insert(path.clone(), node.sure);
-        let candidate = !matches!(e, IExpr::Var(_) | IExpr::Lit(_) | IExpr::AllOf { .. })
-            && node.costly
-            && !node.position
+        let props = e.props();
+        let sure = self.sure.sure(props);
+        let costly = props.loops
+            || (props.calls.iter()).any(|&f| self.costly_fns.get(f).copied().unwrap_or(false));
+        round.sure.insert(path.clone(), sure);
+        let candidate = !matches!(
+            e.kind(),
+            IExprKind::Var(_) | IExprKind::Lit(_) | IExprKind::AllOf { .. }
+        ) && costly
+            && !props.position
             && self.ty_of(e).is_some();
         if candidate {
-            round.candidates.push((index, node.hash, path.clone()));
+            round.candidates.push((index, props.hash, path.clone()));
         }
-        node
-    }
-
-    /// Whether `e` itself is costly (a loop, set algebra, a call no table answers).
-    fn costly_here(&self, e: &IExpr) -> bool {
-        match e {
-            IExpr::Quant { .. }
-            | IExpr::Inverted(_)
-            | IExpr::Compr { .. }
-            | IExpr::Closure { .. } => true,
-            IExpr::Bin {
-                op: Op::SetUnion | Op::SetInter | Op::SetDiff,
-                ..
-            } => true,
-            IExpr::Call { func, .. } => self.costly_fns.get(*func).copied().unwrap_or(false),
-            _ => false,
-        }
+        let mut i = 0;
+        e.for_each_child(&mut |c| {
+            path.push(i);
+            self.collect(c, path, round);
+            path.pop();
+            i += 1;
+        });
     }
 
     /// Whether the expression at `o` is computed whenever the node at `o[..from]` is, after
@@ -399,9 +346,8 @@ impl Context {
     /// and keeps every value.
     fn placement(&self, root: &IExpr, occurrences: &[Path], round: &Round) -> Option<Target> {
         let first = expr_at(root, &occurrences[0]);
-        let reads = reads_of(first);
-        let reads_any =
-            |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
+        let reads = first.props().reads.clone();
+        let reads_any = |vars: &[Var]| first.reads_any(vars);
         let sure = round.sure(&occurrences[0]);
         if occurrences.len() == 1 {
             // Hoisting only: out of the outermost loop it does not depend on.
@@ -476,24 +422,29 @@ impl Context {
 /// Removes each shared `let` whose value is another name (left where a value moved out of
 /// a loop was then shared with its other occurrences), reading that name instead.
 fn drop_aliases(e: &mut IExpr, shared: &std::collections::HashSet<Rc<str>>) {
-    let alias = |var: &Var, value: &IExpr| match value {
-        IExpr::Var(v) if shared.contains(&var.name) => Some(v.clone()),
+    let alias = |var: &Var, value: &IExpr| match value.kind() {
+        IExprKind::Var(v) if shared.contains(&var.name) => Some(v.clone()),
         _ => None,
     };
-    if let IExpr::Let { var, value, body } = e {
+    if let IExprKind::Let { var, value, body } = e.kind_mut() {
         if let Some(to) = alias(var, value) {
             let from = var.clone();
-            let mut body = std::mem::replace(&mut **body, IExpr::End);
+            let mut body = std::mem::replace(&mut **body, IExpr::from(IExprKind::End));
             rename(&mut body, &from, &to);
             *e = body;
             return drop_aliases(e, shared);
         }
     }
-    if let IExpr::Compr { clauses, elem } | IExpr::CompoundOf { clauses, elem, .. } = e {
+    if let IExprKind::Compr { clauses, elem } | IExprKind::CompoundOf { clauses, elem, .. } =
+        e.kind_mut()
+    {
         while let Some(i) = (clauses.iter())
             .position(|c| matches!(c, IClause::Let(var, value) if alias(var, value).is_some()))
         {
-            let IClause::Let(from, IExpr::Var(to)) = clauses.remove(i) else {
+            let IClause::Let(from, to) = clauses.remove(i) else {
+                unreachable!("the position found an alias")
+            };
+            let IExprKind::Var(to) = to.into_kind() else {
                 unreachable!("the position found an alias")
             };
             for c in &mut clauses[i..] {
@@ -512,7 +463,7 @@ fn drop_aliases(e: &mut IExpr, shared: &std::collections::HashSet<Rc<str>>) {
 
 /// Reads `to` wherever `e` reads `from`.
 fn rename(e: &mut IExpr, from: &Var, to: &Var) {
-    if let IExpr::Var(v) = e {
+    if let IExprKind::Var(v) = e.kind_mut() {
         if v.slot == from.slot && v.name == from.name {
             *v = to.clone();
         }
@@ -546,8 +497,8 @@ fn before_clause(at: Path, k: usize) -> Target {
 
 /// The clauses of a comprehension (or of a move, which the pass sees as one).
 fn clauses_of(e: &IExpr) -> Option<&[IClause]> {
-    match e {
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => Some(clauses),
+    match e.kind() {
+        IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => Some(clauses),
         _ => None,
     }
 }
@@ -566,7 +517,9 @@ fn clause_binds(c: &IClause) -> Vec<Var> {
 /// computed once per entry to the loop instead of once per element (or once where the
 /// loop has no element), never where a condition skipped it.
 fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> {
-    let reads_any = |vars: &[Var]| (vars.iter()).any(|v| reads.contains(&(v.slot, v.name.clone())));
+    let reads_any = |vars: &[Var]| {
+        (vars.iter()).any(|v| reads.binary_search(&(v.slot, v.name.clone())).is_ok())
+    };
     let steps = places(root, &Vec::new(), to);
     let nodes = nodes_along(root, to);
     let mut best = None;
@@ -601,34 +554,6 @@ fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> 
     best
 }
 
-/// Whether `e` is a position expression (never moved, nor anything holding one: the code
-/// generator reads the shapes of moves' results).
-fn is_position(e: &IExpr) -> bool {
-    matches!(
-        e,
-        IExpr::Pos { .. }
-            | IExpr::End
-            | IExpr::Compound { .. }
-            | IExpr::CompoundOf { .. }
-            | IExpr::Bin {
-                op: Op::GameSum,
-                ..
-            }
-    )
-}
-
-/// What one walk of [`Context::collect`] learns of a node.
-struct Node {
-    /// A hash of its structure (where it stands aside).
-    hash: u64,
-    /// Whether it is or holds costly work.
-    costly: bool,
-    /// Whether it is or holds a position.
-    position: bool,
-    /// Whether it cannot fail.
-    sure: bool,
-}
-
 /// What one walk over an expression learns: its candidates, by structural hash, in
 /// pre-order, and whether each node (by address) cannot fail.
 #[derive(Default)]
@@ -646,13 +571,6 @@ impl Round {
     fn sure(&self, path: &[usize]) -> bool {
         self.sure.get(path).copied().unwrap_or(false)
     }
-}
-
-/// The names `e` reads, as `(slot, name)`.
-fn reads_of(e: &IExpr) -> Vec<(usize, Rc<str>)> {
-    let mut out = Vec::new();
-    e.for_each_read(&mut |v| out.push((v.slot, v.name.clone())));
-    out
 }
 
 fn common_prefix(paths: &[Path]) -> Path {
@@ -735,20 +653,20 @@ fn place(e: &IExpr, i: usize) -> Place {
         guarded: false,
         binds,
     };
-    match e {
-        IExpr::Bin {
+    match e.kind() {
+        IExprKind::Bin {
             op: Op::And | Op::Or,
             ..
         } => plain(i == 0),
-        IExpr::If { .. } => plain(i == 0),
-        IExpr::Let { var, .. } if i == 1 => Place {
+        IExprKind::If { .. } => plain(i == 0),
+        IExprKind::Let { var, .. } if i == 1 => Place {
             binds: vec![var.clone()],
             ..plain(true)
         },
-        IExpr::Quant { vars, .. } if i == 1 => looped(vars.clone()),
-        IExpr::Inverted(q) if i == 1 => looped(vec![q.var.clone()]),
-        IExpr::Closure { var, .. } if i == 1 => looped(vec![var.clone()]),
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+        IExprKind::Quant { vars, .. } if i == 1 => looped(vars.clone()),
+        IExprKind::Inverted(q) if i == 1 => looped(vec![q.var.clone()]),
+        IExprKind::Closure { var, .. } if i == 1 => looped(vec![var.clone()]),
+        IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
             let before = &clauses[..i.min(clauses.len())];
             let binds = before.iter().flat_map(clause_binds).collect();
             let in_loop = before.iter().any(|c| matches!(c, IClause::Bind(..)));
@@ -760,7 +678,7 @@ fn place(e: &IExpr, i: usize) -> Place {
                 binds,
             }
         }
-        IExpr::Match { arms, .. } if i > 0 => Place {
+        IExprKind::Match { arms, .. } if i > 0 => Place {
             binds: arms.get(i - 1).map(|a| a.vars.clone()).unwrap_or_default(),
             ..plain(false)
         },
@@ -781,9 +699,9 @@ fn anticipated(e: &IExpr, occurrences: &[&[usize]]) -> bool {
             .collect();
         !below.is_empty() && anticipated(child(e, i), &below)
     };
-    match e {
-        IExpr::If { .. } => within(0) || (within(1) && within(2)),
-        IExpr::Match { arms, default, .. } => {
+    match e.kind() {
+        IExprKind::If { .. } => within(0) || (within(1) && within(2)),
+        IExprKind::Match { arms, default, .. } => {
             let branches = arms.len() + usize::from(default.is_some());
             within(0) || (1..=branches).all(within)
         }
@@ -796,13 +714,6 @@ fn anticipated(e: &IExpr, occurrences: &[&[usize]]) -> bool {
 }
 
 /// The functions `e` calls.
-fn collect_calls(e: &IExpr, out: &mut Vec<usize>) {
-    if let IExpr::Call { func, .. } = e {
-        out.push(*func);
-    }
-    e.for_each_child(&mut |c| collect_calls(c, out));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -854,10 +765,10 @@ mod tests {
 
     fn show(p: &Program, e: &IExpr) -> String {
         let list = |es: &[IExpr]| es.iter().map(|x| show(p, x)).collect::<Vec<_>>().join(", ");
-        match e {
-            IExpr::Lit(v) => v.to_string(),
-            IExpr::Var(v) => v.name.to_string(),
-            IExpr::Bin { op, lhs, rhs, .. } => {
+        match e.kind() {
+            IExprKind::Lit(v) => v.to_string(),
+            IExprKind::Var(v) => v.name.to_string(),
+            IExprKind::Bin { op, lhs, rhs, .. } => {
                 let op = match op {
                     Op::Or => "or",
                     Op::And => "and",
@@ -874,9 +785,9 @@ mod tests {
                 };
                 format!("({} {op} {})", show(p, lhs), show(p, rhs))
             }
-            IExpr::Field { tuple, index } => format!("{}.{index}", show(p, tuple)),
-            IExpr::Set(es) => format!("{{{}}}", list(es)),
-            IExpr::If {
+            IExprKind::Field { tuple, index } => format!("{}.{index}", show(p, tuple)),
+            IExprKind::Set(es) => format!("{{{}}}", list(es)),
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -886,10 +797,10 @@ mod tests {
                 show(p, then),
                 show(p, otherwise)
             ),
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 format!("let {} = {} in {}", var.name, show(p, value), show(p, body))
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 kind,
                 vars,
                 domain,
@@ -900,11 +811,11 @@ mod tests {
                 show(p, domain),
                 show(p, body)
             ),
-            IExpr::Call { func, args } => format!("{}({})", p.fns[*func].name, list(args)),
-            IExpr::Builtin { func, args, .. } => format!("{func:?}({})", list(args)),
-            IExpr::Pos { game, args, .. } => format!("{}({})", p.games[*game].name, list(args)),
-            IExpr::End => "end".into(),
-            IExpr::CompoundOf {
+            IExprKind::Call { func, args } => format!("{}({})", p.fns[*func].name, list(args)),
+            IExprKind::Builtin { func, args, .. } => format!("{func:?}({})", list(args)),
+            IExprKind::Pos { game, args, .. } => format!("{}({})", p.games[*game].name, list(args)),
+            IExprKind::End => "end".into(),
+            IExprKind::CompoundOf {
                 kind,
                 elem,
                 clauses,
@@ -912,7 +823,7 @@ mod tests {
                 let clauses: Vec<String> = clauses.iter().map(|c| show_clause(p, c)).collect();
                 format!("{kind:?}({} for {})", show(p, elem), clauses.join(", "))
             }
-            IExpr::Closure {
+            IExprKind::Closure {
                 kind,
                 seed,
                 var,

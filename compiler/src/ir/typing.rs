@@ -23,13 +23,13 @@ impl IExpr {
     /// elements of `{}`).
     pub fn ty(&self, cx: TypeContext) -> Ty {
         let ty = |e: &IExpr| e.ty(cx);
-        match self {
-            IExpr::Lit(v) => v.ty(cx),
-            IExpr::AllOf { ty, .. } => Ty::Set(Box::new(ty.ty())),
-            IExpr::Var(v) => v.ty.clone(),
-            IExpr::Neg { .. } => Ty::Int,
-            IExpr::Not(_) => Ty::Bool,
-            IExpr::Bin { op, lhs, rhs, .. } => match op {
+        match self.kind() {
+            IExprKind::Lit(v) => v.ty(cx),
+            IExprKind::AllOf { ty, .. } => Ty::Set(Box::new(ty.ty())),
+            IExprKind::Var(v) => v.ty.clone(),
+            IExprKind::Neg { .. } => Ty::Int,
+            IExprKind::Not(_) => Ty::Bool,
+            IExprKind::Bin { op, lhs, rhs, .. } => match op {
                 Op::RangeIncl | Op::RangeExcl => match ty(lhs).fits(&Ty::Nat) {
                     true => Ty::Set(Box::new(Ty::Nat)),
                     false => Ty::Set(Box::new(Ty::Int)),
@@ -56,40 +56,40 @@ impl IExpr {
                 // Logic, comparisons and membership (`Op::gives_bool`).
                 _ => Ty::Bool,
             },
-            IExpr::Field { tuple, index } => match ty(tuple) {
+            IExprKind::Field { tuple, index } => match ty(tuple) {
                 Ty::Tuple(ts) => ts.get(*index).cloned().unwrap_or(Ty::Any),
                 _ => Ty::Any,
             },
-            IExpr::Index { list, .. } => match ty(list) {
+            IExprKind::Index { list, .. } => match ty(list) {
                 Ty::List(t) => *t,
                 _ => Ty::Any,
             },
-            IExpr::Tuple(es) => Ty::Tuple(es.iter().map(ty).collect()),
-            IExpr::Set(es) => Ty::Set(Box::new(join(es.iter().map(ty)))),
-            IExpr::List(es) => Ty::List(Box::new(join(es.iter().map(ty)))),
-            IExpr::If {
+            IExprKind::Tuple(es) => Ty::Tuple(es.iter().map(ty).collect()),
+            IExprKind::Set(es) => Ty::Set(Box::new(join(es.iter().map(ty)))),
+            IExprKind::List(es) => Ty::List(Box::new(join(es.iter().map(ty)))),
+            IExprKind::If {
                 then, otherwise, ..
             } => ty(then).join(&ty(otherwise)).unwrap_or(Ty::Any),
-            IExpr::Let { body, .. } => ty(body),
-            IExpr::Quant {
+            IExprKind::Let { body, .. } => ty(body),
+            IExprKind::Quant {
                 kind: crate::ast::QuantKind::Count,
                 ..
             } => Ty::Nat,
-            IExpr::Quant { .. } => Ty::Bool,
-            IExpr::Inverted(q) => match q.kind {
+            IExprKind::Quant { .. } => Ty::Bool,
+            IExprKind::Inverted(q) => match q.kind {
                 crate::ast::QuantKind::Count => Ty::Nat,
                 _ => Ty::Bool,
             },
-            IExpr::Compr { elem, .. } => Ty::Set(Box::new(ty(elem))),
-            IExpr::Closure {
+            IExprKind::Compr { elem, .. } => Ty::Set(Box::new(ty(elem))),
+            IExprKind::Closure {
                 kind: crate::ast::ClosureKind::Reach,
                 seed,
                 ..
             } => ty(seed),
-            IExpr::Closure { seed, .. } => Ty::List(Box::new(ty(seed))),
-            IExpr::Slice { list, .. } | IExpr::With { list, .. } => ty(list),
-            IExpr::Call { func, .. } => cx.rets.get(*func).cloned().unwrap_or(Ty::Any),
-            IExpr::Builtin { func, args, .. } => match func {
+            IExprKind::Closure { seed, .. } => Ty::List(Box::new(ty(seed))),
+            IExprKind::Slice { list, .. } | IExprKind::With { list, .. } => ty(list),
+            IExprKind::Call { func, .. } => cx.rets.get(*func).cloned().unwrap_or(Ty::Any),
+            IExprKind::Builtin { func, args, .. } => match func {
                 Builtin::Len | Builtin::Abs => Ty::Nat,
                 Builtin::Min | Builtin::Max => match args.as_slice() {
                     [one] => match ty(one) {
@@ -106,20 +106,20 @@ impl IExpr {
                     }
                 },
             },
-            IExpr::Pos { .. }
-            | IExpr::End
-            | IExpr::Compound { .. }
-            | IExpr::CompoundOf { .. }
-            | IExpr::Leaves(_) => Ty::Game,
-            IExpr::Variant { variant, .. } => Ty::Union(variant.ty.clone()),
-            IExpr::Match { arms, default, .. } => join(
+            IExprKind::Pos { .. }
+            | IExprKind::End
+            | IExprKind::Compound { .. }
+            | IExprKind::CompoundOf { .. }
+            | IExprKind::Leaves(_) => Ty::Game,
+            IExprKind::Variant { variant, .. } => Ty::Union(variant.ty.clone()),
+            IExprKind::Match { arms, default, .. } => join(
                 (arms.iter().map(|a| &a.body))
                     .chain(default.as_deref())
                     .map(ty),
             ),
-            IExpr::Extreme(x) => ty(&x.elem),
-            IExpr::Cells(op) => ty(&op.written),
-            IExpr::Parts(op) => ty(&op.written),
+            IExprKind::Extreme(x) => ty(&x.elem),
+            IExprKind::Cells(op) => ty(&op.written),
+            IExprKind::Parts(op) => ty(&op.written),
         }
     }
 }
@@ -193,12 +193,12 @@ value grundy of G(3)
             ]
         );
         // The elements of `{}` are of no type the IR can tell.
-        let empty = IExpr::Set(Vec::new());
+        let empty = IExpr::from(IExprKind::Set(Vec::new()));
         assert_eq!(empty.ty(cx), Ty::Set(Box::new(Ty::Any)));
-        let neg = IExpr::Neg {
-            arg: Box::new(IExpr::Lit(Val::Int(3))),
+        let neg = IExpr::from(IExprKind::Neg {
+            arg: Box::new(IExpr::from(IExprKind::Lit(Val::Int(3)))),
             span: Span::default(),
-        };
+        });
         assert_eq!(neg.ty(cx), Ty::Int);
     }
 }

@@ -175,8 +175,8 @@ impl Verifier<'_> {
 
     fn expr(&self, e: &IExpr, bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
         let depth = bound.len();
-        match e {
-            IExpr::Var(v) => {
+        match e.kind() {
+            IExprKind::Var(v) => {
                 if !bound.iter().any(|(s, n)| *s == v.slot && *n == v.name) {
                     return Err(format!(
                         "`{}` (slot {}) read where it is not bound",
@@ -184,34 +184,34 @@ impl Verifier<'_> {
                     ));
                 }
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 self.expr(value, bound)?;
                 bind(std::slice::from_ref(var), bound)?;
                 self.expr(body, bound)?;
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 vars, domain, body, ..
             } => {
                 self.expr(domain, bound)?;
                 bind(vars, bound)?;
                 self.expr(body, bound)?;
             }
-            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+            IExprKind::Compr { elem, clauses } | IExprKind::CompoundOf { elem, clauses, .. } => {
                 self.clauses(clauses, bound)?;
                 self.expr(elem, bound)?;
             }
-            IExpr::Extreme(x) => {
+            IExprKind::Extreme(x) => {
                 self.clauses(&x.clauses, bound)?;
                 self.expr(&x.elem, bound)?;
             }
-            IExpr::Closure {
+            IExprKind::Closure {
                 seed, var, next, ..
             } => {
                 self.expr(seed, bound)?;
                 bind(std::slice::from_ref(var), bound)?;
                 self.expr(next, bound)?;
             }
-            IExpr::Match {
+            IExprKind::Match {
                 scrutinee,
                 arms,
                 default,
@@ -227,7 +227,7 @@ impl Verifier<'_> {
                     self.expr(d, bound)?;
                 }
             }
-            IExpr::Inverted(q) => {
+            IExprKind::Inverted(q) => {
                 if q.looked_for.reads_any(std::slice::from_ref(&q.var)) {
                     return Err(format!(
                         "an inverted quantifier looks for `{}` itself",
@@ -251,13 +251,13 @@ impl Verifier<'_> {
                     self.expr(rest, bound)?;
                 }
             }
-            IExpr::Cells(op) => {
-                let shaped = match (&op.kind, &op.written) {
-                    (CellOpKind::Moved { .. }, IExpr::Compr { .. }) => true,
-                    (CellOpKind::Extreme { .. }, IExpr::Builtin { args, .. }) => {
-                        matches!(args.as_slice(), [IExpr::Compr { .. }])
+            IExprKind::Cells(op) => {
+                let shaped = match (&op.kind, op.written.kind()) {
+                    (CellOpKind::Moved { .. }, IExprKind::Compr { .. }) => true,
+                    (CellOpKind::Extreme { .. }, IExprKind::Builtin { args, .. }) => {
+                        matches!(args.as_slice(), [c] if matches!(c.kind(), IExprKind::Compr { .. }))
                     }
-                    (CellOpKind::Extreme { largest, .. }, IExpr::Extreme(x)) => {
+                    (CellOpKind::Extreme { largest, .. }, IExprKind::Extreme(x)) => {
                         x.largest == *largest
                     }
                     _ => false,
@@ -273,11 +273,11 @@ impl Verifier<'_> {
                 }
                 self.expr(&op.written, bound)?;
             }
-            IExpr::Parts(op) => {
-                let shaped = match (&op.kind, &op.written) {
+            IExprKind::Parts(op) => {
+                let shaped = match (&op.kind, op.written.kind()) {
                     (
                         PartsKind::Sets,
-                        IExpr::Closure {
+                        IExprKind::Closure {
                             kind: crate::ast::ClosureKind::Components,
                             ..
                         },
@@ -290,17 +290,18 @@ impl Verifier<'_> {
                             joined,
                             ..
                         },
-                        IExpr::CompoundOf { elem, clauses, .. },
+                        IExprKind::CompoundOf { elem, clauses, .. },
                     ) => {
                         let one_part = match clauses.as_slice() {
                             [IClause::Bind(vars, domain)] => {
-                                let sets = matches!(domain,
-                                    IExpr::Parts(inner) if inner.kind == PartsKind::Sets);
+                                let sets = matches!(domain.kind(),
+                                    IExprKind::Parts(inner) if inner.kind == PartsKind::Sets);
                                 matches!(vars.as_slice(), [v] if v == part) && sets
                             }
                             _ => false,
                         };
-                        let of_game = matches!(&**elem, IExpr::Pos { game: g, .. } if g == game);
+                        let of_game =
+                            matches!(elem.kind(), IExprKind::Pos { game: g, .. } if g == game);
                         one_part
                             && of_game
                             && joined.len() == (rows * cols) as usize
@@ -313,12 +314,15 @@ impl Verifier<'_> {
                 }
                 self.expr(&op.written, bound)?;
             }
-            IExpr::Leaves(leaves) => {
+            IExprKind::Leaves(leaves) => {
                 let terms = match &**leaves {
                     Leaves::Pair { a, b, .. } => vec![a, b],
                     Leaves::Each { elem, .. } => vec![elem],
                 };
-                if !terms.iter().all(|t| matches!(t, IExpr::Pos { .. })) {
+                if !terms
+                    .iter()
+                    .all(|t| matches!(t.kind(), IExprKind::Pos { .. }))
+                {
                     return Err("a sum of leaves with a term that is not a position".to_string());
                 }
                 match &**leaves {
@@ -329,7 +333,7 @@ impl Verifier<'_> {
                     Leaves::Pair { .. } => self.children(e, bound)?,
                 }
             }
-            IExpr::Call { func, args } => {
+            IExprKind::Call { func, args } => {
                 let params = self.program.fns.get(*func).map(|f| f.params.len());
                 if params != Some(args.len()) {
                     return Err(format!(
@@ -339,7 +343,7 @@ impl Verifier<'_> {
                 }
                 self.children(e, bound)?;
             }
-            IExpr::Pos { game, args, .. } => {
+            IExprKind::Pos { game, args, .. } => {
                 let fields = self.program.games.get(*game).map(|g| g.fields.len());
                 if fields != Some(args.len()) {
                     return Err(format!(
@@ -422,7 +426,7 @@ value grundy of G({0, 1, 2, 3, 4})
         };
         let mut x = vars[0].clone();
         x.slot += 7;
-        m.result = IExpr::Var(x);
+        m.result = IExpr::from(IExprKind::Var(x));
         assert!(verify(&broken).unwrap_err().contains("not bound"));
         // A name bound twice on one path.
         let mut broken = program.clone();
@@ -432,10 +436,13 @@ value grundy of G({0, 1, 2, 3, 4})
         assert!(verify(&broken).unwrap_err().contains("in use"));
         // A call with an argument too many.
         let mut broken = program.clone();
-        broken.fns[0].body = IExpr::Call {
+        broken.fns[0].body = IExpr::from(IExprKind::Call {
             func: 0,
-            args: vec![IExpr::Lit(Val::Int(1)), IExpr::Lit(Val::Int(2))],
-        };
+            args: vec![
+                IExpr::from(IExprKind::Lit(Val::Int(1))),
+                IExpr::from(IExprKind::Lit(Val::Int(2))),
+            ],
+        });
         assert!(verify(&broken).unwrap_err().contains("2 arguments"));
     }
 }

@@ -1,5 +1,5 @@
 //! Operations on a set of board cells that native code does on the set's bits (a cell
-//! `(r, c)` has the code `16 r + c`), lowered to [`IExpr::Cells`] with the expression as
+//! `(r, c)` has the code `16 r + c`), lowered to [`IExprKind::Cells`] with the expression as
 //! written inside:
 //!
 //! - a translation, `{ (x.0 - r0, x.1 - c0) for x in s }` (or `{ (r - r0, c - c0) for (r, c)
@@ -25,8 +25,8 @@ pub fn run(program: &mut Program, _source: &str) {
 fn expr(e: &mut IExpr) {
     e.for_each_child_mut(&mut |c| expr(c));
     if let Some((set, kind)) = moved(e).or_else(|| extreme(e)) {
-        let written = std::mem::replace(e, IExpr::End);
-        *e = IExpr::Cells(Box::new(CellOp { set, kind, written }));
+        let written = std::mem::replace(e, IExpr::from(IExprKind::End));
+        *e = IExpr::from(IExprKind::Cells(Box::new(CellOp { set, kind, written })));
     }
 }
 
@@ -39,9 +39,10 @@ struct OverCells<'e> {
 
 impl<'e> OverCells<'e> {
     fn of(clauses: &'e [IClause]) -> Option<OverCells<'e>> {
-        let [IClause::Bind(vars, IExpr::Var(set))] = clauses else {
+        let [IClause::Bind(vars, set)] = clauses else {
             return None;
         };
+        let set = set.as_var()?;
         let Ty::Set(cell) = &set.ty else { return None };
         let Ty::Tuple(parts) = &**cell else {
             return None;
@@ -52,11 +53,11 @@ impl<'e> OverCells<'e> {
 
     /// Whether `e` is part `i` of the element bound: `x.i`, or the pattern's `i`th name.
     fn is_part(&self, e: &IExpr, i: usize) -> bool {
-        match (e, self.vars) {
-            (IExpr::Field { tuple, index }, [x]) => {
-                *index == i && matches!(&**tuple, IExpr::Var(v) if v.slot == x.slot)
+        match (e.kind(), self.vars) {
+            (IExprKind::Field { tuple, index }, [x]) => {
+                *index == i && matches!(tuple.kind(), IExprKind::Var(v) if v.slot == x.slot)
             }
-            (IExpr::Var(v), [_, _]) => v.slot == self.vars[i].slot,
+            (IExprKind::Var(v), [_, _]) => v.slot == self.vars[i].slot,
             _ => false,
         }
     }
@@ -70,46 +71,51 @@ impl<'e> OverCells<'e> {
 /// `{ elem for clauses }` as a translation of a set of cells named by a variable by amounts
 /// named by variables or constants.
 fn moved(e: &IExpr) -> Option<(Var, CellOpKind)> {
-    let IExpr::Compr { elem, clauses } = e else {
+    let IExprKind::Compr { elem, clauses } = e.kind() else {
         return None;
     };
-    let (Some(over), IExpr::Tuple(items)) = (OverCells::of(clauses), &**elem) else {
+    let (Some(over), IExprKind::Tuple(items)) = (OverCells::of(clauses), elem.kind()) else {
         return None;
     };
     let [first, second] = items.as_slice() else {
         return None;
     };
     // What part `i` is moved down by: a name bound outside, or a constant.
-    let amount = |i: usize, item: &IExpr| match item {
-        IExpr::Bin {
+    let amount = |i: usize, item: &IExpr| match item.kind() {
+        IExprKind::Bin {
             op: Op::NatSub,
             lhs,
             rhs,
             ..
-        } if over.is_part(lhs, i) => match &**rhs {
-            IExpr::Var(v) if !over.vars.iter().any(|x| x.slot == v.slot) => Some((**rhs).clone()),
-            IExpr::Lit(Val::Int(_)) => Some((**rhs).clone()),
+        } if over.is_part(lhs, i) => match rhs.kind() {
+            IExprKind::Var(v) if !over.vars.iter().any(|x| x.slot == v.slot) => {
+                Some((**rhs).clone())
+            }
+            IExprKind::Lit(Val::Int(_)) => Some((**rhs).clone()),
             _ => None,
         },
-        other if over.is_part(other, i) => Some(IExpr::Lit(Val::Int(0))),
+        _ if over.is_part(item, i) => Some(IExpr::from(IExprKind::Lit(Val::Int(0)))),
         _ => None,
     };
     let by = [amount(0, first)?, amount(1, second)?];
-    Some((over.set.clone(), CellOpKind::Moved { by }))
+    Some((over.set.clone(), CellOpKind::Moved { by: Box::new(by) }))
 }
 
 /// `min({ elem for clauses })` (or `max`) where `elem` is one part of each cell of a set
 /// named by a variable.
 fn extreme(e: &IExpr) -> Option<(Var, CellOpKind)> {
-    let IExpr::Builtin {
+    let IExprKind::Builtin {
         func: func @ (Builtin::Min | Builtin::Max),
         args,
         ..
-    } = e
+    } = e.kind()
     else {
         return None;
     };
-    let [IExpr::Compr { elem, clauses }] = args.as_slice() else {
+    let [compr] = args.as_slice() else {
+        return None;
+    };
+    let IExprKind::Compr { elem, clauses } = compr.kind() else {
         return None;
     };
     let over = OverCells::of(clauses)?;

@@ -261,8 +261,8 @@ impl Walk<'_, '_> {
 
     /// Visits every position of the game that `e` builds (and everything inside).
     fn visit(&mut self, e: &IExpr, env: &Env) {
-        match e {
-            IExpr::Pos { game, args, .. } => {
+        match e.kind() {
+            IExprKind::Pos { game, args, .. } => {
                 if *game == self.gid {
                     for (k, &i) in self.wanted.iter().enumerate() {
                         match args.get(i).and_then(|a| self.elements(a, env)) {
@@ -275,17 +275,17 @@ impl Walk<'_, '_> {
                     self.visit(a, env);
                 }
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 self.visit(value, env);
                 let mut inner = env.clone();
                 self.bind_let(var, value, &mut inner);
                 self.visit(body, &inner);
             }
-            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+            IExprKind::Compr { elem, clauses } | IExprKind::CompoundOf { elem, clauses, .. } => {
                 let inner = self.clauses(clauses, env.clone());
                 self.visit(elem, &inner);
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 vars, domain, body, ..
             } => {
                 self.visit(domain, env);
@@ -293,7 +293,7 @@ impl Walk<'_, '_> {
                 self.bind(vars, domain, &mut inner);
                 self.visit(body, &inner);
             }
-            IExpr::Closure {
+            IExprKind::Closure {
                 seed, var, next, ..
             } => {
                 self.visit(seed, env);
@@ -302,7 +302,7 @@ impl Walk<'_, '_> {
                 inner.elements.remove(&var.slot);
                 self.visit(next, &inner);
             }
-            IExpr::Match {
+            IExprKind::Match {
                 scrutinee,
                 arms,
                 default,
@@ -321,7 +321,7 @@ impl Walk<'_, '_> {
                     self.visit(d, env);
                 }
             }
-            IExpr::Inverted(q) => {
+            IExprKind::Inverted(q) => {
                 self.visit(&q.looked_for, env);
                 let mut inner = env.clone();
                 inner.values.remove(&q.var.slot);
@@ -336,27 +336,27 @@ impl Walk<'_, '_> {
 
     /// The values the elements of the set `e` can take, where they are followed.
     fn elements(&self, e: &IExpr, env: &Env) -> Option<BTreeSet<Val>> {
-        let out = match e {
-            IExpr::Lit(Val::Set(s))
-            | IExpr::AllOf {
+        let out = match e.kind() {
+            IExprKind::Lit(Val::Set(s))
+            | IExprKind::AllOf {
                 values: Val::Set(s),
                 ..
             } => (**s).clone(),
-            IExpr::Lit(Val::Range(lo, hi)) => {
+            IExprKind::Lit(Val::Range(lo, hi)) => {
                 if i128::from(*hi) - i128::from(*lo) >= MAX_VALUES as i128 {
                     return None;
                 }
                 (*lo..=*hi).map(Val::Int).collect()
             }
-            IExpr::Var(v) => (**env.elements.get(&v.slot)?).clone(),
-            IExpr::Set(items) => {
+            IExprKind::Var(v) => (**env.elements.get(&v.slot)?).clone(),
+            IExprKind::Set(items) => {
                 let mut out = BTreeSet::new();
                 for item in items {
                     out.extend(self.values(item, env)?);
                 }
                 out
             }
-            IExpr::Bin { op, lhs, rhs, .. } => match op {
+            IExprKind::Bin { op, lhs, rhs, .. } => match op {
                 Op::SetUnion => {
                     let mut out = self.elements(lhs, env)?;
                     out.extend(self.elements(rhs, env)?);
@@ -369,19 +369,19 @@ impl Walk<'_, '_> {
                 Op::SetDiff => self.elements(lhs, env)?,
                 _ => return None,
             },
-            IExpr::If {
+            IExprKind::If {
                 then, otherwise, ..
             } => {
                 let mut out = self.elements(then, env)?;
                 out.extend(self.elements(otherwise, env)?);
                 out
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 let mut inner = env.clone();
                 self.bind_let(var, value, &mut inner);
                 self.elements(body, &inner)?
             }
-            IExpr::Compr { elem, clauses } => {
+            IExprKind::Compr { elem, clauses } => {
                 let mut inner = env.clone();
                 for clause in clauses {
                     match clause {
@@ -392,7 +392,7 @@ impl Walk<'_, '_> {
                 }
                 self.values(elem, &inner)?
             }
-            IExpr::Call { .. } => {
+            IExprKind::Call { .. } => {
                 let mut out = BTreeSet::new();
                 for v in self.results(e, env)? {
                     match v {
@@ -412,35 +412,35 @@ impl Walk<'_, '_> {
         if let Some(out) = self.evaluated(e, env) {
             return Some(out);
         }
-        let out = match e {
-            IExpr::Lit(v) => BTreeSet::from([v.clone()]),
-            IExpr::Var(v) => (**env.values.get(&v.slot)?).clone(),
-            IExpr::Tuple(items) => (self.product(items, env)?.into_iter())
+        let out = match e.kind() {
+            IExprKind::Lit(v) => BTreeSet::from([v.clone()]),
+            IExprKind::Var(v) => (**env.values.get(&v.slot)?).clone(),
+            IExprKind::Tuple(items) => (self.product(items, env)?.into_iter())
                 .map(|parts| Val::Tuple(parts.into()))
                 .collect(),
             // (A payload outside its type is an error at run time: it builds nothing.)
-            IExpr::Variant { variant, args, .. } => (self.product(args, env)?.into_iter())
+            IExprKind::Variant { variant, args, .. } => (self.product(args, env)?.into_iter())
                 .filter_map(|parts| variant.build(parts).ok())
                 .collect(),
-            IExpr::Field { tuple, index } => (self.values(tuple, env)?.iter())
+            IExprKind::Field { tuple, index } => (self.values(tuple, env)?.iter())
                 .map(|t| match t {
                     Val::Tuple(parts) => parts.get(*index).cloned(),
                     _ => None,
                 })
                 .collect::<Option<_>>()?,
-            IExpr::If {
+            IExprKind::If {
                 then, otherwise, ..
             } => {
                 let mut out = self.values(then, env)?;
                 out.extend(self.values(otherwise, env)?);
                 out
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 let mut inner = env.clone();
                 self.bind_let(var, value, &mut inner);
                 self.values(body, &inner)?
             }
-            IExpr::Call { .. } => self.results(e, env)?,
+            IExprKind::Call { .. } => self.results(e, env)?,
             _ => return None,
         };
         (out.len() <= MAX_VALUES).then_some(out)
@@ -492,7 +492,7 @@ impl Walk<'_, '_> {
     /// The results of the call `e` at every argument its arguments can take (a failing
     /// call builds nothing).
     fn results(&self, e: &IExpr, env: &Env) -> Option<BTreeSet<Val>> {
-        let IExpr::Call { func, args } = e else {
+        let IExprKind::Call { func, args } = e.kind() else {
             return None;
         };
         let f = self.program.fns.get(*func)?;

@@ -1,7 +1,7 @@
 //! Set operations on one element, and extremes of comprehensions, as IR nodes of their own:
 //! `s | {x}` becomes `s insert x` ([`Op::Insert`]) and `s - {x}` becomes `s remove x`
 //! ([`Op::Remove`]), which add or remove the element without building a set for it;
-//! `min({ e for ... })` and `max(...)` become an [`IExpr::Extreme`], which folds the elements
+//! `min({ e for ... })` and `max(...)` become an [`IExprKind::Extreme`], which folds the elements
 //! without building the set. Each keeps its value and its errors (the operands are computed
 //! in the same order; an extreme of no element fails where the `min` stands). The code
 //! generator prints each node as it is, with no look inside an operand.
@@ -20,15 +20,15 @@ pub fn run(program: &mut Program, _source: &str) {
 /// Lowers `e` and every expression inside it, innermost first.
 fn lower(e: &mut IExpr) {
     e.for_each_child_mut(&mut |c| lower(c));
-    match e {
-        IExpr::Bin {
+    let extreme = match e.kind_mut() {
+        IExprKind::Bin {
             op: op @ (Op::SetUnion | Op::SetDiff),
             rhs,
             ..
         } => {
-            if let IExpr::Set(one) = &mut **rhs {
+            if let IExprKind::Set(one) = rhs.kind_mut() {
                 if let [elem] = one.as_mut_slice() {
-                    let elem = std::mem::replace(elem, IExpr::End);
+                    let elem = std::mem::replace(elem, IExpr::from(IExprKind::End));
                     *op = match op {
                         Op::SetUnion => Op::Insert,
                         _ => Op::Remove,
@@ -36,22 +36,27 @@ fn lower(e: &mut IExpr) {
                     **rhs = elem;
                 }
             }
+            None
         }
-        IExpr::Builtin {
+        IExprKind::Builtin {
             func: func @ (Builtin::Min | Builtin::Max),
             args,
             span,
-        } => {
-            if let [IExpr::Compr { elem, clauses }] = args.as_mut_slice() {
-                let extreme = ExtremeOf {
+        } => match args.as_mut_slice() {
+            [compr] => match compr.kind_mut() {
+                IExprKind::Compr { elem, clauses } => Some(ExtremeOf {
                     largest: *func == Builtin::Max,
-                    elem: std::mem::replace(&mut **elem, IExpr::End),
+                    elem: std::mem::replace(&mut **elem, IExpr::from(IExprKind::End)),
                     clauses: std::mem::take(clauses),
                     span: *span,
-                };
-                *e = IExpr::Extreme(Box::new(extreme));
-            }
-        }
-        _ => {}
+                }),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(extreme) = extreme {
+        *e = IExpr::from(IExprKind::Extreme(Box::new(extreme)));
     }
 }

@@ -54,10 +54,13 @@ impl<'p> Evaluations<'p> {
                     let Val::Tuple(vals) = arg else {
                         unreachable!("the values of a tuple type are tuples")
                     };
-                    let call = IExpr::Call {
+                    let call = IExpr::from(IExprKind::Call {
                         func: id,
-                        args: vals.iter().cloned().map(IExpr::Lit).collect(),
-                    };
+                        args: vals
+                            .iter()
+                            .map(|v| IExprKind::Lit(v.clone()).into())
+                            .collect(),
+                    });
                     (self.interp.eval(&call, &mut Vec::new()).ok()).map(Val::normalize)
                 })
                 .collect::<BoxValues>()

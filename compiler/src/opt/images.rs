@@ -126,7 +126,7 @@ fn image_shape<'e>(
     elements: &[Option<Vec<Val>>],
     result: &'e IExpr,
 ) -> Option<Vec<Arg<'e>>> {
-    let IExpr::Pos { game: g, args, .. } = result else {
+    let IExprKind::Pos { game: g, args, .. } = result.kind() else {
         return None;
     };
     if *g != gid {
@@ -142,12 +142,13 @@ fn image_shape<'e>(
     };
     let mut shape = Vec::with_capacity(n);
     for (i, arg) in args.iter().enumerate() {
-        shape.push(match arg {
-            IExpr::Var(v) if v.slot == i => Arg::Kept,
-            IExpr::Compr { elem, clauses } if sets(i) => {
-                let [IClause::Bind(vars, IExpr::Var(field))] = clauses.as_slice() else {
+        shape.push(match arg.kind() {
+            IExprKind::Var(v) if v.slot == i => Arg::Kept,
+            IExprKind::Compr { elem, clauses } if sets(i) => {
+                let [IClause::Bind(vars, field)] = clauses.as_slice() else {
                     return None;
                 };
+                let field = field.as_var()?;
                 let [x] = vars.as_slice() else {
                     return None;
                 };
@@ -156,7 +157,7 @@ fn image_shape<'e>(
                 }
                 Arg::Elements { elem, x }
             }
-            e if !sets(i) && context_reads(e, None) => Arg::Computed(e),
+            _ if !sets(i) && context_reads(arg, None) => Arg::Computed(arg),
             _ => return None,
         });
     }

@@ -1,7 +1,7 @@
 //! Quantifiers inverted while compiling: `exists b in Box: l in sides(b) and ...` (or
 //! `count`) looks at every box for each line, though only the one or two boxes whose sides
 //! hold `l` can pass. When the domain is a finite type and `sides` can be computed for each
-//! of its values while compiling, the quantifier becomes an [`IExpr::Inverted`]: for each
+//! of its values while compiling, the quantifier becomes an [`IExprKind::Inverted`]: for each
 //! value `l` can take, the boxes `b` (in the domain's order) with `l in sides(b)`, and the
 //! rest of the condition tested for each of them.
 //!
@@ -48,49 +48,44 @@ impl Pass<'_> {
     fn expr(&mut self, e: &mut IExpr) {
         e.for_each_child_mut(&mut |c| self.expr(c));
         if let Some(inverted) = self.inverted(e) {
-            *e = IExpr::Inverted(Box::new(inverted));
+            *e = IExpr::from(IExprKind::Inverted(Box::new(inverted)));
         }
     }
 
     /// `e` as an inverted quantifier, when it is one the module describes.
     fn inverted(&mut self, e: &IExpr) -> Option<Inverted> {
-        let IExpr::Quant {
+        let IExprKind::Quant {
             kind,
             vars,
             domain,
             body,
-        } = e
+        } = e.kind()
         else {
             return None;
         };
-        let ([b], IExpr::AllOf { ty: dom_ty, .. }) = (vars.as_slice(), &**domain) else {
+        let ([b], IExprKind::AllOf { ty: dom_ty, .. }) = (vars.as_slice(), domain.kind()) else {
             return None;
         };
         if *kind == QuantKind::Forall {
             return None;
         }
-        let (test, rest) = match &**body {
-            IExpr::Bin {
-                op: Op::And,
-                lhs,
-                rhs,
-                ..
-            } => (&**lhs, Some(&**rhs)),
-            e => (e, None),
+        let (test, rest) = match body.as_bin() {
+            Some((Op::And, lhs, rhs)) => (lhs, Some(rhs)),
+            _ => (&**body, None),
         };
-        let IExpr::Bin {
+        let IExprKind::Bin {
             op: Op::In,
             lhs: x,
             rhs: set,
             ..
-        } = test
+        } = test.kind()
         else {
             return None;
         };
-        let IExpr::Call { func, args } = &**set else {
+        let IExprKind::Call { func, args } = set.kind() else {
             return None;
         };
-        if !matches!(args.as_slice(), [IExpr::Var(v)] if v.slot == b.slot && v.name == b.name) {
+        if !matches!(args.as_slice(), [a] if a.as_var() == Some(b)) {
             return None;
         }
         if x.reads_any(std::slice::from_ref(b)) {
@@ -139,10 +134,10 @@ impl Pass<'_> {
         let (sets, spent) = within_budget(CONST_BUDGET, || {
             (domain_values.iter())
                 .map(|v| {
-                    let call = IExpr::Call {
+                    let call = IExpr::from(IExprKind::Call {
                         func,
-                        args: vec![IExpr::Lit(v.clone())],
-                    };
+                        args: vec![IExpr::from(IExprKind::Lit(v.clone()))],
+                    });
                     (self.interp.eval(&call, &mut Vec::new()).ok()).map(Val::normalize)
                 })
                 .collect::<Option<Vec<Val>>>()

@@ -31,20 +31,20 @@ pub fn run(program: &mut Program, _source: &str) {
 
 /// `e` as a kernel result of game `gid`, when it is one.
 fn result(gid: usize, e: &IExpr) -> Option<KernelResult> {
-    let position = |e: &IExpr| match e {
-        IExpr::Pos { game, args, .. } if *game == gid => Some(args.clone()),
+    let position = |e: &IExpr| match e.kind() {
+        IExprKind::Pos { game, args, .. } if *game == gid => Some(args.clone()),
         _ => None,
     };
-    Some(match e {
-        IExpr::End => KernelResult::End,
-        IExpr::Pos { .. } => KernelResult::Position(position(e)?),
-        IExpr::Bin {
+    Some(match e.kind() {
+        IExprKind::End => KernelResult::End,
+        IExprKind::Pos { .. } => KernelResult::Position(position(e)?),
+        IExprKind::Bin {
             op: Op::GameSum,
             lhs,
             rhs,
             ..
         } => KernelResult::Sum(position(lhs)?, position(rhs)?),
-        IExpr::If {
+        IExprKind::If {
             cond,
             then,
             otherwise,
@@ -53,7 +53,7 @@ fn result(gid: usize, e: &IExpr) -> Option<KernelResult> {
             then: Box::new(result(gid, then)?),
             otherwise: Box::new(result(gid, otherwise)?),
         },
-        IExpr::Let { var, value, body } => KernelResult::Let {
+        IExprKind::Let { var, value, body } => KernelResult::Let {
             var: var.clone(),
             value: (**value).clone(),
             body: Box::new(result(gid, body)?),

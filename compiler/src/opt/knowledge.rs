@@ -69,22 +69,22 @@ impl<'p> Knowledge<'p> {
     /// succeed at every argument their arguments' known values allow (each evaluated while
     /// the solver is built; see [`Knowledge::call_types`]).
     pub fn sure(&self, e: &IExpr, scope: &Scope) -> bool {
-        match e {
-            IExpr::Lit(_) | IExpr::AllOf { .. } | IExpr::Var(_) => true,
-            IExpr::Not(x) | IExpr::Field { tuple: x, .. } => self.sure(x, scope),
-            IExpr::Bin { op, lhs, rhs, .. } => {
+        match e.kind() {
+            IExprKind::Lit(_) | IExprKind::AllOf { .. } | IExprKind::Var(_) => true,
+            IExprKind::Not(x) | IExprKind::Field { tuple: x, .. } => self.sure(x, scope),
+            IExprKind::Bin { op, lhs, rhs, .. } => {
                 op.cannot_fail() && self.sure(lhs, scope) && self.sure(rhs, scope)
             }
-            IExpr::Tuple(es) | IExpr::Set(es) => es.iter().all(|x| self.sure(x, scope)),
-            IExpr::If {
+            IExprKind::Tuple(es) | IExprKind::Set(es) => es.iter().all(|x| self.sure(x, scope)),
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
             } => [cond, then, otherwise].iter().all(|x| self.sure(x, scope)),
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 self.sure(value, scope) && self.sure(body, &self.with_let(var, value, scope))
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 vars, domain, body, ..
             } => {
                 if !self.sure(domain, scope) || self.domain_size(domain, scope).is_none() {
@@ -92,14 +92,14 @@ impl<'p> Knowledge<'p> {
                 }
                 self.sure(body, &self.with_binder(vars, domain, scope))
             }
-            IExpr::Variant { variant, args, .. } => (variant.fields.iter().zip(args))
+            IExprKind::Variant { variant, args, .. } => (variant.fields.iter().zip(args))
                 .all(|(t, a)| self.sure(a, scope) && self.lies_in(a, t, scope)),
-            IExpr::Builtin {
+            IExprKind::Builtin {
                 func: Builtin::Len,
                 args,
                 ..
             } => args.iter().all(|x| self.sure(x, scope)),
-            IExpr::Call { func, args } => {
+            IExprKind::Call { func, args } => {
                 let f = &self.program.fns[*func];
                 args.iter().all(|a| self.sure(a, scope))
                     && (self.call_types(*func, args, scope))
@@ -162,13 +162,13 @@ impl<'p> Knowledge<'p> {
     /// built from others, the hull of a function's values over its arguments' types.
     pub fn values_of(&self, e: &IExpr, scope: &Scope) -> Option<FieldTy> {
         let set = |t: FieldTy| Some(FieldTy::Set(Box::new(t)));
-        match e {
-            IExpr::Var(v) => scope.get(&v.name).cloned(),
-            IExpr::Lit(Val::Int(i)) => Some(FieldTy::Range(*i, *i)),
-            IExpr::Lit(Val::Bool(_)) => Some(FieldTy::Bool),
-            IExpr::Lit(Val::Range(lo, hi)) => set(FieldTy::Range(*lo, (*hi).max(*lo))),
-            IExpr::AllOf { ty, .. } => set(ty.clone()),
-            IExpr::Bin {
+        match e.kind() {
+            IExprKind::Var(v) => scope.get(&v.name).cloned(),
+            IExprKind::Lit(Val::Int(i)) => Some(FieldTy::Range(*i, *i)),
+            IExprKind::Lit(Val::Bool(_)) => Some(FieldTy::Bool),
+            IExprKind::Lit(Val::Range(lo, hi)) => set(FieldTy::Range(*lo, (*hi).max(*lo))),
+            IExprKind::AllOf { ty, .. } => set(ty.clone()),
+            IExprKind::Bin {
                 op: op @ (Op::RangeIncl | Op::RangeExcl),
                 lhs,
                 rhs,
@@ -186,24 +186,24 @@ impl<'p> Knowledge<'p> {
                 };
                 set(FieldTy::Range(lo, hi.max(lo)))
             }
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetUnion,
                 lhs,
                 rhs,
                 ..
             } => join(self.values_of(lhs, scope)?, self.values_of(rhs, scope)?),
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetInter,
                 lhs,
                 rhs,
                 ..
             } => (self.values_of(lhs, scope)).or_else(|| self.values_of(rhs, scope)),
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetDiff | Op::Remove,
                 lhs,
                 ..
             } => self.values_of(lhs, scope),
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::Insert,
                 lhs,
                 rhs,
@@ -212,12 +212,12 @@ impl<'p> Knowledge<'p> {
                 self.values_of(lhs, scope)?,
                 set(self.values_of(rhs, scope)?)?,
             ),
-            IExpr::Set(es) => {
+            IExprKind::Set(es) => {
                 let mut elems = es.iter().map(|x| self.values_of(x, scope));
                 let first = elems.next().unwrap_or(Some(FieldTy::Range(0, 0)))?;
                 set(elems.try_fold(first, |acc, t| join(acc, t?))?)
             }
-            IExpr::Call { func, args } => {
+            IExprKind::Call { func, args } => {
                 let types = self.call_types(*func, args, scope)?;
                 match (self.evaluations).range(*func, &types, TABLE_LIMIT) {
                     Some(ValueRange::Int((lo, hi))) => Some(FieldTy::Range(lo, hi)),
@@ -244,13 +244,13 @@ impl<'p> Knowledge<'p> {
     /// A finite type holding every element of a domain, when known: a type's name, a
     /// field of set type, a range or a function's sets (see [`Knowledge::values_of`]).
     pub fn domain_type(&self, dom: &IExpr, scope: &Scope) -> Option<FieldTy> {
-        let divided = match dom {
-            IExpr::Closure {
+        let divided = match dom.kind() {
+            IExprKind::Closure {
                 kind: ClosureKind::Components,
                 seed,
                 ..
             } => Some(&**seed),
-            IExpr::Parts(op) if op.kind == PartsKind::Sets => Some(op.closure().0),
+            IExprKind::Parts(op) if op.kind == PartsKind::Sets => Some(op.closure().0),
             _ => None,
         };
         if let Some(seed) = divided {
@@ -265,8 +265,8 @@ impl<'p> Knowledge<'p> {
 
     /// At most how many elements a domain has.
     pub fn domain_size(&self, dom: &IExpr, scope: &Scope) -> Option<usize> {
-        match dom {
-            IExpr::AllOf {
+        match dom.kind() {
+            IExprKind::AllOf {
                 values: Val::Set(s),
                 ..
             } => Some(s.len()),
@@ -284,13 +284,13 @@ pub fn lies_in(arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
     if holds_any(t) {
         return true;
     }
-    match (arg, t) {
-        (IExpr::Var(v), _) => scope.get(&v.name) == Some(t),
-        (IExpr::Lit(v), _) => t.admits(v),
-        (IExpr::AllOf { ty, .. }, FieldTy::Set(inner)) => **inner == *ty,
-        (IExpr::Set(es), FieldTy::Set(inner)) => es.iter().all(|e| lies_in(e, inner, scope)),
+    match (arg.kind(), t) {
+        (IExprKind::Var(v), _) => scope.get(&v.name) == Some(t),
+        (IExprKind::Lit(v), _) => t.admits(v),
+        (IExprKind::AllOf { ty, .. }, FieldTy::Set(inner)) => **inner == *ty,
+        (IExprKind::Set(es), FieldTy::Set(inner)) => es.iter().all(|e| lies_in(e, inner, scope)),
         (
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetUnion,
                 lhs,
                 rhs,
@@ -299,7 +299,7 @@ pub fn lies_in(arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
             FieldTy::Set(_),
         ) => lies_in(lhs, t, scope) && lies_in(rhs, t, scope),
         (
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetDiff | Op::Remove,
                 lhs,
                 ..
@@ -307,7 +307,7 @@ pub fn lies_in(arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
             FieldTy::Set(_),
         ) => lies_in(lhs, t, scope),
         (
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::Insert,
                 lhs,
                 rhs,
@@ -316,7 +316,7 @@ pub fn lies_in(arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
             FieldTy::Set(inner),
         ) => lies_in(lhs, t, scope) && lies_in(rhs, inner, scope),
         (
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetInter,
                 lhs,
                 rhs,

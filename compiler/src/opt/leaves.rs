@@ -1,5 +1,5 @@
 //! A move's result that is a sum of positions, under `if`s and `let`s: `a + b` of two
-//! positions, or `sum(G(..) for ...)` of positions, becomes an [`IExpr::Leaves`], whose terms
+//! positions, or `sum(G(..) for ...)` of positions, becomes an [`IExprKind::Leaves`], whose terms
 //! the options take as they are (native code adds each position to the option's sum, with
 //! no `Expr` built). Its value is the sum, as written. After every pass that rewrites
 //! moves; no later pass reads the node.
@@ -22,17 +22,17 @@ pub fn run(program: &mut Program, _source: &str) {
 
 /// Lowers the sums of positions of result `e`, through its `if`s and `let`s.
 fn result(e: &mut IExpr) {
-    match e {
-        IExpr::If {
+    match e.kind_mut() {
+        IExprKind::If {
             then, otherwise, ..
         } => {
             result(then);
             result(otherwise);
         }
-        IExpr::Let { body, .. } => result(body),
+        IExprKind::Let { body, .. } => result(body),
         _ => {
             if let Some(leaves) = leaves(e) {
-                *e = IExpr::Leaves(Box::new(leaves));
+                *e = IExpr::from(IExprKind::Leaves(Box::new(leaves)));
             }
         }
     }
@@ -40,9 +40,9 @@ fn result(e: &mut IExpr) {
 
 /// `e` as a sum of positions, when it is one.
 fn leaves(e: &mut IExpr) -> Option<Leaves> {
-    let position = |e: &IExpr| matches!(e, IExpr::Pos { .. });
-    match std::mem::replace(e, IExpr::End) {
-        IExpr::Bin {
+    let position = |e: &IExpr| matches!(e.kind(), IExprKind::Pos { .. });
+    match (std::mem::replace(e, IExpr::from(IExprKind::End))).into_kind() {
+        IExprKind::Bin {
             op: Op::GameSum,
             lhs,
             rhs,
@@ -52,7 +52,7 @@ fn leaves(e: &mut IExpr) -> Option<Leaves> {
             b: *rhs,
             span,
         }),
-        IExpr::CompoundOf {
+        IExprKind::CompoundOf {
             kind: Compound::Sum,
             elem,
             clauses,
@@ -61,7 +61,7 @@ fn leaves(e: &mut IExpr) -> Option<Leaves> {
             clauses,
         }),
         other => {
-            *e = other;
+            *e = IExpr::from(other);
             None
         }
     }

@@ -83,25 +83,25 @@ struct Pass<'p, 'a> {
 impl Pass<'_, '_> {
     /// The element type of a set expression that surely holds only elements of it.
     fn within(&self, e: &IExpr) -> Option<FieldTy> {
-        match e {
-            IExpr::Var(v) if self.scope.within.contains(&v.slot) => {
+        match e.kind() {
+            IExprKind::Var(v) if self.scope.within.contains(&v.slot) => {
                 match self.scope.types.get(&v.slot)? {
                     FieldTy::Set(t) => Some((**t).clone()),
                     _ => None,
                 }
             }
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetInter,
                 lhs,
                 rhs,
                 ..
             } => self.within(lhs).or_else(|| self.within(rhs)),
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetDiff,
                 lhs,
                 ..
             } => self.within(lhs),
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetUnion,
                 lhs,
                 rhs,
@@ -110,9 +110,9 @@ impl Pass<'_, '_> {
                 let t = self.within(lhs)?;
                 (self.within(rhs)? == t).then_some(t)
             }
-            IExpr::AllOf { ty, .. } => Some(ty.clone()),
+            IExprKind::AllOf { ty, .. } => Some(ty.clone()),
             // A mask this pass made holds elements of its type only.
-            IExpr::Call { func, .. } if *func >= self.program.fns.len() => {
+            IExprKind::Call { func, .. } if *func >= self.program.fns.len() => {
                 match &self.function(*func)?.ret {
                     FieldTy::Set(t) => Some((**t).clone()),
                     _ => None,
@@ -124,18 +124,18 @@ impl Pass<'_, '_> {
 
     /// The finite type of the elements of a domain, where it is known.
     fn element_type(&self, e: &IExpr) -> Option<FieldTy> {
-        match e {
-            IExpr::Var(v) => match self.scope.types.get(&v.slot)? {
+        match e.kind() {
+            IExprKind::Var(v) => match self.scope.types.get(&v.slot)? {
                 FieldTy::Set(t) => Some((**t).clone()),
                 _ => None,
             },
-            IExpr::AllOf { ty, .. } => Some(ty.clone()),
-            IExpr::Bin {
+            IExprKind::AllOf { ty, .. } => Some(ty.clone()),
+            IExprKind::Bin {
                 op: Op::SetInter | Op::SetDiff | Op::SetUnion,
                 lhs,
                 ..
             } => self.element_type(lhs),
-            IExpr::Call { func, .. } => match &self.function(*func)?.ret {
+            IExprKind::Call { func, .. } => match &self.function(*func)?.ret {
                 FieldTy::Set(t) => Some((**t).clone()),
                 _ => None,
             },
@@ -220,12 +220,12 @@ impl Pass<'_, '_> {
     fn expr(&mut self, e: &mut IExpr) {
         // Inner expressions first, each in the scope of its binders.
         let saved = self.scope.clone();
-        match &mut *e {
-            IExpr::Compr { elem, clauses } | IExpr::CompoundOf { elem, clauses, .. } => {
+        match e.kind_mut() {
+            IExprKind::Compr { elem, clauses } | IExprKind::CompoundOf { elem, clauses, .. } => {
                 self.clauses(clauses);
                 self.expr(elem);
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 vars, domain, body, ..
             } => {
                 self.expr(domain);
@@ -233,7 +233,7 @@ impl Pass<'_, '_> {
                 self.bind(&vars, &domain);
                 self.expr(body);
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 self.expr(value);
                 match self.within(value) {
                     Some(t) => {
@@ -247,7 +247,7 @@ impl Pass<'_, '_> {
                 }
                 self.expr(body);
             }
-            IExpr::Closure {
+            IExprKind::Closure {
                 seed, var, next, ..
             } => {
                 self.expr(seed);
@@ -262,7 +262,7 @@ impl Pass<'_, '_> {
         }
         self.scope = saved;
         // Then this one: a comprehension over a set of `T` with table conditions.
-        let IExpr::Compr { elem, clauses } = e else {
+        let IExprKind::Compr { elem, clauses } = e.kind_mut() else {
             return;
         };
         // `{ y for y in S }` over a set of `T` is `S` (its conditions became masks).
@@ -359,18 +359,22 @@ impl Pass<'_, '_> {
         for c in &mut relocated_conds {
             relocate(c, &mut slots, &mut next);
         }
-        let all = IExpr::AllOf {
+        let all = IExprKind::AllOf {
             ty: t.clone(),
             values: Val::Set(Rc::new(elements.into_iter().collect())),
         };
         let elem = match relocated_vars.as_slice() {
-            [v] => IExpr::Var(v.clone()),
-            vs => IExpr::Tuple(vs.iter().map(|v| IExpr::Var(v.clone())).collect()),
+            [v] => IExprKind::Var(v.clone()),
+            vs => IExprKind::Tuple(
+                vs.iter()
+                    .map(|v| IExprKind::Var(v.clone()).into())
+                    .collect(),
+            ),
         };
-        let mut clauses = vec![IClause::Bind(relocated_vars, all)];
+        let mut clauses = vec![IClause::Bind(relocated_vars, IExpr::from(all))];
         clauses.extend(relocated_conds.into_iter().map(IClause::Cond));
-        let body = IExpr::Compr {
-            elem: Box::new(elem),
+        let body = IExprKind::Compr {
+            elem: Box::new(IExpr::from(elem)),
             clauses,
         };
         let function = Function {
@@ -382,7 +386,7 @@ impl Pass<'_, '_> {
                 .collect(),
             ret: FieldTy::Set(Box::new(t)),
             frame: next,
-            body,
+            body: IExpr::from(body),
             table: None,
         };
         // Every argument: the conditions must succeed for every element.
@@ -395,25 +399,33 @@ impl Pass<'_, '_> {
             let mut env = vec![Val::Int(0); function.frame];
             let value = within_budget(BUDGET, || interp.eval(&function.body, &mut env)).0;
             let value = value.ok()?.normalize();
-            return Some(match dom {
-                IExpr::AllOf { .. } => IExpr::Lit(value),
+            return Some(match dom.kind() {
+                IExprKind::AllOf { .. } => IExpr::from(IExprKind::Lit(value)),
                 _ => IExpr::bin(
                     Op::SetInter,
                     dom.clone(),
-                    IExpr::Lit(value),
+                    IExpr::from(IExprKind::Lit(value)),
                     crate::ast::Span::default(),
                 ),
             });
         }
         let id = self.program.fns.len() + self.added.len();
         self.added.push(function);
-        let call = IExpr::Call {
+        let call = IExprKind::Call {
             func: id,
-            args: params.into_iter().map(IExpr::Var).collect(),
+            args: params
+                .into_iter()
+                .map(|v| IExprKind::Var(v).into())
+                .collect(),
         };
-        Some(match dom {
-            IExpr::AllOf { .. } => call,
-            _ => IExpr::bin(Op::SetInter, dom.clone(), call, crate::ast::Span::default()),
+        Some(match dom.kind() {
+            IExprKind::AllOf { .. } => IExpr::from(call),
+            _ => IExpr::bin(
+                Op::SetInter,
+                dom.clone(),
+                IExpr::from(call),
+                crate::ast::Span::default(),
+            ),
         })
     }
 
@@ -474,8 +486,11 @@ fn finite(t: &FieldTy) -> bool {
 /// Whether `e` builds a position (never a table).
 fn calls_positions(e: &IExpr) -> bool {
     let mut found = matches!(
-        e,
-        IExpr::Pos { .. } | IExpr::End | IExpr::Compound { .. } | IExpr::CompoundOf { .. }
+        e.kind(),
+        IExprKind::Pos { .. }
+            | IExprKind::End
+            | IExprKind::Compound { .. }
+            | IExprKind::CompoundOf { .. }
     );
     if !found {
         e.for_each_child(&mut |c| found |= calls_positions(c));
@@ -485,22 +500,22 @@ fn calls_positions(e: &IExpr) -> bool {
 
 /// Whether `elem` is the binder's pattern (`y` for `y in S`, `(r, c)` for `(r, c) in S`).
 fn is_pattern(elem: &IExpr, vars: &[Var]) -> bool {
-    match (elem, vars) {
-        (IExpr::Var(v), [x]) => v.slot == x.slot && v.name == x.name,
-        (IExpr::Tuple(es), xs) if es.len() == xs.len() && xs.len() > 1 => es
+    match (elem.kind(), vars) {
+        (IExprKind::Var(v), [x]) => v.slot == x.slot && v.name == x.name,
+        (IExprKind::Tuple(es), xs) if es.len() == xs.len() && xs.len() > 1 => es
             .iter()
             .zip(xs)
-            .all(|(e, x)| matches!(e, IExpr::Var(v) if v.slot == x.slot && v.name == x.name)),
+            .all(|(e, x)| matches!(e.kind(), IExprKind::Var(v) if v.slot == x.slot && v.name == x.name)),
         _ => false,
     }
 }
 
 /// The names `e` binds.
 fn collect_bound(e: &IExpr, out: &mut Vec<Var>) {
-    match e {
-        IExpr::Let { var, .. } | IExpr::Closure { var, .. } => out.push(var.clone()),
-        IExpr::Quant { vars, .. } => out.extend(vars.iter().cloned()),
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+    match e.kind() {
+        IExprKind::Let { var, .. } | IExprKind::Closure { var, .. } => out.push(var.clone()),
+        IExprKind::Quant { vars, .. } => out.extend(vars.iter().cloned()),
+        IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
             for c in clauses {
                 match c {
                     IClause::Bind(vars, _) => out.extend(vars.iter().cloned()),
@@ -509,7 +524,7 @@ fn collect_bound(e: &IExpr, out: &mut Vec<Var>) {
                 }
             }
         }
-        IExpr::Match { arms, .. } => {
+        IExprKind::Match { arms, .. } => {
             for arm in arms {
                 out.extend(arm.vars.iter().cloned());
             }
@@ -529,10 +544,12 @@ fn relocate(e: &mut IExpr, slots: &mut HashMap<Rc<str>, usize>, next: &mut usize
         });
         v.slot = s;
     };
-    match e {
-        IExpr::Var(v) | IExpr::Let { var: v, .. } | IExpr::Closure { var: v, .. } => slot_of(v),
-        IExpr::Quant { vars, .. } => vars.iter_mut().for_each(&mut slot_of),
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+    match e.kind_mut() {
+        IExprKind::Var(v) | IExprKind::Let { var: v, .. } | IExprKind::Closure { var: v, .. } => {
+            slot_of(v)
+        }
+        IExprKind::Quant { vars, .. } => vars.iter_mut().for_each(&mut slot_of),
+        IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
             for c in clauses.iter_mut() {
                 match c {
                     IClause::Bind(vars, _) => vars.iter_mut().for_each(&mut slot_of),
@@ -541,7 +558,7 @@ fn relocate(e: &mut IExpr, slots: &mut HashMap<Rc<str>, usize>, next: &mut usize
                 }
             }
         }
-        IExpr::Match { arms, .. } => {
+        IExprKind::Match { arms, .. } => {
             for arm in arms.iter_mut() {
                 arm.vars.iter_mut().for_each(&mut slot_of);
             }

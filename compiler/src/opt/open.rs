@@ -27,24 +27,24 @@ pub fn run(program: &mut Program, _source: &str) {
 /// A move's result where no move of the position is to `end`: each `if` one of whose
 /// branches is `end` is the other branch (its test is known to choose that one).
 fn without_end(result: &IExpr) -> IExpr {
-    match result {
-        IExpr::If {
+    match result.kind() {
+        IExprKind::If {
             cond,
             then,
             otherwise,
         } => match (without_end(then), without_end(otherwise)) {
-            (IExpr::End, rest) | (rest, IExpr::End) => rest,
-            (then, otherwise) => IExpr::If {
+            (end, rest) | (rest, end) if matches!(end.kind(), IExprKind::End) => rest,
+            (then, otherwise) => IExpr::from(IExprKind::If {
                 cond: cond.clone(),
                 then: Box::new(then),
                 otherwise: Box::new(otherwise),
-            },
+            }),
         },
-        IExpr::Let { var, value, body } => IExpr::Let {
+        IExprKind::Let { var, value, body } => IExpr::from(IExprKind::Let {
             var: var.clone(),
             value: value.clone(),
             body: Box::new(without_end(body)),
-        },
-        other => other.clone(),
+        }),
+        other => IExpr::from(other.clone()),
     }
 }

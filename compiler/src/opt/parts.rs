@@ -1,6 +1,6 @@
 //! The parts of a set of board cells by a table: `components(s, x => f(x))`, where `f` maps
 //! each board cell to a set of board cells and has a complete table ([`Function::table`]),
-//! becomes an [`IExpr::Parts`] holding `f`'s table as cells ([`CellSteps`]); and a sum of
+//! becomes an [`IExprKind::Parts`] holding `f`'s table as cells ([`CellSteps`]); and a sum of
 //! positions over those parts, `sum(G(part) for part in components(...))` (or `G(h(part))`),
 //! where `G`'s one field is a set of the cells of a board whose every cell the table holds,
 //! holds the board's table of joined cells by rank too, so that each part is found on the
@@ -75,32 +75,33 @@ impl Known {
     fn expr(&self, e: &mut IExpr) {
         e.for_each_child_mut(&mut |c| self.expr(c));
         if let Some((kind, steps)) = self.sets(e).or_else(|| self.sum(e)) {
-            let written = std::mem::replace(e, IExpr::End);
-            *e = IExpr::Parts(Box::new(PartsOp {
+            let written = std::mem::replace(e, IExpr::from(IExprKind::End));
+            *e = IExpr::from(IExprKind::Parts(Box::new(PartsOp {
                 kind,
                 steps,
                 written,
-            }));
+            })));
         }
     }
 
     /// `components(s, x => f(x))` with `f` a table of cells.
     fn sets(&self, e: &IExpr) -> Option<(PartsKind, Rc<CellSteps>)> {
-        let IExpr::Closure {
+        let IExprKind::Closure {
             kind: ClosureKind::Components,
             var,
             next,
             ..
-        } = e
+        } = e.kind()
         else {
             return None;
         };
-        let IExpr::Call { func, args } = &**next else {
+        let IExprKind::Call { func, args } = next.kind() else {
             return None;
         };
-        let [IExpr::Var(x)] = args.as_slice() else {
+        let [x] = args.as_slice() else {
             return None;
         };
+        let x = x.as_var()?;
         let steps = self.steps[*func].clone()?;
         (x.slot == var.slot).then_some((PartsKind::Sets, steps))
     }
@@ -109,24 +110,27 @@ impl Known {
     /// `G`'s one field a set of the cells of a board every one of whose cells the table
     /// holds, and `arg` the part or computed from it.
     fn sum(&self, e: &IExpr) -> Option<(PartsKind, Rc<CellSteps>)> {
-        let IExpr::CompoundOf {
+        let IExprKind::CompoundOf {
             kind: Compound::Sum,
             elem,
             clauses,
-        } = e
+        } = e.kind()
         else {
             return None;
         };
-        let (IExpr::Pos { game, args, .. }, [IClause::Bind(vars, IExpr::Parts(inner))]) =
-            (&**elem, clauses.as_slice())
+        let (IExprKind::Pos { game, args, .. }, [IClause::Bind(vars, parts)]) =
+            (elem.kind(), clauses.as_slice())
         else {
+            return None;
+        };
+        let IExprKind::Parts(inner) = parts.kind() else {
             return None;
         };
         let ([part], [arg], PartsKind::Sets) = (vars.as_slice(), args.as_slice(), &inner.kind)
         else {
             return None;
         };
-        let direct = matches!(arg, IExpr::Var(v) if v.slot == part.slot);
+        let direct = matches!(arg.kind(), IExprKind::Var(v) if v.slot == part.slot);
         if !direct && !arg.reads_any(vars) {
             return None;
         }

@@ -89,18 +89,18 @@ impl Probe<'_> {
             let ends = self.ends_of(&m.result, &scope)?;
             options = options.saturating_add(count);
             let ends = (m.clauses.iter().rev()).fold(ends, |body, clause| match clause {
-                IClause::Bind(vars, dom) => IExpr::Quant {
+                IClause::Bind(vars, dom) => IExpr::from(IExprKind::Quant {
                     kind: QuantKind::Exists,
                     vars: vars.clone(),
                     domain: Box::new(dom.clone()),
                     body: Box::new(body),
-                },
+                }),
                 IClause::Cond(c) => and(c.clone(), body),
-                IClause::Let(var, value) => IExpr::Let {
+                IClause::Let(var, value) => IExpr::from(IExprKind::Let {
                     var: var.clone(),
                     value: Box::new(value.clone()),
                     body: Box::new(body),
-                },
+                }),
             });
             any = Some(match any {
                 None => ends,
@@ -112,9 +112,9 @@ impl Probe<'_> {
 
     /// "This result is `end`", when every part of the result is sure.
     fn ends_of(&self, result: &IExpr, scope: &Scope) -> Option<IExpr> {
-        Some(match result {
-            IExpr::End => truth(true),
-            IExpr::If {
+        Some(match result.kind() {
+            IExprKind::End => truth(true),
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -125,26 +125,26 @@ impl Probe<'_> {
                 let (a, b) = (self.ends_of(then, scope)?, self.ends_of(otherwise, scope)?);
                 match (is_truth(&a), is_truth(&b)) {
                     (_, Some(false)) => and((**cond).clone(), a),
-                    (Some(false), _) => and(IExpr::Not(cond.clone()), b),
-                    _ => IExpr::If {
+                    (Some(false), _) => and(IExpr::from(IExprKind::Not(cond.clone())), b),
+                    _ => IExpr::from(IExprKind::If {
                         cond: cond.clone(),
                         then: Box::new(a),
                         otherwise: Box::new(b),
-                    },
+                    }),
                 }
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 if !self.knowledge.sure(value, scope) {
                     return None;
                 }
                 let inner = self.knowledge.with_let(var, value, scope);
-                IExpr::Let {
+                IExpr::from(IExprKind::Let {
                     var: var.clone(),
                     value: value.clone(),
                     body: Box::new(self.ends_of(body, &inner)?),
-                }
+                })
             }
-            IExpr::Pos { game, args, .. } => {
+            IExprKind::Pos { game, args, .. } => {
                 let fields = &self.knowledge.program.games[*game].fields;
                 let fits = (fields.iter().zip(args)).all(|(f, a)| {
                     self.knowledge.sure(a, scope) && self.knowledge.lies_in(a, &f.ty, scope)
@@ -161,34 +161,34 @@ impl Probe<'_> {
 
 /// Whether a move's result can be `end` itself (through `if` and `let`).
 fn ends_outright(result: &IExpr) -> bool {
-    match result {
-        IExpr::End => true,
-        IExpr::If {
+    match result.kind() {
+        IExprKind::End => true,
+        IExprKind::If {
             then, otherwise, ..
         } => ends_outright(then) || ends_outright(otherwise),
-        IExpr::Let { body, .. } => ends_outright(body),
+        IExprKind::Let { body, .. } => ends_outright(body),
         _ => false,
     }
 }
 
 fn truth(b: bool) -> IExpr {
-    IExpr::Lit(Val::Bool(b))
+    IExpr::from(IExprKind::Lit(Val::Bool(b)))
 }
 
 fn is_truth(e: &IExpr) -> Option<bool> {
-    match e {
-        IExpr::Lit(Val::Bool(b)) => Some(*b),
+    match e.kind() {
+        IExprKind::Lit(Val::Bool(b)) => Some(*b),
         _ => None,
     }
 }
 
 fn bin(op: Op, lhs: IExpr, rhs: IExpr) -> IExpr {
-    IExpr::Bin {
+    IExpr::from(IExprKind::Bin {
         op,
         lhs: Box::new(lhs),
         rhs: Box::new(rhs),
         span: crate::ast::Span { start: 0, end: 0 },
-    }
+    })
 }
 
 /// `a and b`, without a `true` operand.
@@ -206,8 +206,8 @@ fn or(a: IExpr, b: IExpr) -> IExpr {
 
 /// The operands of a chain of `and`s.
 fn conjuncts(e: IExpr, out: &mut Vec<IExpr>) {
-    match e {
-        IExpr::Bin {
+    match e.into_kind() {
+        IExprKind::Bin {
             op: Op::And,
             lhs,
             rhs,
@@ -216,7 +216,7 @@ fn conjuncts(e: IExpr, out: &mut Vec<IExpr>) {
             conjuncts(*lhs, out);
             conjuncts(*rhs, out);
         }
-        other => out.push(other),
+        other => out.push(IExpr::from(other)),
     }
 }
 
@@ -238,8 +238,8 @@ impl Probe<'_> {
     /// out. Both are exact only because nothing in the condition can fail (every part is
     /// [sure](Knowledge::sure) over the types in `scope`, `U` included).
     fn exchange(&self, e: IExpr, scope: &Scope) -> IExpr {
-        match e {
-            IExpr::Quant {
+        match e.into_kind() {
+            IExprKind::Quant {
                 kind: QuantKind::Exists,
                 vars,
                 domain,
@@ -250,12 +250,12 @@ impl Probe<'_> {
                 conjuncts(self.exchange(*body, &inner_scope), &mut parts);
                 // The inner quantifier to move out, and the domain it then runs over.
                 let candidate = |p: &IExpr| -> Option<IExpr> {
-                    let IExpr::Quant {
+                    let IExprKind::Quant {
                         kind: QuantKind::Exists,
                         vars: inner_vars,
                         domain: inner_domain,
                         body: inner_body,
-                    } = p
+                    } = p.kind()
                     else {
                         return None;
                     };
@@ -275,13 +275,13 @@ impl Probe<'_> {
                     Some(match ty {
                         FieldTy::Range(lo, hi) => bin(
                             Op::RangeIncl,
-                            IExpr::Lit(Val::Int(lo)),
-                            IExpr::Lit(Val::Int(hi)),
+                            IExprKind::Lit(Val::Int(lo)).into(),
+                            IExprKind::Lit(Val::Int(hi)).into(),
                         ),
-                        ty => IExpr::AllOf {
+                        ty => IExpr::from(IExprKind::AllOf {
                             ty,
                             values: Val::Set(Rc::new(values.into_iter().collect())),
-                        },
+                        }),
                     })
                 };
                 let found = parts
@@ -289,19 +289,19 @@ impl Probe<'_> {
                     .enumerate()
                     .find_map(|(j, p)| candidate(p).map(|outer| (j, outer)));
                 let Some((j, outer_domain)) = found else {
-                    return IExpr::Quant {
+                    return IExpr::from(IExprKind::Quant {
                         kind: QuantKind::Exists,
                         vars,
                         domain,
                         body: Box::new(and_all(parts)),
-                    };
+                    });
                 };
-                let IExpr::Quant {
+                let IExprKind::Quant {
                     vars: inner_vars,
                     domain: inner_domain,
                     body: inner_body,
                     ..
-                } = parts.remove(j)
+                } = (parts.remove(j)).into_kind()
                 else {
                     unreachable!("the candidate is a quantifier")
                 };
@@ -314,34 +314,38 @@ impl Probe<'_> {
                     let [y] = inner_vars.as_slice() else {
                         unreachable!("the candidate binds one name")
                     };
-                    parts.push(bin(Op::In, IExpr::Var(y.clone()), *inner_domain));
+                    parts.push(bin(
+                        Op::In,
+                        IExpr::from(IExprKind::Var(y.clone())),
+                        *inner_domain,
+                    ));
                 }
                 parts.extend(with_x);
-                let moved = IExpr::Quant {
+                let moved = IExprKind::Quant {
                     kind: QuantKind::Exists,
                     vars,
                     domain,
                     body: Box::new(and_all(parts)),
                 };
-                IExpr::Quant {
+                IExpr::from(IExprKind::Quant {
                     kind: QuantKind::Exists,
                     vars: inner_vars,
                     domain: Box::new(outer_domain),
-                    body: Box::new(and(and_all(without_x), moved)),
-                }
+                    body: Box::new(and(and_all(without_x), IExpr::from(moved))),
+                })
             }
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::Or,
                 lhs,
                 rhs,
                 span,
-            } => IExpr::Bin {
+            } => IExpr::from(IExprKind::Bin {
                 op: Op::Or,
                 lhs: Box::new(self.exchange(*lhs, scope)),
                 rhs: Box::new(self.exchange(*rhs, scope)),
                 span,
-            },
-            other => other,
+            }),
+            other => IExpr::from(other),
         }
     }
 }
@@ -352,8 +356,8 @@ impl Probe<'_> {
 /// type's every value. Exact in a probe, whose parts cannot fail (the order of evaluation
 /// is not observable). Applied everywhere in the condition.
 fn narrow(e: IExpr) -> IExpr {
-    match e {
-        IExpr::Quant {
+    match e.into_kind() {
+        IExprKind::Quant {
             kind: QuantKind::Exists,
             vars,
             domain,
@@ -362,66 +366,67 @@ fn narrow(e: IExpr) -> IExpr {
             let mut parts = Vec::new();
             conjuncts(narrow(*body), &mut parts);
             let member = match vars.as_slice() {
-                [x] => parts.iter().position(|p| match p {
-                    IExpr::Bin {
+                [x] => parts.iter().position(|p| match p.kind() {
+                    IExprKind::Bin {
                         op: Op::In,
                         lhs,
                         rhs,
                         ..
                     } => {
-                        matches!(&**lhs, IExpr::Var(v) if v.name == x.name) && !rhs.reads_any(&vars)
+                        matches!(lhs.kind(), IExprKind::Var(v) if v.name == x.name)
+                            && !rhs.reads_any(&vars)
                     }
                     _ => false,
                 }),
                 _ => None,
             };
             let Some(j) = member else {
-                return IExpr::Quant {
+                return IExpr::from(IExprKind::Quant {
                     kind: QuantKind::Exists,
                     vars,
                     domain,
                     body: Box::new(and_all(parts)),
-                };
+                });
             };
-            let IExpr::Bin { lhs, rhs, .. } = parts.remove(j) else {
+            let IExprKind::Bin { lhs, rhs, .. } = (parts.remove(j)).into_kind() else {
                 unreachable!("the position found a membership")
             };
-            let whole_type = matches!(&*domain, IExpr::AllOf { ty, .. } if holds_any(ty));
+            let whole_type = matches!(domain.kind(), IExprKind::AllOf { ty, .. } if holds_any(ty));
             if !whole_type {
                 parts.insert(0, bin(Op::In, *lhs, *domain));
             }
-            IExpr::Quant {
+            IExpr::from(IExprKind::Quant {
                 kind: QuantKind::Exists,
                 vars,
                 domain: rhs,
                 body: Box::new(and_all(parts)),
-            }
+            })
         }
-        IExpr::Bin {
+        IExprKind::Bin {
             op: op @ (Op::Or | Op::And),
             lhs,
             rhs,
             span,
-        } => IExpr::Bin {
+        } => IExpr::from(IExprKind::Bin {
             op,
             lhs: Box::new(narrow(*lhs)),
             rhs: Box::new(narrow(*rhs)),
             span,
-        },
-        IExpr::Let { var, value, body } => IExpr::Let {
+        }),
+        IExprKind::Let { var, value, body } => IExpr::from(IExprKind::Let {
             var,
             value,
             body: Box::new(narrow(*body)),
-        },
-        IExpr::If {
+        }),
+        IExprKind::If {
             cond,
             then,
             otherwise,
-        } => IExpr::If {
+        } => IExpr::from(IExprKind::If {
             cond,
             then: Box::new(narrow(*then)),
             otherwise: Box::new(narrow(*otherwise)),
-        },
-        other => other,
+        }),
+        other => IExpr::from(other),
     }
 }

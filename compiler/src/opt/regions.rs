@@ -117,7 +117,7 @@ enum StepKind {
 
 impl Pass<'_, '_> {
     fn expr(&mut self, e: &mut IExpr) {
-        if let IExpr::Let { var, value, .. } = &*e {
+        if let IExprKind::Let { var, value, .. } = e.kind() {
             self.lets.insert(var.slot, (**value).clone());
         }
         e.for_each_child_mut(&mut |c| self.expr(c));
@@ -132,7 +132,7 @@ impl Pass<'_, '_> {
     fn inlined(&mut self, e: &IExpr, depth: usize) -> IExpr {
         let mut out = e.clone();
         if depth > 0 {
-            if let IExpr::Call { func, args } = &out {
+            if let IExprKind::Call { func, args } = out.kind() {
                 let f = &self.program.fns[*func];
                 let offset = *self.frame;
                 *self.frame += f.frame.max(f.params.len());
@@ -145,26 +145,27 @@ impl Pass<'_, '_> {
 
     /// `e` as the closure of one element within a set, where it is one.
     fn region(&mut self, e: &IExpr) -> Option<Region> {
-        let IExpr::Closure {
+        let IExprKind::Closure {
             kind: ClosureKind::Reach,
             seed,
             var,
             next,
-        } = self.inlined(e, 2)
+        } = (self.inlined(e, 2)).into_kind()
         else {
             return None;
         };
-        let IExpr::Set(items) = &*seed else {
+        let IExprKind::Set(items) = seed.kind() else {
             return None;
         };
-        let [IExpr::Var(x)] = items.as_slice() else {
+        let [x] = items.as_slice() else {
             return None;
         };
-        let (set, relation) = match &*next {
-            IExpr::Compr { elem, clauses } => match clauses.as_slice() {
+        let x = x.as_var()?;
+        let (set, relation) = match next.kind() {
+            IExprKind::Compr { elem, clauses } => match clauses.as_slice() {
                 [IClause::Bind(ys, set), IClause::Cond(cond)] => {
-                    match (elem.as_ref(), ys.as_slice()) {
-                        (IExpr::Var(y), [y2]) if y.name == y2.name => {
+                    match (elem.kind(), ys.as_slice()) {
+                        (IExprKind::Var(y), [y2]) if y.name == y2.name => {
                             (set.clone(), StepKind::Filter(y2.clone(), cond.clone()))
                         }
                         _ => return None,
@@ -172,7 +173,7 @@ impl Pass<'_, '_> {
                 }
                 _ => return None,
             },
-            IExpr::Bin {
+            IExprKind::Bin {
                 op: Op::SetInter,
                 lhs,
                 rhs,
@@ -194,13 +195,13 @@ impl Pass<'_, '_> {
             _ => return None,
         };
         let next = match &relation {
-            StepKind::Filter(y, cond) => IExpr::Compr {
-                elem: Box::new(IExpr::Var(y.clone())),
+            StepKind::Filter(y, cond) => IExpr::from(IExprKind::Compr {
+                elem: Box::new(IExpr::from(IExprKind::Var(y.clone()))),
                 clauses: vec![
                     IClause::Bind(vec![y.clone()], self.all_of(&set)?),
                     IClause::Cond(cond.clone()),
                 ],
-            },
+            }),
             StepKind::Table(t) => t.clone(),
         };
         Some(Region {
@@ -216,20 +217,21 @@ impl Pass<'_, '_> {
     fn all_of(&self, set: &IExpr) -> Option<IExpr> {
         let t = self.element_type(set)?;
         let values = t.values(&self.program.types, MAX_ELEMENTS)?;
-        Some(IExpr::AllOf {
+        Some(IExpr::from(IExprKind::AllOf {
             ty: t,
             values: Val::Set(Rc::new(values.into_iter().collect())),
-        })
+        }))
     }
 
     fn element_type(&self, set: &IExpr) -> Option<FieldTy> {
-        match set {
-            IExpr::Var(v) if v.slot < self.field_types.len() => match &self.field_types[v.slot] {
+        match set.kind() {
+            IExprKind::Var(v) if v.slot < self.field_types.len() => match &self.field_types[v.slot]
+            {
                 FieldTy::Set(t) => Some((**t).clone()),
                 _ => None,
             },
-            IExpr::Var(v) => self.element_type(self.lets.get(&v.slot)?),
-            IExpr::Bin {
+            IExprKind::Var(v) => self.element_type(self.lets.get(&v.slot)?),
+            IExprKind::Bin {
                 op: Op::SetDiff | Op::SetInter,
                 lhs,
                 ..
@@ -240,11 +242,11 @@ impl Pass<'_, '_> {
 
     /// The sum over representatives of closures, as a sum over components.
     fn rewrite(&mut self, e: &IExpr) -> Option<IExpr> {
-        let IExpr::CompoundOf {
+        let IExprKind::CompoundOf {
             kind: Compound::Sum,
             elem,
             clauses,
-        } = e
+        } = e.kind()
         else {
             return None;
         };
@@ -276,21 +278,21 @@ impl Pass<'_, '_> {
             ty: Ty::Set(Box::new(t.ty())),
         };
         *self.frame += 1;
-        let term = replace(elem, &closure_expr, &IExpr::Var(part.clone()));
+        let term = replace(elem, &closure_expr, &IExprKind::Var(part.clone()).into());
         if term.reads_any(std::slice::from_ref(x)) {
             return None;
         }
-        let components = IExpr::Closure {
+        let components = IExprKind::Closure {
             kind: ClosureKind::Components,
             seed: Box::new(domain.clone()),
             var: region.var.clone(),
             next: Box::new(region.next.clone()),
         };
-        Some(IExpr::CompoundOf {
+        Some(IExpr::from(IExprKind::CompoundOf {
             kind: Compound::Sum,
             elem: Box::new(term),
-            clauses: vec![IClause::Bind(vec![part], components)],
-        })
+            clauses: vec![IClause::Bind(vec![part], IExpr::from(components))],
+        }))
     }
 
     /// A name the move does not use.
@@ -311,42 +313,44 @@ impl Pass<'_, '_> {
     /// `h(x) == min({ h(y) for y in region })` (a function of it, which must then take a
     /// different value at each element).
     fn representative(&self, test: &IExpr, x: &Var, closure: &IExpr) -> Option<Representative> {
-        let IExpr::Bin {
+        let IExprKind::Bin {
             op: Op::Eq,
             lhs,
             rhs,
             ..
-        } = test
+        } = test.kind()
         else {
             return None;
         };
-        let (own, least) = match (lhs.as_ref(), rhs.as_ref()) {
-            (
-                a,
-                b @ IExpr::Builtin {
-                    func: Builtin::Min, ..
-                },
-            ) => (a, b),
-            (
-                b @ IExpr::Builtin {
-                    func: Builtin::Min, ..
-                },
-                a,
-            ) => (a, b),
-            _ => return None,
+        let is_min = |e: &IExpr| {
+            matches!(
+                e.kind(),
+                IExprKind::Builtin {
+                    func: Builtin::Min,
+                    ..
+                }
+            )
         };
-        let IExpr::Builtin { args, .. } = least else {
+        let (own, least): (&IExpr, &IExpr) = if is_min(rhs) {
+            (lhs, rhs)
+        } else if is_min(lhs) {
+            (rhs, lhs)
+        } else {
+            return None;
+        };
+        let IExprKind::Builtin { args, .. } = least.kind() else {
             return None;
         };
         let [arg] = args.as_slice() else {
             return None;
         };
-        if matches!(own, IExpr::Var(v) if v.name == x.name) && Shape::of(arg) == Shape::of(closure)
+        if matches!(own.kind(), IExprKind::Var(v) if v.name == x.name)
+            && Shape::of(arg) == Shape::of(closure)
         {
             return Some(Representative::Element);
         }
         // `h(x) == min({ h(y) for y in region })`.
-        let IExpr::Compr { elem, clauses } = arg else {
+        let IExprKind::Compr { elem, clauses } = arg.kind() else {
             return None;
         };
         let [IClause::Bind(ys, dom)] = clauses.as_slice() else {
@@ -358,7 +362,11 @@ impl Pass<'_, '_> {
         if Shape::of(dom) != Shape::of(closure) {
             return None;
         }
-        let renamed = replace(elem, &IExpr::Var(y.clone()), &IExpr::Var(x.clone()));
+        let renamed = replace(
+            elem,
+            &IExprKind::Var(y.clone()).into(),
+            &IExprKind::Var(x.clone()).into(),
+        );
         if Shape::of(&renamed) != Shape::of(own) {
             return None;
         }
@@ -432,7 +440,7 @@ impl Representative {
 /// The closures, and calls that may be closures, in `e` that read `x`, innermost first.
 fn find_closures(e: &IExpr, x: &Var, found: &mut Vec<IExpr>) {
     e.for_each_child(&mut |c| find_closures(c, x, found));
-    if matches!(e, IExpr::Call { .. } | IExpr::Closure { .. })
+    if matches!(e.kind(), IExprKind::Call { .. } | IExprKind::Closure { .. })
         && e.reads_any(std::slice::from_ref(x))
     {
         found.push(e.clone());

@@ -567,7 +567,7 @@ fn free_reads(e: &IExpr) -> Vec<Var> {
 /// Whether `e` builds a position of game `gid` (such an expression is never a table: its
 /// set arguments are mapped).
 fn builds(e: &IExpr, gid: usize) -> bool {
-    let mut found = matches!(e, IExpr::Pos { game, .. } if *game == gid);
+    let mut found = matches!(e.kind(), IExprKind::Pos { game, .. } if *game == gid);
     if !found {
         e.for_each_child(&mut |c| found |= builds(c, gid));
     }
@@ -657,11 +657,11 @@ impl Walker<'_> {
                 // The element a binder takes, rebuilt from its names, is the binder.
                 for (i, comp) in self.constructs[k].components.iter().enumerate() {
                     if let Component::Binder(vars) = comp {
-                        let same = match (e, vars.as_slice()) {
-                            (IExpr::Var(v), [x]) => v.slot == x.slot && v.name == x.name,
-                            (IExpr::Tuple(es), xs) if es.len() == xs.len() && xs.len() > 1 => {
+                        let same = match (e.kind(), vars.as_slice()) {
+                            (IExprKind::Var(v), [x]) => v.slot == x.slot && v.name == x.name,
+                            (IExprKind::Tuple(es), xs) if es.len() == xs.len() && xs.len() > 1 => {
                                 es.iter().zip(xs).all(|(e, x)| {
-                                    matches!(e, IExpr::Var(v) if v.slot == x.slot && v.name == x.name)
+                                    matches!(e.kind(), IExprKind::Var(v) if v.slot == x.slot && v.name == x.name)
                                 })
                             }
                             _ => false,
@@ -736,8 +736,8 @@ impl Walker<'_> {
             return Ok(W::Pure(deps));
         }
         let gen = |c: Class, s: Skel| Ok(W::Gen(c, false, s));
-        match e {
-            IExpr::Var(v) => match self.vars.get(&v.slot) {
+        match e.kind() {
+            IExprKind::Var(v) => match self.vars.get(&v.slot) {
                 Some(VarInfo::Generic(c, inside)) => Ok(W::Gen(
                     *c,
                     *inside,
@@ -749,16 +749,16 @@ impl Walker<'_> {
                 )),
                 _ => Err(format!("unknown name `{}`", v.name)),
             },
-            IExpr::Neg { arg, .. } => {
+            IExprKind::Neg { arg, .. } => {
                 let s = self.inv(arg)?;
                 gen(Class::Inv, Skel::Op("neg", false, vec![s]))
             }
-            IExpr::Not(arg) => {
+            IExprKind::Not(arg) => {
                 let s = self.inv(arg)?;
                 gen(Class::Inv, Skel::Op("not", false, vec![s]))
             }
-            IExpr::Bin { op, lhs, rhs, .. } => self.binary(*op, lhs, rhs),
-            IExpr::Set(items) => {
+            IExprKind::Bin { op, lhs, rhs, .. } => self.binary(*op, lhs, rhs),
+            IExprKind::Set(items) => {
                 let walked: Vec<W> = items
                     .iter()
                     .map(|i| self.walk(i))
@@ -779,7 +779,7 @@ impl Walker<'_> {
                 let class = if inv { Class::InvSet } else { Class::ElemSet };
                 Ok(W::Gen(class, inside && !inv, Skel::Op("set", true, skels)))
             }
-            IExpr::If {
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -797,7 +797,7 @@ impl Walker<'_> {
                 );
                 Ok(W::Gen(class, inside, Skel::Op("if", false, vec![c, a, b])))
             }
-            IExpr::Let { var, value, body } => match self.walk(value)? {
+            IExprKind::Let { var, value, body } => match self.walk(value)? {
                 W::Pure(deps) => {
                     self.step(&deps, Step::Let(var.clone(), (**value).clone()));
                     self.vars.insert(var.slot, VarInfo::Pure(deps));
@@ -816,7 +816,7 @@ impl Walker<'_> {
                     ))
                 }
             },
-            IExpr::Quant {
+            IExprKind::Quant {
                 kind,
                 vars,
                 domain,
@@ -852,7 +852,7 @@ impl Walker<'_> {
                 let id = self.finish(id, skel)?;
                 gen(Class::Inv, id)
             }
-            IExpr::Compr { elem, clauses } => {
+            IExprKind::Compr { elem, clauses } => {
                 let id = self.construct(self.stack.last().copied(), false);
                 self.stack.push(id);
                 let guards = self.clauses(id, clauses)?;
@@ -880,7 +880,7 @@ impl Walker<'_> {
                 let id = self.finish(id, skel)?;
                 gen(class, id)
             }
-            IExpr::CompoundOf {
+            IExprKind::CompoundOf {
                 kind,
                 elem,
                 clauses,
@@ -896,7 +896,7 @@ impl Walker<'_> {
                 let id = self.finish(id, skel)?;
                 gen(Class::Pos, id)
             }
-            IExpr::Closure {
+            IExprKind::Closure {
                 kind,
                 seed,
                 var,
@@ -930,8 +930,8 @@ impl Walker<'_> {
                     Skel::Op(name, false, vec![seed_s, body]),
                 ))
             }
-            IExpr::Call { func, args } => self.inline(*func, args),
-            IExpr::Builtin { func, args, .. } => {
+            IExprKind::Call { func, args } => self.inline(*func, args),
+            IExprKind::Builtin { func, args, .. } => {
                 let walked: Vec<W> = args
                     .iter()
                     .map(|a| self.walk(a))
@@ -956,7 +956,7 @@ impl Walker<'_> {
                 }
                 gen(Class::Inv, Skel::Op(name, false, skels))
             }
-            IExpr::Pos { game, args, .. } => {
+            IExprKind::Pos { game, args, .. } => {
                 let game_ref = &self.program.games[*game];
                 if *game != self.gid {
                     return Err(format!("a position of `{}`", game_ref.name));
@@ -969,16 +969,16 @@ impl Walker<'_> {
                             skels.push(self.as_class(w, a, Class::ElemSet)?);
                         }
                         // A context field is kept as it is.
-                        _ => match a {
-                            IExpr::Var(v) if v.slot == i => skels.push(Skel::Field(i)),
+                        _ => match a.kind() {
+                            IExprKind::Var(v) if v.slot == i => skels.push(Skel::Field(i)),
                             _ => return Err("a position of another context".into()),
                         },
                     }
                 }
                 gen(Class::Pos, Skel::Op("pos", false, skels))
             }
-            IExpr::End => gen(Class::Pos, Skel::Op("end", false, Vec::new())),
-            IExpr::Compound { kind, parts } => {
+            IExprKind::End => gen(Class::Pos, Skel::Op("end", false, Vec::new())),
+            IExprKind::Compound { kind, parts } => {
                 let mut skels = Vec::new();
                 for p in parts {
                     let w = self.walk(p)?;
@@ -1001,12 +1001,11 @@ impl Walker<'_> {
         else {
             return false;
         };
-        match (&**t, e) {
-            (FieldTy::Tuple(_), IExpr::Tuple(_)) | (FieldTy::Union(_), IExpr::Variant { .. }) => {
-                true
-            }
+        match (&**t, e.kind()) {
+            (FieldTy::Tuple(_), IExprKind::Tuple(_))
+            | (FieldTy::Union(_), IExprKind::Variant { .. }) => true,
             (FieldTy::Range(..) | FieldTy::Nat | FieldTy::Int, _) => false,
-            (_, IExpr::Var(v)) => matches!(&v.ty, Ty::Tuple(_) | Ty::Union(_)),
+            (_, IExprKind::Var(v)) => matches!(&v.ty, Ty::Tuple(_) | Ty::Union(_)),
             _ => false,
         }
     }
@@ -1378,8 +1377,8 @@ impl Names {
 
 /// The conjuncts of a condition (`a and b and c`).
 fn conjuncts(e: &IExpr) -> Vec<&IExpr> {
-    match e {
-        IExpr::Bin {
+    match e.kind() {
+        IExprKind::Bin {
             op: Op::And,
             lhs,
             rhs,
@@ -1389,7 +1388,7 @@ fn conjuncts(e: &IExpr) -> Vec<&IExpr> {
             out.extend(conjuncts(rhs));
             out
         }
-        other => vec![other],
+        _ => vec![e],
     }
 }
 
@@ -1420,17 +1419,17 @@ pub(crate) fn substitute(body: &IExpr, args: &[IExpr], offset: usize) -> IExpr {
 
 fn rename(e: &mut IExpr, args: &[IExpr], offset: usize) {
     let var = |v: &mut Var| v.slot += offset;
-    match e {
-        IExpr::Var(v) => {
+    match e.kind_mut() {
+        IExprKind::Var(v) => {
             if v.slot < args.len() {
                 *e = args[v.slot].clone();
                 return;
             }
             var(v);
         }
-        IExpr::Let { var: v, .. } | IExpr::Closure { var: v, .. } => var(v),
-        IExpr::Quant { vars, .. } => vars.iter_mut().for_each(var),
-        IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } => {
+        IExprKind::Let { var: v, .. } | IExprKind::Closure { var: v, .. } => var(v),
+        IExprKind::Quant { vars, .. } => vars.iter_mut().for_each(var),
+        IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
             for c in clauses.iter_mut() {
                 match c {
                     IClause::Bind(vars, _) => vars.iter_mut().for_each(var),
@@ -1439,7 +1438,7 @@ fn rename(e: &mut IExpr, args: &[IExpr], offset: usize) {
                 }
             }
         }
-        IExpr::Match { arms, .. } => {
+        IExprKind::Match { arms, .. } => {
             for arm in arms.iter_mut() {
                 arm.vars.iter_mut().for_each(var);
             }

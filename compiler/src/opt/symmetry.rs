@@ -394,7 +394,7 @@ fn declared_map(
     result: &IExpr,
 ) -> Option<(Vec<usize>, Vec<Vec<u32>>)> {
     let game = &program.games[gid];
-    let IExpr::Pos { game: g, args, .. } = result else {
+    let IExprKind::Pos { game: g, args, .. } = result.kind() else {
         return None;
     };
     if *g != gid {
@@ -416,12 +416,13 @@ fn declared_map(
                 image[k] = interp.eval(arg, &mut env).ok()?;
                 continue;
             }
-            let p: Vec<u32> = match arg {
-                IExpr::Var(v) if v.slot == i => (0..n as u32).collect(),
-                IExpr::Compr { elem, clauses } => {
-                    let [IClause::Bind(vars, IExpr::Var(field))] = clauses.as_slice() else {
+            let p: Vec<u32> = match arg.kind() {
+                IExprKind::Var(v) if v.slot == i => (0..n as u32).collect(),
+                IExprKind::Compr { elem, clauses } => {
+                    let [IClause::Bind(vars, field)] = clauses.as_slice() else {
                         return None;
                     };
+                    let field = field.as_var()?;
                     if field.slot != i {
                         return None;
                     }

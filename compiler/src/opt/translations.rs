@@ -258,19 +258,19 @@ impl Proof<'_> {
             }
             Some(Inv)
         };
-        match e {
-            IExpr::Lit(_) | IExpr::AllOf { .. } => Some(Inv),
-            IExpr::Var(v) => env.of(v),
-            IExpr::Neg { arg, .. } | IExpr::Not(arg) | IExpr::Field { tuple: arg, .. } => {
-                (self.class(arg, env)? == Inv).then_some(Inv)
-            }
-            IExpr::Bin {
+        match e.kind() {
+            IExprKind::Lit(_) | IExprKind::AllOf { .. } => Some(Inv),
+            IExprKind::Var(v) => env.of(v),
+            IExprKind::Neg { arg, .. }
+            | IExprKind::Not(arg)
+            | IExprKind::Field { tuple: arg, .. } => (self.class(arg, env)? == Inv).then_some(Inv),
+            IExprKind::Bin {
                 op: Op::And,
                 lhs,
                 rhs,
                 ..
             } if self.board_guard(lhs, rhs, env) => (self.class(rhs, env)? == Inv).then_some(Inv),
-            IExpr::Bin { op, lhs, rhs, .. } => {
+            IExprKind::Bin { op, lhs, rhs, .. } => {
                 let l = self.class(lhs, env)?;
                 // A set of the position less (or within) a set of cells that reads one cell,
                 // `alive - neighbours(v)`: it moves with them where membership does.
@@ -299,8 +299,8 @@ impl Proof<'_> {
                     _ => None,
                 }
             }
-            IExpr::Tuple(es) | IExpr::List(es) => all_inv(self, es, env),
-            IExpr::Set(es) => {
+            IExprKind::Tuple(es) | IExprKind::List(es) => all_inv(self, es, env),
+            IExprKind::Set(es) => {
                 if es.is_empty() {
                     return Some(Set);
                 }
@@ -316,17 +316,17 @@ impl Proof<'_> {
                     classes.iter().all(|c| *c == Inv).then_some(Inv)
                 }
             }
-            IExpr::Index { list, index, .. } => {
+            IExprKind::Index { list, index, .. } => {
                 all_inv(self, &[(**list).clone(), (**index).clone()], env)
             }
-            IExpr::Slice { list, lo, hi, .. } => {
+            IExprKind::Slice { list, lo, hi, .. } => {
                 (self.class(list, env)? == Inv).then_some(())?;
                 for b in [lo, hi].into_iter().flatten() {
                     (self.class(b, env)? == Inv).then_some(())?;
                 }
                 Some(Inv)
             }
-            IExpr::With {
+            IExprKind::With {
                 list, index, value, ..
             } => {
                 for x in [list, index, value] {
@@ -334,8 +334,8 @@ impl Proof<'_> {
                 }
                 Some(Inv)
             }
-            IExpr::Variant { args, .. } => all_inv(self, args, env),
-            IExpr::If {
+            IExprKind::Variant { args, .. } => all_inv(self, args, env),
+            IExprKind::If {
                 cond,
                 then,
                 otherwise,
@@ -349,7 +349,7 @@ impl Proof<'_> {
                     _ => None,
                 }
             }
-            IExpr::Let { var, value, body } => {
+            IExprKind::Let { var, value, body } => {
                 let c = match least_part(value, env, self.dims.len()) {
                     Some(least) => least,
                     None => self.class(value, env)?,
@@ -357,14 +357,14 @@ impl Proof<'_> {
                 env.set(var, c)?;
                 self.class(body, env)
             }
-            IExpr::Quant {
+            IExprKind::Quant {
                 vars, domain, body, ..
             } => {
                 let dom = self.class(domain, env)?;
                 self.bind(vars, dom, env)?;
                 (self.class(body, env)? == Inv).then_some(Inv)
             }
-            IExpr::Compr { elem, clauses } => {
+            IExprKind::Compr { elem, clauses } => {
                 if is_corner(elem, clauses, env, self.dims.len()) {
                     self.corners = true;
                     return Some(Inv);
@@ -377,13 +377,13 @@ impl Proof<'_> {
                     _ => None,
                 }
             }
-            IExpr::CompoundOf { elem, clauses, .. } => {
+            IExprKind::CompoundOf { elem, clauses, .. } => {
                 self.clauses(clauses, env)?;
                 (self.class(elem, env)? == Pos).then_some(Pos)
             }
             // (Lowered after this pass.)
-            IExpr::Leaves(_) | IExpr::Extreme(_) => None,
-            IExpr::Closure {
+            IExprKind::Leaves(_) | IExprKind::Extreme(_) => None,
+            IExprKind::Closure {
                 kind,
                 seed,
                 var,
@@ -412,7 +412,7 @@ impl Proof<'_> {
                 }
                 _ => None,
             },
-            IExpr::Builtin { func, args, .. } => {
+            IExprKind::Builtin { func, args, .. } => {
                 let classes = args
                     .iter()
                     .map(|x| self.class(x, env))
@@ -433,8 +433,8 @@ impl Proof<'_> {
                     _ => None,
                 }
             }
-            IExpr::Call { func, args } => self.call(*func, args, env),
-            IExpr::Pos { game, args, .. } => {
+            IExprKind::Call { func, args } => self.call(*func, args, env),
+            IExprKind::Pos { game, args, .. } => {
                 for a in args {
                     match self.class(a, env)? {
                         Inv => {}
@@ -444,16 +444,16 @@ impl Proof<'_> {
                 }
                 Some(Pos)
             }
-            IExpr::End => Some(Pos),
+            IExprKind::End => Some(Pos),
             // Made by a later pass: unknown here.
-            IExpr::Inverted(_) | IExpr::Cells(_) | IExpr::Parts(_) => None,
-            IExpr::Compound { parts, .. } => {
+            IExprKind::Inverted(_) | IExprKind::Cells(_) | IExprKind::Parts(_) => None,
+            IExprKind::Compound { parts, .. } => {
                 for p in parts {
                     (self.class(p, env)? == Pos).then_some(())?;
                 }
                 Some(Pos)
             }
-            IExpr::Match {
+            IExprKind::Match {
                 scrutinee,
                 arms,
                 default,
@@ -508,7 +508,7 @@ impl Proof<'_> {
     /// something else, or its values are not numbers or booleans), `None` where it is one
     /// that moves.
     fn table(&mut self, e: &IExpr, env: &Env) -> Option<Option<Class>> {
-        if matches!(e, IExpr::Var(_) | IExpr::Lit(_)) {
+        if matches!(e.kind(), IExprKind::Var(_) | IExprKind::Lit(_)) {
             return Some(None);
         }
         let mut binds: HashSet<usize> = HashSet::new();
@@ -660,16 +660,16 @@ impl Proof<'_> {
     /// point is on the board. Both together then say what `cond` alone says (a point off
     /// the board is in no set of the position), which moves with the position.
     fn board_guard(&self, guard: &IExpr, cond: &IExpr, env: &Env) -> bool {
-        let IExpr::Bin {
+        let IExprKind::Bin {
             op: Op::In,
             lhs: point,
             rhs,
             ..
-        } = cond
+        } = cond.kind()
         else {
             return false;
         };
-        if !matches!(&**rhs, IExpr::Var(v) if env.of(v) == Some(Class::Set)) {
+        if !matches!(rhs.kind(), IExprKind::Var(v) if env.of(v) == Some(Class::Set)) {
             return false;
         }
         let reads = Self::free_reads(&[guard, point]);
@@ -800,12 +800,12 @@ fn points(c: Class) -> bool {
 /// Part `i` of the cell a binder names: `x.i`, or the pattern's `i`th name (`x` itself
 /// for a set of numbers).
 fn part_of(e: &IExpr, vars: &[Var], k: usize) -> Option<usize> {
-    match (e, vars) {
-        (IExpr::Field { tuple, index }, [x]) if k > 1 => {
-            matches!(&**tuple, IExpr::Var(v) if v.slot == x.slot).then_some(*index)
+    match (e.kind(), vars) {
+        (IExprKind::Field { tuple, index }, [x]) if k > 1 => {
+            matches!(tuple.kind(), IExprKind::Var(v) if v.slot == x.slot).then_some(*index)
         }
-        (IExpr::Var(v), [x]) if k == 1 && v.slot == x.slot => Some(0),
-        (IExpr::Var(v), names) if names.len() == k && k > 1 => {
+        (IExprKind::Var(v), [x]) if k == 1 && v.slot == x.slot => Some(0),
+        (IExprKind::Var(v), names) if names.len() == k && k > 1 => {
             names.iter().position(|x| x.slot == v.slot)
         }
         _ => None,
@@ -815,21 +815,24 @@ fn part_of(e: &IExpr, vars: &[Var], k: usize) -> Option<usize> {
 /// `min({ x.i for x in s })` (`min(s)` for a set of numbers) of a set `s` named by a
 /// variable, cells of `k` parts: part `i` of the least cells of `s`.
 fn least_part(e: &IExpr, env: &Env, k: usize) -> Option<Class> {
-    let IExpr::Builtin {
+    let IExprKind::Builtin {
         func: Builtin::Min,
         args,
         ..
-    } = e
+    } = e.kind()
     else {
         return None;
     };
     let [arg] = args.as_slice() else { return None };
-    match arg {
-        IExpr::Var(s) if k == 1 && env.of(s) == Some(Class::Set) => Some(Class::Least(0, s.slot)),
-        IExpr::Compr { elem, clauses } => {
-            let [IClause::Bind(vars, IExpr::Var(s))] = clauses.as_slice() else {
+    match arg.kind() {
+        IExprKind::Var(s) if k == 1 && env.of(s) == Some(Class::Set) => {
+            Some(Class::Least(0, s.slot))
+        }
+        IExprKind::Compr { elem, clauses } => {
+            let [IClause::Bind(vars, s)] = clauses.as_slice() else {
                 return None;
             };
+            let s = s.as_var()?;
             (env.of(s) == Some(Class::Set)).then_some(())?;
             Some(Class::Least(part_of(elem, vars, k)?, s.slot))
         }
@@ -840,33 +843,38 @@ fn least_part(e: &IExpr, env: &Env, k: usize) -> Option<Class> {
 /// Whether `{ elem for clauses }` moves a set named by a variable (cells of `k` parts) to
 /// the corner: each part of each cell less the least of that part (or left as it is).
 fn is_corner(elem: &IExpr, clauses: &[IClause], env: &Env, k: usize) -> bool {
-    let [IClause::Bind(vars, IExpr::Var(s))] = clauses else {
+    let [IClause::Bind(vars, s)] = clauses else {
+        return false;
+    };
+    let Some(s) = s.as_var() else {
         return false;
     };
     if env.of(s) != Some(Class::Set) {
         return false;
     }
-    let items: Vec<&IExpr> = match (elem, k) {
-        (IExpr::Tuple(items), _) if items.len() == k && k > 1 => items.iter().collect(),
-        (item, 1) => vec![item],
+    let items: Vec<&IExpr> = match (elem.kind(), k) {
+        (IExprKind::Tuple(items), _) if items.len() == k && k > 1 => items.iter().collect(),
+        (_, 1) => vec![elem],
         _ => return false,
     };
     let mut moved = false;
     for (i, item) in items.into_iter().enumerate() {
-        match item {
-            IExpr::Bin {
+        match item.kind() {
+            IExprKind::Bin {
                 op: Op::NatSub | Op::Sub,
                 lhs,
                 rhs,
                 ..
             } if part_of(lhs, vars, k) == Some(i) => {
-                let IExpr::Var(m) = &**rhs else { return false };
+                let IExprKind::Var(m) = rhs.kind() else {
+                    return false;
+                };
                 if env.of(m) != Some(Class::Least(i, s.slot)) {
                     return false;
                 }
                 moved = true;
             }
-            other if part_of(other, vars, k) == Some(i) => {}
+            _ if part_of(item, vars, k) == Some(i) => {}
             _ => return false,
         }
     }
@@ -886,11 +894,11 @@ fn corner_fn(f: &Function) -> bool {
     let mut env = Env::new(f.frame.max(1));
     env.classes[0] = Some(Class::Set);
     let mut body = &f.body;
-    while let IExpr::Let {
+    while let IExprKind::Let {
         var,
         value,
         body: rest,
-    } = body
+    } = body.kind()
     {
         let Some(least) = least_part(value, &env, k) else {
             return false;
@@ -900,7 +908,7 @@ fn corner_fn(f: &Function) -> bool {
         }
         body = rest;
     }
-    let IExpr::Compr { elem, clauses } = body else {
+    let IExprKind::Compr { elem, clauses } = body.kind() else {
         return false;
     };
     is_corner(elem, clauses, &env, k)
@@ -919,8 +927,8 @@ fn strip_moves(program: &Program, moves: &[Move]) -> Option<Vec<Move>> {
                 IClause::Bind(vars, dom) => {
                     strip(program, dom, &nonempty, &mut fine);
                     if matches!(
-                        dom,
-                        IExpr::Closure {
+                        dom.kind_mut(),
+                        IExprKind::Closure {
                             kind: crate::ast::ClosureKind::Components,
                             ..
                         }
@@ -943,19 +951,24 @@ fn strip_moves(program: &Program, moves: &[Move]) -> Option<Vec<Move>> {
 /// argument, where that is a name bound to a part of `components` (`nonempty`); clears
 /// `fine` where the argument may be empty.
 fn strip(program: &Program, e: &mut IExpr, nonempty: &HashSet<usize>, fine: &mut bool) {
-    if let IExpr::Call { func, args } = e {
+    if let IExprKind::Call { func, args } = e.kind() {
         if corner_fn(&program.fns[*func]) {
             match args.as_slice() {
-                [arg @ IExpr::Var(v)] if nonempty.contains(&v.slot) => *e = arg.clone(),
+                [arg] if arg.as_var().is_some_and(|v| nonempty.contains(&v.slot)) => {
+                    *e = arg.clone()
+                }
                 _ => *fine = false,
             }
             return;
         }
     }
     let mut inner = nonempty.clone();
-    if let IExpr::Compr { clauses, .. } | IExpr::CompoundOf { clauses, .. } = e {
+    if let IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } = e.kind() {
         for c in clauses.iter() {
-            if let IClause::Bind(vars, IExpr::Closure { kind, .. }) = c {
+            let IClause::Bind(vars, domain) = c else {
+                continue;
+            };
+            if let IExprKind::Closure { kind, .. } = domain.kind() {
                 if *kind == crate::ast::ClosureKind::Components {
                     inner.extend(vars.iter().map(|v| v.slot));
                 }
