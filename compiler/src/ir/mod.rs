@@ -131,7 +131,8 @@ pub struct Var {
 #[derive(Clone)]
 pub struct IExpr {
     kind: IExprKind,
-    props: std::cell::OnceCell<Props>,
+    /// Boxed: the interpreter walks the nodes, which stay small.
+    props: std::cell::OnceCell<Box<Props>>,
 }
 
 impl IExpr {
@@ -182,7 +183,7 @@ impl IExpr {
 
     /// The facts about this expression.
     pub fn props(&self) -> &Props {
-        self.props.get_or_init(|| Props::of(&self.kind))
+        self.props.get_or_init(|| Box::new(Props::of(&self.kind)))
     }
 }
 
