@@ -730,7 +730,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             items[j] = v;
             Val::List(Rc::new(items))
         }
-        IExprKind::Call { func, args } => {
+        IExprKind::Call { func, args, .. } => {
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
             let f = &cx.program.fns[*func];
             let mut frame = Vec::with_capacity(f.frame.max(args.len()));

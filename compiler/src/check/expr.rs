@@ -12,12 +12,7 @@ impl Checker<'_> {
         // value is surely not negative (a constant of type `int` that is not, or arithmetic
         // on such).
         if cfg!(debug_assertions) && self.diags.len() == errors && !ty.has_any() {
-            let rets: Vec<Ty> = self.fn_sigs.iter().map(|s| s.ret.clone()).collect();
-            let cx = TypeContext {
-                rets: &rets,
-                unions: &self.program.types,
-            };
-            let read = ir.ty(cx);
+            let read = ir.ty();
             assert!(
                 read.fits(&ty) && !read.has_any(),
                 "internal error: the IR reads type {read} where the checker found {ty}: {ir:?}"

@@ -447,6 +447,7 @@ impl Checker<'_> {
                 IExpr::from(IExprKind::Call {
                     func: fid,
                     args: irs,
+                    ret: ret.clone(),
                 }),
                 ret,
             );

@@ -545,7 +545,7 @@ impl Gen<'_> {
                     |#x| ::std::result::Result::Ok(#next),
                 )?)
             }
-            IExprKind::Call { func, args } => {
+            IExprKind::Call { func, args, .. } => {
                 let name = &self.names.fns[*func];
                 let params = &self.program.fns[*func].params;
                 let unchecked = self.lookup_box(*func).is_some_and(|types| {

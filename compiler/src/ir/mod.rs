@@ -23,7 +23,6 @@ pub use props::Props;
 pub use ranges::{param_ranges, Evaluate, Interval, ValueRange};
 pub use shape::Shape;
 pub use types::*;
-pub use typing::TypeContext;
 pub use verify::verify;
 /// Operators after type resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +178,11 @@ impl IExpr {
     /// Whether this is a name in slot `slot`.
     pub fn is_var(&self, slot: usize) -> bool {
         matches!(&self.kind, IExprKind::Var(v) if v.slot == slot)
+    }
+
+    /// The facts kept on this node, where they were asked for since it last changed.
+    pub fn kept_props(&self) -> Option<&Props> {
+        self.props.get().map(|p| &**p)
     }
 
     /// The facts about this expression.
@@ -337,6 +341,8 @@ pub enum IExprKind {
         func: usize,
         /// The arguments.
         args: Vec<IExpr>,
+        /// The function's result type.
+        ret: Ty,
     },
     /// A call of a built-in function.
     Builtin {
@@ -850,6 +856,7 @@ impl VariantRef {
             variant: self.variant,
             fields: payload,
             name: self.name.clone(),
+            union: self.ty.name.clone(),
         })))
     }
 }

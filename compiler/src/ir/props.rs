@@ -1,7 +1,7 @@
 //! The facts about an expression that follow from its parts alone ([`Props`]), each node's
-//! from its own kind and its children's facts: a structural hash, whether it holds a
-//! position, a loop, an operation that can fail, which helper functions it calls and which
-//! names it reads. A
+//! from its own kind and its children's facts: its type, a structural hash, whether it
+//! holds a position, a loop, an operation that can fail, which helper functions it calls
+//! and which names it reads. A
 //! node keeps its facts once asked ([`IExpr::props`]); the passes read them instead of
 //! walking the expression again. Facts that depend on the program (whether a called
 //! function can fail, whether its calls are costly) are the reader's, from `calls`.
@@ -12,6 +12,8 @@ use std::hash::Hasher;
 /// What an expression's parts tell about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Props {
+    /// Its static type ([`IExpr::ty`]).
+    pub ty: Ty,
     /// A hash of its structure, spans aside: expressions of one [`Shape`] hash alike.
     pub hash: u64,
     /// It is or holds a position expression (a position, `end`, a compound, a game sum).
@@ -36,6 +38,7 @@ impl Props {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         kind.hash_own(&mut hasher);
         let mut props = Props {
+            ty: kind.ty_here(),
             hash: 0,
             position: kind.is_position(),
             loops: kind.loops_here(),

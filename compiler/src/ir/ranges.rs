@@ -192,7 +192,7 @@ impl Analysis {
                     None => Abs::Unknown,
                 }
             }
-            IExprKind::Call { func, args } => {
+            IExprKind::Call { func, args, .. } => {
                 let args = args.iter().map(|a| self.eval(a, env)).collect();
                 self.call(*func, args)
             }

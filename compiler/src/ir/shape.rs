@@ -98,7 +98,7 @@ impl IExprKind {
                 var(v, h);
             }
             IExprKind::Slice { lo, hi, .. } => (lo.is_some(), hi.is_some()).hash(h),
-            IExprKind::Call { func, args } => (func, args.len()).hash(h),
+            IExprKind::Call { func, args, .. } => (func, args.len()).hash(h),
             IExprKind::Builtin { func, args, .. } => (*func as u8, args.len()).hash(h),
             IExprKind::Pos { game, .. } => game.hash(h),
             IExprKind::Variant { variant, .. } => (variant.ty.id, variant.variant).hash(h),

@@ -39,8 +39,6 @@ const MAX_REWRITES: usize = 64;
 pub fn share(program: &mut Program) {
     let mut names = NameSupply::new(program);
     let cx = Context {
-        rets: program.fns.iter().map(|f| f.ret.ty()).collect(),
-        unions: program.types.clone(),
         costly_fns: (program.fns.iter())
             .map(|f| {
                 (f.params.iter()).any(|(_, t)| matches!(t, FieldTy::Set(_) | FieldTy::List(_)))
@@ -179,10 +177,6 @@ impl Sureness {
 
 /// What the pass reads while it rewrites.
 struct Context {
-    /// The functions' result types.
-    rets: Vec<Ty>,
-    /// The tagged unions.
-    unions: Vec<UnionType>,
     /// Functions whose calls are costly (they take a set or a list: no table answers them).
     costly_fns: Vec<bool>,
     sure: Sureness,
@@ -208,11 +202,7 @@ impl Context {
     /// The type of a shared expression's name: the expression's, where the IR tells it
     /// (not `_`, as for the elements of `{}`).
     fn ty_of(&self, e: &IExpr) -> Option<Ty> {
-        let cx = TypeContext {
-            rets: &self.rets,
-            unions: &self.unions,
-        };
-        Some(e.ty(cx)).filter(|t| !t.has_any())
+        Some(e.ty()).filter(|t| !t.has_any())
     }
 
     /// Rewrites `root` until nothing more is shared; true when it changed. New names take
@@ -811,7 +801,7 @@ mod tests {
                 show(p, domain),
                 show(p, body)
             ),
-            IExprKind::Call { func, args } => format!("{}({})", p.fns[*func].name, list(args)),
+            IExprKind::Call { func, args, .. } => format!("{}({})", p.fns[*func].name, list(args)),
             IExprKind::Builtin { func, args, .. } => format!("{func:?}({})", list(args)),
             IExprKind::Pos { game, args, .. } => format!("{}({})", p.games[*game].name, list(args)),
             IExprKind::End => "end".into(),

@@ -170,6 +170,8 @@ pub struct Tagged {
     pub fields: Vec<Val>,
     /// The tag, as written.
     pub name: Rc<str>,
+    /// The type's name (after the fields above, which order values).
+    pub union: Rc<str>,
 }
 
 impl FieldTy {
@@ -242,6 +244,7 @@ impl FieldTy {
                             variant: index,
                             fields: payload,
                             name: v.name.clone(),
+                            union: types[u.id].name.as_str().into(),
                         })));
                         if out.len() > limit {
                             return None;

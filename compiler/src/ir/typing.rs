@@ -1,6 +1,7 @@
 //! The static type of every expression, read off the IR: a name's type is on it, a
 //! literal's follows from its value, and every other node's from its children's (and the
-//! called functions' result types) by the checker's own rules. The checker asserts, in
+//! called function's result type, which a call holds) by the checker's own rules: one of
+//! each node's facts ([`Props::ty`]). The checker asserts, in
 //! debug builds (every test), that this is the type it found for every expression it
 //! checks without error, or more precise: `nat` where it found `int` and the value is surely
 //! not negative (a constant of type `int` whose value is not, and arithmetic on such).
@@ -8,23 +9,20 @@
 
 use super::*;
 
-/// What an expression's type depends on besides the expression: the functions' result
-/// types and the tagged unions.
-#[derive(Clone, Copy)]
-pub struct TypeContext<'a> {
-    /// Each function's result type, by id.
-    pub rets: &'a [Ty],
-    /// The program's tagged unions, by id.
-    pub unions: &'a [UnionType],
-}
-
 impl IExpr {
     /// The static type of this expression (`Ty::Any` where nothing tells it, as for the
-    /// elements of `{}`).
-    pub fn ty(&self, cx: TypeContext) -> Ty {
-        let ty = |e: &IExpr| e.ty(cx);
-        match self.kind() {
-            IExprKind::Lit(v) => v.ty(cx),
+    /// elements of `{}`): one of its facts ([`IExpr::props`]).
+    pub fn ty(&self) -> Ty {
+        self.props().ty.clone()
+    }
+}
+
+impl IExprKind {
+    /// The static type of a node of this kind, from its children's.
+    pub fn ty_here(&self) -> Ty {
+        let ty = |e: &IExpr| e.ty();
+        match self {
+            IExprKind::Lit(v) => v.ty(),
             IExprKind::AllOf { ty, .. } => Ty::Set(Box::new(ty.ty())),
             IExprKind::Var(v) => v.ty.clone(),
             IExprKind::Neg { .. } => Ty::Int,
@@ -88,7 +86,7 @@ impl IExpr {
             } => ty(seed),
             IExprKind::Closure { seed, .. } => Ty::List(Box::new(ty(seed))),
             IExprKind::Slice { list, .. } | IExprKind::With { list, .. } => ty(list),
-            IExprKind::Call { func, .. } => cx.rets.get(*func).cloned().unwrap_or(Ty::Any),
+            IExprKind::Call { ret, .. } => ret.clone(),
             IExprKind::Builtin { func, args, .. } => match func {
                 Builtin::Len | Builtin::Abs => Ty::Nat,
                 Builtin::Min | Builtin::Max => match args.as_slice() {
@@ -127,24 +125,21 @@ impl IExpr {
 impl Val {
     /// The static type of a constant: a number's is `nat` where it is not negative (as a
     /// literal's), a collection's the join of its elements' (`_` where it has none).
-    pub fn ty(&self, cx: TypeContext) -> Ty {
+    pub fn ty(&self) -> Ty {
         match self {
             Val::Bool(_) => Ty::Bool,
             Val::Int(n) if *n >= 0 => Ty::Nat,
             Val::Int(_) => Ty::Int,
-            Val::Tuple(vs) => Ty::Tuple(vs.iter().map(|v| v.ty(cx)).collect()),
-            Val::Set(vs) => Ty::Set(Box::new(join(vs.iter().map(|v| v.ty(cx))))),
-            Val::List(vs) => Ty::List(Box::new(join(vs.iter().map(|v| v.ty(cx))))),
+            Val::Tuple(vs) => Ty::Tuple(vs.iter().map(Val::ty).collect()),
+            Val::Set(vs) => Ty::Set(Box::new(join(vs.iter().map(Val::ty)))),
+            Val::List(vs) => Ty::List(Box::new(join(vs.iter().map(Val::ty)))),
             Val::Range(lo, hi) if *lo >= 0 || hi < lo => Ty::Set(Box::new(Ty::Nat)),
             Val::Range(..) => Ty::Set(Box::new(Ty::Int)),
             Val::Game(_) => Ty::Game,
-            Val::Tag(t) => match cx.unions.get(t.ty) {
-                Some(u) => Ty::Union(UnionRef {
-                    id: t.ty,
-                    name: u.name.as_str().into(),
-                }),
-                None => Ty::Any,
-            },
+            Val::Tag(t) => Ty::Union(UnionRef {
+                id: t.ty,
+                name: t.union.clone(),
+            }),
         }
     }
 }
@@ -175,13 +170,8 @@ game G(n: nat) { move take(k in 1..=2, k <= n) => G(n - k) }
 value grundy of G(3)
 ";
         let program = crate::compile_str(source).expect("checks");
-        let rets: Vec<Ty> = program.fns.iter().map(|f| f.ret.ty()).collect();
-        let cx = TypeContext {
-            rets: &rets,
-            unions: &program.types,
-        };
         let read: Vec<String> = (program.fns.iter())
-            .map(|f| f.body.ty(cx).to_string())
+            .map(|f| f.body.ty().to_string())
             .collect();
         assert_eq!(
             read,
@@ -194,11 +184,11 @@ value grundy of G(3)
         );
         // The elements of `{}` are of no type the IR can tell.
         let empty = IExpr::from(IExprKind::Set(Vec::new()));
-        assert_eq!(empty.ty(cx), Ty::Set(Box::new(Ty::Any)));
+        assert_eq!(empty.ty(), Ty::Set(Box::new(Ty::Any)));
         let neg = IExpr::from(IExprKind::Neg {
             arg: Box::new(IExpr::from(IExprKind::Lit(Val::Int(3)))),
             span: Span::default(),
         });
-        assert_eq!(neg.ty(cx), Ty::Int);
+        assert_eq!(neg.ty(), Ty::Int);
     }
 }

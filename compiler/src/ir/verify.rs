@@ -174,6 +174,11 @@ impl Verifier<'_> {
     }
 
     fn expr(&self, e: &IExpr, bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+        if e.kept_props()
+            .is_some_and(|kept| *kept != Props::of(e.kind()))
+        {
+            return Err(format!("facts kept on {e:?} that are not its own"));
+        }
         let depth = bound.len();
         match e.kind() {
             IExprKind::Var(v) => {
@@ -333,7 +338,7 @@ impl Verifier<'_> {
                     Leaves::Pair { .. } => self.children(e, bound)?,
                 }
             }
-            IExprKind::Call { func, args } => {
+            IExprKind::Call { func, args, .. } => {
                 let params = self.program.fns.get(*func).map(|f| f.params.len());
                 if params != Some(args.len()) {
                     return Err(format!(
@@ -437,6 +442,7 @@ value grundy of G({0, 1, 2, 3, 4})
         // A call with an argument too many.
         let mut broken = program.clone();
         broken.fns[0].body = IExpr::from(IExprKind::Call {
+            ret: Ty::Nat,
             func: 0,
             args: vec![
                 IExpr::from(IExprKind::Lit(Val::Int(1))),
@@ -444,5 +450,16 @@ value grundy of G({0, 1, 2, 3, 4})
             ],
         });
         assert!(verify(&broken).unwrap_err().contains("2 arguments"));
+        // Facts kept on a node that are not its own (which `kind_mut` makes impossible
+        // outside this module).
+        let mut broken = program.clone();
+        let body = broken.fns[0].body.clone();
+        let mut wrong = Props::of(body.kind());
+        wrong.fallible = !wrong.fallible;
+        broken.fns[0].body = IExpr {
+            kind: body.into_kind(),
+            props: std::cell::OnceCell::from(Box::new(wrong)),
+        };
+        assert!(verify(&broken).unwrap_err().contains("not its own"));
     }
 }

@@ -492,7 +492,7 @@ impl Walk<'_, '_> {
     /// The results of the call `e` at every argument its arguments can take (a failing
     /// call builds nothing).
     fn results(&self, e: &IExpr, env: &Env) -> Option<BTreeSet<Val>> {
-        let IExprKind::Call { func, args } = e.kind() else {
+        let IExprKind::Call { func, args, .. } = e.kind() else {
             return None;
         };
         let f = self.program.fns.get(*func)?;

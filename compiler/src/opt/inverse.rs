@@ -82,7 +82,7 @@ impl Pass<'_> {
         else {
             return None;
         };
-        let IExprKind::Call { func, args } = set.kind() else {
+        let IExprKind::Call { func, args, .. } = set.kind() else {
             return None;
         };
         if !matches!(args.as_slice(), [a] if a.as_var() == Some(b)) {
@@ -135,6 +135,7 @@ impl Pass<'_> {
             (domain_values.iter())
                 .map(|v| {
                     let call = IExpr::from(IExprKind::Call {
+                        ret: self.program.fns[func].ret.ty(),
                         func,
                         args: vec![IExpr::from(IExprKind::Lit(v.clone()))],
                     });

@@ -99,7 +99,7 @@ impl<'p> Knowledge<'p> {
                 args,
                 ..
             } => args.iter().all(|x| self.sure(x, scope)),
-            IExprKind::Call { func, args } => {
+            IExprKind::Call { func, args, .. } => {
                 let f = &self.program.fns[*func];
                 args.iter().all(|a| self.sure(a, scope))
                     && (self.call_types(*func, args, scope))
@@ -217,7 +217,7 @@ impl<'p> Knowledge<'p> {
                 let first = elems.next().unwrap_or(Some(FieldTy::Range(0, 0)))?;
                 set(elems.try_fold(first, |acc, t| join(acc, t?))?)
             }
-            IExprKind::Call { func, args } => {
+            IExprKind::Call { func, args, .. } => {
                 let types = self.call_types(*func, args, scope)?;
                 match (self.evaluations).range(*func, &types, TABLE_LIMIT) {
                     Some(ValueRange::Int((lo, hi))) => Some(FieldTy::Range(lo, hi)),

@@ -411,12 +411,14 @@ impl Pass<'_, '_> {
         }
         let id = self.program.fns.len() + self.added.len();
         self.added.push(function);
+        let ret = self.added[id - self.program.fns.len()].ret.ty();
         let call = IExprKind::Call {
             func: id,
             args: params
                 .into_iter()
                 .map(|v| IExprKind::Var(v).into())
                 .collect(),
+            ret,
         };
         Some(match dom.kind() {
             IExprKind::AllOf { .. } => IExpr::from(call),

@@ -95,7 +95,7 @@ impl Known {
         else {
             return None;
         };
-        let IExprKind::Call { func, args } = next.kind() else {
+        let IExprKind::Call { func, args, .. } = next.kind() else {
             return None;
         };
         let [x] = args.as_slice() else {

@@ -132,7 +132,7 @@ impl Pass<'_, '_> {
     fn inlined(&mut self, e: &IExpr, depth: usize) -> IExpr {
         let mut out = e.clone();
         if depth > 0 {
-            if let IExprKind::Call { func, args } = out.kind() {
+            if let IExprKind::Call { func, args, .. } = out.kind() {
                 let f = &self.program.fns[*func];
                 let offset = *self.frame;
                 *self.frame += f.frame.max(f.params.len());

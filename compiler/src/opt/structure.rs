@@ -930,7 +930,7 @@ impl Walker<'_> {
                     Skel::Op(name, false, vec![seed_s, body]),
                 ))
             }
-            IExprKind::Call { func, args } => self.inline(*func, args),
+            IExprKind::Call { func, args, .. } => self.inline(*func, args),
             IExprKind::Builtin { func, args, .. } => {
                 let walked: Vec<W> = args
                     .iter()

@@ -433,7 +433,7 @@ impl Proof<'_> {
                     _ => None,
                 }
             }
-            IExprKind::Call { func, args } => self.call(*func, args, env),
+            IExprKind::Call { func, args, .. } => self.call(*func, args, env),
             IExprKind::Pos { game, args, .. } => {
                 for a in args {
                     match self.class(a, env)? {
@@ -951,7 +951,7 @@ fn strip_moves(program: &Program, moves: &[Move]) -> Option<Vec<Move>> {
 /// argument, where that is a name bound to a part of `components` (`nonempty`); clears
 /// `fine` where the argument may be empty.
 fn strip(program: &Program, e: &mut IExpr, nonempty: &HashSet<usize>, fine: &mut bool) {
-    if let IExprKind::Call { func, args } = e.kind() {
+    if let IExprKind::Call { func, args, .. } = e.kind() {
         if corner_fn(&program.fns[*func]) {
             match args.as_slice() {
                 [arg] if arg.as_var().is_some_and(|v| nonempty.contains(&v.slot)) => {
