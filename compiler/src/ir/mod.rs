@@ -785,6 +785,20 @@ impl IExpr {
         self.kind_mut().for_each_child_mut(f)
     }
 
+    /// Rewrites every node of this expression with `f`, each node's parts before it: `f`
+    /// sees a node whose parts it has already rewritten (the one fold of the passes).
+    pub fn rewrite_up(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+        self.for_each_child_mut(&mut |c| c.rewrite_up(f));
+        f(self);
+    }
+
+    /// Calls `f` on every node of this expression, mutably, each node before its parts
+    /// (for changes to a node's own data, such as the names it binds or its span).
+    pub fn for_each_node_mut(&mut self, f: &mut dyn FnMut(&mut IExpr)) {
+        f(self);
+        self.for_each_child_mut(&mut |c| c.for_each_node_mut(f));
+    }
+
     /// Calls `f` on each name this expression itself binds (not those of the expressions
     /// inside it): a `let`'s, a quantifier's, a closure's, a match arm's, a comprehension's
     /// clauses'.

@@ -34,7 +34,7 @@ impl std::hash::Hash for Shape {
 }
 
 fn forget_spans(e: &mut IExpr) {
-    match e.kind_mut() {
+    e.for_each_node_mut(&mut |e| match e.kind_mut() {
         IExprKind::Neg { span, .. }
         | IExprKind::Bin { span, .. }
         | IExprKind::Index { span, .. }
@@ -45,8 +45,7 @@ fn forget_spans(e: &mut IExpr) {
         | IExprKind::Variant { span, .. } => *span = Span::default(),
         IExprKind::Extreme(x) => x.span = Span::default(),
         _ => {}
-    }
-    e.for_each_child_mut(&mut forget_spans);
+    });
 }
 
 impl IExprKind {

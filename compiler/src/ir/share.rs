@@ -241,7 +241,7 @@ impl Context {
                         body: Box::new(body),
                     });
                 }
-                Target::Clause(at, k) => match (expr_at_mut(root, &at)).kind_mut() {
+                Target::Clause(at, k) => match expr_at_mut(root, &at).kind_mut() {
                     IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
                         clauses.insert(k, IClause::Let(var, value))
                     }

@@ -18,12 +18,11 @@ use crate::ir::*;
 
 /// Runs the pass on every rule expression of `program`.
 pub fn run(program: &mut Program, _source: &str) {
-    program.for_each_rule_expr_mut(&mut expr);
+    program.for_each_rule_expr_mut(&mut |e| e.rewrite_up(&mut expr));
 }
 
-/// Rewrites `e`'s parts, then `e`.
+/// Rewrites `e`, whose parts are rewritten.
 fn expr(e: &mut IExpr) {
-    e.for_each_child_mut(&mut |c| expr(c));
     if let Some((set, kind)) = moved(e).or_else(|| extreme(e)) {
         let written = std::mem::replace(e, IExpr::from(IExprKind::End));
         *e = IExpr::from(IExprKind::Cells(Box::new(CellOp { set, kind, written })));

@@ -14,12 +14,11 @@ use crate::ir::*;
 
 /// Runs the pass on every expression of `program`.
 pub fn run(program: &mut Program, _source: &str) {
-    program.for_each_expr_mut(&mut lower);
+    program.for_each_expr_mut(&mut |e| e.rewrite_up(&mut lower));
 }
 
-/// Lowers `e` and every expression inside it, innermost first.
+/// Lowers `e`, whose parts are lowered.
 fn lower(e: &mut IExpr) {
-    e.for_each_child_mut(&mut |c| lower(c));
     let extreme = match e.kind_mut() {
         IExprKind::Bin {
             op: op @ (Op::SetUnion | Op::SetDiff),

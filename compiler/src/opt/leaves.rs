@@ -41,7 +41,7 @@ fn result(e: &mut IExpr) {
 /// `e` as a sum of positions, when it is one.
 fn leaves(e: &mut IExpr) -> Option<Leaves> {
     let position = |e: &IExpr| matches!(e.kind(), IExprKind::Pos { .. });
-    match (std::mem::replace(e, IExpr::from(IExprKind::End))).into_kind() {
+    match std::mem::replace(e, IExpr::from(IExprKind::End)).into_kind() {
         IExprKind::Bin {
             op: Op::GameSum,
             lhs,

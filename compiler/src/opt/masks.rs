@@ -546,7 +546,7 @@ fn relocate(e: &mut IExpr, slots: &mut HashMap<Rc<str>, usize>, next: &mut usize
         });
         v.slot = s;
     };
-    match e.kind_mut() {
+    e.for_each_node_mut(&mut |e| match e.kind_mut() {
         IExprKind::Var(v) | IExprKind::Let { var: v, .. } | IExprKind::Closure { var: v, .. } => {
             slot_of(v)
         }
@@ -566,6 +566,5 @@ fn relocate(e: &mut IExpr, slots: &mut HashMap<Rc<str>, usize>, next: &mut usize
             }
         }
         _ => {}
-    }
-    e.for_each_child_mut(&mut |c| relocate(c, slots, next));
+    });
 }

@@ -301,7 +301,7 @@ impl Probe<'_> {
                     domain: inner_domain,
                     body: inner_body,
                     ..
-                } = (parts.remove(j)).into_kind()
+                } = parts.remove(j).into_kind()
                 else {
                     unreachable!("the candidate is a quantifier")
                 };
@@ -388,7 +388,7 @@ fn narrow(e: IExpr) -> IExpr {
                     body: Box::new(and_all(parts)),
                 });
             };
-            let IExprKind::Bin { lhs, rhs, .. } = (parts.remove(j)).into_kind() else {
+            let IExprKind::Bin { lhs, rhs, .. } = parts.remove(j).into_kind() else {
                 unreachable!("the position found a membership")
             };
             let whole_type = matches!(domain.kind(), IExprKind::AllOf { ty, .. } if holds_any(ty));

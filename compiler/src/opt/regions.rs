@@ -150,7 +150,7 @@ impl Pass<'_, '_> {
             seed,
             var,
             next,
-        } = (self.inlined(e, 2)).into_kind()
+        } = self.inlined(e, 2).into_kind()
         else {
             return None;
         };
