@@ -5,22 +5,24 @@
 use super::*;
 use crate::ast::Span;
 
-/// An expression with its spans forgotten, compared and hashed by its structure.
+/// An expression with its spans forgotten, compared and hashed by its structure (the
+/// structural hash is the expression's own fact, which leaves spans aside).
 #[derive(Clone, Debug)]
-pub struct Shape(IExpr);
+pub struct Shape(IExpr, u64);
 
 impl Shape {
     /// The shape of `e`.
     pub fn of(e: &IExpr) -> Shape {
+        let hash = e.props().hash;
         let mut e = e.clone();
         forget_spans(&mut e);
-        Shape(e)
+        Shape(e, hash)
     }
 }
 
 impl PartialEq for Shape {
     fn eq(&self, other: &Shape) -> bool {
-        self.0 == other.0
+        self.1 == other.1 && self.0 == other.0
     }
 }
 
@@ -29,7 +31,7 @@ impl Eq for Shape {}
 
 impl std::hash::Hash for Shape {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(self.0.props().hash);
+        h.write_u64(self.1);
     }
 }
 

@@ -262,7 +262,7 @@ impl Pass<'_, '_> {
         }
         self.scope = saved;
         // Then this one: a comprehension over a set of `T` with table conditions.
-        let IExprKind::Compr { elem, clauses } = e.kind_mut() else {
+        let IExprKind::Compr { elem, clauses } = e.kind() else {
             return;
         };
         // `{ y for y in S }` over a set of `T` is `S` (its conditions became masks).

@@ -927,7 +927,7 @@ fn strip_moves(program: &Program, moves: &[Move]) -> Option<Vec<Move>> {
                 IClause::Bind(vars, dom) => {
                     strip(program, dom, &nonempty, &mut fine);
                     if matches!(
-                        dom.kind_mut(),
+                        dom.kind(),
                         IExprKind::Closure {
                             kind: crate::ast::ClosureKind::Components,
                             ..
