@@ -76,10 +76,13 @@ struct FnSig {
     ret: Ty,
 }
 
+/// The names visible at a point of one body (a game, a function, a query), and every name
+/// the body has bound so far: each binding gets its own slot, never reused, so a slot names
+/// one binding of its body (the passes compare names by slot, and shapes up to the slots of
+/// the names bound inside them).
 struct Scope {
     names: Vec<(String, usize, Ty)>,
     next: usize,
-    max: usize,
 }
 
 impl Scope {
@@ -87,7 +90,6 @@ impl Scope {
         Scope {
             names: Vec::new(),
             next: 0,
-            max: 0,
         }
     }
 
@@ -106,7 +108,6 @@ impl Scope {
     fn push(&mut self, name: &str, ty: Ty) -> Var {
         let slot = self.next;
         self.next += 1;
-        self.max = self.max.max(self.next);
         self.names.push((name.to_string(), slot, ty.clone()));
         Var {
             slot,
@@ -115,13 +116,18 @@ impl Scope {
         }
     }
 
-    fn mark(&self) -> (usize, usize) {
-        (self.names.len(), self.next)
+    /// How many slots the body uses.
+    fn frame(&self) -> usize {
+        self.next
     }
 
-    fn reset(&mut self, mark: (usize, usize)) {
-        self.names.truncate(mark.0);
-        self.next = mark.1;
+    fn mark(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Leaves a scope: its names are no longer visible (their slots stay theirs).
+    fn reset(&mut self, mark: usize) {
+        self.names.truncate(mark);
     }
 }
 

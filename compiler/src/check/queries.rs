@@ -124,7 +124,7 @@ impl Checker<'_> {
             target,
             text,
             binders,
-            frame: scope.max,
+            frame: scope.frame(),
             span: q.span,
         });
     }

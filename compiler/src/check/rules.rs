@@ -44,7 +44,7 @@ impl Checker<'_> {
         }
         let func = &mut self.program.fns[id];
         func.body = body;
-        func.frame = scope.max;
+        func.frame = scope.frame();
     }
 
     pub(super) fn check_recursion(&mut self) {
@@ -192,7 +192,7 @@ impl Checker<'_> {
                     });
                 }
                 self.program.games[id].symmetries = symmetries;
-                self.program.games[id].frame = scope.max;
+                self.program.games[id].frame = scope.frame();
                 GameKind::Rules(out)
             }
         };

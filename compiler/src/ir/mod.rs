@@ -106,9 +106,10 @@ pub enum Builtin {
 }
 
 /// A local name: a game's field, a binder, a `let`, a function parameter. The interpreter
-/// keeps it in frame slot `slot` (slots are reused by scopes that do not overlap); native
-/// code names it after `name`, which no other name visible beside it shares (the checker
-/// forbids shadowing).
+/// keeps it in frame slot `slot` (the checker gives each binding of a body a slot of its
+/// own; no name is bound where another of its slot is visible); native code names it
+/// after `name`, which no other name visible beside it shares (the checker forbids
+/// shadowing).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Var {
     /// Its slot in the frame of its game, function or query.
@@ -617,6 +618,37 @@ impl std::fmt::Debug for InverseTable {
     }
 }
 
+/// The names a node itself binds, each given to `$f` (`$iter`: `iter`, or `iter_mut` and
+/// `mut`).
+macro_rules! own_binds {
+    ($e:expr, $f:ident, $iter:ident $(, $m:tt)?) => {
+        match $e {
+            IExprKind::Let { var, .. } | IExprKind::Closure { var, .. } => $f(var),
+            IExprKind::Quant { vars, .. } => vars.$iter().for_each($f),
+            IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
+                clauses.$iter().for_each(|c| own_binds!(clause c, $f, $iter))
+            }
+            IExprKind::Match { arms, .. } => arms.$iter().flat_map(|a| a.vars.$iter()).for_each($f),
+            IExprKind::Inverted(q) => $f(&$($m)? q.var),
+            IExprKind::Leaves(leaves) => match &$($m)? **leaves {
+                Leaves::Each { clauses, .. } => {
+                    clauses.$iter().for_each(|c| own_binds!(clause c, $f, $iter))
+                }
+                Leaves::Pair { .. } => {}
+            },
+            IExprKind::Extreme(x) => x.clauses.$iter().for_each(|c| own_binds!(clause c, $f, $iter)),
+            _ => {}
+        }
+    };
+    (clause $c:expr, $f:ident, $iter:ident) => {
+        match $c {
+            IClause::Bind(vars, _) => vars.$iter().for_each(&mut *$f),
+            IClause::Cond(_) => {}
+            IClause::Let(var, _) => $f(var),
+        }
+    };
+}
+
 /// The expressions directly inside `$e` (an `IExpr`, borrowed or mutably borrowed), each
 /// given to `$f`, lists taken with `$iter` (`iter`, or `iter_mut` with `mut`): the one
 /// listing of an expression's children that both visitors use.
@@ -803,21 +835,13 @@ impl IExpr {
     /// inside it): a `let`'s, a quantifier's, a closure's, a match arm's, a comprehension's
     /// clauses'.
     pub fn for_each_own_bind(&self, f: &mut dyn FnMut(&Var)) {
-        match self.kind() {
-            IExprKind::Let { var, .. } | IExprKind::Closure { var, .. } => f(var),
-            IExprKind::Quant { vars, .. } => vars.iter().for_each(f),
-            IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
-                clauses.iter().for_each(|c| c.for_each_own_bind(f))
-            }
-            IExprKind::Match { arms, .. } => arms.iter().flat_map(|a| &a.vars).for_each(f),
-            IExprKind::Inverted(q) => f(&q.var),
-            IExprKind::Leaves(leaves) => match &**leaves {
-                Leaves::Each { clauses, .. } => clauses.iter().for_each(|c| c.for_each_own_bind(f)),
-                Leaves::Pair { .. } => {}
-            },
-            IExprKind::Extreme(x) => x.clauses.iter().for_each(|c| c.for_each_own_bind(f)),
-            _ => {}
-        }
+        own_binds!(self.kind(), f, iter);
+    }
+
+    /// Calls `f` on each name this expression itself binds, mutably, as
+    /// [`IExpr::for_each_own_bind`] visits them (the node forgets its facts).
+    pub fn for_each_own_bind_mut(&mut self, f: &mut dyn FnMut(&mut Var)) {
+        own_binds!(self.kind_mut(), f, iter_mut, mut);
     }
 
     /// Calls `f` on every name this expression binds (`false`) or reads (`true`), each
@@ -998,11 +1022,7 @@ impl IClause {
 
     /// Calls `f` on each name this clause binds (a binder's names, a `let`'s name).
     pub fn for_each_own_bind(&self, f: &mut dyn FnMut(&Var)) {
-        match self {
-            IClause::Bind(vars, _) => vars.iter().for_each(f),
-            IClause::Cond(_) => {}
-            IClause::Let(var, _) => f(var),
-        }
+        own_binds!(clause self, f, iter)
     }
 
     /// Calls `f` on every name this clause binds (`false`) or reads (`true`).

@@ -1,21 +1,53 @@
-//! Expressions up to where they were written: two expressions that compute the same
-//! thing from the same names have one [`Shape`], whatever their spans. The sharing pass finds
-//! common subexpressions by it; the structure and regions passes compare expressions by it.
+//! Expressions up to where they were written and what their own names are called: two
+//! expressions that compute the same thing from the same names have one [`Shape`], whatever
+//! their spans and the slots of the names bound inside them. The sharing pass finds common
+//! subexpressions by it; the structure and regions passes compare expressions by it.
 
 use super::*;
 use crate::ast::Span;
 
-/// An expression with its spans forgotten, compared and hashed by its structure (the
-/// structural hash is the expression's own fact, which leaves spans aside).
+/// An expression with its spans forgotten and the names bound inside it moved to slots
+/// numbered in the order they are bound, compared and hashed by its structure.
 #[derive(Clone, Debug)]
 pub struct Shape(IExpr, u64);
+
+/// The first slot a shape gives the names bound inside it: past any body's frame, so that
+/// the names it reads from outside keep theirs.
+const BOUND: usize = usize::MAX / 2;
 
 impl Shape {
     /// The shape of `e`.
     pub fn of(e: &IExpr) -> Shape {
         let hash = e.props().hash;
         let mut e = e.clone();
-        forget_spans(&mut e);
+        // A name bound inside `e` is read only inside its binder, where no other name of its
+        // slot is visible: the pre-order walk renames each binder before the names it binds.
+        let mut bound: rustc_hash::FxHashMap<usize, usize> = Default::default();
+        e.for_each_node_mut(&mut |e| {
+            e.for_each_own_bind_mut(&mut |v| {
+                let k = BOUND + bound.len();
+                bound.insert(v.slot, k);
+                v.slot = k;
+            });
+            match e.kind_mut() {
+                IExprKind::Var(v) => {
+                    if let Some(&k) = bound.get(&v.slot) {
+                        v.slot = k;
+                    }
+                }
+                IExprKind::Neg { span, .. }
+                | IExprKind::Bin { span, .. }
+                | IExprKind::Index { span, .. }
+                | IExprKind::Slice { span, .. }
+                | IExprKind::With { span, .. }
+                | IExprKind::Builtin { span, .. }
+                | IExprKind::Pos { span, .. }
+                | IExprKind::Variant { span, .. } => *span = Span::default(),
+                IExprKind::Extreme(x) => x.span = Span::default(),
+                _ => {}
+            }
+        });
+        // Names hash by what they are called, their slots aside: the renaming kept the hash.
         Shape(e, hash)
     }
 }
@@ -35,32 +67,14 @@ impl std::hash::Hash for Shape {
     }
 }
 
-fn forget_spans(e: &mut IExpr) {
-    e.for_each_node_mut(&mut |e| match e.kind_mut() {
-        IExprKind::Neg { span, .. }
-        | IExprKind::Bin { span, .. }
-        | IExprKind::Index { span, .. }
-        | IExprKind::Slice { span, .. }
-        | IExprKind::With { span, .. }
-        | IExprKind::Builtin { span, .. }
-        | IExprKind::Pos { span, .. }
-        | IExprKind::Variant { span, .. } => *span = Span::default(),
-        IExprKind::Extreme(x) => x.span = Span::default(),
-        _ => {}
-    });
-}
-
 impl IExprKind {
     /// Hashes what this node holds besides its children (each variant's own data, never a
-    /// span): equal shapes hash alike.
+    /// span, and of a name what it is called, not its slot): equal shapes hash alike.
     pub fn hash_own(&self, h: &mut impl std::hash::Hasher) {
         let e = self;
         use std::hash::Hash;
         std::mem::discriminant(e).hash(h);
-        let var = |v: &Var, h: &mut dyn std::hash::Hasher| {
-            h.write_usize(v.slot);
-            h.write(v.name.as_bytes());
-        };
+        let var = |v: &Var, h: &mut dyn std::hash::Hasher| h.write(v.name.as_bytes());
         let binders = |clauses: &[IClause], h: &mut dyn std::hash::Hasher| {
             for c in clauses {
                 match c {
@@ -181,5 +195,45 @@ mod tests {
         for other in &others {
             assert_ne!(Shape::of(&one), Shape::of(other));
         }
+    }
+
+    /// `{x for x in s where x > 2}` (`s` in slot 0) with `x` in slot `x`.
+    fn above_two(x: usize, s: usize) -> IExpr {
+        let var = |slot, name: &str, ty| {
+            IExpr::from(IExprKind::Var(Var {
+                slot,
+                name: name.into(),
+                ty,
+            }))
+        };
+        let elem = Ty::Nat;
+        let bound = Var {
+            slot: x,
+            name: "x".into(),
+            ty: elem.clone(),
+        };
+        let above = IExpr::bin(
+            Op::Gt,
+            var(x, "x", elem.clone()),
+            IExpr::from(IExprKind::Lit(Val::Int(2))),
+            at(x),
+        );
+        let set = Ty::Set(Box::new(elem.clone()));
+        IExpr::from(IExprKind::Compr {
+            elem: Box::new(var(x, "x", elem)),
+            clauses: vec![
+                IClause::Bind(vec![bound], var(s, "s", set)),
+                IClause::Cond(above),
+            ],
+        })
+    }
+
+    /// The names bound inside an expression are its own: written twice with its name in
+    /// two slots (two scopes side by side), one shape; reading another set, another.
+    #[test]
+    fn shapes_forget_the_slots_of_their_own_names() {
+        assert_ne!(above_two(1, 0), above_two(2, 0));
+        assert_eq!(Shape::of(&above_two(1, 0)), Shape::of(&above_two(2, 0)));
+        assert_ne!(Shape::of(&above_two(1, 0)), Shape::of(&above_two(1, 3)));
     }
 }

@@ -273,13 +273,24 @@ impl Context {
             }
             group.push(path);
         }
-        for hash in order {
-            let mut occurrences = groups.remove(&hash)?;
-            if occurrences.len() > 1 {
-                // The same hash is almost surely the same expression; make sure.
-                let first = Shape::of(expr_at(root, &occurrences[0]));
-                occurrences.retain(|o| Shape::of(expr_at(root, o)) == first);
+        // Each group's expressions of one shape (a hash is almost surely one shape; names
+        // hash by what they are called, and two bindings may share a name).
+        let classes = order.into_iter().flat_map(|hash| {
+            let group = groups.remove(&hash).unwrap_or_default();
+            if group.len() < 2 {
+                return vec![group];
             }
+            let mut classes: Vec<(Shape, Vec<Path>)> = Vec::new();
+            for path in group {
+                let shape = Shape::of(expr_at(root, &path));
+                match classes.iter_mut().find(|(s, _)| *s == shape) {
+                    Some((_, class)) => class.push(path),
+                    None => classes.push((shape, vec![path])),
+                }
+            }
+            classes.into_iter().map(|(_, class)| class).collect()
+        });
+        for occurrences in classes {
             if let Some(target) = self.placement(root, &occurrences, &round) {
                 return Some((target, occurrences));
             }
@@ -813,6 +824,10 @@ mod tests {
                 let clauses: Vec<String> = clauses.iter().map(|c| show_clause(p, c)).collect();
                 format!("{kind:?}({} for {})", show(p, elem), clauses.join(", "))
             }
+            IExprKind::Compr { elem, clauses } => {
+                let clauses: Vec<String> = clauses.iter().map(|c| show_clause(p, c)).collect();
+                format!("{{{} for {}}}", show(p, elem), clauses.join(", "))
+            }
             IExprKind::Closure {
                 kind,
                 seed,
@@ -854,6 +869,37 @@ mod tests {
               if (shared_1 > 6) then G((s - {e})) else if (shared_1 > 3) then end else G((s - {e}))"]
         );
         assert_eq!(shared.games[0].frame, written.games[0].frame + 1);
+    }
+
+    const SIDE_BY_SIDE: &str = "game G(s: set<0..9>) {
+            move m(e in s) =>
+                if len({x for x in s where x > 2}) > 1 then G({x for x in s where x > 2} - {e})
+                else G(s - {e})
+        }
+        table grundy of G(0..n) for n in 0..=7";
+
+    #[test]
+    fn an_expression_binding_its_own_names_is_shared() {
+        // The two comprehensions bind `x` in two slots (each binding has its own); they
+        // compute the same set, computed once (before the binder: it reads only the field).
+        let (written, shared) = both(SIDE_BY_SIDE);
+        let slots = |p: &Program| {
+            let mut slots = Vec::new();
+            let GameKind::Rules(moves) = &p.games[0].kind else {
+                panic!("the test's game has rules")
+            };
+            moves[0].result.for_each_bind(&mut |v| slots.push(v.slot));
+            slots
+        };
+        assert_eq!(slots(&written).len(), 2);
+        assert_ne!(slots(&written)[0], slots(&written)[1]);
+        assert_eq!(
+            moves(&shared),
+            [
+                "m(let shared_2 = {x for x in s, (x > 2)}, let shared_1 = (Len(shared_2) > 1), \
+              e in s) => if shared_1 then G((shared_2 - {e})) else G((s - {e}))"
+            ]
+        );
     }
 
     const LOOP: &str = "game G(s: set<0..9>) {
