@@ -350,7 +350,7 @@ impl<'p> Interpreter<'p> {
         fields: &[Val],
         out: &mut Options<u32>,
     ) -> Result<(), RuleError> {
-        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        let mut env = vec![Val::Int(0); game.locals.len()];
         env[..fields.len()].clone_from_slice(fields);
         for m in moves.iter().filter(|m| m.side.belongs_to(side)) {
             self.clauses(&m.clauses, &m.result, &mut env, out)
@@ -733,7 +733,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
         IExprKind::Call { func, args, .. } => {
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
             let f = &cx.program.fns[*func];
-            let mut frame = Vec::with_capacity(f.frame.max(args.len()));
+            let mut frame = Vec::with_capacity(f.locals.len());
             for (a, (name, ty)) in args.iter().zip(&f.params) {
                 let v = eval(a, env, Some(cx))?;
                 // An argument is checked against its parameter's type, as a field is.
@@ -755,7 +755,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 return Ok(v.clone());
             }
             let mut frame = key.1.clone();
-            frame.resize(f.frame.max(args.len()), Val::Int(0));
+            frame.resize(f.locals.len(), Val::Int(0));
             let v = eval(&f.body, &mut frame, Some(cx))?;
             let mut calls = cx.calls.borrow_mut();
             if calls.len() >= MAX_KEPT_CALLS {
@@ -1015,7 +1015,7 @@ impl cgdl_runtime::kernel::DenseCells for DenseGame<'_, '_> {
     ) -> Option<u32> {
         let fields = self.digits.values_at(cur);
         let game = &self.interp.program.games[self.gid];
-        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        let mut env = vec![Val::Int(0); game.locals.len()];
         env[..fields.len()].clone_from_slice(&fields);
         marks.clear();
         // Any error, or an option that is not an earlier cell, declines (the search then
@@ -1235,7 +1235,7 @@ impl Rules for Interpreter<'_> {
         if let Err(e) = self.handed_over() {
             return Some(Err(e));
         }
-        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        let mut env = vec![Val::Int(0); game.locals.len()];
         env[..fields.len()].clone_from_slice(&fields);
         Some(match self.eval(probe, &mut env) {
             Ok(v) => truth(&v).map_err(|e| RuleError::new(self.error_text(&e))),
@@ -1294,7 +1294,7 @@ impl Rules for Interpreter<'_> {
         if let Some(image) = self.tabled_image(gid, &fields, k) {
             return Some(image);
         }
-        let mut env = vec![Val::Int(0); game.frame.max(fields.len())];
+        let mut env = vec![Val::Int(0); game.locals.len()];
         env[..fields.len()].clone_from_slice(&fields);
         // A map whose image fails (a field outside its type) is not applied.
         match self.eval(&game.symmetries.get(k)?.result, &mut env) {

@@ -53,7 +53,7 @@ fn stream<'a, T: 'a>(
 ) -> Result<Stream<'a, (T, Expr<u32>)>, EvalError> {
     let (len, items) = elements(dom)?;
     shape.check(len).map_err(EvalError::plain)?;
-    let mut env = vec![Val::Int(0); q.frame.max(q.binders.len())];
+    let mut env = vec![Val::Int(0); q.locals.len()];
     let rows = items.map(move |v| {
         let shown = label(&v);
         env[0] = v;
@@ -69,7 +69,7 @@ fn stream<'a, T: 'a>(
 /// Builds the plan of one query.
 pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u32>, EvalError> {
     let asks: Vec<Ask> = q.values.iter().filter_map(|v| Ask::parse(v)).collect();
-    let mut env = vec![Val::Int(0); q.frame.max(q.binders.len())];
+    let mut env = vec![Val::Int(0); q.locals.len()];
     let query = q.text.clone();
     match q.kind {
         QueryKind::Value => Ok(Plan::Value {

@@ -82,14 +82,14 @@ struct FnSig {
 /// the names bound inside them).
 struct Scope {
     names: Vec<(String, usize, Ty)>,
-    next: usize,
+    locals: Locals,
 }
 
 impl Scope {
     fn new() -> Scope {
         Scope {
             names: Vec::new(),
-            next: 0,
+            locals: Locals::default(),
         }
     }
 
@@ -106,19 +106,14 @@ impl Scope {
     }
 
     fn push(&mut self, name: &str, ty: Ty) -> Var {
-        let slot = self.next;
-        self.next += 1;
-        self.names.push((name.to_string(), slot, ty.clone()));
-        Var {
-            slot,
-            name: name.into(),
-            ty,
-        }
+        let var = self.locals.bind(name.into(), ty.clone());
+        self.names.push((name.to_string(), var.slot, ty));
+        var
     }
 
-    /// How many slots the body uses.
-    fn frame(&self) -> usize {
-        self.next
+    /// Every name the body has bound, by slot.
+    fn locals(&self) -> Locals {
+        self.locals.clone()
     }
 
     fn mark(&self) -> usize {
@@ -274,7 +269,7 @@ impl<'a> Checker<'a> {
                     self.program.games.push(Game {
                         name: g.name.name.clone(),
                         fields,
-                        frame: 0,
+                        locals: Locals::default(),
                         kind: GameKind::Rules(Vec::new()),
                         partizan,
                         symmetries: Vec::new(),
@@ -304,7 +299,7 @@ impl<'a> Checker<'a> {
                             .zip(param_tys)
                             .collect(),
                         ret: ret_ty,
-                        frame: 0,
+                        locals: Locals::default(),
                         body: IExpr::from(IExprKind::Lit(Val::Int(0))),
                         table: None,
                     });

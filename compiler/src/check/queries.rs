@@ -124,7 +124,7 @@ impl Checker<'_> {
             target,
             text,
             binders,
-            frame: scope.frame(),
+            locals: scope.locals(),
             span: q.span,
         });
     }

@@ -44,7 +44,7 @@ impl Checker<'_> {
         }
         let func = &mut self.program.fns[id];
         func.body = body;
-        func.frame = scope.frame();
+        func.locals = scope.locals();
     }
 
     pub(super) fn check_recursion(&mut self) {
@@ -192,12 +192,18 @@ impl Checker<'_> {
                     });
                 }
                 self.program.games[id].symmetries = symmetries;
-                self.program.games[id].frame = scope.frame();
+                self.program.games[id].locals = scope.locals();
                 GameKind::Rules(out)
             }
         };
         let game = &mut self.program.games[id];
         game.kind = kind;
+        if game.locals.is_empty() {
+            // A game without rules: its fields are its names.
+            for f in &game.fields {
+                game.locals.bind(f.name.as_str().into(), f.ty.ty());
+            }
+        }
         game.heap_code = crate::ir::heap_code(id, game);
     }
 

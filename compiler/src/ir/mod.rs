@@ -120,6 +120,48 @@ pub struct Var {
     pub ty: Ty,
 }
 
+/// The names of one body (a game's moves, a function, a query), by slot: each binding's
+/// name and type. The interpreter's frame for the body has a slot for each; a pass that
+/// binds a name takes a new slot with [`Locals::bind`]. The verifier checks that every name
+/// in the body is its slot's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Locals(Vec<(Rc<str>, Ty)>);
+
+impl Locals {
+    /// How many slots the body has.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the body has no names.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// A new name of type `ty` in the next slot.
+    pub fn bind(&mut self, name: Rc<str>, ty: Ty) -> Var {
+        self.0.push((name.clone(), ty.clone()));
+        Var {
+            slot: self.0.len() - 1,
+            name,
+            ty,
+        }
+    }
+
+    /// The name and type in slot `slot`.
+    pub fn get(&self, slot: usize) -> Option<(&Rc<str>, &Ty)> {
+        self.0.get(slot).map(|(n, t)| (n, t))
+    }
+
+    /// Takes every name of `other` into new slots; returns the first (`other`'s slot `s`
+    /// is the returned slot plus `s`).
+    pub fn append(&mut self, other: &Locals) -> usize {
+        let offset = self.0.len();
+        self.0.extend(other.0.iter().cloned());
+        offset
+    }
+}
+
 /// A checked expression: what it is ([`IExprKind`]), and the facts about it that follow
 /// from its parts ([`Props`]), computed when first asked and kept on the node.
 ///
@@ -919,8 +961,8 @@ pub struct Function {
     pub params: Vec<(Rc<str>, FieldTy)>,
     /// Declared result type.
     pub ret: FieldTy,
-    /// Slots its body needs.
-    pub frame: usize,
+    /// Its names by slot: its parameters, then each name its body binds.
+    pub locals: Locals,
     /// Body.
     pub body: IExpr,
     /// Its values over a box of arguments, computed while compiling (`opt/tables.rs`):
@@ -1246,8 +1288,9 @@ pub struct Game {
     pub name: String,
     /// Its fields (slots 0..fields.len() in its moves).
     pub fields: Vec<Field>,
-    /// Slots its moves need.
-    pub frame: usize,
+    /// Its names by slot: its fields, then each name its moves (and the moves passes
+    /// derive from them) bind.
+    pub locals: Locals,
     /// Its moves.
     pub kind: GameKind,
     /// Whether some move belongs to one player only: its values are canonical forms.
@@ -1382,8 +1425,8 @@ pub struct IQuery {
     pub text: String,
     /// For tables and periods: each binder and its domain.
     pub binders: Vec<(Var, IExpr)>,
-    /// Slots needed.
-    pub frame: usize,
+    /// Its names by slot: its binders, then each name its expressions bind.
+    pub locals: Locals,
     /// Where the query stands.
     pub span: Span,
 }

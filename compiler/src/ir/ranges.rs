@@ -413,7 +413,7 @@ pub fn param_ranges(program: &Program, evaluate: &mut Evaluate) -> Vec<Vec<Optio
                 continue;
             };
             for m in moves {
-                let mut env = vec![Abs::Unknown; game.frame.max(game.fields.len())];
+                let mut env = vec![Abs::Unknown; game.locals.len()];
                 for (slot, f) in game.fields.iter().enumerate() {
                     env[slot] = of_type(&f.ty);
                 }
@@ -429,7 +429,7 @@ pub fn param_ranges(program: &Program, evaluate: &mut Evaluate) -> Vec<Vec<Optio
                 results.push(Abs::Unknown);
                 continue;
             }
-            let mut env = vec![Abs::Unknown; f.frame.max(f.params.len())];
+            let mut env = vec![Abs::Unknown; f.locals.len()];
             for (slot, ((_, t), arg)) in f.params.iter().zip(called).enumerate() {
                 env[slot] = match of_type(t) {
                     Abs::Unknown => arg.unwrap_or(Abs::Unknown),

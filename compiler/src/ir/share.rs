@@ -47,10 +47,7 @@ pub fn share(program: &mut Program) {
         sure: Sureness::new(program),
     };
     for f in &mut program.fns {
-        let mut frame = f.frame.max(f.params.len());
-        if cx.rewrite(&mut f.body, &mut frame, &mut names) {
-            f.frame = frame;
-        }
+        cx.rewrite(&mut f.body, &mut f.locals, &mut names);
     }
     for game in &mut program.games {
         let GameKind::Rules(moves) = &mut game.kind else {
@@ -65,7 +62,7 @@ pub fn share(program: &mut Program) {
                 )),
                 clauses: std::mem::take(&mut mv.clauses),
             });
-            cx.rewrite(&mut whole, &mut game.frame, &mut names);
+            cx.rewrite(&mut whole, &mut game.locals, &mut names);
             // `let`s around the whole move are its first clauses.
             let mut lets = Vec::new();
             let mut whole = whole.into_kind();
@@ -206,8 +203,8 @@ impl Context {
     }
 
     /// Rewrites `root` until nothing more is shared; true when it changed. New names take
-    /// slots from `frame` up.
-    fn rewrite(&self, root: &mut IExpr, frame: &mut usize, names: &mut NameSupply) -> bool {
+    /// new slots of `locals`.
+    fn rewrite(&self, root: &mut IExpr, locals: &mut Locals, names: &mut NameSupply) -> bool {
         let mut changed = false;
         for _ in 0..MAX_REWRITES {
             let Some((target, occurrences)) = self.find(root) else {
@@ -216,12 +213,7 @@ impl Context {
             let Some(ty) = self.ty_of(expr_at(root, &occurrences[0])) else {
                 break; // (a candidate has a known type)
             };
-            let var = Var {
-                slot: *frame,
-                name: names.fresh(),
-                ty,
-            };
-            *frame += 1;
+            let var = locals.bind(names.fresh(), ty);
             let mut value = None;
             for o in &occurrences {
                 let old = std::mem::replace(
@@ -868,7 +860,10 @@ mod tests {
             ["m(e in s) => let shared_1 = top(s) in \
               if (shared_1 > 6) then G((s - {e})) else if (shared_1 > 3) then end else G((s - {e}))"]
         );
-        assert_eq!(shared.games[0].frame, written.games[0].frame + 1);
+        assert_eq!(
+            shared.games[0].locals.len(),
+            written.games[0].locals.len() + 1
+        );
     }
 
     const SIDE_BY_SIDE: &str = "game G(s: set<0..9>) {

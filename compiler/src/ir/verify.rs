@@ -1,17 +1,23 @@
 //! The verifier: checks that a program is well formed, as the checker makes it and as every
 //! pass must leave it. Every name read is bound around it (the same name in the same slot)
-//! and not bound twice on one path; every call names a function and passes its parameters;
-//! every position names a game and gives its fields; an inverted quantifier's table fits its
-//! domain and element type; a function's table has a value slot per argument of its box.
-//! `opt::optimize` runs it after the checker and after each pass in debug builds (the
-//! tests), so that a pass that breaks the IR is named where it does.
+//! and not bound twice on one path, and is its slot's in its body's [`Locals`] (whose first
+//! names are the body's fields, parameters or binders); every call names a function and
+//! passes its parameters; every position names a game and gives its fields; an inverted
+//! quantifier's table fits its domain and element type; a function's table has a value slot
+//! per argument of its box. `opt::optimize` runs it after the checker and after each pass in
+//! debug builds (the tests), so that a pass that breaks the IR is named where it does.
 
 use super::*;
 
 /// Whether `program` is well formed; else what is wrong, and where.
 pub fn verify(program: &Program) -> Result<(), String> {
-    let v = Verifier { program };
     for (i, f) in program.fns.iter().enumerate() {
+        let v = Verifier {
+            program,
+            locals: &f.locals,
+        };
+        v.first_names(f.params.iter().map(|(name, ty)| (name.clone(), ty.ty())))
+            .map_err(|e| format!("function `{}`: {e}", f.name))?;
         let mut bound: Vec<(usize, Rc<str>)> = (f.params.iter().enumerate())
             .map(|(slot, (name, _))| (slot, name.clone()))
             .collect();
@@ -28,6 +34,12 @@ pub fn verify(program: &Program) -> Result<(), String> {
         }
     }
     for (gid, g) in program.games.iter().enumerate() {
+        let v = Verifier {
+            program,
+            locals: &g.locals,
+        };
+        v.first_names(g.fields.iter().map(|f| (f.name.as_str().into(), f.ty.ty())))
+            .map_err(|e| format!("game `{}`: {e}", g.name))?;
         let fields = || -> Vec<(usize, Rc<str>)> {
             (g.fields.iter().enumerate())
                 .map(|(slot, f)| (slot, Rc::from(f.name.as_str())))
@@ -83,11 +95,22 @@ pub fn verify(program: &Program) -> Result<(), String> {
         }
     }
     for q in &program.queries {
+        let v = Verifier {
+            program,
+            locals: &q.locals,
+        };
+        v.first_names(
+            q.binders
+                .iter()
+                .map(|(v, _)| (v.name.clone(), v.ty.clone())),
+        )
+        .map_err(|e| format!("query `{}`: {e}", q.text))?;
         let mut bound = Vec::new();
         for (var, domain) in &q.binders {
             v.expr(domain, &mut bound)
                 .map_err(|e| format!("query `{}`: {e}", q.text))?;
-            bound.push((var.slot, var.name.clone()));
+            v.bind(std::slice::from_ref(var), &mut bound)
+                .map_err(|e| format!("query `{}`: {e}", q.text))?;
         }
         v.expr(&q.target, &mut bound)
             .map_err(|e| format!("query `{}`: {e}", q.text))?;
@@ -97,6 +120,8 @@ pub fn verify(program: &Program) -> Result<(), String> {
 
 struct Verifier<'p> {
     program: &'p Program,
+    /// The names of the body being checked, by slot.
+    locals: &'p Locals,
 }
 
 impl Verifier<'_> {
@@ -143,7 +168,7 @@ impl Verifier<'_> {
             KernelResult::Let { var, value, body } => {
                 let depth = bound.len();
                 self.expr(value, bound)?;
-                bind(std::slice::from_ref(var), bound)?;
+                self.bind(std::slice::from_ref(var), bound)?;
                 self.kernel_result(gid, body, bound)?;
                 bound.truncate(depth);
                 Ok(())
@@ -161,12 +186,12 @@ impl Verifier<'_> {
             match c {
                 IClause::Bind(vars, domain) => {
                     self.expr(domain, bound)?;
-                    bind(vars, bound)?;
+                    self.bind(vars, bound)?;
                 }
                 IClause::Cond(x) => self.expr(x, bound)?,
                 IClause::Let(var, value) => {
                     self.expr(value, bound)?;
-                    bind(std::slice::from_ref(var), bound)?;
+                    self.bind(std::slice::from_ref(var), bound)?;
                 }
             }
         }
@@ -188,17 +213,18 @@ impl Verifier<'_> {
                         v.name, v.slot
                     ));
                 }
+                self.own_slot(v)?;
             }
             IExprKind::Let { var, value, body } => {
                 self.expr(value, bound)?;
-                bind(std::slice::from_ref(var), bound)?;
+                self.bind(std::slice::from_ref(var), bound)?;
                 self.expr(body, bound)?;
             }
             IExprKind::Quant {
                 vars, domain, body, ..
             } => {
                 self.expr(domain, bound)?;
-                bind(vars, bound)?;
+                self.bind(vars, bound)?;
                 self.expr(body, bound)?;
             }
             IExprKind::Compr { elem, clauses } | IExprKind::CompoundOf { elem, clauses, .. } => {
@@ -213,7 +239,7 @@ impl Verifier<'_> {
                 seed, var, next, ..
             } => {
                 self.expr(seed, bound)?;
-                bind(std::slice::from_ref(var), bound)?;
+                self.bind(std::slice::from_ref(var), bound)?;
                 self.expr(next, bound)?;
             }
             IExprKind::Match {
@@ -224,7 +250,7 @@ impl Verifier<'_> {
             } => {
                 self.expr(scrutinee, bound)?;
                 for arm in arms {
-                    bind(&arm.vars, bound)?;
+                    self.bind(&arm.vars, bound)?;
                     self.expr(&arm.body, bound)?;
                     bound.truncate(depth);
                 }
@@ -251,7 +277,7 @@ impl Verifier<'_> {
                     ));
                 }
                 self.expr(&q.looked_for, bound)?;
-                bind(std::slice::from_ref(&q.var), bound)?;
+                self.bind(std::slice::from_ref(&q.var), bound)?;
                 if let Some(rest) = &q.rest {
                     self.expr(rest, bound)?;
                 }
@@ -376,19 +402,52 @@ impl Verifier<'_> {
     }
 }
 
-/// Binds `vars`: none may be bound already on this path (the checker forbids shadowing,
-/// and a slot in use is not reused).
-fn bind(vars: &[Var], bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
-    for v in vars {
-        if bound.iter().any(|(s, n)| *s == v.slot || *n == v.name) {
-            return Err(format!(
-                "`{}` (slot {}) bound where its name or slot is in use",
-                v.name, v.slot
-            ));
+impl Verifier<'_> {
+    /// Binds `vars`: none may be bound already on this path (the checker forbids shadowing,
+    /// and a slot in use is not reused), and each is its slot's.
+    fn bind(&self, vars: &[Var], bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+        for v in vars {
+            if bound.iter().any(|(s, n)| *s == v.slot || *n == v.name) {
+                return Err(format!(
+                    "`{}` (slot {}) bound where its name or slot is in use",
+                    v.name, v.slot
+                ));
+            }
+            self.own_slot(v)?;
+            bound.push((v.slot, v.name.clone()));
         }
-        bound.push((v.slot, v.name.clone()));
+        Ok(())
     }
-    Ok(())
+
+    /// Whether the body's first names are `names` (its fields, parameters or binders), in
+    /// order.
+    fn first_names(&self, names: impl Iterator<Item = (Rc<str>, Ty)>) -> Result<(), String> {
+        for (slot, (name, ty)) in names.enumerate() {
+            if self.locals.get(slot) != Some((&name, &ty)) {
+                return Err(format!(
+                    "`{name}: {ty}` is not the body's name in slot {slot}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the body's names give `v`'s slot `v`'s name and type.
+    fn own_slot(&self, v: &Var) -> Result<(), String> {
+        match self.locals.get(v.slot) {
+            Some((name, ty)) if *name == v.name && *ty == v.ty => Ok(()),
+            other => Err(format!(
+                "`{}: {}` in slot {}, which the body gives to {}",
+                v.name,
+                v.ty,
+                v.slot,
+                match other {
+                    Some((name, ty)) => format!("`{name}: {ty}`"),
+                    None => "no name".into(),
+                }
+            )),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -439,6 +498,28 @@ value grundy of G({0, 1, 2, 3, 4})
         let first = m.clauses[0].clone();
         m.clauses.push(first);
         assert!(verify(&broken).unwrap_err().contains("in use"));
+        // A name of another type than its slot's, bound and read where it is (the binder
+        // and the result agree, the body's names do not).
+        let mut broken = program.clone();
+        let m = &mut moves(&mut broken)[0];
+        let IClause::Bind(vars, _) = &mut m.clauses[0] else {
+            panic!("the binder first")
+        };
+        vars[0].ty = Ty::Bool;
+        let x = vars[0].clone();
+        m.result = IExpr::from(IExprKind::Var(x));
+        assert!(verify(&broken)
+            .unwrap_err()
+            .contains("which the body gives to"));
+        // A name in a slot past the body's names.
+        let mut broken = program.clone();
+        let past = broken.games[0].locals.len();
+        let m = &mut moves(&mut broken)[0];
+        let IClause::Bind(vars, _) = &mut m.clauses[0] else {
+            panic!("the binder first")
+        };
+        vars[0].slot = past;
+        assert!(verify(&broken).unwrap_err().contains("no name"));
         // A call with an argument too many.
         let mut broken = program.clone();
         broken.fns[0].body = IExpr::from(IExprKind::Call {

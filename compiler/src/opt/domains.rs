@@ -129,9 +129,9 @@ fn fixed_point(
 
 /// The most slots a game's moves, a function or a query needs.
 fn frame_size(program: &Program) -> usize {
-    let games = program.games.iter().map(|g| g.frame.max(g.fields.len()));
-    let fns = program.fns.iter().map(|f| f.frame.max(f.params.len()));
-    let queries = program.queries.iter().map(|q| q.frame.max(q.binders.len()));
+    let games = program.games.iter().map(|g| g.locals.len());
+    let fns = program.fns.iter().map(|f| f.locals.len());
+    let queries = program.queries.iter().map(|q| q.locals.len());
     games.chain(fns).chain(queries).max().unwrap_or(0)
 }
 
@@ -497,7 +497,7 @@ impl Walk<'_, '_> {
         };
         let f = self.program.fns.get(*func)?;
         let mut out = BTreeSet::new();
-        let mut frame = vec![Val::Int(0); f.frame.max(args.len())];
+        let mut frame = vec![Val::Int(0); f.locals.len()];
         for arguments in self.product(args, env)? {
             for (slot, v) in arguments.into_iter().enumerate() {
                 frame[slot] = v;

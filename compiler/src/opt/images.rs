@@ -175,7 +175,7 @@ fn table(
     let mut entries = Vec::with_capacity(context.count());
     for rank in 0..context.count() {
         let choice = context.choice(rank);
-        let mut env = vec![Val::Int(0); game.frame.max(game.fields.len())];
+        let mut env = vec![Val::Int(0); game.locals.len()];
         for ((f, _), v) in context.iter().zip(&choice) {
             env[*f] = v.clone();
         }

@@ -342,22 +342,18 @@ impl Pass<'_, '_> {
             return None;
         }
         // The body: `{ pattern for pattern in T where conds }`, its names in new slots.
-        let mut slots: HashMap<Rc<str>, usize> = HashMap::new();
-        for (i, p) in params.iter().enumerate() {
-            slots.insert(p.name.clone(), i);
+        let mut locals = Locals::default();
+        let mut slots: HashMap<usize, usize> = HashMap::new();
+        for p in &params {
+            slots.insert(p.slot, locals.bind(p.name.clone(), p.ty.clone()).slot);
         }
-        let mut next = params.len();
         let mut relocated_vars = vars.to_vec();
         for v in &mut relocated_vars {
-            let s = *slots.entry(v.name.clone()).or_insert_with(|| {
-                next += 1;
-                next - 1
-            });
-            v.slot = s;
+            relocate_var(v, &mut slots, &mut locals);
         }
         let mut relocated_conds = conds.to_vec();
         for c in &mut relocated_conds {
-            relocate(c, &mut slots, &mut next);
+            relocate(c, &mut slots, &mut locals);
         }
         let all = IExprKind::AllOf {
             ty: t.clone(),
@@ -385,7 +381,7 @@ impl Pass<'_, '_> {
                 .map(|(p, t)| (p.name.clone(), t.clone()))
                 .collect(),
             ret: FieldTy::Set(Box::new(t)),
-            frame: next,
+            locals,
             body: IExpr::from(body),
             table: None,
         };
@@ -396,7 +392,7 @@ impl Pass<'_, '_> {
         // Without parameters the mask is a constant.
         if params.is_empty() {
             let interp = Interpreter::new(self.program, self.source);
-            let mut env = vec![Val::Int(0); function.frame];
+            let mut env = vec![Val::Int(0); function.locals.len()];
             let value = within_budget(BUDGET, || interp.eval(&function.body, &mut env)).0;
             let value = value.ok()?.normalize();
             return Some(match dom.kind() {
@@ -448,7 +444,7 @@ impl Pass<'_, '_> {
     fn total(&self, f: &Function, values: &[Vec<Val>]) -> bool {
         let interp = Interpreter::new(self.program, self.source);
         within_budget(BUDGET, || {
-            let mut env = vec![Val::Int(0); f.frame.max(f.params.len())];
+            let mut env = vec![Val::Int(0); f.locals.len()];
             let mut index = vec![0usize; values.len()];
             loop {
                 for (k, &i) in index.iter().enumerate() {
@@ -536,35 +532,21 @@ fn collect_bound(e: &IExpr, out: &mut Vec<Var>) {
     e.for_each_child(&mut |c| collect_bound(c, out));
 }
 
-/// Moves every name of `e` to the slot `slots` gives its name, a new one (from `next`)
-/// for a name not seen yet.
-fn relocate(e: &mut IExpr, slots: &mut HashMap<Rc<str>, usize>, next: &mut usize) {
-    let mut slot_of = |v: &mut Var| {
-        let s = *slots.entry(v.name.clone()).or_insert_with(|| {
-            *next += 1;
-            *next - 1
-        });
-        v.slot = s;
-    };
-    e.for_each_node_mut(&mut |e| match e.kind_mut() {
-        IExprKind::Var(v) | IExprKind::Let { var: v, .. } | IExprKind::Closure { var: v, .. } => {
-            slot_of(v)
-        }
-        IExprKind::Quant { vars, .. } => vars.iter_mut().for_each(&mut slot_of),
-        IExprKind::Compr { clauses, .. } | IExprKind::CompoundOf { clauses, .. } => {
-            for c in clauses.iter_mut() {
-                match c {
-                    IClause::Bind(vars, _) => vars.iter_mut().for_each(&mut slot_of),
-                    IClause::Let(v, _) => slot_of(v),
-                    IClause::Cond(_) => {}
-                }
+/// Moves the name `v` to the slot `slots` gives its slot, a new one of `locals` for a
+/// name not seen yet.
+fn relocate_var(v: &mut Var, slots: &mut HashMap<usize, usize>, locals: &mut Locals) {
+    v.slot =
+        *(slots.entry(v.slot)).or_insert_with(|| locals.bind(v.name.clone(), v.ty.clone()).slot);
+}
+
+/// Moves every name of `e` (read or bound) as [`relocate_var`] does.
+fn relocate(e: &mut IExpr, slots: &mut HashMap<usize, usize>, locals: &mut Locals) {
+    e.for_each_node_mut(&mut |e| {
+        e.for_each_own_bind_mut(&mut |v| relocate_var(v, slots, locals));
+        if e.as_var().is_some() {
+            if let IExprKind::Var(v) = e.kind_mut() {
+                relocate_var(v, slots, locals);
             }
         }
-        IExprKind::Match { arms, .. } => {
-            for arm in arms.iter_mut() {
-                arm.vars.iter_mut().for_each(&mut slot_of);
-            }
-        }
-        _ => {}
     });
 }

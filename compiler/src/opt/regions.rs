@@ -40,7 +40,7 @@ pub fn run(program: &mut Program, source: &str) {
             continue;
         };
         let mut moves = moves.clone();
-        let mut frame = program.games[gid].frame;
+        let mut locals = program.games[gid].locals.clone();
         let mut changed = false;
         {
             let interp = Interpreter::new(program, source);
@@ -58,7 +58,7 @@ pub fn run(program: &mut Program, source: &str) {
                     program,
                     interp: &interp,
                     field_types: &field_types,
-                    frame: &mut frame,
+                    locals: &mut locals,
                     names,
                     lets: Default::default(),
                     changed: false,
@@ -79,7 +79,7 @@ pub fn run(program: &mut Program, source: &str) {
         if changed {
             let game = &mut program.games[gid];
             game.kind = GameKind::Rules(moves);
-            game.frame = frame;
+            game.locals = locals;
         }
     }
 }
@@ -88,8 +88,8 @@ struct Pass<'p, 'a> {
     program: &'p Program,
     interp: &'a Interpreter<'p>,
     field_types: &'a [FieldTy],
-    /// The game's frame: names the rewrite binds get slots past it.
-    frame: &'a mut usize,
+    /// The game's names: names the rewrite binds get new slots.
+    locals: &'a mut Locals,
     /// The names the move uses (a new name must differ from each).
     names: BTreeSet<Rc<str>>,
     /// The values of the move's `let`s, by slot.
@@ -134,8 +134,7 @@ impl Pass<'_, '_> {
         if depth > 0 {
             if let IExprKind::Call { func, args, .. } = out.kind() {
                 let f = &self.program.fns[*func];
-                let offset = *self.frame;
-                *self.frame += f.frame.max(f.params.len());
+                let offset = self.locals.append(&f.locals);
                 out = substitute(&f.body, args, offset);
                 return self.inlined(&out, depth - 1);
             }
@@ -272,12 +271,8 @@ impl Pass<'_, '_> {
             return None;
         }
         // The rewrite: `sum(term[part / closure] for part in components(domain, v => next))`.
-        let part = Var {
-            slot: *self.frame,
-            name: self.fresh("part"),
-            ty: Ty::Set(Box::new(t.ty())),
-        };
-        *self.frame += 1;
+        let name = self.fresh("part");
+        let part = self.locals.bind(name, Ty::Set(Box::new(t.ty())));
         let term = replace(elem, &closure_expr, &IExprKind::Var(part.clone()).into());
         if term.reads_any(std::slice::from_ref(x)) {
             return None;
@@ -379,7 +374,9 @@ impl Pass<'_, '_> {
     /// Whether the step relates every two elements as it relates them the other way round,
     /// and succeeds everywhere.
     fn symmetric(&self, region: &Region, values: &[Val]) -> bool {
-        let frame = (*self.frame)
+        let frame = self
+            .locals
+            .len()
             .max(region.var.slot + 1)
             .max(region.x.slot + 1);
         within_budget(BUDGET, || {
@@ -418,7 +415,7 @@ impl Representative {
             return true;
         };
         within_budget(BUDGET, || {
-            let mut env = vec![Val::Int(0); (*pass.frame).max(x.slot + 1) + 8];
+            let mut env = vec![Val::Int(0); pass.locals.len().max(x.slot + 1) + 8];
             let mut seen = BTreeSet::new();
             for v in values {
                 env[x.slot] = v.clone();

@@ -247,7 +247,7 @@ impl Structure {
             tops: Vec::new(),
             top_keys: HashMap::default(),
             globals: Vec::new(),
-            frame: game.frame.max(game.fields.len()),
+            frame: game.locals.len(),
             inlined: 0,
         };
         for (i, f) in game.fields.iter().enumerate() {
@@ -1351,7 +1351,7 @@ impl Walker<'_> {
         }
         let f = &self.program.fns[func];
         let offset = self.frame;
-        self.frame += f.frame.max(f.params.len());
+        self.frame += f.locals.len();
         let body = substitute(&f.body, args, offset);
         self.walk(&body)
     }

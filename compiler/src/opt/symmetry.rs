@@ -401,7 +401,7 @@ fn declared_map(
         return None;
     }
     let n = structure.elements.len();
-    let frame = game.frame.max(game.fields.len());
+    let frame = game.locals.len();
     let (mut to, mut perms) = (Vec::new(), Vec::new());
     for c in 0..structure.context.count() {
         let mut env = vec![Val::Int(0); frame];

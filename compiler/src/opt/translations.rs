@@ -105,7 +105,7 @@ pub fn analyse(program: &Program, interp: &Interpreter, gid: usize) -> Option<Tr
     let (proven, spent) = within_budget(BUDGET, || {
         moves
             .iter()
-            .all(|m| proof.one_move(m, game.frame).is_some())
+            .all(|m| proof.one_move(m, game.locals.len()).is_some())
     });
     if std::env::var_os("CGDL_DEBUG_TRANSLATION").is_some() {
         eprintln!(
@@ -490,7 +490,7 @@ impl Proof<'_> {
             return None;
         }
         let f = &self.program.fns[func];
-        let mut inner = Env::new(f.frame);
+        let mut inner = Env::new(f.locals.len());
         for (i, a) in args.iter().enumerate() {
             let c = self.class(a, env)?;
             *inner.classes.get_mut(i)? = Some(c);
@@ -891,7 +891,7 @@ fn corner_fn(f: &Function) -> bool {
         FieldTy::Tuple(parts) => parts.len(),
         _ => 1,
     };
-    let mut env = Env::new(f.frame.max(1));
+    let mut env = Env::new(f.locals.len().max(1));
     env.classes[0] = Some(Class::Set);
     let mut body = &f.body;
     while let IExprKind::Let {
