@@ -81,17 +81,16 @@ impl Op {
     /// Whether the operator cannot fail on operands of its types (no arithmetic, which may
     /// overflow, underflow or divide by zero, and no game sums).
     pub fn cannot_fail(self) -> bool {
-        self.gives_bool()
-            || matches!(
-                self,
-                Op::SetUnion
-                    | Op::SetInter
-                    | Op::SetDiff
-                    | Op::Insert
-                    | Op::Remove
-                    | Op::RangeIncl
-                    | Op::RangeExcl
-            )
+        self.gives_bool() || self.is_set_algebra() || matches!(self, Op::RangeIncl | Op::RangeExcl)
+    }
+
+    /// Whether the operator builds a set from sets (or a set and an element): work that
+    /// grows with the sets it reads.
+    pub fn is_set_algebra(self) -> bool {
+        matches!(
+            self,
+            Op::SetUnion | Op::SetInter | Op::SetDiff | Op::Insert | Op::Remove
+        )
     }
 }
 

@@ -100,10 +100,7 @@ impl IExprKind {
             | IExprKind::Compr { .. }
             | IExprKind::Closure { .. }
             | IExprKind::Extreme(_) => true,
-            IExprKind::Bin { op, .. } => matches!(
-                op,
-                Op::SetUnion | Op::SetInter | Op::SetDiff | Op::Insert | Op::Remove
-            ),
+            IExprKind::Bin { op, .. } => op.is_set_algebra(),
             _ => false,
         }
     }

@@ -447,14 +447,13 @@ fn find_closures(e: &IExpr, x: &Var, found: &mut Vec<IExpr>) {
 /// `e` with every occurrence of `what` (by its [`Shape`]) replaced by `with`.
 fn replace(e: &IExpr, what: &IExpr, with: &IExpr) -> IExpr {
     let target = Shape::of(what);
-    fn go(e: &mut IExpr, target: &Shape, with: &IExpr) {
-        if Shape::of(e) == *target {
-            *e = with.clone();
-            return;
-        }
-        e.for_each_child_mut(&mut |c| go(c, target, with));
-    }
     let mut out = e.clone();
-    go(&mut out, &target, with);
+    // Each node after its parts: a part of an occurrence is smaller than it, so never one
+    // itself, and what replaced an occurrence is not looked into again.
+    out.rewrite_up(&mut |e| {
+        if e.props().hash == what.props().hash && Shape::of(e) == target {
+            *e = with.clone();
+        }
+    });
     out
 }
