@@ -524,20 +524,16 @@ fn contains(dom: &Val, x: &Val) -> Result<bool, EvalError> {
 }
 
 fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, EvalError> {
+    let span = &e.span();
     Ok(match e.kind() {
         IExprKind::Lit(v) | IExprKind::AllOf { values: v, .. } => v.clone(),
         IExprKind::Var(var) => env[var.slot].clone(),
-        IExprKind::Neg { arg, span } => {
+        IExprKind::Neg { arg } => {
             let n = int(&eval(arg, env, cx)?)?;
             Val::Int(checked::neg(n).map_err(|e| EvalError::at(e.to_string(), *span))?)
         }
         IExprKind::Not(x) => Val::Bool(!truth(&eval(x, env, cx)?)?),
-        IExprKind::Bin {
-            op,
-            lhs: l,
-            rhs: r,
-            span,
-        } => {
+        IExprKind::Bin { op, lhs: l, rhs: r } => {
             // Short-circuit logic first.
             if matches!(op, Op::And | Op::Or) {
                 let a = truth(&eval(l, env, cx)?)?;
@@ -554,7 +550,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             Val::Tuple(vs) if *i < vs.len() => vs[*i].clone(),
             other => return Err(EvalError::plain(format!("{other} has no field .{i}"))),
         },
-        IExprKind::Index { list, index, span } => {
+        IExprKind::Index { list, index } => {
             let list = eval(list, env, cx)?;
             let i = int(&eval(index, env, cx)?)?;
             match list {
@@ -703,7 +699,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
             Val::Set(Rc::new(seen))
         }
-        IExprKind::Slice { list, lo, hi, span } => {
+        IExprKind::Slice { list, lo, hi } => {
             let Val::List(items) = eval(list, env, cx)? else {
                 return Err(EvalError::at("only lists can be sliced", *span));
             };
@@ -714,12 +710,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Err(message) => return Err(EvalError::at(message, *span)),
             }
         }
-        IExprKind::With {
-            list,
-            index,
-            value,
-            span,
-        } => {
+        IExprKind::With { list, index, value } => {
             let Val::List(items) = eval(list, env, cx)? else {
                 return Err(EvalError::at("`with` needs a list", *span));
             };
@@ -764,14 +755,14 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             calls.insert(key, v.clone());
             v
         }
-        IExprKind::Builtin { func, args, span } => {
+        IExprKind::Builtin { func, args } => {
             let vals = args
                 .iter()
                 .map(|a| eval(a, env, cx))
                 .collect::<Result<Vec<_>, _>>()?;
             builtin(*func, vals, *span)?
         }
-        IExprKind::Pos { game, args, span } => {
+        IExprKind::Pos { game, args } => {
             let cx = cx.ok_or_else(|| EvalError::plain("position in a constant"))?;
             let vals = args
                 .iter()
@@ -779,11 +770,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .collect::<Result<Vec<_>, _>>()?;
             cx.make_pos(*game, vals, *span)?
         }
-        IExprKind::Variant {
-            variant,
-            args,
-            span,
-        } => {
+        IExprKind::Variant { variant, args } => {
             let vals = args
                 .iter()
                 .map(|a| eval(a, env, cx).and_then(normalized))
@@ -843,7 +830,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 true => Builtin::Max,
                 false => Builtin::Min,
             };
-            builtin(func, vec![Val::Set(Rc::new(set))], x.span)?
+            builtin(func, vec![Val::Set(Rc::new(set))], *span)?
         }
         IExprKind::Compound { kind, parts } => {
             let mut children = Vec::with_capacity(parts.len());

@@ -52,8 +52,8 @@ impl Checker<'_> {
                             IExpr::from(IExprKind::Variant {
                                 variant,
                                 args: Vec::new(),
-                                span: e.span,
-                            }),
+                            })
+                            .at(e.span),
                             ty,
                         );
                     }
@@ -83,8 +83,8 @@ impl Checker<'_> {
                             IExpr::from(IExprKind::Pos {
                                 game: gid,
                                 args: Vec::new(),
-                                span: e.span,
-                            }),
+                            })
+                            .at(e.span),
                             Ty::Game,
                         );
                     }
@@ -127,10 +127,7 @@ impl Checker<'_> {
                             self.mismatch(inner.span, "`-`", "a number", &ty);
                         }
                         (
-                            IExpr::from(IExprKind::Neg {
-                                arg: Box::new(ir),
-                                span: e.span,
-                            }),
+                            IExpr::from(IExprKind::Neg { arg: Box::new(ir) }).at(e.span),
                             Ty::Int,
                         )
                     }
@@ -194,8 +191,8 @@ impl Checker<'_> {
                             op: Op::Add,
                             lhs: Box::new(hi_ir),
                             rhs: Box::new(IExpr::from(IExprKind::Lit(Val::Int(1)))),
-                            span: idx.span,
-                        });
+                        })
+                        .at(idx.span);
                     }
                     if !matches!(lt, Ty::List(_) | Ty::Any) {
                         self.mismatch(list.span, "a slice", "a list", &lt);
@@ -205,8 +202,8 @@ impl Checker<'_> {
                             list: Box::new(l),
                             lo: Some(Box::new(lo_ir)),
                             hi: Some(Box::new(hi_ir)),
-                            span: e.span,
-                        }),
+                        })
+                        .at(e.span),
                         lt,
                     );
                 }
@@ -223,8 +220,8 @@ impl Checker<'_> {
                     IExpr::from(IExprKind::Index {
                         list: Box::new(l),
                         index: Box::new(i),
-                        span: e.span,
-                    }),
+                    })
+                    .at(e.span),
                     elem,
                 )
             }
@@ -281,8 +278,8 @@ impl Checker<'_> {
                         list: Box::new(l),
                         lo,
                         hi,
-                        span: e.span,
-                    }),
+                    })
+                    .at(e.span),
                     lt,
                 )
             }
@@ -303,8 +300,8 @@ impl Checker<'_> {
                         list: Box::new(l),
                         index: Box::new(i),
                         value: Box::new(v),
-                        span: e.span,
-                    }),
+                    })
+                    .at(e.span),
                     lt,
                 )
             }

@@ -327,11 +327,7 @@ impl Checker<'_> {
             }
             let ty = Ty::Union(variant.ty.clone());
             return (
-                IExpr::from(IExprKind::Variant {
-                    variant,
-                    args: irs,
-                    span,
-                }),
+                IExpr::from(IExprKind::Variant { variant, args: irs }).at(span),
                 ty,
             );
         }
@@ -347,8 +343,8 @@ impl Checker<'_> {
                     IExpr::from(IExprKind::Pos {
                         game: gid,
                         args: Vec::new(),
-                        span,
-                    }),
+                    })
+                    .at(span),
                     Ty::Game,
                 );
             }
@@ -365,8 +361,8 @@ impl Checker<'_> {
                 IExpr::from(IExprKind::Pos {
                     game: gid,
                     args: irs,
-                    span,
-                }),
+                })
+                .at(span),
                 Ty::Game,
             );
         }
@@ -581,11 +577,7 @@ impl Checker<'_> {
                 if args.len() == 1 {
                     return match &tys[0] {
                         Ty::Set(t) | Ty::List(t) => (
-                            IExpr::from(IExprKind::Builtin {
-                                func: b,
-                                args: irs,
-                                span,
-                            }),
+                            IExpr::from(IExprKind::Builtin { func: b, args: irs }).at(span),
                             (**t).clone(),
                         ),
                         other => {
@@ -597,11 +589,7 @@ impl Checker<'_> {
                 if tys.iter().all(Ty::is_int) {
                     let all_nat = tys.iter().all(|t| t.fits(&Ty::Nat));
                     return (
-                        IExpr::from(IExprKind::Builtin {
-                            func: b,
-                            args: irs,
-                            span,
-                        }),
+                        IExpr::from(IExprKind::Builtin { func: b, args: irs }).at(span),
                         if all_nat { Ty::Nat } else { Ty::Int },
                     );
                 }
@@ -609,11 +597,7 @@ impl Checker<'_> {
                 let joined = (tys.iter().skip(1)).try_fold(tys[0].clone(), |t, u| t.join(u));
                 match joined {
                     Some(t) if orderable(&t) => (
-                        IExpr::from(IExprKind::Builtin {
-                            func: b,
-                            args: irs,
-                            span,
-                        }),
+                        IExpr::from(IExprKind::Builtin { func: b, args: irs }).at(span),
                         t,
                     ),
                     _ => {
@@ -637,8 +621,8 @@ impl Checker<'_> {
                     IExpr::from(IExprKind::Builtin {
                         func: Builtin::Abs,
                         args: irs,
-                        span,
-                    }),
+                    })
+                    .at(span),
                     Ty::Nat,
                 )
             }
@@ -652,8 +636,8 @@ impl Checker<'_> {
                     IExpr::from(IExprKind::Builtin {
                         func: Builtin::Len,
                         args: irs,
-                        span,
-                    }),
+                    })
+                    .at(span),
                     Ty::Nat,
                 )
             }
@@ -665,20 +649,20 @@ impl Checker<'_> {
 /// their value out (`+`, `-`, `*`, negation and `if` branches): for a context that wants an
 /// `int`, such as `abs(a - b)` or `a - b >= c`, where a negative difference is no error.
 pub(super) fn signed(e: IExpr) -> IExpr {
+    let span = e.span();
     match e.into_kind() {
         IExprKind::Bin {
             op: op @ (Op::NatSub | Op::Sub | Op::Add | Op::Mul),
             lhs,
             rhs,
-            span,
         } => {
             let op = if op == Op::NatSub { Op::Sub } else { op };
             IExpr::bin(op, signed(*lhs), signed(*rhs), span)
         }
-        IExprKind::Neg { arg, span } => IExpr::from(IExprKind::Neg {
+        IExprKind::Neg { arg } => IExpr::from(IExprKind::Neg {
             arg: Box::new(signed(*arg)),
-            span,
-        }),
+        })
+        .at(span),
         IExprKind::If {
             cond,
             then,
@@ -688,7 +672,7 @@ pub(super) fn signed(e: IExpr) -> IExpr {
             then: Box::new(signed(*then)),
             otherwise: Box::new(signed(*otherwise)),
         }),
-        other => IExpr::from(other),
+        other => IExpr::from(other).at(span),
     }
 }
 

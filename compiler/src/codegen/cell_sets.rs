@@ -34,7 +34,7 @@ impl Gen<'_> {
                     unreachable!("the extreme of a part is written as one (`opt/elements.rs`)")
                 };
                 let folded = self.folded_extreme(written)?;
-                let at = self.at(written.span);
+                let at = self.at(op.written.span());
                 Ok(quote! {
                     #rt::native::found_extreme(
                         match #rt::native::Set::part_extreme(#whole, #part, #largest) {

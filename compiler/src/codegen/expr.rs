@@ -215,7 +215,8 @@ impl Gen<'_> {
 
     /// A `Pos` from an `IExprKind::Pos`.
     pub(super) fn position(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
-        let IExprKind::Pos { game, args, span } = e.kind() else {
+        let span = &e.span();
+        let IExprKind::Pos { game, args } = e.kind() else {
             return Err(unsupported("this position expression"));
         };
         let make = &self.names.games[*game].make;
@@ -421,6 +422,7 @@ impl Gen<'_> {
 
     /// An expression as a value (ranges become sets).
     pub(super) fn value(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
+        let span = &e.span();
         let rt = &self.rt;
         let n = |x: &IExpr| self.value(x);
         let all = |xs: &[IExpr]| xs.iter().map(n).collect::<Result<Vec<_>, _>>();
@@ -434,7 +436,7 @@ impl Gen<'_> {
                     quote!(#x.clone())
                 }
             }
-            IExprKind::Neg { arg, span } => {
+            IExprKind::Neg { arg } => {
                 let (x, at) = (n(arg)?, self.at(*span));
                 quote!(#rt::native::neg(#x, #at)?)
             }
@@ -442,17 +444,17 @@ impl Gen<'_> {
                 let x = n(x)?;
                 quote!((!#x))
             }
-            IExprKind::Bin { op, lhs, rhs, span } => self.binary(*op, lhs, rhs, *span, e)?,
+            IExprKind::Bin { op, lhs, rhs } => self.binary(*op, lhs, rhs, *span, e)?,
             IExprKind::Field { tuple, index } => {
                 let x = n(tuple)?;
                 let i = syn::Index::from(*index);
                 quote!((#x).#i)
             }
-            IExprKind::Index { list, index, span } => {
+            IExprKind::Index { list, index } => {
                 let (l, i, at) = (self.domain_ref(list)?, n(index)?, self.at(*span));
                 quote!(#rt::native::index(#l, #i, #at)?)
             }
-            IExprKind::Slice { list, lo, hi, span } => {
+            IExprKind::Slice { list, lo, hi } => {
                 let l = self.domain_ref(list)?;
                 let bound = |b: &Option<Box<IExpr>>| -> Result<TokenStream, CodegenError> {
                     Ok(match b {
@@ -466,12 +468,7 @@ impl Gen<'_> {
                 let (lo, hi, at) = (bound(lo)?, bound(hi)?, self.at(*span));
                 quote!(#rt::native::slice(#l, #lo, #hi, #at)?)
             }
-            IExprKind::With {
-                list,
-                index,
-                value,
-                span,
-            } => {
+            IExprKind::With { list, index, value } => {
                 let (l, i, v, at) = (n(list)?, n(index)?, n(value)?, self.at(*span));
                 quote!(#rt::native::with(#l, #i, #v, #at)?)
             }
@@ -532,7 +529,7 @@ impl Gen<'_> {
             } => self.components(seed, var, next, None)?,
             IExprKind::Parts(op) => self.parts_value(op)?,
             IExprKind::Extreme(x) => {
-                let (largest, at) = (x.largest, self.at(x.span));
+                let (largest, at) = (x.largest, self.at(*span));
                 let folded = self.folded_extreme(x)?;
                 quote!(#rt::native::found_extreme(#folded, #largest, #at)?)
             }
@@ -565,16 +562,12 @@ impl Gen<'_> {
                     quote!(#name(#(#args),*)?)
                 }
             }
-            IExprKind::Builtin { func, args, span } => self.builtin(*func, args, *span)?,
+            IExprKind::Builtin { func, args } => self.builtin(*func, args, *span)?,
             IExprKind::Pos { .. } => {
                 let p = self.position(e)?;
                 quote!(#rt::Expr::Pos(#p))
             }
-            IExprKind::Variant {
-                variant,
-                args,
-                span,
-            } => {
+            IExprKind::Variant { variant, args } => {
                 let maker = &self.names.unions[variant.ty.id].makers[variant.variant];
                 let args = all(args)?;
                 let at = self.at(*span);

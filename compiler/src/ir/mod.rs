@@ -161,8 +161,9 @@ impl Locals {
     }
 }
 
-/// A checked expression: what it is ([`IExprKind`]), and the facts about it that follow
-/// from its parts ([`Props`]), computed when first asked and kept on the node.
+/// A checked expression: what it is ([`IExprKind`]), where it stands in the source, and the
+/// facts about it that follow from its parts ([`Props`]), computed when first asked and kept
+/// on the node.
 ///
 /// The kind is reached through [`IExpr::kind`]; a pass that changes it borrows it with
 /// [`IExpr::kind_mut`], which forgets the node's facts. A node inside another is reached
@@ -172,6 +173,9 @@ impl Locals {
 #[derive(Clone)]
 pub struct IExpr {
     kind: IExprKind,
+    /// Where it stands in the source, for run-time errors (the default where a pass made
+    /// it from nothing written).
+    span: Span,
     /// Boxed: the interpreter walks the nodes, which stay small.
     props: std::cell::OnceCell<Box<Props>>,
 }
@@ -181,8 +185,25 @@ impl IExpr {
     pub fn new(kind: IExprKind) -> IExpr {
         IExpr {
             kind,
+            span: Span::default(),
             props: std::cell::OnceCell::new(),
         }
+    }
+
+    /// This node, standing at `span`.
+    pub fn at(mut self, span: Span) -> IExpr {
+        self.span = span;
+        self
+    }
+
+    /// Where it stands in the source.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// Where it stands, to change (not one of its facts).
+    pub fn span_mut(&mut self) -> &mut Span {
+        &mut self.span
     }
 
     /// What this expression is.
@@ -241,7 +262,7 @@ impl From<IExprKind> for IExpr {
 
 impl PartialEq for IExpr {
     fn eq(&self, other: &IExpr) -> bool {
-        self.kind == other.kind
+        self.kind == other.kind && self.span == other.span
     }
 }
 
@@ -269,8 +290,6 @@ pub enum IExprKind {
     Neg {
         /// The operand.
         arg: Box<IExpr>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// `not arg`.
     Not(Box<IExpr>),
@@ -282,8 +301,6 @@ pub enum IExprKind {
         lhs: Box<IExpr>,
         /// The right operand.
         rhs: Box<IExpr>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// `tuple.index`.
     Field {
@@ -298,8 +315,6 @@ pub enum IExprKind {
         list: Box<IExpr>,
         /// The index.
         index: Box<IExpr>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// `(a, b, ...)`.
     Tuple(Vec<IExpr>),
@@ -363,8 +378,6 @@ pub enum IExprKind {
         lo: Option<Box<IExpr>>,
         /// The first index dropped.
         hi: Option<Box<IExpr>>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// `list with [index] = value`.
     With {
@@ -374,8 +387,6 @@ pub enum IExprKind {
         index: Box<IExpr>,
         /// The new element.
         value: Box<IExpr>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// A call of helper function `func`.
     Call {
@@ -392,8 +403,6 @@ pub enum IExprKind {
         func: Builtin,
         /// The arguments.
         args: Vec<IExpr>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// A position of a game with field values.
     Pos {
@@ -401,8 +410,6 @@ pub enum IExprKind {
         game: usize,
         /// The fields' values.
         args: Vec<IExpr>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// `end`: the position with no moves that ends the game at once.
     End,
@@ -429,8 +436,6 @@ pub enum IExprKind {
         variant: Rc<VariantRef>,
         /// Its payload.
         args: Vec<IExpr>,
-        /// Where it stands, for run-time errors.
-        span: Span,
     },
     /// `match scrutinee { ... }` over a tagged union: an arm per variant (binding its
     /// payload), and the `_` arm for the variants without one.
@@ -472,8 +477,6 @@ pub struct ExtremeOf {
     pub elem: IExpr,
     /// The clauses, in order.
     pub clauses: Vec<IClause>,
-    /// Where the `min` or `max` stands, for the error of no element.
-    pub span: Span,
 }
 
 /// The terms of an [`IExprKind::Leaves`]: each a position expression ([`IExprKind::Pos`]).
@@ -901,8 +904,8 @@ impl IExpr {
             op,
             lhs: Box::new(lhs),
             rhs: Box::new(rhs),
-            span,
         })
+        .at(span)
     }
 }
 

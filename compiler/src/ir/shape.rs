@@ -29,22 +29,11 @@ impl Shape {
                 bound.insert(v.slot, k);
                 v.slot = k;
             });
-            match e.kind_mut() {
-                IExprKind::Var(v) => {
-                    if let Some(&k) = bound.get(&v.slot) {
-                        v.slot = k;
-                    }
+            *e.span_mut() = Span::default();
+            if e.as_var().is_some_and(|v| bound.contains_key(&v.slot)) {
+                if let IExprKind::Var(v) = e.kind_mut() {
+                    v.slot = bound[&v.slot];
                 }
-                IExprKind::Neg { span, .. }
-                | IExprKind::Bin { span, .. }
-                | IExprKind::Index { span, .. }
-                | IExprKind::Slice { span, .. }
-                | IExprKind::With { span, .. }
-                | IExprKind::Builtin { span, .. }
-                | IExprKind::Pos { span, .. }
-                | IExprKind::Variant { span, .. } => *span = Span::default(),
-                IExprKind::Extreme(x) => x.span = Span::default(),
-                _ => {}
             }
         });
         // Names hash by what they are called, their slots aside: the renaming kept the hash.

@@ -187,8 +187,8 @@ value grundy of G(3)
         assert_eq!(empty.ty(), Ty::Set(Box::new(Ty::Any)));
         let neg = IExpr::from(IExprKind::Neg {
             arg: Box::new(IExpr::from(IExprKind::Lit(Val::Int(3)))),
-            span: Span::default(),
-        });
+        })
+        .at(Span::default());
         assert_eq!(neg.ty(), Ty::Int);
     }
 }

@@ -538,7 +538,8 @@ value grundy of G({0, 1, 2, 3, 4})
         let mut wrong = Props::of(body.kind());
         wrong.fallible = !wrong.fallible;
         broken.fns[0].body = IExpr {
-            kind: body.into_kind(),
+            kind: body.kind().clone(),
+            span: body.span(),
             props: std::cell::OnceCell::from(Box::new(wrong)),
         };
         assert!(verify(&broken).unwrap_err().contains("not its own"));

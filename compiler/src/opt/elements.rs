@@ -19,6 +19,7 @@ pub fn run(program: &mut Program, _source: &str) {
 
 /// Lowers `e`, whose parts are lowered.
 fn lower(e: &mut IExpr) {
+    let span = e.span();
     let extreme = match e.kind_mut() {
         IExprKind::Bin {
             op: op @ (Op::SetUnion | Op::SetDiff),
@@ -40,14 +41,12 @@ fn lower(e: &mut IExpr) {
         IExprKind::Builtin {
             func: func @ (Builtin::Min | Builtin::Max),
             args,
-            span,
         } => match args.as_mut_slice() {
             [compr] => match compr.kind_mut() {
                 IExprKind::Compr { elem, clauses } => Some(ExtremeOf {
                     largest: *func == Builtin::Max,
                     elem: std::mem::replace(&mut **elem, IExpr::from(IExprKind::End)),
                     clauses: std::mem::take(clauses),
-                    span: *span,
                 }),
                 _ => None,
             },
@@ -56,6 +55,6 @@ fn lower(e: &mut IExpr) {
         _ => None,
     };
     if let Some(extreme) = extreme {
-        *e = IExpr::from(IExprKind::Extreme(Box::new(extreme)));
+        *e = IExpr::from(IExprKind::Extreme(Box::new(extreme))).at(span);
     }
 }

@@ -41,12 +41,12 @@ fn result(e: &mut IExpr) {
 /// `e` as a sum of positions, when it is one.
 fn leaves(e: &mut IExpr) -> Option<Leaves> {
     let position = |e: &IExpr| matches!(e.kind(), IExprKind::Pos { .. });
+    let span = e.span();
     match std::mem::replace(e, IExpr::from(IExprKind::End)).into_kind() {
         IExprKind::Bin {
             op: Op::GameSum,
             lhs,
             rhs,
-            span,
         } if position(&lhs) && position(&rhs) => Some(Leaves::Pair {
             a: *lhs,
             b: *rhs,
@@ -61,7 +61,7 @@ fn leaves(e: &mut IExpr) -> Option<Leaves> {
             clauses,
         }),
         other => {
-            *e = IExpr::from(other);
+            *e = IExpr::from(other).at(span);
             None
         }
     }

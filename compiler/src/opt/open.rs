@@ -45,6 +45,6 @@ fn without_end(result: &IExpr) -> IExpr {
             value: value.clone(),
             body: Box::new(without_end(body)),
         }),
-        other => IExpr::from(other.clone()),
+        _ => result.clone(),
     }
 }

@@ -187,7 +187,6 @@ fn bin(op: Op, lhs: IExpr, rhs: IExpr) -> IExpr {
         op,
         lhs: Box::new(lhs),
         rhs: Box::new(rhs),
-        span: crate::ast::Span { start: 0, end: 0 },
     })
 }
 
@@ -206,6 +205,7 @@ fn or(a: IExpr, b: IExpr) -> IExpr {
 
 /// The operands of a chain of `and`s.
 fn conjuncts(e: IExpr, out: &mut Vec<IExpr>) {
+    let span = e.span();
     match e.into_kind() {
         IExprKind::Bin {
             op: Op::And,
@@ -216,7 +216,7 @@ fn conjuncts(e: IExpr, out: &mut Vec<IExpr>) {
             conjuncts(*lhs, out);
             conjuncts(*rhs, out);
         }
-        other => out.push(IExpr::from(other)),
+        other => out.push(IExpr::from(other).at(span)),
     }
 }
 
@@ -238,6 +238,7 @@ impl Probe<'_> {
     /// out. Both are exact only because nothing in the condition can fail (every part is
     /// [sure](Knowledge::sure) over the types in `scope`, `U` included).
     fn exchange(&self, e: IExpr, scope: &Scope) -> IExpr {
+        let span = e.span();
         match e.into_kind() {
             IExprKind::Quant {
                 kind: QuantKind::Exists,
@@ -338,14 +339,13 @@ impl Probe<'_> {
                 op: Op::Or,
                 lhs,
                 rhs,
-                span,
             } => IExpr::from(IExprKind::Bin {
                 op: Op::Or,
                 lhs: Box::new(self.exchange(*lhs, scope)),
                 rhs: Box::new(self.exchange(*rhs, scope)),
-                span,
-            }),
-            other => IExpr::from(other),
+            })
+            .at(span),
+            other => IExpr::from(other).at(span),
         }
     }
 }
@@ -356,6 +356,7 @@ impl Probe<'_> {
 /// type's every value. Exact in a probe, whose parts cannot fail (the order of evaluation
 /// is not observable). Applied everywhere in the condition.
 fn narrow(e: IExpr) -> IExpr {
+    let span = e.span();
     match e.into_kind() {
         IExprKind::Quant {
             kind: QuantKind::Exists,
@@ -406,13 +407,12 @@ fn narrow(e: IExpr) -> IExpr {
             op: op @ (Op::Or | Op::And),
             lhs,
             rhs,
-            span,
         } => IExpr::from(IExprKind::Bin {
             op,
             lhs: Box::new(narrow(*lhs)),
             rhs: Box::new(narrow(*rhs)),
-            span,
-        }),
+        })
+        .at(span),
         IExprKind::Let { var, value, body } => IExpr::from(IExprKind::Let {
             var,
             value,
@@ -427,6 +427,6 @@ fn narrow(e: IExpr) -> IExpr {
             then: Box::new(narrow(*then)),
             otherwise: Box::new(narrow(*otherwise)),
         }),
-        other => IExpr::from(other),
+        other => IExpr::from(other).at(span),
     }
 }

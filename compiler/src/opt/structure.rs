@@ -1446,7 +1446,10 @@ mod tests {
         let inlined = substitute(body, std::slice::from_ref(&arg), offset);
         let mut slots = Vec::new();
         inlined.for_each_var(&mut |v| slots.push(v.slot));
-        assert!(!slots.is_empty() && slots.iter().all(|&s| s >= offset), "{slots:?}");
+        assert!(
+            !slots.is_empty() && slots.iter().all(|&s| s >= offset),
+            "{slots:?}"
+        );
         let interp = Interpreter::new(&program, source);
         let mut env = vec![Val::Int(0); offset + program.fns[0].locals.len()];
         let at_five = interp.eval(&inlined, &mut env).expect("evaluates");
