@@ -898,6 +898,16 @@ impl IExpr {
         self.for_each_child(&mut |c| c.walk_vars(f));
     }
 
+    /// Calls `f` on every name this expression binds (`false`) or reads (`true`), mutably,
+    /// in the order the immutable walk visits them (each node's own binders before what is
+    /// inside it): for renaming names.
+    pub fn for_each_var_mut(&mut self, f: &mut dyn FnMut(&mut Var, bool)) {
+        self.for_each_node_mut(&mut |e| match e.kind_mut() {
+            IExprKind::Var(v) => f(v, true),
+            _ => e.for_each_own_bind_mut(&mut |v| f(v, false)),
+        });
+    }
+
     /// `lhs op rhs`.
     pub fn bin(op: Op, lhs: IExpr, rhs: IExpr, span: Span) -> IExpr {
         IExpr::from(IExprKind::Bin {

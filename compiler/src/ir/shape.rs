@@ -20,20 +20,16 @@ impl Shape {
     pub fn of(e: &IExpr) -> Shape {
         let hash = e.props().hash;
         let mut e = e.clone();
+        e.for_each_node_mut(&mut |e| *e.span_mut() = Span::default());
         // A name bound inside `e` is read only inside its binder, where no other name of its
-        // slot is visible: the pre-order walk renames each binder before the names it binds.
+        // slot is visible: the walk renames each binder before the names it binds.
         let mut bound: rustc_hash::FxHashMap<usize, usize> = Default::default();
-        e.for_each_node_mut(&mut |e| {
-            e.for_each_own_bind_mut(&mut |v| {
+        e.for_each_var_mut(&mut |v, read| match read {
+            true => v.slot = bound.get(&v.slot).copied().unwrap_or(v.slot),
+            false => {
                 let k = BOUND + bound.len();
                 bound.insert(v.slot, k);
                 v.slot = k;
-            });
-            *e.span_mut() = Span::default();
-            if e.as_var().is_some_and(|v| bound.contains_key(&v.slot)) {
-                if let IExprKind::Var(v) = e.kind_mut() {
-                    v.slot = bound[&v.slot];
-                }
             }
         });
         // Names hash by what they are called, their slots aside: the renaming kept the hash.

@@ -541,12 +541,5 @@ fn relocate_var(v: &mut Var, slots: &mut HashMap<usize, usize>, locals: &mut Loc
 
 /// Moves every name of `e` (read or bound) as [`relocate_var`] does.
 fn relocate(e: &mut IExpr, slots: &mut HashMap<usize, usize>, locals: &mut Locals) {
-    e.for_each_node_mut(&mut |e| {
-        e.for_each_own_bind_mut(&mut |v| relocate_var(v, slots, locals));
-        if e.as_var().is_some() {
-            if let IExprKind::Var(v) = e.kind_mut() {
-                relocate_var(v, slots, locals);
-            }
-        }
-    });
+    e.for_each_var_mut(&mut |v, _| relocate_var(v, slots, locals));
 }
