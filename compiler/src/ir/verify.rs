@@ -1,11 +1,12 @@
 //! The verifier: checks that a program is well formed, as the checker makes it and as every
 //! pass must leave it. Every name read is bound around it (the same name in the same slot)
 //! and not bound twice on one path, and is its slot's in its body's [`Locals`] (whose first
-//! names are the body's fields, parameters or binders); every call names a function and
-//! passes its parameters; every position names a game and gives its fields; an inverted
-//! quantifier's table fits its domain and element type; a function's table has a value slot
-//! per argument of its box. `opt::optimize` runs it after the checker and after each pass in
-//! debug builds (the tests), so that a pass that breaks the IR is named where it does.
+//! names are the body's fields, parameters or binders); every call names a function, passes
+//! its parameters and holds its result type; every position names a game and gives its
+//! fields; an inverted quantifier's table fits its domain and element type; a function's
+//! table has a value slot per argument of its box. `opt::optimize` runs it after the checker
+//! and after each pass in debug builds (the tests), so that a pass that breaks the IR is
+//! named where it does.
 
 use super::*;
 
@@ -364,12 +365,18 @@ impl Verifier<'_> {
                     Leaves::Pair { .. } => self.children(e, bound)?,
                 }
             }
-            IExprKind::Call { func, args, .. } => {
+            IExprKind::Call { func, args, ret } => {
                 let params = self.program.fns.get(*func).map(|f| f.params.len());
                 if params != Some(args.len()) {
                     return Err(format!(
                         "a call of function {func} with {} arguments",
                         args.len()
+                    ));
+                }
+                let declared = self.program.fns[*func].ret.ty();
+                if *ret != declared {
+                    return Err(format!(
+                        "a call of function {func} giving {ret}, which returns {declared}"
                     ));
                 }
                 self.children(e, bound)?;
@@ -531,6 +538,14 @@ value grundy of G({0, 1, 2, 3, 4})
             ],
         });
         assert!(verify(&broken).unwrap_err().contains("2 arguments"));
+        // A call whose result type is not its function's (the node's type fact reads it).
+        let mut broken = program.clone();
+        broken.fns[0].body = IExpr::from(IExprKind::Call {
+            ret: Ty::Bool,
+            func: 0,
+            args: vec![IExpr::from(IExprKind::Lit(Val::Int(1)))],
+        });
+        assert!(verify(&broken).unwrap_err().contains("which returns nat"));
         // Facts kept on a node that are not its own (which `kind_mut` makes impossible
         // outside this module).
         let mut broken = program.clone();
