@@ -853,6 +853,45 @@ fn threads_answer_as_one_thread_and_the_interpreter() {
     assert!(stderr(&out).contains("--threads"), "{}", stderr(&out));
 }
 
+/// The outcome search of a game that does not split, long enough (natural dots on 5 × 5
+/// dots without its symmetry lines: past the 100,000 positions after which it wakes its
+/// helpers) to be searched by two threads at once, answers as one thread: P, as Lenhardt's
+/// Theorem 4.2 says where R + C is even.
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn an_outcome_search_on_two_threads_answers_as_one() {
+    let example =
+        std::fs::read_to_string(common::root().join("examples/dots_lines.cgdl")).expect("example");
+    let mut text: String = example
+        .lines()
+        .filter(|l| {
+            !l.trim_start().starts_with("symmetry")
+                && !l.starts_with("value")
+                && !l.starts_with("table")
+        })
+        .map(|l| match l {
+            "const R = 3" => "const R = 5\n".to_string(),
+            "const C = 3" => "const C = 5\n".to_string(),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    assert!(text.contains("const R = 5\n") && text.contains("const C = 5\n"));
+    text.push_str("value outcome of Dots({})\n");
+    let path = temp_file("dots_plain.cgdl", &text);
+    let run = |threads: &str| {
+        let file = path.to_str().expect("path");
+        let out = cgdl(&["run", "--native", file, "--threads", threads, "--stats"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let one = run("1");
+    assert!(
+        one.ends_with("value outcome of Dots({})\n  outcome  P\n"),
+        "{one}"
+    );
+    assert_eq!(one, run("2"));
+}
+
 /// Runs `args` natively and interpreted; both must fail alike with `expected` in stderr.
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]

@@ -16,10 +16,12 @@ use crate::value::{
 use rustc_hash::FxHashMap;
 
 use crate::checked::check_orbit;
+use outcome_share::Others;
 mod budget;
 mod frame;
 mod loopy;
 mod nimber;
+mod outcome_share;
 pub mod shared;
 
 use budget::Budget;
@@ -650,10 +652,27 @@ impl<'r, R: Rules> Solver<'r, R> {
                 }
             }
         }
+        // The outcome of a game that does not split: threads share the ordinary search.
+        let shared = self.sharing.is_some() && self.outcome_share_begin(task);
+        let searched = self.search(task);
+        if shared {
+            self.outcome_share_end();
+        }
+        searched
+    }
+
+    /// The ordinary search of `task`, and of everything it depends on.
+    fn search(&mut self, task: Task<Pos<R>>) -> Result<(), SolveError> {
         if let Err(fail) = self.start(task) {
             return Err(self.abort(fail));
         }
-        while let Some(mut frame) = self.stack.pop() {
+        loop {
+            if self.sharing.is_some() {
+                self.outcome_poll();
+            }
+            let Some(mut frame) = self.stack.pop() else {
+                break;
+            };
             self.held_options -= std::mem::take(&mut frame.held);
             let stepped = self.step(&mut frame);
             match stepped {
@@ -717,6 +736,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             other => other,
         };
         while let Some(frame) = self.stack.pop() {
+            self.unmark(&frame);
             self.store(frame.task, UNKNOWN);
         }
         self.held_options = 0;
@@ -938,7 +958,12 @@ impl<'r, R: Rules> Solver<'r, R> {
             scanned: false,
             held: 0,
             cursor: 0,
+            marked: false,
+            refuted: false,
         });
+        if self.sharing.is_some() {
+            self.mark_top();
+        }
         Ok(())
     }
 
@@ -1075,6 +1100,9 @@ impl<'r, R: Rules> Solver<'r, R> {
         } else {
             reduce(kind, frame.bufs.opts.is_empty(), &frame.bufs.vals)
         };
+        if self.sharing.is_some() {
+            self.share_decided(&frame, value);
+        }
         self.store(frame.task, value);
         self.recycle(frame.bufs);
     }
@@ -1120,20 +1148,51 @@ impl<'r, R: Rules> Solver<'r, R> {
                 }
                 // Options that a symmetry fixes first: the loop below takes them in order.
                 Scan::Unknown(_, _) if !frame.bufs.order.is_empty() => frame.cursor = 0,
+                // Threads share the search: the loop below passes over an option another
+                // thread is deciding.
+                Scan::Unknown(i, _) if self.sharing.is_some() => {
+                    frame.cursor = i;
+                    frame.refuted = frame.bufs.vals.iter().any(|&v| v != UNKNOWN);
+                }
                 Scan::Unknown(i, task) => {
                     frame.cursor = i;
                     return Ok(Some(task));
                 }
             }
         }
-        while frame.cursor < frame.bufs.opts.len() {
+        // (An option passed over once, for another thread was deciding it, is put at the
+        // end of the order: past the options' count.)
+        while frame.cursor < frame.bufs.opts.len().max(frame.bufs.order.len()) {
             let i = frame.bufs.at(frame.cursor);
             if outcome_kind && frame.bufs.vals[i] != UNKNOWN {
                 // Known to be a losing move when the scan looked.
                 frame.cursor += 1;
                 continue;
             }
-            match self.try_opt(kind, &frame.bufs, i)? {
+            let step = match self.try_opt(kind, &frame.bufs, i)? {
+                Step::Need(task) if self.sharing.is_some() => {
+                    match self.what_others_know(task, self.stack.len() + 1) {
+                        Others::Known(v) => {
+                            self.store(task, v);
+                            Step::Value(v)
+                        }
+                        // A thread passes over (once) an option another thread is
+                        // deciding, near the top of the search.
+                        Others::Busy
+                            if frame.refuted
+                                && frame.cursor < frame.bufs.opts.len()
+                                && self.passes_over(self.stack.len() + 1) =>
+                        {
+                            frame.bufs.defer(frame.cursor);
+                            frame.cursor += 1;
+                            continue;
+                        }
+                        _ => Step::Need(task),
+                    }
+                }
+                step => step,
+            };
+            match step {
                 Step::Need(task) => return Ok(Some(task)),
                 Step::Value(v) => {
                     frame.cursor += 1;
@@ -1148,6 +1207,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                             frame.cursor = SHORT_CIRCUIT;
                             return Ok(None);
                         }
+                        frame.refuted = true;
                     } else {
                         frame.bufs.vals.push(v);
                     }
@@ -1194,6 +1254,18 @@ impl<'r, R: Rules> Solver<'r, R> {
             if symmetric {
                 bufs.fixing.push(fixing);
             }
+            let step = match step {
+                Step::Need(task) if self.sharing.is_some() => {
+                    match self.what_others_know(task, self.stack.len() + 1) {
+                        Others::Known(v) => {
+                            self.store(task, v);
+                            Step::Value(v)
+                        }
+                        _ => Step::Need(task),
+                    }
+                }
+                step => step,
+            };
             match step {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),

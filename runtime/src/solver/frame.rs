@@ -63,6 +63,16 @@ impl<P> Buffers<P> {
             None => cursor,
         }
     }
+
+    /// Puts the option at `cursor` once more at the end of the search's order (another
+    /// thread is deciding it: this one comes back to it last).
+    pub(super) fn defer(&mut self, cursor: usize) {
+        if self.order.is_empty() {
+            self.order.extend(0..self.opts.refs.len() as u32);
+        }
+        let i = self.at(cursor) as u32;
+        self.order.push(i);
+    }
 }
 
 /// How often the options that each symmetry fixes turned out to be winning replies (P),
@@ -131,6 +141,12 @@ pub(super) struct Frame<P> {
     /// The options it keeps while it waits, counted in `Solver::held_options`.
     pub(super) held: usize,
     pub(super) cursor: usize,
+    /// The threads sharing an outcome search know this thread is deciding it
+    /// ([`super::outcome_share`]).
+    pub(super) marked: bool,
+    /// An outcome search found one of its options losing (N): the position is likely P,
+    /// all of whose options are needed, and where threads sharing the search split.
+    pub(super) refuted: bool,
 }
 
 /// A waiting frame keeps its options while the waiting frames together hold at most this

@@ -45,6 +45,20 @@ struct Fact {
     value: u32,
     /// Values below 128 the position does not have, as bits.
     not: u128,
+    /// Threads whose outcome search is deciding the position now ([`super::outcome_share`]).
+    busy: u8,
+}
+
+impl Fact {
+    /// The position's normal-play outcome where this tells it: P where its value is 0, N
+    /// where it is another or not 0.
+    fn outcome(self) -> Option<u32> {
+        match (self.value, self.not & 1) {
+            (1, _) => Some(OUTCOME_P),
+            (0, 0) => None,
+            _ => Some(OUTCOME_N),
+        }
+    }
 }
 
 /// A position the asking thread is deciding, whose options helpers may take.
@@ -67,8 +81,11 @@ struct SplitState {
 
 /// The helpers' side of the handover: whether a search is on, and how many helpers are in
 /// it.
-struct Board {
+struct Board<P> {
     on: bool,
+    /// The search on is the outcome search of this position (a least image) by the ordinary
+    /// search ([`super::outcome_share`]), not a nimber search's split points.
+    outcome: Option<P>,
     /// Helpers searching now.
     busy: usize,
     /// Helpers are to leave.
@@ -79,15 +96,22 @@ struct Board {
 /// helpers. One value serves one solver and its helpers ([`search_with_helpers`]).
 pub struct SearchShare<P> {
     /// Positions the asking thread opens alone before it wakes the helpers.
-    wake_after: u64,
+    pub(super) wake_after: u64,
+    /// Positions a thread of a shared outcome search opens between two looks at what the
+    /// others decided ([`super::outcome_share`]): every one where the helpers are woken at
+    /// once (the searches are short, as in tests), else [`super::outcome_share::POLL_EVERY`].
+    pub(super) poll_every: u64,
     facts: dashmap::DashMap<P, Fact, rustc_hash::FxBuildHasher>,
+    /// The outcomes decided by a shared outcome search, of positions with a key; made when
+    /// its helpers are first woken.
+    pub(super) outcomes: std::sync::OnceLock<OutcomeTable>,
     /// The asking thread's split points, the shallowest first.
     path: Mutex<Vec<Arc<Split<P>>>>,
     /// Helpers stop their search at their next position.
-    stop: AtomicBool,
+    pub(super) stop: AtomicBool,
     /// Positions the helpers opened, not yet counted by the asking thread.
-    helpers_solved: AtomicU64,
-    board: Mutex<Board>,
+    pub(super) helpers_solved: AtomicU64,
+    board: Mutex<Board<P>>,
     changed: Condvar,
 }
 
@@ -100,13 +124,19 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
     fn new(wake_after: u64) -> Self {
         SearchShare {
             wake_after,
+            poll_every: match wake_after {
+                0 => 1,
+                _ => super::outcome_share::POLL_EVERY,
+            },
             // Many shards: two threads seldom wait on one shard's lock.
             facts: dashmap::DashMap::with_hasher_and_shard_amount(Default::default(), 512),
+            outcomes: std::sync::OnceLock::new(),
             path: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
             helpers_solved: AtomicU64::new(0),
             board: Mutex::new(Board {
                 on: false,
+                outcome: None,
                 busy: 0,
                 closing: false,
             }),
@@ -126,12 +156,42 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         }
     }
 
-    /// Wakes the helpers.
-    fn post(&self) {
+    /// Wakes the helpers: to take split points, or (`outcome`) to search that position's
+    /// outcome beside the asking thread.
+    pub(super) fn post(&self, outcome: Option<P>) {
         let mut board = lock(&self.board);
         self.stop.store(false, Ordering::Relaxed);
         board.on = true;
+        board.outcome = outcome;
         self.changed.notify_all();
+    }
+
+    /// The outcome of `p` where a thread has found it.
+    pub(super) fn outcome(&self, p: P) -> Option<u32> {
+        self.fact(p).and_then(Fact::outcome)
+    }
+
+    /// Whether another thread's outcome search is deciding `p` now.
+    pub(super) fn is_busy(&self, p: P) -> bool {
+        self.facts.get(&p).is_some_and(|f| f.busy > 0)
+    }
+
+    /// One more (`by` 1) or one fewer (`by` -1) thread is deciding `p`.
+    pub(super) fn mark_busy(&self, p: P, by: i8) {
+        let mut fact = self.facts.entry(p).or_default();
+        fact.busy = fact.busy.saturating_add_signed(by);
+    }
+
+    /// One thread decided `p` (an outcome), and is no longer deciding it where `marked`.
+    pub(super) fn decided(&self, p: P, outcome: u32, marked: bool) {
+        let mut fact = self.facts.entry(p).or_default();
+        match outcome {
+            OUTCOME_P => fact.value = 1,
+            _ => fact.not |= 1,
+        }
+        if marked {
+            fact.busy = fact.busy.saturating_sub(1);
+        }
     }
 
     /// Stops the helpers' search and waits until every helper has left it.
@@ -139,6 +199,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         self.stop.store(true, Ordering::Relaxed);
         let mut board = lock(&self.board);
         board.on = false;
+        board.outcome = None;
         while board.busy > 0 {
             board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
         }
@@ -179,7 +240,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         solver.set_max_memory(budget.1);
         solver.sharing = Some(Sharing::new(self.clone(), true));
         loop {
-            {
+            let outcome = {
                 let mut board = lock(&self.board);
                 loop {
                     if board.closing {
@@ -188,12 +249,20 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
                     if board.on {
                         // Taken while the board is held: a recall waits for it.
                         board.busy += 1;
-                        break;
+                        break board.outcome;
                     }
                     board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
                 }
+            };
+            if let Some(root) = outcome {
+                solver.help_outcome(root);
             }
             while !self.stop.load(Ordering::Relaxed) {
+                if outcome.is_some() {
+                    // Decided, or stopped: the asking thread recalls the helpers soon.
+                    std::thread::sleep(std::time::Duration::from_micros(20));
+                    continue;
+                }
                 match self.take_work() {
                     Some((split, i, ask)) => solver.assist(split, i, ask),
                     // Nothing to take: the asking thread makes split points as it goes.
@@ -209,20 +278,23 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
 
 /// A solver's part in a shared search.
 pub(super) struct Sharing<P> {
-    share: Arc<SearchShare<P>>,
+    pub(super) share: Arc<SearchShare<P>>,
     /// Whether the solver is a helper (else it is the asking thread).
-    helper: bool,
+    pub(super) helper: bool,
     /// The asking thread's search: its root, and the positions opened before it.
-    asked: Option<(P, u64)>,
+    pub(super) asked: Option<(P, u64)>,
     /// Whether the helpers were woken for it.
-    posted: bool,
+    pub(super) posted: bool,
+    /// Where an outcome search shares its work, the positions solved when it next looks
+    /// at what the other threads did ([`super::outcome_share`]).
+    pub(super) next_poll: u64,
     /// The split point a helper works under.
     under: Option<Arc<Split<P>>>,
     /// The value the asking thread asks the root's options about now.
     pub(super) looking_for: Option<u32>,
     /// Whether facts are shared: for a helper always, for the asking thread once it has
     /// woken its helpers (before, it keeps its facts to itself, as one thread does).
-    live: bool,
+    pub(super) live: bool,
 }
 
 impl<P> Sharing<P> {
@@ -232,6 +304,7 @@ impl<P> Sharing<P> {
             helper,
             asked: None,
             posted: false,
+            next_poll: 0,
             under: None,
             looking_for: None,
             live: helper,
@@ -429,7 +502,7 @@ impl<R: Rules> Solver<'_, R> {
             if self.budget.solved - started >= s.share.wake_after {
                 s.posted = true;
                 s.live = true;
-                s.share.post();
+                s.share.post(None);
             }
             return false;
         }
@@ -555,5 +628,91 @@ impl<R: Rules> Solver<'_, R> {
         if let Some(s) = &mut self.sharing {
             s.under = None;
         }
+    }
+}
+
+/// The outcomes the threads of a shared outcome search decided, of positions with a
+/// [`Rules::key`] below 2^62, in a table of fixed size that threads read and write without
+/// locks. An entry is one word, the key and the outcome, so that a thread never reads half
+/// of another's write; a full bucket has an entry replaced. The table forgets outcomes, and
+/// never gives a position another's.
+pub(super) struct OutcomeTable {
+    words: Box<[AtomicU64]>,
+}
+
+/// Entries in a bucket: one is replaced where all are taken.
+const BUCKET: usize = 4;
+
+impl OutcomeTable {
+    /// A table of `2^log2` entries.
+    pub(super) fn new(log2: u32) -> OutcomeTable {
+        OutcomeTable {
+            words: (0..1usize << log2).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Whether a key can be kept.
+    pub(super) fn holds(key: u64) -> bool {
+        key < 1 << 62
+    }
+
+    /// The bucket of `key` (its first entry), and a hash bit or two to choose in it.
+    fn bucket(&self, key: u64) -> (usize, usize) {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let at = (h >> 32) as usize & (self.words.len() - 1) & !(BUCKET - 1);
+        (at, (h >> 16) as usize % BUCKET)
+    }
+
+    /// The outcome of the position of `key` (held: [`OutcomeTable::holds`]), where kept.
+    pub(super) fn get(&self, key: u64) -> Option<u32> {
+        let (at, _) = self.bucket(key);
+        self.words[at..at + BUCKET].iter().find_map(|w| {
+            let w = w.load(Ordering::Relaxed);
+            match (w >> 2 == key, w & 3) {
+                (true, 1) => Some(OUTCOME_P),
+                (true, 2) => Some(OUTCOME_N),
+                _ => None,
+            }
+        })
+    }
+
+    /// Whether the position of `key` is marked busy.
+    pub(super) fn is_busy(&self, key: u64) -> bool {
+        let (at, _) = self.bucket(key);
+        (self.words[at..at + BUCKET].iter()).any(|w| w.load(Ordering::Relaxed) == key << 2 | 3)
+    }
+
+    /// Marks the position of `key` busy (where its outcome is not kept), or no longer busy.
+    pub(super) fn set_busy(&self, key: u64, on: bool) {
+        let (at, pick) = self.bucket(key);
+        let bucket = &self.words[at..at + BUCKET];
+        let mark = key << 2 | 3;
+        if on {
+            let free = bucket.iter().find(|w| {
+                let w = w.load(Ordering::Relaxed);
+                w == 0 || w >> 2 == key
+            });
+            match free {
+                Some(w) if w.load(Ordering::Relaxed) & 3 != 0 => {}
+                Some(w) => w.store(mark, Ordering::Relaxed),
+                None => bucket[pick].store(mark, Ordering::Relaxed),
+            }
+        } else {
+            for w in bucket {
+                let _ = w.compare_exchange(mark, 0, Ordering::Relaxed, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Keeps `outcome` (`OUTCOME_P` or `OUTCOME_N`) for the position of `key` (held).
+    pub(super) fn put(&self, key: u64, outcome: u32) {
+        let word = key << 2 | if outcome == OUTCOME_P { 1 } else { 2 };
+        let (at, pick) = self.bucket(key);
+        let bucket = &self.words[at..at + BUCKET];
+        let free = bucket.iter().find(|w| {
+            let w = w.load(Ordering::Relaxed);
+            w == 0 || w >> 2 == key
+        });
+        free.unwrap_or(&bucket[pick]).store(word, Ordering::Relaxed);
     }
 }
