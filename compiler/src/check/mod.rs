@@ -111,9 +111,9 @@ impl Scope {
         var
     }
 
-    /// Every name the body has bound, by slot.
-    fn locals(&self) -> Locals {
-        self.locals.clone()
+    /// Every name the body has bound, by slot (the scope's end).
+    fn into_locals(self) -> Locals {
+        self.locals
     }
 
     fn mark(&self) -> usize {

@@ -124,7 +124,7 @@ impl Checker<'_> {
             target,
             text,
             binders,
-            locals: scope.locals(),
+            locals: scope.into_locals(),
             span: q.span,
         });
     }

@@ -44,7 +44,7 @@ impl Checker<'_> {
         }
         let func = &mut self.program.fns[id];
         func.body = body;
-        func.locals = scope.locals();
+        func.locals = scope.into_locals();
     }
 
     pub(super) fn check_recursion(&mut self) {
@@ -192,7 +192,7 @@ impl Checker<'_> {
                     });
                 }
                 self.program.games[id].symmetries = symmetries;
-                self.program.games[id].locals = scope.locals();
+                self.program.games[id].locals = scope.into_locals();
                 GameKind::Rules(out)
             }
         };

@@ -152,6 +152,11 @@ impl Locals {
         self.0.get(slot).map(|(n, t)| (n, t))
     }
 
+    /// Forgets the slots from `len` on (names a pass bound for a rewrite it gave up).
+    pub fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+
     /// Takes every name of `other` into new slots; returns the first (`other`'s slot `s`
     /// is the returned slot plus `s`).
     pub fn append(&mut self, other: &Locals) -> usize {

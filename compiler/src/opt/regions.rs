@@ -142,8 +142,18 @@ impl Pass<'_, '_> {
         out
     }
 
-    /// `e` as the closure of one element within a set, where it is one.
+    /// `e` as the closure of one element within a set, where it is one (the names inlined
+    /// for an `e` that is not are forgotten).
     fn region(&mut self, e: &IExpr) -> Option<Region> {
+        let mark = self.locals.len();
+        let region = self.try_region(e);
+        if region.is_none() {
+            self.locals.truncate(mark);
+        }
+        region
+    }
+
+    fn try_region(&mut self, e: &IExpr) -> Option<Region> {
         let IExprKind::Closure {
             kind: ClosureKind::Reach,
             seed,
@@ -239,8 +249,18 @@ impl Pass<'_, '_> {
         }
     }
 
-    /// The sum over representatives of closures, as a sum over components.
+    /// The sum over representatives of closures, as a sum over components (the names
+    /// inlined for a rewrite given up are forgotten).
     fn rewrite(&mut self, e: &IExpr) -> Option<IExpr> {
+        let mark = self.locals.len();
+        let out = self.try_rewrite(e);
+        if out.is_none() {
+            self.locals.truncate(mark);
+        }
+        out
+    }
+
+    fn try_rewrite(&mut self, e: &IExpr) -> Option<IExpr> {
         let IExprKind::CompoundOf {
             kind: Compound::Sum,
             elem,
@@ -374,13 +394,8 @@ impl Pass<'_, '_> {
     /// Whether the step relates every two elements as it relates them the other way round,
     /// and succeeds everywhere.
     fn symmetric(&self, region: &Region, values: &[Val]) -> bool {
-        let frame = self
-            .locals
-            .len()
-            .max(region.var.slot + 1)
-            .max(region.x.slot + 1);
         within_budget(BUDGET, || {
-            let mut env = vec![Val::Int(0); frame + 8];
+            let mut env = vec![Val::Int(0); self.locals.len()];
             let mut steps = Vec::with_capacity(values.len());
             for v in values {
                 env[region.var.slot] = v.clone();
@@ -415,7 +430,7 @@ impl Representative {
             return true;
         };
         within_budget(BUDGET, || {
-            let mut env = vec![Val::Int(0); pass.locals.len().max(x.slot + 1) + 8];
+            let mut env = vec![Val::Int(0); pass.locals.len()];
             let mut seen = BTreeSet::new();
             for v in values {
                 env[x.slot] = v.clone();
