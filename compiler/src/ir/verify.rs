@@ -391,10 +391,39 @@ impl Verifier<'_> {
                 }
                 self.children(e, bound)?;
             }
+            IExprKind::Lit(v) => self.value(v)?,
             _ => self.children(e, bound)?,
         }
         bound.truncate(depth);
         Ok(())
+    }
+
+    /// A constant's tagged values (at any depth) are values of the program's unions: their
+    /// type, variant, tag and type names and payload's length are the union's.
+    fn value(&self, v: &Val) -> Result<(), String> {
+        match v {
+            Val::Tuple(vs) => vs.iter().try_for_each(|v| self.value(v)),
+            Val::List(vs) => vs.iter().try_for_each(|v| self.value(v)),
+            Val::Set(vs) => vs.iter().try_for_each(|v| self.value(v)),
+            Val::Tag(t) => {
+                let union = self.program.types.get(t.ty);
+                let variant = union.and_then(|u| u.variants.get(t.variant));
+                match (union, variant) {
+                    (Some(u), Some(var))
+                        if *u.name == *t.union
+                            && var.name == t.name
+                            && var.fields.len() == t.fields.len() =>
+                    {
+                        t.fields.iter().try_for_each(|v| self.value(v))
+                    }
+                    _ => Err(format!(
+                        "the constant {v} is not variant {} of type {} (`{}`)",
+                        t.variant, t.ty, t.union
+                    )),
+                }
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Each expression directly inside `e`, none of which binds a name.
@@ -546,6 +575,20 @@ value grundy of G({0, 1, 2, 3, 4})
             args: vec![IExpr::from(IExprKind::Lit(Val::Int(1)))],
         });
         assert!(verify(&broken).unwrap_err().contains("which returns nat"));
+        // A constant of a tagged union the program does not have (inside a set).
+        let mut broken = program.clone();
+        let tag = Val::Tag(Rc::new(Tagged {
+            ty: 0,
+            variant: 1,
+            fields: vec![Val::Int(3)],
+            name: "V".into(),
+            union: "Line".into(),
+        }));
+        let set = Val::Set(Rc::new([tag].into_iter().collect()));
+        broken.fns[0].body = IExpr::from(IExprKind::Lit(set));
+        assert!(verify(&broken)
+            .unwrap_err()
+            .contains("is not variant 1 of type 0 (`Line`)"));
         // Facts kept on a node that are not its own (which `kind_mut` makes impossible
         // outside this module).
         let mut broken = program.clone();
