@@ -455,13 +455,13 @@ fn int(v: &Val) -> Result<i64, EvalError> {
 
 pub(crate) fn bind(vars: &[Var], v: Val, env: &mut [Val]) -> Result<(), EvalError> {
     if let [var] = vars {
-        env[var.slot] = v;
+        env[var.slot.index()] = v;
         return Ok(());
     }
     match v {
         Val::Tuple(vs) if vs.len() == vars.len() => {
             for (var, x) in vars.iter().zip(vs.iter()) {
-                env[var.slot] = x.clone();
+                env[var.slot.index()] = x.clone();
             }
             Ok(())
         }
@@ -527,7 +527,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
     let span = &e.span();
     Ok(match e.kind() {
         IExprKind::Lit(v) | IExprKind::AllOf { values: v, .. } => v.clone(),
-        IExprKind::Var(var) => env[var.slot].clone(),
+        IExprKind::Var(var) => env[var.slot.index()].clone(),
         IExprKind::Neg { arg } => {
             let n = int(&eval(arg, env, cx)?)?;
             Val::Int(checked::neg(n).map_err(|e| EvalError::at(e.to_string(), *span))?)
@@ -594,7 +594,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
         IExprKind::Let { var, value, body } => {
             let v = eval(value, env, cx)?;
             ensure(env, var.slot);
-            env[var.slot] = v;
+            env[var.slot.index()] = v;
             eval(body, env, cx)?
         }
         IExprKind::Quant {
@@ -639,7 +639,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let mut count = 0i64;
             if let Some(&rank) = q.table.elem_rank.get(&looked_for) {
                 for &b in &q.table.rows[rank] {
-                    env[q.var.slot] = q.table.domain_values[b as usize].clone();
+                    env[q.var.slot.index()] = q.table.domain_values[b as usize].clone();
                     let holds = match &q.rest {
                         Some(rest) => truth(&eval(rest, env, cx)?)?,
                         None => true,
@@ -674,7 +674,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let whole = set_of(eval(seed, env, cx)?)?;
             ensure(env, var.slot);
             let parts = components(&whole, &mut |y| {
-                env[var.slot] = y.clone();
+                env[var.slot.index()] = y.clone();
                 set_of(eval(next, env, cx)?)
             })?;
             Val::List(Rc::new(
@@ -689,7 +689,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             let mut work: Vec<Val> = seen.iter().cloned().collect();
             ensure(env, var.slot);
             while let Some(x) = work.pop() {
-                env[var.slot] = x;
+                env[var.slot.index()] = x;
                 for y in set_of(eval(next, env, cx)?)?.iter() {
                     spend(1)?;
                     if seen.insert(y.clone()) {
@@ -794,7 +794,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 Some(arm) => {
                     for (var, v) in arm.vars.iter().zip(tag.fields.iter()) {
                         ensure(env, var.slot);
-                        env[var.slot] = v.clone();
+                        env[var.slot.index()] = v.clone();
                     }
                     eval(&arm.body, env, cx)?
                 }
@@ -924,7 +924,7 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
         let parts = components(&whole, &mut |y| match op.steps.by_cell.get(y) {
             Some(step) => Ok(step.clone()),
             None => {
-                env[var.slot] = y.clone();
+                env[var.slot.index()] = y.clone();
                 set_of(eval(next, env, cx)?)
             }
         })?;
@@ -955,7 +955,7 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     cgdl_runtime::native::try_rank_components(whole_bits, &steps, |found| {
         spend(u64::from(found.count_ones()))?;
         let cells = (0..128).filter_map(|r| cells_by_rank[r].filter(|_| found >> r & 1 == 1));
-        env[part.slot] = Val::Set(Rc::new(cells.cloned().collect()));
+        env[part.slot.index()] = Val::Set(Rc::new(cells.cloned().collect()));
         children.push(position_of(eval(elem, env, cx)?)?);
         spend(1)
     })?;
@@ -1053,16 +1053,16 @@ impl DenseGame<'_, '_> {
             KernelResult::Let { var, value, body } => {
                 let v = self.interp.eval(value, env).ok()?;
                 ensure(env, var.slot);
-                env[var.slot] = v;
+                env[var.slot.index()] = v;
                 self.result(body, env, g)
             }
         }
     }
 }
 
-fn ensure(env: &mut Vec<Val>, slot: usize) {
-    if env.len() <= slot {
-        env.resize(slot + 1, Val::Int(0));
+fn ensure(env: &mut Vec<Val>, slot: VarId) {
+    if env.len() <= slot.index() {
+        env.resize(slot.index() + 1, Val::Int(0));
     }
 }
 

@@ -81,7 +81,7 @@ struct FnSig {
 /// one binding of its body (the passes compare names by slot, and shapes up to the slots of
 /// the names bound inside them).
 struct Scope {
-    names: Vec<(String, usize, Ty)>,
+    names: Vec<(String, VarId, Ty)>,
     locals: Locals,
 }
 

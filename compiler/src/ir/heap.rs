@@ -6,7 +6,7 @@
 //! deliberately narrow: a rule it does not recognise exactly keeps the general search, so
 //! recognition never changes a value.
 
-use super::{Game, GameKind, IClause, IExpr, IExprKind, Move, Op, Val};
+use super::{Game, GameKind, IClause, IExpr, IExprKind, Move, Op, Val, VarId};
 use crate::ir::types::FieldTy;
 
 /// The most tokens a recognised move may remove (the code's length).
@@ -44,7 +44,7 @@ fn is_heap(game: &Game) -> bool {
 }
 
 /// Whether `e` reads the variable in `slot`.
-fn is_var(e: &IExpr, slot: usize) -> bool {
+fn is_var(e: &IExpr, slot: VarId) -> bool {
     matches!(e.kind(), IExprKind::Var(v) if v.slot == slot)
 }
 
@@ -55,10 +55,13 @@ fn int(e: &IExpr) -> Option<i64> {
     }
 }
 
+/// The heap's size: the game's only field, in the first slot.
+const HEAP: VarId = VarId::new(0);
+
 /// The removal of a move: a name bound to a literal range, or one literal.
 #[derive(Clone, Copy)]
 enum Removal {
-    Var(usize),
+    Var(VarId),
     Lit(i64),
 }
 
@@ -70,7 +73,7 @@ impl Removal {
         }
     }
 
-    fn slot(self) -> Option<usize> {
+    fn slot(self) -> Option<VarId> {
         match self {
             Removal::Var(slot) => Some(slot),
             Removal::Lit(_) => None,
@@ -80,7 +83,7 @@ impl Removal {
 
 /// `n - k` (natural or integer subtraction) with `n` in slot 0 and `k` the removal.
 fn is_rest(e: &IExpr, k: Removal) -> bool {
-    matches!(e.kind(), IExprKind::Bin { op: Op::NatSub | Op::Sub, lhs, rhs, .. } if is_var(lhs, 0) && k.is(rhs))
+    matches!(e.kind(), IExprKind::Bin { op: Op::NatSub | Op::Sub, lhs, rhs, .. } if is_var(lhs, HEAP) && k.is(rhs))
 }
 
 /// The position `G(arg)` of game `gid`: its argument.
@@ -139,8 +142,8 @@ fn guard_of(clause: &IClause, k: Removal) -> Option<Guard> {
         return None;
     };
     let (op, lhs, rhs) = cond.as_bin()?;
-    let k_n = k.is(lhs) && is_var(rhs, 0);
-    let n_k = is_var(lhs, 0) && k.is(rhs);
+    let k_n = k.is(lhs) && is_var(rhs, HEAP);
+    let n_k = is_var(lhs, HEAP) && k.is(rhs);
     match op {
         Op::Le if k_n => Some(Guard::AtMost),
         Op::Lt if k_n => Some(Guard::Below),
@@ -161,7 +164,7 @@ fn guard_of(clause: &IClause, k: Removal) -> Option<Guard> {
 fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
     // The removal, and the clauses from its guard on.
     let (k, removals, from_guard) = match m.clauses.first()? {
-        IClause::Bind(vars, domain) if vars.len() == 1 && vars[0].slot != 0 => (
+        IClause::Bind(vars, domain) if vars.len() == 1 && vars[0].slot != HEAP => (
             Removal::Var(vars[0].slot),
             removals_of(domain)?,
             &m.clauses[1..],
@@ -200,7 +203,7 @@ fn move_code(gid: usize, m: &Move) -> Option<(Vec<i64>, u8)> {
 }
 
 /// The binder `v in LO..=HI` of a clause: `v`'s slot, `LO` and `HI`.
-fn range_binder(clause: &IClause) -> Option<(usize, &IExpr, &IExpr)> {
+fn range_binder(clause: &IClause) -> Option<(VarId, &IExpr, &IExpr)> {
     match clause {
         IClause::Bind(vars, domain) if vars.len() == 1 => match domain.as_bin()? {
             (Op::RangeIncl, lhs, rhs) => Some((vars[0].slot, lhs, rhs)),
@@ -224,7 +227,7 @@ fn halved(e: &IExpr, d: i64) -> Option<&IExpr> {
 }
 
 /// `lhs - v` (natural or integer) for the variable in `slot`: `lhs`.
-fn minus_var(e: &IExpr, slot: usize) -> Option<&IExpr> {
+fn minus_var(e: &IExpr, slot: VarId) -> Option<&IExpr> {
     match e.kind() {
         IExprKind::Bin {
             op: Op::NatSub | Op::Sub,
@@ -260,7 +263,7 @@ fn summands(e: &IExpr) -> Vec<&IExpr> {
 /// recognised game applies to the empty heap, every removal being at least 1).
 fn two_heaps(gid: usize, m: &Move, k: Removal, clause: &IClause, end_bit: u8) -> Option<u8> {
     let (a, a_lo, a_hi) = range_binder(clause)?;
-    if a == 0 || k.slot() == Some(a) {
+    if a == HEAP || k.slot() == Some(a) {
         return None;
     }
     let from = int(a_lo)?;
@@ -289,7 +292,7 @@ fn two_heaps(gid: usize, m: &Move, k: Removal, clause: &IClause, end_bit: u8) ->
 fn three_heaps(gid: usize, m: &Move, k: Removal, clauses: &[IClause], end_bit: u8) -> Option<u8> {
     let (a, a_lo, a_hi) = range_binder(&clauses[0])?;
     let (b, b_lo, b_hi) = range_binder(&clauses[1])?;
-    if a == 0 || b == 0 || a == b || k.slot() == Some(a) || k.slot() == Some(b) {
+    if a == HEAP || b == HEAP || a == b || k.slot() == Some(a) || k.slot() == Some(b) {
         return None;
     }
     let from = int(a_lo)?;

@@ -5,6 +5,7 @@ use crate::ast::{ClosureKind, QuantKind, Span};
 use cgdl_runtime::native::payload_message;
 use cgdl_runtime::Compound;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::rc::Rc;
 
 mod digits;
@@ -112,11 +113,46 @@ pub enum Builtin {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Var {
     /// Its slot in the frame of its game, function or query.
-    pub slot: usize,
+    pub slot: VarId,
     /// Its name as written.
     pub name: Rc<str>,
     /// Its static type.
     pub ty: Ty,
+}
+
+/// A name's slot in the frame of its body ([`Locals`]): a game's fields, or a function's
+/// parameters, first and in order, then each name the body binds.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VarId(usize);
+
+impl VarId {
+    /// Slot `index`.
+    pub const fn new(index: usize) -> VarId {
+        VarId(index)
+    }
+
+    /// The slot's index in the frame.
+    pub const fn index(self) -> usize {
+        self.0
+    }
+
+    /// The slot `by` further on (where a body's names are taken into another's after its
+    /// own: [`Locals::append`]).
+    pub const fn offset(self, by: usize) -> VarId {
+        VarId(self.0 + by)
+    }
+}
+
+impl fmt::Debug for VarId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl fmt::Display for VarId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
 }
 
 /// The names of one body (a game's moves, a function, a query), by slot: each binding's
@@ -141,15 +177,15 @@ impl Locals {
     pub fn bind(&mut self, name: Rc<str>, ty: Ty) -> Var {
         self.0.push((name.clone(), ty.clone()));
         Var {
-            slot: self.0.len() - 1,
+            slot: VarId(self.0.len() - 1),
             name,
             ty,
         }
     }
 
     /// The name and type in slot `slot`.
-    pub fn get(&self, slot: usize) -> Option<(&Rc<str>, &Ty)> {
-        self.0.get(slot).map(|(n, t)| (n, t))
+    pub fn get(&self, slot: VarId) -> Option<(&Rc<str>, &Ty)> {
+        self.0.get(slot.0).map(|(n, t)| (n, t))
     }
 
     /// Forgets the slots from `len` on (names a pass bound for a rewrite it gave up).
@@ -244,7 +280,7 @@ impl IExpr {
     }
 
     /// Whether this is a name in slot `slot`.
-    pub fn is_var(&self, slot: usize) -> bool {
+    pub fn is_var(&self, slot: VarId) -> bool {
         matches!(&self.kind, IExprKind::Var(v) if v.slot == slot)
     }
 
@@ -1454,7 +1490,7 @@ impl IQuery {
     /// removal and the most heaps a move leaves (Guy–Smith).
     pub fn period_bound(&self, program: &Program) -> Option<cgdl_runtime::Bound> {
         match self.target.kind() {
-            IExprKind::Pos { game, args, .. } if matches!(args.as_slice(), [n] if n.is_var(0)) => {
+            IExprKind::Pos { game, args, .. } if matches!(args.as_slice(), [n] if n.is_var(VarId::new(0))) => {
                 program.period_bound(*game)
             }
             _ => None,
@@ -1468,7 +1504,8 @@ impl IQuery {
     /// terms off its engine ([`cgdl_runtime::report::HeapTerms`]).
     pub fn heap_terms(&self, program: &Program) -> Option<(usize, Vec<u8>)> {
         match self.target.kind() {
-            IExprKind::Pos { game, args, .. } if matches!(args.as_slice(), [n] if n.is_var(0)) => {
+            IExprKind::Pos { game, args, .. } if matches!(args.as_slice(), [n] if n.is_var(VarId::new(0))) =>
+            {
                 let digits = program.games.get(*game)?.heap_code.clone()?;
                 Some((*game, digits))
             }

@@ -29,7 +29,7 @@ pub struct Props {
     pub calls: Rc<[usize]>,
     /// The names it reads anywhere inside (names bound inside it too), as `(slot, name)`,
     /// increasing.
-    pub reads: Rc<[(usize, Rc<str>)]>,
+    pub reads: Rc<[(VarId, Rc<str>)]>,
 }
 
 impl Props {
@@ -50,7 +50,7 @@ impl Props {
             IExprKind::Call { func, .. } => vec![*func],
             _ => Vec::new(),
         };
-        let mut reads: Vec<(usize, Rc<str>)> = match kind {
+        let mut reads: Vec<(VarId, Rc<str>)> = match kind {
             IExprKind::Var(v) => vec![(v.slot, v.name.clone())],
             _ => Vec::new(),
         };
@@ -168,7 +168,7 @@ value grundy of G(3)
         let safe = body(SOURCE, "safe");
         assert!(!safe.props().fallible && !safe.props().loops);
         assert!(safe.reads_any(&[Var {
-            slot: 1,
+            slot: VarId::new(1),
             name: "k".into(),
             ty: Ty::Nat,
         }]));

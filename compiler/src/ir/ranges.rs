@@ -6,7 +6,7 @@
 //! arguments inside it and the function's body answers the rest, so a wrong range costs
 //! speed, never a value.
 
-use super::{FieldTy, GameKind, IClause, IExpr, IExprKind, Op, Program, Val};
+use super::{FieldTy, GameKind, IClause, IExpr, IExprKind, Op, Program, Val, VarId};
 use crate::ast::QuantKind;
 use crate::ir::Builtin;
 
@@ -68,8 +68,8 @@ fn corners(a: Interval, b: Interval, op: impl Fn(i64, i64) -> Option<i64>) -> Ab
 }
 
 /// Notes what slot `slot` holds (a slot past the frame is ignored).
-fn set(env: &mut [Abs], slot: usize, value: Abs) {
-    if let Some(s) = env.get_mut(slot) {
+fn set(env: &mut [Abs], slot: VarId, value: Abs) {
+    if let Some(s) = env.get_mut(slot.index()) {
         *s = value;
     }
 }
@@ -155,7 +155,7 @@ impl Analysis {
     fn eval(&mut self, e: &IExpr, env: &mut [Abs]) -> Abs {
         match e.kind() {
             IExprKind::Lit(v) => of_val(v),
-            IExprKind::Var(v) => env.get(v.slot).copied().unwrap_or(Abs::Unknown),
+            IExprKind::Var(v) => env.get(v.slot.index()).copied().unwrap_or(Abs::Unknown),
             IExprKind::Bin { op, lhs, rhs, .. } => {
                 let (a, b) = (self.eval(lhs, env), self.eval(rhs, env));
                 bin(*op, a, b)

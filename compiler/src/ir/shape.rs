@@ -23,11 +23,11 @@ impl Shape {
         e.for_each_node_mut(&mut |e| *e.span_mut() = Span::default());
         // A name bound inside `e` is read only inside its binder, where no other name of its
         // slot is visible: the walk renames each binder before the names it binds.
-        let mut bound: rustc_hash::FxHashMap<usize, usize> = Default::default();
+        let mut bound: rustc_hash::FxHashMap<VarId, VarId> = Default::default();
         e.for_each_var_mut(&mut |v, read| match read {
             true => v.slot = bound.get(&v.slot).copied().unwrap_or(v.slot),
             false => {
-                let k = BOUND + bound.len();
+                let k = VarId::new(BOUND + bound.len());
                 bound.insert(v.slot, k);
                 v.slot = k;
             }
@@ -123,7 +123,7 @@ mod tests {
 
     fn n(slot: usize) -> IExpr {
         IExpr::from(IExprKind::Var(Var {
-            slot,
+            slot: VarId::new(slot),
             name: "n".into(),
             ty: Ty::Nat,
         }))
@@ -186,14 +186,14 @@ mod tests {
     fn above_two(x: usize, s: usize) -> IExpr {
         let var = |slot, name: &str, ty| {
             IExpr::from(IExprKind::Var(Var {
-                slot,
+                slot: VarId::new(slot),
                 name: name.into(),
                 ty,
             }))
         };
         let elem = Ty::Nat;
         let bound = Var {
-            slot: x,
+            slot: VarId::new(x),
             name: "x".into(),
             ty: elem.clone(),
         };

@@ -509,7 +509,7 @@ fn clause_binds(c: &IClause) -> Vec<Var> {
 /// comprehension's first binder it does not read. It crosses loops only, no condition:
 /// computed once per entry to the loop instead of once per element (or once where the
 /// loop has no element), never where a condition skipped it.
-fn hoist(root: &IExpr, to: &Path, reads: &[(usize, Rc<str>)]) -> Option<Target> {
+fn hoist(root: &IExpr, to: &Path, reads: &[(VarId, Rc<str>)]) -> Option<Target> {
     let reads_any = |vars: &[Var]| {
         (vars.iter()).any(|v| reads.binary_search(&(v.slot, v.name.clone())).is_ok())
     };

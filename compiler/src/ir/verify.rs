@@ -19,8 +19,8 @@ pub fn verify(program: &Program) -> Result<(), String> {
         };
         v.first_names(f.params.iter().map(|(name, ty)| (name.clone(), ty.ty())))
             .map_err(|e| format!("function `{}`: {e}", f.name))?;
-        let mut bound: Vec<(usize, Rc<str>)> = (f.params.iter().enumerate())
-            .map(|(slot, (name, _))| (slot, name.clone()))
+        let mut bound: Vec<(VarId, Rc<str>)> = (f.params.iter().enumerate())
+            .map(|(slot, (name, _))| (VarId::new(slot), name.clone()))
             .collect();
         v.expr(&f.body, &mut bound)
             .map_err(|e| format!("function `{}`: {e}", f.name))?;
@@ -41,9 +41,9 @@ pub fn verify(program: &Program) -> Result<(), String> {
         };
         v.first_names(g.fields.iter().map(|f| (f.name.as_str().into(), f.ty.ty())))
             .map_err(|e| format!("game `{}`: {e}", g.name))?;
-        let fields = || -> Vec<(usize, Rc<str>)> {
+        let fields = || -> Vec<(VarId, Rc<str>)> {
             (g.fields.iter().enumerate())
-                .map(|(slot, f)| (slot, Rc::from(f.name.as_str())))
+                .map(|(slot, f)| (VarId::new(slot), Rc::from(f.name.as_str())))
                 .collect()
         };
         let at = |what: &str, e: String| format!("game `{}`, {what}: {e}", g.name);
@@ -131,7 +131,7 @@ impl Verifier<'_> {
         &self,
         clauses: &[IClause],
         result: &IExpr,
-        bound: &mut Vec<(usize, Rc<str>)>,
+        bound: &mut Vec<(VarId, Rc<str>)>,
     ) -> Result<(), String> {
         let depth = bound.len();
         self.clauses(clauses, bound)?;
@@ -145,9 +145,9 @@ impl Verifier<'_> {
         &self,
         gid: usize,
         result: &KernelResult,
-        bound: &mut Vec<(usize, Rc<str>)>,
+        bound: &mut Vec<(VarId, Rc<str>)>,
     ) -> Result<(), String> {
-        let position = |args: &[IExpr], bound: &mut Vec<(usize, Rc<str>)>| {
+        let position = |args: &[IExpr], bound: &mut Vec<(VarId, Rc<str>)>| {
             if args.len() != self.program.games[gid].fields.len() {
                 return Err(format!("a kernel position with {} fields", args.len()));
             }
@@ -181,7 +181,7 @@ impl Verifier<'_> {
     fn clauses(
         &self,
         clauses: &[IClause],
-        bound: &mut Vec<(usize, Rc<str>)>,
+        bound: &mut Vec<(VarId, Rc<str>)>,
     ) -> Result<(), String> {
         for c in clauses {
             match c {
@@ -199,7 +199,7 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    fn expr(&self, e: &IExpr, bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+    fn expr(&self, e: &IExpr, bound: &mut Vec<(VarId, Rc<str>)>) -> Result<(), String> {
         if e.kept_props()
             .is_some_and(|kept| *kept != Props::of(e.kind()))
         {
@@ -427,7 +427,7 @@ impl Verifier<'_> {
     }
 
     /// Each expression directly inside `e`, none of which binds a name.
-    fn children(&self, e: &IExpr, bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+    fn children(&self, e: &IExpr, bound: &mut Vec<(VarId, Rc<str>)>) -> Result<(), String> {
         let mut out = Ok(());
         e.for_each_child(&mut |c| {
             if out.is_ok() {
@@ -441,7 +441,7 @@ impl Verifier<'_> {
 impl Verifier<'_> {
     /// Binds `vars`: none may be bound already on this path (the checker forbids shadowing,
     /// and a slot in use is not reused), and each is its slot's.
-    fn bind(&self, vars: &[Var], bound: &mut Vec<(usize, Rc<str>)>) -> Result<(), String> {
+    fn bind(&self, vars: &[Var], bound: &mut Vec<(VarId, Rc<str>)>) -> Result<(), String> {
         for v in vars {
             if bound.iter().any(|(s, n)| *s == v.slot || *n == v.name) {
                 return Err(format!(
@@ -459,7 +459,7 @@ impl Verifier<'_> {
     /// order.
     fn first_names(&self, names: impl Iterator<Item = (Rc<str>, Ty)>) -> Result<(), String> {
         for (slot, (name, ty)) in names.enumerate() {
-            if self.locals.get(slot) != Some((&name, &ty)) {
+            if self.locals.get(VarId::new(slot)) != Some((&name, &ty)) {
                 return Err(format!(
                     "`{name}: {ty}` is not the body's name in slot {slot}"
                 ));
@@ -525,7 +525,7 @@ value grundy of G({0, 1, 2, 3, 4})
             panic!("the binder first")
         };
         let mut x = vars[0].clone();
-        x.slot += 7;
+        x.slot = x.slot.offset(7);
         m.result = IExpr::from(IExprKind::Var(x));
         assert!(verify(&broken).unwrap_err().contains("not bound"));
         // A name bound twice on one path.
@@ -554,7 +554,7 @@ value grundy of G({0, 1, 2, 3, 4})
         let IClause::Bind(vars, _) = &mut m.clauses[0] else {
             panic!("the binder first")
         };
-        vars[0].slot = past;
+        vars[0].slot = VarId::new(past);
         assert!(verify(&broken).unwrap_err().contains("no name"));
         // A call with an argument too many.
         let mut broken = program.clone();

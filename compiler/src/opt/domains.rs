@@ -139,9 +139,9 @@ fn frame_size(program: &Program) -> usize {
 #[derive(Clone, Default)]
 struct Env {
     /// The values a name can take.
-    values: HashMap<usize, Rc<BTreeSet<Val>>>,
+    values: HashMap<VarId, Rc<BTreeSet<Val>>>,
     /// The values the elements of a set-valued name can take.
-    elements: HashMap<usize, Rc<BTreeSet<Val>>>,
+    elements: HashMap<VarId, Rc<BTreeSet<Val>>>,
 }
 
 /// One round: every expression of the program, with the positions of the game it builds.
@@ -169,7 +169,8 @@ impl Walk<'_, '_> {
             let mut env = Env::default();
             if g == self.gid {
                 for (k, &i) in self.wanted.iter().enumerate() {
-                    env.elements.insert(i, Rc::new(self.known[k].clone()));
+                    env.elements
+                        .insert(VarId::new(i), Rc::new(self.known[k].clone()));
                 }
             }
             if let GameKind::Rules(moves) = &game.kind {
@@ -450,7 +451,7 @@ impl Walk<'_, '_> {
     /// where it reads only names whose values are followed, and not too many choices (a
     /// failing evaluation is an error at run time: it builds nothing).
     fn evaluated(&self, e: &IExpr, env: &Env) -> Option<BTreeSet<Val>> {
-        let mut slots: Vec<usize> = Vec::new();
+        let mut slots: Vec<VarId> = Vec::new();
         let mut parts: Vec<Vec<Val>> = Vec::new();
         let mut followed = true;
         e.for_each_read(&mut |v| {
@@ -465,14 +466,14 @@ impl Walk<'_, '_> {
                 None => followed = false,
             }
         });
-        if !followed || slots.iter().any(|&slot| slot >= self.frame) {
+        if !followed || slots.iter().any(|&slot| slot.index() >= self.frame) {
             return None;
         }
         let mut frame = vec![Val::Int(0); self.frame];
         let mut out = BTreeSet::new();
         for values in choices(&parts, MAX_VALUES)? {
             for (&slot, v) in slots.iter().zip(values) {
-                frame[slot] = v;
+                frame[slot.index()] = v;
             }
             if let Ok(v) = self.interp.eval(e, &mut frame) {
                 out.insert(v.normalize());

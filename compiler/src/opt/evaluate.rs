@@ -82,10 +82,10 @@ impl<'p> Evaluations<'p> {
             (values.iter())
                 .map(|v| {
                     let mut env = env.to_vec();
-                    if env.len() <= x.slot {
-                        env.resize(x.slot + 1, Val::Int(0));
+                    if env.len() <= x.slot.index() {
+                        env.resize(x.slot.index() + 1, Val::Int(0));
                     }
-                    env[x.slot] = v.clone();
+                    env[x.slot.index()] = v.clone();
                     (self.interp.eval(elem, &mut env).ok()).map(Val::normalize)
                 })
                 .collect::<Vec<_>>()

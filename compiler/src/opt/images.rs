@@ -94,14 +94,14 @@ fn tables(
         match arg {
             Arg::Kept => {}
             Arg::Elements { elem, .. } => elem.for_each_read(&mut |v| {
-                if v.slot < game.fields.len() {
-                    used.insert(v.slot);
+                if v.slot.index() < game.fields.len() {
+                    used.insert(v.slot.index());
                 }
             }),
             Arg::Computed(e) => {
                 used.insert(i);
                 e.for_each_read(&mut |v| {
-                    used.insert(v.slot);
+                    used.insert(v.slot.index());
                 });
             }
         }
@@ -135,15 +135,17 @@ fn image_shape<'e>(
     let n = game.fields.len();
     let sets = |i: usize| elements[i].is_some();
     // Reads fields (with few values, not sets) and `x` alone.
-    let context_reads = |e: &IExpr, x: Option<usize>| {
+    let context_reads = |e: &IExpr, x: Option<VarId>| {
         let mut fine = true;
-        e.for_each_read(&mut |v| fine &= Some(v.slot) == x || (v.slot < n && !sets(v.slot)));
+        e.for_each_read(&mut |v| {
+            fine &= Some(v.slot) == x || (v.slot.index() < n && !sets(v.slot.index()))
+        });
         fine
     };
     let mut shape = Vec::with_capacity(n);
     for (i, arg) in args.iter().enumerate() {
         shape.push(match arg.kind() {
-            IExprKind::Var(v) if v.slot == i => Arg::Kept,
+            IExprKind::Var(v) if v.slot == VarId::new(i) => Arg::Kept,
             IExprKind::Compr { elem, clauses } if sets(i) => {
                 let [IClause::Bind(vars, field)] = clauses.as_slice() else {
                     return None;
@@ -152,7 +154,7 @@ fn image_shape<'e>(
                 let [x] = vars.as_slice() else {
                     return None;
                 };
-                if field.slot != i || !context_reads(elem, Some(x.slot)) {
+                if field.slot != VarId::new(i) || !context_reads(elem, Some(x.slot)) {
                     return None;
                 }
                 Arg::Elements { elem, x }

@@ -38,9 +38,9 @@ pub fn run(program: &mut Program, source: &str) {
         let game = &program.games[gid];
         let mut scope = Scope::default();
         for (i, f) in game.fields.iter().enumerate() {
-            scope.types.insert(i, f.ty.clone());
+            scope.types.insert(VarId::new(i), f.ty.clone());
             if matches!(f.ty, FieldTy::Set(_)) {
-                scope.within.insert(i);
+                scope.within.insert(VarId::new(i));
             }
         }
         let mut added = Vec::new();
@@ -66,10 +66,10 @@ pub fn run(program: &mut Program, source: &str) {
 #[derive(Clone, Debug, Default)]
 struct Scope {
     /// Each name's declared or inferred finite type, by slot.
-    types: HashMap<usize, FieldTy>,
+    types: HashMap<VarId, FieldTy>,
     /// Names whose sets surely hold elements of their type only (a game's set fields, and
     /// names bound to set algebra keeping to them).
-    within: BTreeSet<usize>,
+    within: BTreeSet<VarId>,
 }
 
 struct Pass<'p, 'a> {
@@ -343,7 +343,7 @@ impl Pass<'_, '_> {
         }
         // The body: `{ pattern for pattern in T where conds }`, its names in new slots.
         let mut locals = Locals::default();
-        let mut slots: HashMap<usize, usize> = HashMap::new();
+        let mut slots: HashMap<VarId, VarId> = HashMap::new();
         for p in &params {
             slots.insert(p.slot, locals.bind(p.name.clone(), p.ty.clone()).slot);
         }
@@ -534,12 +534,12 @@ fn collect_bound(e: &IExpr, out: &mut Vec<Var>) {
 
 /// Moves the name `v` to the slot `slots` gives its slot, a new one of `locals` for a
 /// name not seen yet.
-fn relocate_var(v: &mut Var, slots: &mut HashMap<usize, usize>, locals: &mut Locals) {
+fn relocate_var(v: &mut Var, slots: &mut HashMap<VarId, VarId>, locals: &mut Locals) {
     v.slot =
         *(slots.entry(v.slot)).or_insert_with(|| locals.bind(v.name.clone(), v.ty.clone()).slot);
 }
 
 /// Moves every name of `e` (read or bound) as [`relocate_var`] does.
-fn relocate(e: &mut IExpr, slots: &mut HashMap<usize, usize>, locals: &mut Locals) {
+fn relocate(e: &mut IExpr, slots: &mut HashMap<VarId, VarId>, locals: &mut Locals) {
     e.for_each_var_mut(&mut |v, _| relocate_var(v, slots, locals));
 }

@@ -93,7 +93,7 @@ struct Pass<'p, 'a> {
     /// The names the move uses (a new name must differ from each).
     names: BTreeSet<Rc<str>>,
     /// The values of the move's `let`s, by slot.
-    lets: std::collections::HashMap<usize, IExpr>,
+    lets: std::collections::HashMap<VarId, IExpr>,
     changed: bool,
 }
 
@@ -234,11 +234,12 @@ impl Pass<'_, '_> {
 
     fn element_type(&self, set: &IExpr) -> Option<FieldTy> {
         match set.kind() {
-            IExprKind::Var(v) if v.slot < self.field_types.len() => match &self.field_types[v.slot]
-            {
-                FieldTy::Set(t) => Some((**t).clone()),
-                _ => None,
-            },
+            IExprKind::Var(v) if v.slot.index() < self.field_types.len() => {
+                match &self.field_types[v.slot.index()] {
+                    FieldTy::Set(t) => Some((**t).clone()),
+                    _ => None,
+                }
+            }
             IExprKind::Var(v) => self.element_type(self.lets.get(&v.slot)?),
             IExprKind::Bin {
                 op: Op::SetDiff | Op::SetInter,
@@ -398,7 +399,7 @@ impl Pass<'_, '_> {
             let mut env = vec![Val::Int(0); self.locals.len()];
             let mut steps = Vec::with_capacity(values.len());
             for v in values {
-                env[region.var.slot] = v.clone();
+                env[region.var.slot.index()] = v.clone();
                 match self.interp.eval(&region.next, &mut env) {
                     Ok(Val::Set(s)) => steps.push(s),
                     Ok(Val::Range(..)) | Ok(_) | Err(_) => return false,
@@ -433,7 +434,7 @@ impl Representative {
             let mut env = vec![Val::Int(0); pass.locals.len()];
             let mut seen = BTreeSet::new();
             for v in values {
-                env[x.slot] = v.clone();
+                env[x.slot.index()] = v.clone();
                 match pass.interp.eval(h, &mut env) {
                     Ok(image) => {
                         if !seen.insert(image.normalize()) {

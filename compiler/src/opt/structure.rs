@@ -105,7 +105,7 @@ enum Skel {
     /// A field of the game.
     Field(usize),
     /// A generic local (a `let`, a binder over sets of sets), by slot.
-    Local(usize),
+    Local(VarId),
     /// An operation; `commutes` when its operands may be taken in any order.
     Op(&'static str, bool, Vec<Skel>),
     /// A construct: its id and its skeleton.
@@ -255,7 +255,7 @@ impl Structure {
                 FieldTy::Set(_) => VarInfo::Generic(Class::ElemSet, true),
                 _ => VarInfo::Pure(BTreeSet::new()),
             };
-            walker.vars.insert(i, info);
+            walker.vars.insert(VarId::new(i), info);
         }
         let mut move_constructs = Vec::new();
         for m in moves {
@@ -437,8 +437,10 @@ impl Structure {
                 let v = match comp {
                     Component::Binder(vars) => {
                         let v = match vars.as_slice() {
-                            [x] => env[x.slot].clone(),
-                            xs => Val::Tuple(xs.iter().map(|x| env[x.slot].clone()).collect()),
+                            [x] => env[x.slot.index()].clone(),
+                            xs => {
+                                Val::Tuple(xs.iter().map(|x| env[x.slot.index()].clone()).collect())
+                            }
                         };
                         self.value(v, Role::Elem)
                     }
@@ -535,7 +537,7 @@ struct Walker<'p> {
     program: &'p Program,
     gid: usize,
     /// Each visible local name by slot.
-    vars: HashMap<usize, VarInfo>,
+    vars: HashMap<VarId, VarInfo>,
     constructs: Vec<Construct>,
     /// The constructs around the current point, outermost first.
     stack: Vec<usize>,
@@ -741,8 +743,8 @@ impl Walker<'_> {
                 Some(VarInfo::Generic(c, inside)) => Ok(W::Gen(
                     *c,
                     *inside,
-                    if v.slot < self.program.games[self.gid].fields.len() {
-                        Skel::Field(v.slot)
+                    if v.slot.index() < self.program.games[self.gid].fields.len() {
+                        Skel::Field(v.slot.index())
                     } else {
                         Skel::Local(v.slot)
                     },
@@ -970,7 +972,9 @@ impl Walker<'_> {
                         }
                         // A context field is kept as it is.
                         _ => match a.kind() {
-                            IExprKind::Var(v) if v.slot == i => skels.push(Skel::Field(i)),
+                            IExprKind::Var(v) if v.slot == VarId::new(i) => {
+                                skels.push(Skel::Field(i))
+                            }
                             _ => return Err("a position of another context".into()),
                         },
                     }
@@ -1360,12 +1364,12 @@ impl Walker<'_> {
 /// Numbers for names and constructs, in the order a print meets them.
 #[derive(Default)]
 struct Names {
-    locals: HashMap<usize, usize>,
+    locals: HashMap<VarId, usize>,
     constructs: HashMap<usize, usize>,
 }
 
 impl Names {
-    fn local(&mut self, slot: usize) -> usize {
+    fn local(&mut self, slot: VarId) -> usize {
         let n = self.locals.len();
         *self.locals.entry(slot).or_insert(n)
     }
@@ -1415,13 +1419,13 @@ pub(crate) fn substitute(body: &IExpr, args: &[IExpr], offset: usize) -> IExpr {
     let mut e = body.clone();
     // Each node after its parts: an argument put in a parameter's place is not renamed.
     e.rewrite_up(&mut |e| match e.as_var() {
-        Some(v) if v.slot < args.len() => *e = args[v.slot].clone(),
+        Some(v) if v.slot.index() < args.len() => *e = args[v.slot.index()].clone(),
         Some(_) => {
             if let IExprKind::Var(v) = e.kind_mut() {
-                v.slot += offset;
+                v.slot = v.slot.offset(offset);
             }
         }
-        None => e.for_each_own_bind_mut(&mut |v| v.slot += offset),
+        None => e.for_each_own_bind_mut(&mut |v| v.slot = v.slot.offset(offset)),
     });
     e
 }
@@ -1445,7 +1449,7 @@ mod tests {
         let arg = IExpr::from(IExprKind::Lit(Val::Int(5)));
         let inlined = substitute(body, std::slice::from_ref(&arg), offset);
         let mut slots = Vec::new();
-        inlined.for_each_var(&mut |v| slots.push(v.slot));
+        inlined.for_each_var(&mut |v| slots.push(v.slot.index()));
         assert!(
             !slots.is_empty() && slots.iter().all(|&s| s >= offset),
             "{slots:?}"

@@ -417,13 +417,13 @@ fn declared_map(
                 continue;
             }
             let p: Vec<u32> = match arg.kind() {
-                IExprKind::Var(v) if v.slot == i => (0..n as u32).collect(),
+                IExprKind::Var(v) if v.slot == VarId::new(i) => (0..n as u32).collect(),
                 IExprKind::Compr { elem, clauses } => {
                     let [IClause::Bind(vars, field)] = clauses.as_slice() else {
                         return None;
                     };
                     let field = field.as_var()?;
-                    if field.slot != i {
+                    if field.slot != VarId::new(i) {
                         return None;
                     }
                     let mut p = Vec::with_capacity(n);

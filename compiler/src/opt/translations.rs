@@ -146,10 +146,10 @@ enum Class {
     Pos,
     /// The least of part `.0` of the cells of the set in slot `.1` (only for a move to the
     /// corner).
-    Least(usize, usize),
+    Least(usize, VarId),
     /// Part `.0` of a cell of the position that a pattern (`(r, c) in s`) takes apart, the
     /// pattern named by the slot `.1` of its first name (read only by tables).
-    Part(usize, usize),
+    Part(usize, VarId),
 }
 
 /// The classes of the names of one frame (a move's, or a helper function's).
@@ -167,12 +167,12 @@ impl Env {
     }
 
     fn set(&mut self, v: &Var, class: Class) -> Option<()> {
-        *self.classes.get_mut(v.slot)? = Some(class);
+        *self.classes.get_mut(v.slot.index())? = Some(class);
         Some(())
     }
 
     fn of(&self, v: &Var) -> Option<Class> {
-        *self.classes.get(v.slot)?
+        *self.classes.get(v.slot.index())?
     }
 }
 
@@ -511,7 +511,7 @@ impl Proof<'_> {
         if matches!(e.kind(), IExprKind::Var(_) | IExprKind::Lit(_)) {
             return Some(None);
         }
-        let mut binds: HashSet<usize> = HashSet::new();
+        let mut binds: HashSet<VarId> = HashSet::new();
         e.for_each_bind(&mut |v| {
             binds.insert(v.slot);
         });
@@ -519,7 +519,7 @@ impl Proof<'_> {
         if reads.is_empty()
             || binds
                 .iter()
-                .any(|s| env.classes.get(*s).copied().flatten().is_some())
+                .any(|s| env.classes.get(s.index()).copied().flatten().is_some())
         {
             return Some(None);
         }
@@ -594,7 +594,7 @@ impl Proof<'_> {
     fn free_reads(es: &[&IExpr]) -> Vec<Var> {
         let mut reads: Vec<Var> = Vec::new();
         for e in es {
-            let mut binds: HashSet<usize> = HashSet::new();
+            let mut binds: HashSet<VarId> = HashSet::new();
             e.for_each_bind(&mut |v| {
                 binds.insert(v.slot);
             });
@@ -611,7 +611,7 @@ impl Proof<'_> {
     /// For each read, its cell's index among them and its part, if one; `None` where some
     /// read is not a cell or a part of one.
     fn sources(reads: &[Var], env: &Env) -> Option<(usize, Vec<Assign>)> {
-        let mut sources: Vec<usize> = Vec::new();
+        let mut sources: Vec<VarId> = Vec::new();
         let mut assign = Vec::with_capacity(reads.len());
         for v in reads {
             let (id, part) = match env.of(v) {
@@ -647,7 +647,7 @@ impl Proof<'_> {
             rest /= cells.len();
         }
         for (v, &(at, part)) in reads.iter().zip(assign) {
-            frame[v.slot] = match (part, chosen[at]) {
+            frame[v.slot.index()] = match (part, chosen[at]) {
                 (Some(i), Val::Tuple(parts)) => parts[i].clone(),
                 (_, cell) => cell.clone(),
             };
@@ -724,7 +724,7 @@ impl Proof<'_> {
         let mut frame = vec![Val::Bool(false); env.frame];
         let mut steps: Vec<Option<std::collections::BTreeSet<Val>>> = Vec::new();
         for c in &cells {
-            frame[var.slot] = c.clone();
+            frame[var.slot.index()] = c.clone();
             steps.push(match self.interp.eval(next, &mut frame) {
                 Ok(Val::Set(items)) => Some((*items).clone()),
                 Ok(Val::Range(lo, hi)) => Some((lo..=hi).map(Val::Int).collect()),
@@ -921,7 +921,7 @@ fn strip_moves(program: &Program, moves: &[Move]) -> Option<Vec<Move>> {
     let mut out = moves.to_vec();
     for m in &mut out {
         let mut fine = true;
-        let mut nonempty: HashSet<usize> = HashSet::new();
+        let mut nonempty: HashSet<VarId> = HashSet::new();
         for c in &mut m.clauses {
             match c {
                 IClause::Bind(vars, dom) => {
@@ -950,7 +950,7 @@ fn strip_moves(program: &Program, moves: &[Move]) -> Option<Vec<Move>> {
 /// Replaces each call of a helper that moves its argument to the corner in `e` by the
 /// argument, where that is a name bound to a part of `components` (`nonempty`); clears
 /// `fine` where the argument may be empty.
-fn strip(program: &Program, e: &mut IExpr, nonempty: &HashSet<usize>, fine: &mut bool) {
+fn strip(program: &Program, e: &mut IExpr, nonempty: &HashSet<VarId>, fine: &mut bool) {
     if let IExprKind::Call { func, args, .. } = e.kind() {
         if corner_fn(&program.fns[*func]) {
             match args.as_slice() {
