@@ -145,12 +145,7 @@ impl Pass<'_, '_> {
     /// `e` as the closure of one element within a set, where it is one (the names inlined
     /// for an `e` that is not are forgotten).
     fn region(&mut self, e: &IExpr) -> Option<Region> {
-        let mark = self.locals.len();
-        let region = self.try_region(e);
-        if region.is_none() {
-            self.locals.truncate(mark);
-        }
-        region
+        self.or_forget(|pass| pass.try_region(e))
     }
 
     fn try_region(&mut self, e: &IExpr) -> Option<Region> {
@@ -253,8 +248,13 @@ impl Pass<'_, '_> {
     /// The sum over representatives of closures, as a sum over components (the names
     /// inlined for a rewrite given up are forgotten).
     fn rewrite(&mut self, e: &IExpr) -> Option<IExpr> {
+        self.or_forget(|pass| pass.try_rewrite(e))
+    }
+
+    /// `attempt`'s result; where it gives up, the names it bound are forgotten.
+    fn or_forget<T>(&mut self, attempt: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
         let mark = self.locals.len();
-        let out = self.try_rewrite(e);
+        let out = attempt(self);
         if out.is_none() {
             self.locals.truncate(mark);
         }
