@@ -5,11 +5,12 @@
 //!
 //! Used for the outcome of a position of a game that does not split (those of games that do
 //! go to the nimber search, [`super::shared`]). The asking thread searches alone at first
-//! and wakes its helpers once its search has opened [`super::shared::WAKE_AFTER`] positions.
-//! From then on, every outcome a thread decides is shared (in a table without locks,
-//! [`super::shared::OutcomeTable`], for positions with a key; positions without one share
-//! only the top [`SPLIT_DEPTH`] levels'), and a thread that meets an option its own memo
-//! does not know looks it up there. In the top [`SPLIT_DEPTH`] levels, each position a
+//! and wakes its helpers once its search has opened [`OUTCOME_WAKE_AFTER`] positions (or at
+//! once, where the helpers are told to wake at once, as in tests). From then on, every
+//! outcome a thread decides fewer than [`SHARE_DEPTH`] moves deep is shared (in a table
+//! without locks, [`super::shared::OutcomeTable`], for positions with a key; positions
+//! without one share only the top [`SPLIT_DEPTH`] levels'), and a thread that meets an
+//! option its own memo does not know looks it up there. In the top [`SPLIT_DEPTH`] levels, each position a
 //! thread is deciding is marked *busy*, and at a position one of whose options was found
 //! losing (likely a P-position, all of whose options are needed: the search's younger
 //! options wait until the eldest is searched, as Feldmann's young brothers do) a thread
