@@ -16,7 +16,6 @@ use crate::value::{
 use rustc_hash::FxHashMap;
 
 use crate::checked::check_orbit;
-use outcome_share::Others;
 mod budget;
 mod frame;
 mod loopy;
@@ -1169,29 +1168,19 @@ impl<'r, R: Rules> Solver<'r, R> {
                 frame.cursor += 1;
                 continue;
             }
-            let step = match self.try_opt(kind, &frame.bufs, i)? {
-                Step::Need(task) if self.sharing.is_some() => {
-                    match self.what_others_know(task, self.stack.len() + 1) {
-                        Others::Known(v) => {
-                            self.store(task, v);
-                            Step::Value(v)
-                        }
-                        // A thread passes over (once) an option another thread is
-                        // deciding, near the top of the search.
-                        Others::Busy
-                            if frame.refuted
-                                && frame.cursor < frame.bufs.opts.len()
-                                && self.passes_over(self.stack.len() + 1) =>
-                        {
-                            frame.bufs.defer(frame.cursor);
-                            frame.cursor += 1;
-                            continue;
-                        }
-                        _ => Step::Need(task),
-                    }
-                }
-                step => step,
-            };
+            let step = self.try_opt(kind, &frame.bufs, i)?;
+            let (step, busy) = self.consult_others(step, self.stack.len() + 1);
+            // A thread passes over (once) an option another thread is deciding, near the
+            // top of the search.
+            if busy
+                && frame.refuted
+                && frame.cursor < frame.bufs.opts.len()
+                && self.passes_over(self.stack.len() + 1)
+            {
+                frame.bufs.defer(frame.cursor);
+                frame.cursor += 1;
+                continue;
+            }
             match step {
                 Step::Need(task) => return Ok(Some(task)),
                 Step::Value(v) => {
@@ -1254,18 +1243,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             if symmetric {
                 bufs.fixing.push(fixing);
             }
-            let step = match step {
-                Step::Need(task) if self.sharing.is_some() => {
-                    match self.what_others_know(task, self.stack.len() + 1) {
-                        Others::Known(v) => {
-                            self.store(task, v);
-                            Step::Value(v)
-                        }
-                        _ => Step::Need(task),
-                    }
-                }
-                step => step,
-            };
+            let (step, _) = self.consult_others(step, self.stack.len() + 1);
             match step {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),

@@ -64,18 +64,15 @@ fn graph(n: usize, loops: bool) -> impl Strategy<Value = Graph> {
     })
 }
 
-/// Helper threads (`threads` in all) woken at once: the smallest searches here are shared.
-fn eager(threads: usize) -> Helpers {
-    Helpers {
-        threads,
-        wake_after: 0,
-    }
-}
-
-/// `asked`'s outcomes, one solver asked in turn, with `threads` threads.
+/// `asked`'s outcomes, one solver asked in turn, with `threads` threads woken at once (the
+/// smallest searches here are shared).
 fn ask(game: &Graph, threads: usize, asked: &[u32]) -> Vec<Option<Outcome>> {
     let mut solver = Solver::new(game);
-    search_with_helpers(&mut solver, eager(threads), |solver| {
+    let helpers = Helpers {
+        threads,
+        wake_after: 0,
+    };
+    search_with_helpers(&mut solver, helpers, |solver| {
         asked.iter().map(|&i| solver.outcome(i).ok()).collect()
     })
 }

@@ -52,7 +52,7 @@ pub(super) const POLL_EVERY: u64 = 256;
 const TABLE_LOG2: u32 = 23;
 
 /// What the other threads know of an option a thread does not know.
-pub(super) enum Others {
+enum Others {
     /// Its outcome.
     Known(u32),
     /// Another thread is deciding it now.
@@ -86,7 +86,7 @@ impl<R: Rules> Solver<'_, R> {
             Some(s) if !s.helper && s.asked.is_none() => {
                 s.asked = Some((root, solved));
                 s.posted = false;
-                s.next_poll = solved + s.share.poll_every;
+                s.next_poll = solved + s.share.poll_every();
                 true
             }
             _ => false,
@@ -120,7 +120,7 @@ impl<R: Rules> Solver<'_, R> {
             return;
         }
         if let Some(s) = &mut self.sharing {
-            s.next_poll = self.budget.solved + s.share.poll_every;
+            s.next_poll = self.budget.solved + s.share.poll_every();
         }
         self.budget.start_value();
         // An error ends the helper's search only: whatever it decided before is shared, and
@@ -140,9 +140,34 @@ impl<R: Rules> Solver<'_, R> {
         }
     }
 
+    /// An option's `step` (`depth` moves deep) with what the other threads know of it: its
+    /// value where another thread decided it (kept in this thread's memo too), and whether
+    /// another thread is deciding it now.
+    #[inline]
+    pub(super) fn consult_others(
+        &mut self,
+        step: Step<Pos<R>>,
+        depth: usize,
+    ) -> (Step<Pos<R>>, bool) {
+        let Step::Need(task) = step else {
+            return (step, false);
+        };
+        if self.sharing.is_none() {
+            return (step, false);
+        }
+        match self.what_others_know(task, depth) {
+            Others::Known(v) => {
+                self.store(task, v);
+                (Step::Value(v), false)
+            }
+            Others::Busy => (step, true),
+            Others::Unknown => (step, false),
+        }
+    }
+
     /// What the other threads know of the option whose task is `task`, `depth` moves deep.
     #[inline]
-    pub(super) fn what_others_know(&self, task: Task<Pos<R>>, depth: usize) -> Others {
+    fn what_others_know(&self, task: Task<Pos<R>>, depth: usize) -> Others {
         let (Some(share), Node::Leaf(p), ValueKind::Outcome) =
             (self.live_share(), task.node, task.kind)
         else {
@@ -179,20 +204,21 @@ impl<R: Rules> Solver<'_, R> {
     /// Marks the frame just pushed busy, where the threads share its outcome.
     #[inline]
     pub(super) fn mark_top(&mut self) {
-        if self.stack.len() > SPLIT_DEPTH {
-            return;
+        if self.stack.len() <= SPLIT_DEPTH && self.live_share().is_some() {
+            self.mark(self.stack.len() - 1);
         }
+    }
+
+    /// Marks the outcome search's frame at `depth` busy (the threads share the search).
+    fn mark(&mut self, depth: usize) {
         let Some(share) = self.live_share() else {
             return;
         };
-        let Some(frame) = self.stack.last() else {
-            return;
-        };
-        if let (ValueKind::Outcome, Node::Leaf(p)) = (frame.task.kind, frame.task.node) {
+        if let (ValueKind::Outcome, Node::Leaf(p)) =
+            (self.stack[depth].task.kind, self.stack[depth].task.node)
+        {
             self.set_busy(share, p, true);
-            if let Some(frame) = self.stack.last_mut() {
-                frame.marked = true;
-            }
+            self.stack[depth].marked = true;
         }
     }
 
@@ -247,7 +273,7 @@ impl<R: Rules> Solver<'_, R> {
         let Some(s) = &mut self.sharing else {
             return;
         };
-        let every = s.share.poll_every;
+        let every = s.share.poll_every();
         s.next_poll = solved + every;
         if s.helper {
             s.share.helpers_solved.fetch_add(every, Ordering::Relaxed);
@@ -277,16 +303,7 @@ impl<R: Rules> Solver<'_, R> {
                     s.share.post(Some(root));
                     // The positions being decided now are busy: the helpers start elsewhere.
                     for depth in 0..self.stack.len().min(SPLIT_DEPTH) {
-                        let frame = &mut self.stack[depth];
-                        if let (ValueKind::Outcome, Node::Leaf(p)) =
-                            (frame.task.kind, frame.task.node)
-                        {
-                            match (self.rules.key(p), s.share.outcomes.get()) {
-                                (Some(k), Some(t)) if OutcomeTable::holds(k) => t.set_busy(k, true),
-                                _ => s.share.mark_busy(p, 1),
-                            }
-                            frame.marked = true;
-                        }
+                        self.mark(depth);
                     }
                 }
                 return;

@@ -97,10 +97,6 @@ struct Board<P> {
 pub struct SearchShare<P> {
     /// Positions the asking thread opens alone before it wakes the helpers.
     pub(super) wake_after: u64,
-    /// Positions a thread of a shared outcome search opens between two looks at what the
-    /// others decided ([`super::outcome_share`]): every one where the helpers are woken at
-    /// once (the searches are short, as in tests), else [`super::outcome_share::POLL_EVERY`].
-    pub(super) poll_every: u64,
     facts: dashmap::DashMap<P, Fact, rustc_hash::FxBuildHasher>,
     /// The outcomes decided by a shared outcome search, of positions with a key; made when
     /// its helpers are first woken.
@@ -124,10 +120,6 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
     fn new(wake_after: u64) -> Self {
         SearchShare {
             wake_after,
-            poll_every: match wake_after {
-                0 => 1,
-                _ => super::outcome_share::POLL_EVERY,
-            },
             // Many shards: two threads seldom wait on one shard's lock.
             facts: dashmap::DashMap::with_hasher_and_shard_amount(Default::default(), 512),
             outcomes: std::sync::OnceLock::new(),
@@ -164,6 +156,16 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         board.on = true;
         board.outcome = outcome;
         self.changed.notify_all();
+    }
+
+    /// Positions a thread of a shared outcome search opens between two looks at what the
+    /// others decided ([`super::outcome_share`]): every one where the helpers are woken at
+    /// once (the searches are short, as in tests), else [`super::outcome_share::POLL_EVERY`].
+    pub(super) fn poll_every(&self) -> u64 {
+        match self.wake_after {
+            0 => 1,
+            _ => super::outcome_share::POLL_EVERY,
+        }
     }
 
     /// The outcome of `p` where a thread has found it.
@@ -324,7 +326,8 @@ pub(super) struct SplitHandle<P> {
     deferred: Vec<usize>,
 }
 
-/// How many threads a solver's nimber searches use ([`search_with_helpers`]).
+/// How many threads a solver's nimber searches, and its long outcome searches of games that
+/// do not split, use ([`search_with_helpers`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Helpers {
     /// The threads in all, the asking thread included (1: no helpers).
