@@ -892,6 +892,39 @@ fn an_outcome_search_on_two_threads_answers_as_one() {
     assert_eq!(one, run("2"));
 }
 
+/// Canonical forms computed by two threads (Domineering on 4 × 5: past the 2,048 positions
+/// after which the asking thread wakes its helpers) answer as one thread: the whole board
+/// is 1 (the example's note), and a sum's form is the same text.
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn canonical_forms_on_two_threads_answer_as_one() {
+    let example =
+        std::fs::read_to_string(common::root().join("examples/domineering.cgdl")).expect("example");
+    let mut text: String = example
+        .lines()
+        .filter(|l| !l.starts_with("value") && !l.starts_with("table"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(text.contains("const R = 4\n") && text.contains("const C = 5\n"));
+    text.push_str(
+        "value canonical, outcome, temperature of Domineering(rect(4, 5))\n\
+         value canonical of Domineering(rect(4, 4)) + Domineering(rect(3, 3))\n",
+    );
+    let path = temp_file("domineering_threads.cgdl", &text);
+    let run = |threads: &str| {
+        let file = path.to_str().expect("path");
+        let out = cgdl(&["run", "--native", file, "--threads", threads]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let one = run("1");
+    assert!(
+        one.contains("  canonical    1\n  outcome      L\n"),
+        "{one}"
+    );
+    assert_eq!(one, run("2"));
+}
+
 /// Runs `args` natively and interpreted; both must fail alike with `expected` in stderr.
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]

@@ -330,9 +330,11 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.rules
     }
 
-    /// How many (position, value kind) pairs have been evaluated so far.
+    /// How many (position, value kind) pairs have been evaluated so far, canonical forms
+    /// of partizan positions among them.
     pub fn positions_solved(&self) -> u64 {
-        self.budget.solved
+        let forms = self.partizan.as_ref().map_or(0, |p| p.positions_solved());
+        self.budget.solved + forms
     }
 
     /// The value `kind` of a position expression.
@@ -477,6 +479,15 @@ impl<'r, R: Rules> Solver<'r, R> {
         let symmetric = self.mode == Mode::Fast && self.symmetric;
         let p = (self.partizan).get_or_insert_with(|| PartizanSolver::new(rules, limit));
         p.share(self.budget.max_memory, self.progress.clone(), symmetric);
+        // Threads sharing this solver's searches share its forms too.
+        match &self.sharing {
+            Some(s) => {
+                let keeper: std::sync::Arc<dyn crate::partizan::share::FormHelpers<Pos<R>> + 'r> =
+                    s.share.clone();
+                p.set_threads(Some(keeper), s.helper);
+            }
+            None => p.set_threads(None, false),
+        }
         p
     }
 

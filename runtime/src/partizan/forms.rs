@@ -127,6 +127,12 @@ impl Forms {
         self.nodes[g.index()].number
     }
 
+    /// The form whose options are `left` and `right`, canonical already and not a number
+    /// (a form another store made canonical: [`super::share`]).
+    pub(super) fn intern_canonical(&mut self, left: Vec<GameId>, right: Vec<GameId>) -> GameId {
+        self.intern(left, right, None)
+    }
+
     fn intern(
         &mut self,
         mut left: Vec<GameId>,

@@ -5,6 +5,7 @@
 mod difference;
 mod dyadic;
 mod forms;
+pub mod share;
 pub mod sides;
 pub mod stopper;
 mod thermo;
@@ -114,7 +115,27 @@ pub struct PartizanSolver<'r, R: Rules> {
     /// Keep positions as their least images under their games' symmetries (not in an exact
     /// solve), checking the maps that are not proven.
     symmetric: bool,
+    /// The threads this solver shares its forms with ([`share`]), where it has some.
+    threads: Option<Threads<'r, R::Pos>>,
 }
+
+/// A solver's part in computing forms on several threads ([`share`]).
+struct Threads<'r, P> {
+    keeper: std::sync::Arc<dyn FormHelpers<P> + 'r>,
+    /// Whether this solver is a helper (else it is the asking thread).
+    helper: bool,
+    exchange: share::Exchange,
+    /// The asking thread's computation now: the positions known at its start.
+    started: Option<usize>,
+    /// Whether the helpers were woken for it (from then on, forms are shared).
+    woken: bool,
+    /// Positions the helpers finished, as last counted.
+    helpers_solved: u64,
+    /// Positions whose forms this thread took from the others.
+    imported: u64,
+}
+
+use share::FormHelpers;
 
 impl<R: Rules> fmt::Debug for PartizanSolver<'_, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -148,6 +169,41 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             max_memory: None,
             progress: None,
             symmetric: false,
+            threads: None,
+        }
+    }
+
+    /// Shares the forms this solver computes with other threads' solvers, through `keeper`:
+    /// as the asking thread, which wakes helpers once a computation proves long, or as a
+    /// helper (`helper`). `None`: on this thread alone.
+    pub(crate) fn set_threads(
+        &mut self,
+        keeper: Option<std::sync::Arc<dyn FormHelpers<R::Pos> + 'r>>,
+        helper: bool,
+    ) {
+        match (keeper, &mut self.threads) {
+            (None, _) => self.threads = None,
+            // The same threads, or new ones (the forms this thread exchanged stay valid).
+            (Some(keeper), Some(t)) => {
+                if !std::ptr::addr_eq(
+                    std::sync::Arc::as_ptr(&t.keeper),
+                    std::sync::Arc::as_ptr(&keeper),
+                ) {
+                    t.keeper = keeper;
+                    t.helper = helper;
+                }
+            }
+            (Some(keeper), None) => {
+                self.threads = Some(Threads {
+                    keeper,
+                    helper,
+                    exchange: share::Exchange::default(),
+                    started: None,
+                    woken: false,
+                    helpers_solved: 0,
+                    imported: 0,
+                })
+            }
         }
     }
 
@@ -167,7 +223,10 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
     /// Every 1,024 positions: the progress display, and the memory limit.
     #[cold]
     fn checkpoint(&mut self) -> Result<(), SolveError> {
-        let solved = self.memo.len() as u64;
+        if let Some(t) = self.threads.as_mut().filter(|t| !t.helper) {
+            t.helpers_solved += t.keeper.shared().take_helpers_solved();
+        }
+        let solved = self.positions_solved();
         if let Some(p) = &self.progress {
             p.borrow_mut().tick(solved, 0);
         }
@@ -189,9 +248,10 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         &mut self.forms
     }
 
-    /// Positions whose canonical form is known.
+    /// Positions whose canonical form was computed, by this solver or its helpers.
     pub fn positions_solved(&self) -> u64 {
-        self.memo.len() as u64
+        let imported = self.threads.as_ref().map_or(0, |t| t.imported);
+        self.memo.len() as u64 - imported + self.helpers_solved()
     }
 
     /// The canonical form of a position expression: `end` is 0, a sum the sum of its parts'.
@@ -231,6 +291,11 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         if let Some(&g) = self.memo.get(&pos) {
             return Ok(g);
         }
+        if self.threads.is_some() {
+            if let Some(g) = self.shared_form(pos)? {
+                return Ok(g);
+            }
+        }
         if !self.on_path.insert(pos) {
             let at = self.path.iter().position(|&p| p == pos).unwrap_or(0);
             let mut positions: Vec<String> =
@@ -239,18 +304,28 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             return Err(SolveError::Cycle { positions });
         }
         // Positions being computed count too: a game that never ends is one long path.
-        if (self.memo.len() + self.path.len()) as u64 >= self.max_positions {
+        if self.positions_solved() + self.path.len() as u64 >= self.max_positions {
             self.on_path.remove(&pos);
             return Err(SolveError::TooManyPositions {
                 limit: self.max_positions,
             });
         }
+        let top = self.path.is_empty();
+        if top && self.threads.is_some() {
+            self.begin_top();
+        }
         self.path.push(pos);
         let result = deep(|| self.solve(pos));
         self.path.pop();
         self.on_path.remove(&pos);
+        if top && self.threads.is_some() {
+            self.end_top();
+        }
         let g = result?;
         self.memo.insert(pos, g);
+        if self.threads.is_some() {
+            self.share_form(pos, g);
+        }
         if self.memo.len() & 0x3FF == 0 {
             self.checkpoint()?;
         }
@@ -262,7 +337,13 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             crate::checked::check_orbit(self.rules, pos, true)?;
         }
         let mut sides = [Vec::new(), Vec::new()];
-        for (side, values) in [Side::Left, Side::Right].into_iter().zip(&mut sides) {
+        // A helper takes Right's options first ([`Self::option_values`]).
+        let order = match self.threads.as_ref().is_some_and(|t| t.helper) {
+            true => [Side::Right, Side::Left],
+            false => [Side::Left, Side::Right],
+        };
+        for side in order {
+            let values = &mut sides[usize::from(side == Side::Right)];
             let mut out = self.pool.pop().unwrap_or_default();
             out.clear();
             let listed = self.rules.side_options(pos, side, &mut out);
@@ -283,7 +364,13 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         out: &Options<R::Pos>,
         values: &mut Vec<GameId>,
     ) -> Result<(), SolveError> {
-        for (i, r) in out.refs.iter().enumerate() {
+        // A helper takes the options last first (and Right's before Left's): the asking
+        // thread takes them first first, and the two meet in the middle ([`share`]).
+        let backwards = self.threads.as_ref().is_some_and(|t| t.helper);
+        let n = out.refs.len();
+        for k in 0..n {
+            let i = if backwards { n - 1 - k } else { k };
+            let r = &out.refs[i];
             let g = match *r {
                 OptRef::End => GameId::ZERO,
                 OptRef::Leaves { start, len } => {
@@ -299,6 +386,74 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             values.push(g);
         }
         Ok(())
+    }
+
+    /// Positions the helpers finished (counted at checkpoints).
+    fn helpers_solved(&self) -> u64 {
+        self.threads.as_ref().map_or(0, |t| t.helpers_solved)
+    }
+
+    /// The form of `pos` (not in the memo) where another thread shared it, kept in the
+    /// memo; a helper told to stop stops here.
+    fn shared_form(&mut self, pos: R::Pos) -> Result<Option<GameId>, SolveError> {
+        let Some(t) = &mut self.threads else {
+            return Ok(None);
+        };
+        if t.helper {
+            if t.keeper.stopped() {
+                return Err(SolveError::Rule(RuleError::Stopped));
+            }
+        } else if !t.woken {
+            // Alone so far: nothing is shared yet. A long computation wakes the helpers.
+            if let (Some(started), Some(&root)) = (t.started, self.path.first()) {
+                if (self.memo.len() - started) as u64 >= t.keeper.wake_after() {
+                    t.woken = true;
+                    t.keeper.wake(root);
+                }
+            }
+            return Ok(None);
+        }
+        let Some(form) = t.keeper.shared().get(pos) else {
+            return Ok(None);
+        };
+        let g = t.exchange.import(&mut self.forms, &form);
+        t.imported += 1;
+        self.memo.insert(pos, g);
+        Ok(Some(g))
+    }
+
+    /// Shares the form of `pos`, where forms are shared now.
+    fn share_form(&mut self, pos: R::Pos, g: GameId) {
+        let Some(t) = &mut self.threads else {
+            return;
+        };
+        if t.helper {
+            t.keeper.shared().count_helper();
+        } else if !t.woken {
+            return;
+        }
+        let form = t.exchange.export(&self.forms, g);
+        t.keeper.shared().put(pos, form);
+    }
+
+    /// The asking thread starts a computation.
+    fn begin_top(&mut self) {
+        if let Some(t) = self.threads.as_mut().filter(|t| !t.helper) {
+            t.started = Some(self.memo.len());
+            t.woken = false;
+        }
+    }
+
+    /// The asking thread ends a computation: the helpers, where woken, are recalled, and
+    /// the positions they finished counted.
+    fn end_top(&mut self) {
+        if let Some(t) = self.threads.as_mut().filter(|t| !t.helper) {
+            t.started = None;
+            if std::mem::take(&mut t.woken) {
+                t.keeper.recall();
+            }
+            t.helpers_solved += t.keeper.shared().take_helpers_solved();
+        }
     }
 
     fn show(&self, pos: R::Pos) -> String {

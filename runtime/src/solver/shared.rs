@@ -26,6 +26,7 @@
 
 use super::nimber::Values;
 use super::*;
+use crate::partizan::share::{FormHelpers, SharedForms};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -86,6 +87,8 @@ struct Board<P> {
     /// The search on is the outcome search of this position (a least image) by the ordinary
     /// search ([`super::outcome_share`]), not a nimber search's split points.
     outcome: Option<P>,
+    /// The work on is the canonical form of this position ([`crate::partizan::share`]).
+    forms: Option<P>,
     /// Helpers searching now.
     busy: usize,
     /// Helpers are to leave.
@@ -98,6 +101,8 @@ pub struct SearchShare<P> {
     /// Positions the asking thread opens alone before it wakes the helpers.
     pub(super) wake_after: u64,
     facts: dashmap::DashMap<P, Fact, rustc_hash::FxBuildHasher>,
+    /// The canonical forms the threads computed ([`crate::partizan::share`]).
+    forms: SharedForms<P>,
     /// The outcomes decided by a shared outcome search, of positions with a key; made when
     /// its helpers are first woken.
     pub(super) outcomes: std::sync::OnceLock<OutcomeTable>,
@@ -122,6 +127,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
             wake_after,
             // Many shards: two threads seldom wait on one shard's lock.
             facts: dashmap::DashMap::with_hasher_and_shard_amount(Default::default(), 512),
+            forms: SharedForms::default(),
             outcomes: std::sync::OnceLock::new(),
             path: Mutex::new(Vec::new()),
             stop: AtomicBool::new(false),
@@ -129,6 +135,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
             board: Mutex::new(Board {
                 on: false,
                 outcome: None,
+                forms: None,
                 busy: 0,
                 closing: false,
             }),
@@ -151,10 +158,17 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
     /// Wakes the helpers: to take split points, or (`outcome`) to search that position's
     /// outcome beside the asking thread.
     pub(super) fn post(&self, outcome: Option<P>) {
+        self.post_work(outcome, None);
+    }
+
+    /// Wakes the helpers: to take split points, to search `outcome`'s outcome, or to compute
+    /// `forms`' canonical form beside the asking thread.
+    fn post_work(&self, outcome: Option<P>, forms: Option<P>) {
         let mut board = lock(&self.board);
         self.stop.store(false, Ordering::Relaxed);
         board.on = true;
         board.outcome = outcome;
+        board.forms = forms;
         self.changed.notify_all();
     }
 
@@ -202,6 +216,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         let mut board = lock(&self.board);
         board.on = false;
         board.outcome = None;
+        board.forms = None;
         while board.busy > 0 {
             board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
         }
@@ -242,7 +257,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         solver.set_max_memory(budget.1);
         solver.sharing = Some(Sharing::new(self.clone(), true));
         loop {
-            let outcome = {
+            let (outcome, forms) = {
                 let mut board = lock(&self.board);
                 loop {
                     if board.closing {
@@ -251,7 +266,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
                     if board.on {
                         // Taken while the board is held: a recall waits for it.
                         board.busy += 1;
-                        break board.outcome;
+                        break (board.outcome, board.forms);
                     }
                     board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
                 }
@@ -259,8 +274,13 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
             if let Some(root) = outcome {
                 solver.help_outcome(root);
             }
+            if let Some(root) = forms {
+                // An error (a stop among them) ends the helper's part only: the asking
+                // thread meets any error itself where it needs that position.
+                let _ = solver.partizan().position(root);
+            }
             while !self.stop.load(Ordering::Relaxed) {
-                if outcome.is_some() {
+                if outcome.is_some() || forms.is_some() {
                     // Decided, or stopped: the asking thread recalls the helpers soon.
                     std::thread::sleep(std::time::Duration::from_micros(20));
                     continue;
@@ -275,6 +295,28 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
             board.busy -= 1;
             self.changed.notify_all();
         }
+    }
+}
+
+impl<P: Copy + Eq + std::hash::Hash> FormHelpers<P> for SearchShare<P> {
+    fn shared(&self) -> &SharedForms<P> {
+        &self.forms
+    }
+
+    fn wake(&self, root: P) {
+        self.post_work(None, Some(root));
+    }
+
+    fn recall(&self) {
+        SearchShare::recall(self);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn wake_after(&self) -> u64 {
+        self.wake_after
     }
 }
 
