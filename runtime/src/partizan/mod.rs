@@ -291,10 +291,8 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         if let Some(&g) = self.memo.get(&pos) {
             return Ok(g);
         }
-        if self.threads.is_some() {
-            if let Some(g) = self.shared_form(pos)? {
-                return Ok(g);
-            }
+        if let Some(g) = self.shared_form(pos)? {
+            return Ok(g);
         }
         if !self.on_path.insert(pos) {
             let at = self.path.iter().position(|&p| p == pos).unwrap_or(0);
@@ -311,21 +309,19 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             });
         }
         let top = self.path.is_empty();
-        if top && self.threads.is_some() {
+        if top {
             self.begin_top();
         }
         self.path.push(pos);
         let result = deep(|| self.solve(pos));
         self.path.pop();
         self.on_path.remove(&pos);
-        if top && self.threads.is_some() {
+        if top {
             self.end_top();
         }
         let g = result?;
         self.memo.insert(pos, g);
-        if self.threads.is_some() {
-            self.share_form(pos, g);
-        }
+        self.share_form(pos, g);
         if self.memo.len() & 0x3FF == 0 {
             self.checkpoint()?;
         }
@@ -440,7 +436,6 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
     fn begin_top(&mut self) {
         if let Some(t) = self.threads.as_mut().filter(|t| !t.helper) {
             t.started = Some(self.memo.len());
-            t.woken = false;
         }
     }
 

@@ -63,12 +63,6 @@ impl<P: Copy + Eq + std::hash::Hash> SharedForms<P> {
     pub fn take_helpers_solved(&self) -> u64 {
         self.helpers_solved.swap(0, Ordering::Relaxed)
     }
-
-    /// Forgets every form (between two computations: positions are the rules', and stay
-    /// valid, but the memory is given back).
-    pub fn clear(&self) {
-        self.forms.clear();
-    }
 }
 
 /// What a computation of forms on several threads needs of the threads' keeper (the solver

@@ -300,7 +300,7 @@ impl<R: Rules> Solver<'_, R> {
                         None => TABLE_LOG2,
                     };
                     s.share.outcomes.get_or_init(|| OutcomeTable::new(log2));
-                    s.share.post(Some(root));
+                    s.share.post(super::shared::Work::Outcome(root));
                     // The positions being decided now are busy: the helpers start elsewhere.
                     for depth in 0..self.stack.len().min(SPLIT_DEPTH) {
                         self.mark(depth);

@@ -84,15 +84,25 @@ struct SplitState {
 /// it.
 struct Board<P> {
     on: bool,
-    /// The search on is the outcome search of this position (a least image) by the ordinary
-    /// search ([`super::outcome_share`]), not a nimber search's split points.
-    outcome: Option<P>,
-    /// The work on is the canonical form of this position ([`crate::partizan::share`]).
-    forms: Option<P>,
+    /// The work on, while `on`.
+    work: Work<P>,
     /// Helpers searching now.
     busy: usize,
     /// Helpers are to leave.
     closing: bool,
+}
+
+/// What the helpers are woken for.
+#[derive(Clone, Copy)]
+pub(super) enum Work<P> {
+    /// To take the asking thread's split points of a nimber search.
+    Splits,
+    /// To search the outcome of this position (a least image) beside the asking thread, by
+    /// the ordinary search ([`super::outcome_share`]).
+    Outcome(P),
+    /// To compute the canonical form of this position beside the asking thread
+    /// ([`crate::partizan::share`]).
+    Forms(P),
 }
 
 /// The facts a search's threads share, and the handover between the asking thread and its
@@ -134,8 +144,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
             helpers_solved: AtomicU64::new(0),
             board: Mutex::new(Board {
                 on: false,
-                outcome: None,
-                forms: None,
+                work: Work::Splits,
                 busy: 0,
                 closing: false,
             }),
@@ -155,20 +164,12 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         }
     }
 
-    /// Wakes the helpers: to take split points, or (`outcome`) to search that position's
-    /// outcome beside the asking thread.
-    pub(super) fn post(&self, outcome: Option<P>) {
-        self.post_work(outcome, None);
-    }
-
-    /// Wakes the helpers: to take split points, to search `outcome`'s outcome, or to compute
-    /// `forms`' canonical form beside the asking thread.
-    fn post_work(&self, outcome: Option<P>, forms: Option<P>) {
+    /// Wakes the helpers for `work`.
+    pub(super) fn post(&self, work: Work<P>) {
         let mut board = lock(&self.board);
         self.stop.store(false, Ordering::Relaxed);
         board.on = true;
-        board.outcome = outcome;
-        board.forms = forms;
+        board.work = work;
         self.changed.notify_all();
     }
 
@@ -215,8 +216,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         self.stop.store(true, Ordering::Relaxed);
         let mut board = lock(&self.board);
         board.on = false;
-        board.outcome = None;
-        board.forms = None;
+        board.work = Work::Splits;
         while board.busy > 0 {
             board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
         }
@@ -257,7 +257,7 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         solver.set_max_memory(budget.1);
         solver.sharing = Some(Sharing::new(self.clone(), true));
         loop {
-            let (outcome, forms) = {
+            let work = {
                 let mut board = lock(&self.board);
                 loop {
                     if board.closing {
@@ -266,21 +266,20 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
                     if board.on {
                         // Taken while the board is held: a recall waits for it.
                         board.busy += 1;
-                        break (board.outcome, board.forms);
+                        break board.work;
                     }
                     board = self.changed.wait(board).unwrap_or_else(|e| e.into_inner());
                 }
             };
-            if let Some(root) = outcome {
-                solver.help_outcome(root);
-            }
-            if let Some(root) = forms {
+            match work {
+                Work::Splits => {}
+                Work::Outcome(root) => solver.help_outcome(root),
                 // An error (a stop among them) ends the helper's part only: the asking
                 // thread meets any error itself where it needs that position.
-                let _ = solver.partizan().position(root);
+                Work::Forms(root) => drop(solver.partizan().position(root)),
             }
             while !self.stop.load(Ordering::Relaxed) {
-                if outcome.is_some() || forms.is_some() {
+                if !matches!(work, Work::Splits) {
                     // Decided, or stopped: the asking thread recalls the helpers soon.
                     std::thread::sleep(std::time::Duration::from_micros(20));
                     continue;
@@ -304,7 +303,7 @@ impl<P: Copy + Eq + std::hash::Hash> FormHelpers<P> for SearchShare<P> {
     }
 
     fn wake(&self, root: P) {
-        self.post_work(None, Some(root));
+        self.post(Work::Forms(root));
     }
 
     fn recall(&self) {
@@ -547,7 +546,7 @@ impl<R: Rules> Solver<'_, R> {
             if self.budget.solved - started >= s.share.wake_after {
                 s.posted = true;
                 s.live = true;
-                s.share.post(None);
+                s.share.post(Work::Splits);
             }
             return false;
         }
