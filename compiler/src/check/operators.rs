@@ -650,30 +650,31 @@ impl Checker<'_> {
 /// `int`, such as `abs(a - b)` or `a - b >= c`, where a negative difference is no error.
 pub(super) fn signed(e: IExpr) -> IExpr {
     let span = e.span();
-    match e.into_kind() {
+    e.take_apart(|kind| match kind {
         IExprKind::Bin {
             op: op @ (Op::NatSub | Op::Sub | Op::Add | Op::Mul),
             lhs,
             rhs,
         } => {
             let op = if op == Op::NatSub { Op::Sub } else { op };
-            IExpr::bin(op, signed(*lhs), signed(*rhs), span)
+            Ok(IExpr::bin(op, signed(*lhs), signed(*rhs), span))
         }
-        IExprKind::Neg { arg } => IExpr::from(IExprKind::Neg {
+        IExprKind::Neg { arg } => Ok(IExpr::from(IExprKind::Neg {
             arg: Box::new(signed(*arg)),
         })
-        .at(span),
+        .at(span)),
         IExprKind::If {
             cond,
             then,
             otherwise,
-        } => IExpr::from(IExprKind::If {
+        } => Ok(IExpr::from(IExprKind::If {
             cond,
             then: Box::new(signed(*then)),
             otherwise: Box::new(signed(*otherwise)),
-        }),
-        other => IExpr::from(other).at(span),
-    }
+        })),
+        other => Err(other),
+    })
+    .unwrap_or_else(|e| e)
 }
 
 /// Whether values of `t` are ordered (for `<`, `min`, sorting): numbers, booleans, tuples,

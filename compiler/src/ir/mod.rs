@@ -263,6 +263,17 @@ impl IExpr {
         self.kind
     }
 
+    /// Takes this expression apart where `f` can use its kind: `f` gives back `Ok` with
+    /// what it made of it, or `Err` with the kind it was given, unchanged, and the node is
+    /// then whole again, with its span and the facts it kept.
+    pub fn take_apart<T>(
+        self,
+        f: impl FnOnce(IExprKind) -> Result<T, IExprKind>,
+    ) -> Result<T, IExpr> {
+        let IExpr { kind, span, props } = self;
+        f(kind).map_err(|kind| IExpr { kind, span, props })
+    }
+
     /// The operator and operands, where this is a binary operation.
     pub fn as_bin(&self) -> Option<(Op, &IExpr, &IExpr)> {
         match &self.kind {

@@ -198,4 +198,34 @@ value grundy of G(3)
         assert_ne!(safe.props().hash, before);
         assert_eq!(safe.props(), &Props::of(safe.kind()));
     }
+
+    /// A node `take_apart` cannot use comes back as it was, its facts kept; one it can use
+    /// gives up its parts.
+    #[test]
+    fn a_node_not_taken_apart_keeps_its_facts() {
+        let safe = body(SOURCE, "safe");
+        let facts = safe.props().clone();
+        let span = safe.span();
+        let is_and = |kind| match kind {
+            IExprKind::Bin { op: Op::And, .. } => Ok(()),
+            other => Err(other),
+        };
+        let back = safe
+            .clone()
+            .take_apart(is_and)
+            .expect_err("an `or`, not an `and`");
+        assert_eq!(back.kept_props(), Some(&facts));
+        assert_eq!((back.span(), &back), (span, &safe));
+        let parts = safe.take_apart(|kind| match kind {
+            IExprKind::Bin {
+                op: Op::Or,
+                lhs,
+                rhs,
+            } => Ok((*lhs, *rhs)),
+            other => Err(other),
+        });
+        let (lhs, rhs) = parts.expect("an `or`");
+        assert!(lhs.as_bin().is_some_and(|(op, _, _)| op == Op::In));
+        assert!(rhs.as_bin().is_some_and(|(op, _, _)| op == Op::Eq));
+    }
 }

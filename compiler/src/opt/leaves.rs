@@ -42,12 +42,13 @@ fn result(e: &mut IExpr) {
 fn leaves(e: &mut IExpr) -> Option<Leaves> {
     let position = |e: &IExpr| matches!(e.kind(), IExprKind::Pos { .. });
     let span = e.span();
-    match std::mem::replace(e, IExpr::from(IExprKind::End)).into_kind() {
+    let whole = std::mem::replace(e, IExpr::from(IExprKind::End));
+    let taken = whole.take_apart(|kind| match kind {
         IExprKind::Bin {
             op: Op::GameSum,
             lhs,
             rhs,
-        } if position(&lhs) && position(&rhs) => Some(Leaves::Pair {
+        } if position(&lhs) && position(&rhs) => Ok(Leaves::Pair {
             a: *lhs,
             b: *rhs,
             span,
@@ -56,13 +57,11 @@ fn leaves(e: &mut IExpr) -> Option<Leaves> {
             kind: Compound::Sum,
             elem,
             clauses,
-        } if position(&elem) => Some(Leaves::Each {
+        } if position(&elem) => Ok(Leaves::Each {
             elem: *elem,
             clauses,
         }),
-        other => {
-            *e = IExpr::from(other).at(span);
-            None
-        }
-    }
+        other => Err(other),
+    });
+    taken.map_err(|whole| *e = whole).ok()
 }

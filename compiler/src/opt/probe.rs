@@ -205,18 +205,20 @@ fn or(a: IExpr, b: IExpr) -> IExpr {
 
 /// The operands of a chain of `and`s.
 fn conjuncts(e: IExpr, out: &mut Vec<IExpr>) {
-    let span = e.span();
-    match e.into_kind() {
+    let and = e.take_apart(|kind| match kind {
         IExprKind::Bin {
             op: Op::And,
             lhs,
             rhs,
-            ..
-        } => {
+        } => Ok((lhs, rhs)),
+        other => Err(other),
+    });
+    match and {
+        Ok((lhs, rhs)) => {
             conjuncts(*lhs, out);
             conjuncts(*rhs, out);
         }
-        other => out.push(IExpr::from(other).at(span)),
+        Err(other) => out.push(other),
     }
 }
 
@@ -239,7 +241,7 @@ impl Probe<'_> {
     /// [sure](Knowledge::sure) over the types in `scope`, `U` included).
     fn exchange(&self, e: IExpr, scope: &Scope) -> IExpr {
         let span = e.span();
-        match e.into_kind() {
+        e.take_apart(|kind| match kind {
             IExprKind::Quant {
                 kind: QuantKind::Exists,
                 vars,
@@ -290,12 +292,12 @@ impl Probe<'_> {
                     .enumerate()
                     .find_map(|(j, p)| candidate(p).map(|outer| (j, outer)));
                 let Some((j, outer_domain)) = found else {
-                    return IExpr::from(IExprKind::Quant {
+                    return Ok(IExpr::from(IExprKind::Quant {
                         kind: QuantKind::Exists,
                         vars,
                         domain,
                         body: Box::new(and_all(parts)),
-                    });
+                    }));
                 };
                 let IExprKind::Quant {
                     vars: inner_vars,
@@ -328,25 +330,26 @@ impl Probe<'_> {
                     domain,
                     body: Box::new(and_all(parts)),
                 };
-                IExpr::from(IExprKind::Quant {
+                Ok(IExpr::from(IExprKind::Quant {
                     kind: QuantKind::Exists,
                     vars: inner_vars,
                     domain: Box::new(outer_domain),
                     body: Box::new(and(and_all(without_x), IExpr::from(moved))),
-                })
+                }))
             }
             IExprKind::Bin {
                 op: Op::Or,
                 lhs,
                 rhs,
-            } => IExpr::from(IExprKind::Bin {
+            } => Ok(IExpr::from(IExprKind::Bin {
                 op: Op::Or,
                 lhs: Box::new(self.exchange(*lhs, scope)),
                 rhs: Box::new(self.exchange(*rhs, scope)),
             })
-            .at(span),
-            other => IExpr::from(other).at(span),
-        }
+            .at(span)),
+            other => Err(other),
+        })
+        .unwrap_or_else(|e| e)
     }
 }
 
@@ -357,7 +360,7 @@ impl Probe<'_> {
 /// is not observable). Applied everywhere in the condition.
 fn narrow(e: IExpr) -> IExpr {
     let span = e.span();
-    match e.into_kind() {
+    e.take_apart(|kind| match kind {
         IExprKind::Quant {
             kind: QuantKind::Exists,
             vars,
@@ -382,12 +385,12 @@ fn narrow(e: IExpr) -> IExpr {
                 _ => None,
             };
             let Some(j) = member else {
-                return IExpr::from(IExprKind::Quant {
+                return Ok(IExpr::from(IExprKind::Quant {
                     kind: QuantKind::Exists,
                     vars,
                     domain,
                     body: Box::new(and_all(parts)),
-                });
+                }));
             };
             let IExprKind::Bin { lhs, rhs, .. } = parts.remove(j).into_kind() else {
                 unreachable!("the position found a membership")
@@ -396,37 +399,38 @@ fn narrow(e: IExpr) -> IExpr {
             if !whole_type {
                 parts.insert(0, bin(Op::In, *lhs, *domain));
             }
-            IExpr::from(IExprKind::Quant {
+            Ok(IExpr::from(IExprKind::Quant {
                 kind: QuantKind::Exists,
                 vars,
                 domain: rhs,
                 body: Box::new(and_all(parts)),
-            })
+            }))
         }
         IExprKind::Bin {
             op: op @ (Op::Or | Op::And),
             lhs,
             rhs,
-        } => IExpr::from(IExprKind::Bin {
+        } => Ok(IExpr::from(IExprKind::Bin {
             op,
             lhs: Box::new(narrow(*lhs)),
             rhs: Box::new(narrow(*rhs)),
         })
-        .at(span),
-        IExprKind::Let { var, value, body } => IExpr::from(IExprKind::Let {
+        .at(span)),
+        IExprKind::Let { var, value, body } => Ok(IExpr::from(IExprKind::Let {
             var,
             value,
             body: Box::new(narrow(*body)),
-        }),
+        })),
         IExprKind::If {
             cond,
             then,
             otherwise,
-        } => IExpr::from(IExprKind::If {
+        } => Ok(IExpr::from(IExprKind::If {
             cond,
             then: Box::new(narrow(*then)),
             otherwise: Box::new(narrow(*otherwise)),
-        }),
-        other => IExpr::from(other).at(span),
-    }
+        })),
+        other => Err(other),
+    })
+    .unwrap_or_else(|e| e)
 }
