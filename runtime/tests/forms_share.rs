@@ -76,6 +76,14 @@ fn ask(game: &Graph, threads: usize, asked: &[u32]) -> Vec<Result<String, String
     })
 }
 
+/// The positions of `game` that `picks` choose.
+fn positions(game: &Graph, picks: &[prop::sample::Index]) -> Vec<u32> {
+    picks
+        .iter()
+        .map(|i| i.index(game.left.len()) as u32)
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -87,7 +95,7 @@ proptest! {
         threads in 2usize..=3,
         asked in prop::collection::vec(any::<prop::sample::Index>(), 1..6),
     ) {
-        let asked: Vec<u32> = asked.iter().map(|i| i.index(game.left.len()) as u32).collect();
+        let asked = positions(&game, &asked);
         let alone = ask(&game, 1, &asked);
         prop_assert!(alone.iter().all(Result::is_ok));
         prop_assert_eq!(ask(&game, threads, &asked), alone);
@@ -100,7 +108,7 @@ proptest! {
         threads in 2usize..=3,
         asked in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
     ) {
-        let asked: Vec<u32> = asked.iter().map(|i| i.index(game.left.len()) as u32).collect();
+        let asked = positions(&game, &asked);
         let alone = ask(&game, 1, &asked);
         prop_assert_eq!(ask(&game, threads, &asked), alone);
     }

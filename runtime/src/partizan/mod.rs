@@ -129,8 +129,10 @@ struct Threads<'r, P> {
     started: Option<usize>,
     /// Whether the helpers were woken for it (from then on, forms are shared).
     woken: bool,
-    /// Positions the helpers finished, as last counted.
+    /// The asking thread: positions the helpers finished, as last counted.
     helpers_solved: u64,
+    /// A helper: the positions it finished that it counted for the asking thread.
+    reported: u64,
     /// Positions whose forms this thread took from the others.
     imported: u64,
 }
@@ -201,6 +203,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
                     started: None,
                     woken: false,
                     helpers_solved: 0,
+                    reported: 0,
                     imported: 0,
                 })
             }
@@ -223,9 +226,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
     /// Every 1,024 positions: the progress display, and the memory limit.
     #[cold]
     fn checkpoint(&mut self) -> Result<(), SolveError> {
-        if let Some(t) = self.threads.as_mut().filter(|t| !t.helper) {
-            t.helpers_solved += t.keeper.shared().take_helpers_solved();
-        }
+        self.count_helpers();
         let solved = self.positions_solved();
         if let Some(p) = &self.progress {
             p.borrow_mut().tick(solved, 0);
@@ -423,9 +424,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         let Some(t) = &mut self.threads else {
             return;
         };
-        if t.helper {
-            t.keeper.shared().count_helper();
-        } else if !t.woken {
+        if !t.helper && !t.woken {
             return;
         }
         let form = t.exchange.export(&self.forms, g);
@@ -439,15 +438,29 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         }
     }
 
-    /// The asking thread ends a computation: the helpers, where woken, are recalled, and
-    /// the positions they finished counted.
+    /// A computation ends: the asking thread recalls the helpers where it woke them.
     fn end_top(&mut self) {
         if let Some(t) = self.threads.as_mut().filter(|t| !t.helper) {
             t.started = None;
             if std::mem::take(&mut t.woken) {
                 t.keeper.recall();
             }
-            t.helpers_solved += t.keeper.shared().take_helpers_solved();
+        }
+        self.count_helpers();
+    }
+
+    /// Counts the helpers' finished positions: a helper tells the asking thread those it
+    /// finished since it last did; the asking thread adds up what they told.
+    fn count_helpers(&mut self) {
+        let finished = self.positions_solved();
+        let Some(t) = &mut self.threads else {
+            return;
+        };
+        if t.helper {
+            t.keeper.count_helped(finished.saturating_sub(t.reported));
+            t.reported = finished;
+        } else {
+            t.helpers_solved += t.keeper.take_helped();
         }
     }
 

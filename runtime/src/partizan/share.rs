@@ -14,7 +14,6 @@
 use super::dyadic::Dyadic;
 use super::forms::{Forms, GameId};
 use rustc_hash::FxHashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// A canonical form apart from any store.
@@ -30,15 +29,12 @@ pub struct Portable {
 /// solver keeps least images).
 pub struct SharedForms<P> {
     forms: dashmap::DashMap<P, Arc<Portable>, rustc_hash::FxBuildHasher>,
-    /// Positions the helpers finished, not yet counted by the asking thread.
-    helpers_solved: AtomicU64,
 }
 
 impl<P: Copy + Eq + std::hash::Hash> Default for SharedForms<P> {
     fn default() -> Self {
         SharedForms {
             forms: dashmap::DashMap::with_hasher_and_shard_amount(Default::default(), 256),
-            helpers_solved: AtomicU64::new(0),
         }
     }
 }
@@ -53,16 +49,6 @@ impl<P: Copy + Eq + std::hash::Hash> SharedForms<P> {
     pub fn put(&self, p: P, form: Arc<Portable>) {
         self.forms.entry(p).or_insert(form);
     }
-
-    /// Counts a position a helper finished.
-    pub fn count_helper(&self) {
-        self.helpers_solved.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// The positions helpers finished since the last call.
-    pub fn take_helpers_solved(&self) -> u64 {
-        self.helpers_solved.swap(0, Ordering::Relaxed)
-    }
 }
 
 /// What a computation of forms on several threads needs of the threads' keeper (the solver
@@ -76,6 +62,10 @@ pub trait FormHelpers<P> {
     fn recall(&self);
     /// Whether a helper is to stop.
     fn stopped(&self) -> bool;
+    /// A helper counts `n` more positions it finished.
+    fn count_helped(&self, n: u64);
+    /// The positions the helpers counted since the last call (the asking thread's).
+    fn take_helped(&self) -> u64;
     /// Positions the asking thread finishes alone before it wakes the helpers (a shorter
     /// computation is done before they would help).
     fn wake_after(&self) -> u64;

@@ -310,6 +310,14 @@ impl<P: Copy + Eq + std::hash::Hash> FormHelpers<P> for SearchShare<P> {
         SearchShare::recall(self);
     }
 
+    fn count_helped(&self, n: u64) {
+        self.helpers_solved.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn take_helped(&self) -> u64 {
+        self.helpers_solved.swap(0, Ordering::Relaxed)
+    }
+
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
