@@ -1131,6 +1131,68 @@ fn a_damaged_cached_solver_is_rebuilt() {
     assert!(stderr(&again).contains("building"), "{}", stderr(&again));
 }
 
+/// A file run before by the same `cgdl` starts its solver without being checked again (its
+/// record in the cache names the solver), but never a stale one: a changed file is checked
+/// (its errors said), and a damaged solver is rebuilt.
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn a_file_run_again_starts_its_own_solver() {
+    let salt = salt() + 2_000_000_014;
+    let source = format!(
+        "game Heap(n: nat) {{\n    move take(k in 1..=n, n != {salt}) => Heap(n - k)\n}}\n\
+         value grundy of Heap(5) + Heap(3)\n"
+    );
+    let path = temp_file("again.cgdl", &source);
+    let file = path.to_str().expect("path");
+    let first = cgdl(&["run", file]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stdout(&first).contains("grundy  6"), "{}", stdout(&first));
+    let cache = common::root().join("target/cgdl-test-cache");
+    let key = std::fs::read_dir(cache.join("solvers"))
+        .expect("the solvers' sources")
+        .flatten()
+        .find(|dir| {
+            std::fs::read_to_string(dir.path().join("src/main.rs"))
+                .is_ok_and(|code| code.contains(&salt.to_string()))
+        })
+        .expect("this file's solver")
+        .file_name()
+        .to_string_lossy()
+        .into_owned();
+    let recorded = std::fs::read_dir(cache.join("sources"))
+        .expect("the sources' records")
+        .flatten()
+        .filter(|r| std::fs::read_to_string(r.path()).is_ok_and(|k| k == key))
+        .count();
+    assert_eq!(recorded, 1, "one record names the solver");
+
+    let again = cgdl(&["run", file]);
+    assert_eq!(stdout(&again), stdout(&first));
+    assert!(!stderr(&again).contains("building"), "{}", stderr(&again));
+
+    // Changed: checked again, its error said; changed back: its solver again.
+    std::fs::write(&path, source.replace("+ Heap(3)", "+ Hep(3)")).expect("edit");
+    let wrong = cgdl(&["run", file]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(stderr(&wrong).contains("Hep"), "{}", stderr(&wrong));
+    std::fs::write(&path, &source).expect("edit back");
+    let back = cgdl(&["run", file]);
+    assert_eq!(stdout(&back), stdout(&first));
+    assert!(!stderr(&back).contains("building"), "{}", stderr(&back));
+
+    let binary = cache
+        .join("target/release")
+        .join(format!("cgdl-solver-{key}"));
+    std::fs::write(&binary, b"#!/bin/sh\nkill -SEGV $$\n").expect("damage");
+    let rebuilt = cgdl(&["run", file]);
+    assert_eq!(stdout(&rebuilt), stdout(&first), "{}", stderr(&rebuilt));
+    assert!(
+        stderr(&rebuilt).contains("building"),
+        "{}",
+        stderr(&rebuilt)
+    );
+}
+
 /// Issue 37: a file's first `run` answers with the interpreter while its native solver
 /// builds, and the solver takes over when ready: from the query being solved when nothing
 /// of it is printed (JSON, one slow query: it takes over at the first), else from the next.

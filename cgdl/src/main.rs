@@ -236,13 +236,16 @@ fn report(diags: &[Diagnostic], name: &str, source: &str) {
 
 fn load(file: &Path) -> Result<(String, compiler::ir::Program), Reported> {
     let source = read(file)?;
-    match compiler::compile_str(&source) {
-        Ok(p) => Ok((source, p)),
-        Err(diags) => {
-            report(&diags, &file.display().to_string(), &source);
-            Err(Reported)
-        }
-    }
+    let program = compile(file, &source)?;
+    Ok((source, program))
+}
+
+/// The checked program of `source` (read from `file`), or its errors reported.
+fn compile(file: &Path, source: &str) -> Result<compiler::ir::Program, Reported> {
+    compiler::compile_str(source).map_err(|diags| {
+        report(&diags, &file.display().to_string(), source);
+        Reported
+    })
 }
 
 /// The help of `eval --value`: every value name, from the list the parser reads.
@@ -368,10 +371,14 @@ fn execute(
     };
     if args.native || options.tiered.is_some() {
         let binary = build_native(&code, label)?;
+        native::remember_solver(source, &binary);
         return run_solver(&binary, options, None);
     }
     match native::cached_solver(&code, None) {
-        Some(binary) => run_solver(&binary, options, None),
+        Some(binary) => {
+            native::remember_solver(source, &binary);
+            run_solver(&binary, options, None)
+        }
         None => answer_while_building(code, label, source, program, options),
     }
 }
@@ -421,6 +428,7 @@ fn answer_while_building(
                 // Ready is said only of a built solver.
                 _ => unreachable!("handed over to a solver that did not build"),
             };
+            native::remember_solver(source, &binary);
             cgdl::runtime::driver::note(&format!(
                 "cgdl: the native solver is ready: it answers from query {} on",
                 from + 1
@@ -630,10 +638,17 @@ fn cmd_run(
     args: &SolveArgs,
     svg: Option<&Path>,
 ) -> Result<(), Reported> {
-    let (source, program) = load(file)?;
+    let source = read(file)?;
     let name = file.display().to_string();
     let mut options = driver_options(&name, output, args);
     options.svg = svg.map(Path::to_path_buf);
+    if !args.interp {
+        // A file run before by this compiler: its solver at once.
+        if let Some(binary) = native::remembered_solver(&source) {
+            return run_solver(&binary, &options, None);
+        }
+    }
+    let program = compile(file, &source)?;
     execute(&name, &source, &program, &options, args)
 }
 

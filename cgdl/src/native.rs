@@ -1,7 +1,7 @@
 //! Native solvers: a generated crate per (source, compiler version), built once in release
 //! mode in a cache directory and reused while nothing changes.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -48,13 +48,31 @@ fn runtime_dir() -> Result<PathBuf, String> {
     Ok(dir)
 }
 
+/// The hash of the solver cache: xxh3's 128 bits (a solver's key and its checksum; a
+/// cached solver is checked on every run, a few megabytes in about a millisecond).
+type CacheHasher = xxhash_rust::xxh3::Xxh3;
+
 /// A checksum of a built solver, kept beside it so that a damaged cache entry (truncated,
 /// overwritten) is rebuilt instead of run.
 fn checksum(path: &Path) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    bytes.hash(&mut h);
-    Some(format!("{:016x} {}", h.finish(), bytes.len()))
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    // Read a piece at a time: a buffer the size of the binary costs more in page faults
+    // than the hash does.
+    let mut buffer = vec![0u8; 1 << 16];
+    let (mut h, mut len) = (CacheHasher::new(), 0u64);
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                h.update(&buffer[..n]);
+                len += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(format!("xxh3-{:032x} {len}", h.digest128()))
 }
 
 /// The file that holds `binary`'s checksum.
@@ -102,10 +120,19 @@ fn cpu_signature() -> String {
 }
 
 /// The cache key: the compiler version, the release profile, the flags and the processor it
-/// builds for, the generated code, the file name a standalone solver shows, and the
-/// runtime's sources (so that a changed runtime is never linked stale).
+/// builds for, the runtime's sources (so that a changed runtime is never linked stale), the
+/// generated code and the file name a standalone solver shows.
 fn key(code: &str, file: Option<&str>, runtime: &Path) -> String {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = setup_hasher(runtime);
+    code.hash(&mut h);
+    file.hash(&mut h);
+    format!("{:032x}", h.digest128())
+}
+
+/// A hasher fed what every solver's key holds besides its code: the compiler version, the
+/// release profile, the flags and the processor, and the runtime's sources.
+fn setup_hasher(runtime: &Path) -> CacheHasher {
+    let mut h = CacheHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
     RELEASE_PROFILE.hash(&mut h);
     // The flags: the user's, or ours (so that changing ours rebuilds too).
@@ -115,8 +142,6 @@ fn key(code: &str, file: Option<&str>, runtime: &Path) -> String {
     solver_rustflags().hash(&mut h);
     cpu_signature().hash(&mut h);
     runtime.hash(&mut h);
-    code.hash(&mut h);
-    file.hash(&mut h);
     let mut files = Vec::new();
     source_files(&runtime.join("src"), &mut files);
     files.push(runtime.join("Cargo.toml"));
@@ -125,7 +150,77 @@ fn key(code: &str, file: Option<&str>, runtime: &Path) -> String {
         f.hash(&mut h);
         std::fs::read(&f).unwrap_or_default().hash(&mut h);
     }
-    format!("{:016x}", h.finish())
+    h
+}
+
+/// What identifies the running `cgdl`, whose compiler made a source's code: its version,
+/// and its executable's path, size and modification time (a rebuilt or reinstalled
+/// `cgdl` is another compiler). `None` where the executable cannot be found.
+fn compiler_identity() -> Option<(String, PathBuf, u64, std::time::SystemTime)> {
+    let exe = std::env::current_exe().ok()?;
+    let meta = std::fs::metadata(&exe).ok()?;
+    Some((
+        env!("CARGO_PKG_VERSION").to_string(),
+        exe,
+        meta.len(),
+        meta.modified().ok()?,
+    ))
+}
+
+/// Where the record of `source`'s solver is kept: a file named by the hash of the source,
+/// the running compiler ([`compiler_identity`]) and what every solver is built against
+/// ([`setup_hasher`]), holding the key of the solver that compiler made of the source.
+fn source_record(source: &str) -> Option<PathBuf> {
+    let runtime = runtime_dir().ok()?;
+    let mut h = setup_hasher(&runtime);
+    compiler_identity()?.hash(&mut h);
+    source.hash(&mut h);
+    Some(
+        cache_dir()
+            .join("sources")
+            .join(format!("{:032x}", h.digest128())),
+    )
+}
+
+/// The cached solver this compiler built for `source` before, if it is recorded and
+/// intact: `cgdl run` then starts it without checking the file and generating its code
+/// again (both are functions of the source and the compiler, and a file that ran had no
+/// errors), which is most of a short solve's time.
+pub fn remembered_solver(source: &str) -> Option<PathBuf> {
+    let record = std::fs::read_to_string(source_record(source)?).ok()?;
+    let key = record.trim();
+    if key.is_empty() || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let binary = (cache_dir().join("target").join("release")).join(format!("cgdl-solver-{key}"));
+    cached_intact(&binary).then_some(binary)
+}
+
+/// Records that `binary` (a solver in the cache, without a built-in file name) is
+/// `source`'s, for [`remembered_solver`]. A record that cannot be written is only a
+/// missed shortcut: the next run checks the file again.
+pub fn remember_solver(source: &str, binary: &Path) {
+    let Some(key) = (binary.file_name())
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("cgdl-solver-"))
+    else {
+        return;
+    };
+    let Some(record) = source_record(source) else {
+        return;
+    };
+    let Some(dir) = record.parent() else {
+        return;
+    };
+    // Written whole under another name, then renamed: a reader sees the old record or the
+    // new one, never a part.
+    let partial = record.with_extension(format!("partial-{}", std::process::id()));
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&partial, key))
+        .and_then(|()| std::fs::rename(&partial, &record));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
 }
 
 /// Every file under `dir`, at any depth.
