@@ -33,6 +33,10 @@ use std::sync::{Arc, Condvar, Mutex};
 /// Positions the asking thread opens alone before it wakes its helpers, by default.
 pub const WAKE_AFTER: u64 = 2048;
 
+/// Positions a helper counts on its own before it adds them to the count of the whole
+/// search (progress and `--max-positions` see a helper's positions this late at most).
+const HELPER_COUNT_BATCH: u64 = 256;
+
 /// Positions this deep or deeper are not split points (their searches are short).
 const SPLIT_DEPTH: usize = 12;
 
@@ -341,6 +345,11 @@ pub(super) struct Sharing<P> {
     pub(super) next_poll: u64,
     /// The split point a helper works under.
     under: Option<Arc<Split<P>>>,
+    /// Positions a helper opened and has not added to [`SearchShare::helpers_solved`] yet
+    /// (it adds them [`HELPER_COUNT_BATCH`] at a time and when its work under a split point
+    /// ends: a write to the shared counter at every position would pull its cache line
+    /// from the asking thread's core each time).
+    uncounted: u64,
     /// The value the asking thread asks the root's options about now.
     pub(super) looking_for: Option<u32>,
     /// Whether facts are shared: for a helper always, for the asking thread once it has
@@ -357,6 +366,7 @@ impl<P> Sharing<P> {
             posted: false,
             next_poll: 0,
             under: None,
+            uncounted: 0,
             looking_for: None,
             live: helper,
         }
@@ -541,7 +551,12 @@ impl<R: Rules> Solver<'_, R> {
             return false;
         };
         if s.helper {
-            s.share.helpers_solved.fetch_add(1, Ordering::Relaxed);
+            s.uncounted += 1;
+            if s.uncounted >= HELPER_COUNT_BATCH {
+                s.share
+                    .helpers_solved
+                    .fetch_add(std::mem::take(&mut s.uncounted), Ordering::Relaxed);
+            }
             return s.share.stop.load(Ordering::Relaxed)
                 || s.under
                     .as_ref()
@@ -679,6 +694,9 @@ impl<R: Rules> Solver<'_, R> {
         }
         if let Some(s) = &mut self.sharing {
             s.under = None;
+            s.share
+                .helpers_solved
+                .fetch_add(std::mem::take(&mut s.uncounted), Ordering::Relaxed);
         }
     }
 }
