@@ -1169,6 +1169,13 @@ fn a_file_run_again_starts_its_own_solver() {
     let again = cgdl(&["run", file]);
     assert_eq!(stdout(&again), stdout(&first));
     assert!(!stderr(&again).contains("building"), "{}", stderr(&again));
+    // `eval` takes the recorded solver too, and still checks its position.
+    let eval = cgdl(&["eval", file, "Heap(6) + Heap(3)", "--value", "grundy"]);
+    assert_eq!(stdout(&eval), "grundy 5\n", "{}", stderr(&eval));
+    assert!(!stderr(&eval).contains("building"), "{}", stderr(&eval));
+    let bad = cgdl(&["eval", file, "Hep(6)", "--value", "grundy"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("<position>:1:1"), "{}", stderr(&bad));
 
     // Changed: checked again, its error said; changed back: its solver again.
     std::fs::write(&path, source.replace("+ Heap(3)", "+ Hep(3)")).expect("edit");

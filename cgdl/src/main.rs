@@ -670,7 +670,17 @@ fn cmd_eval(
             }
         }
     }
-    let (source, program) = load(file)?;
+    let source = read(file)?;
+    // A file recorded with its solver had no errors and needs no code generated; another is
+    // checked first, so that its errors are said as the file's.
+    let recorded = match args.interp {
+        true => None,
+        false => native::remembered_solver(&source),
+    };
+    let program = match recorded {
+        Some(_) => None,
+        None => Some(compile(file, &source)?),
+    };
     let checked = compiler::compile_position(&source, position).map_err(|diags| {
         report(&diags, "<position>", position);
         Reported
@@ -690,10 +700,19 @@ fn cmd_eval(
     if args.interp {
         return interpret(&checked.source, &checked.program, &options);
     }
-    // The file's own solver (one build serves every position): the interpreter computes
-    // the position, and the solver reads it.
-    let Some(binary) = native_binary(&name, &source, &program)? else {
-        return interpret_untiered(&checked.source, &checked.program, &options);
+    // The file's own solver (one build serves every position; the one recorded for the
+    // file, else its code generated and built): the interpreter computes the position, and
+    // the solver reads it.
+    let binary = match (recorded, program) {
+        (Some(binary), _) => binary,
+        (None, Some(program)) => match native_binary(&name, &source, &program)? {
+            Some(binary) => {
+                native::remember_solver(&source, &binary);
+                binary
+            }
+            None => return interpret_untiered(&checked.source, &checked.program, &options),
+        },
+        (None, None) => unreachable!("a file without a recorded solver is checked above"),
     };
     let interp = Interpreter::new(&checked.program, &checked.source);
     let target = position_target(&interp, &checked.program)?;
