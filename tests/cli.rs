@@ -1097,6 +1097,22 @@ fn salt() -> u128 {
         % 1_000_000_007
 }
 
+/// The key of the solver in the test cache `cache` whose generated source holds `salt` (a
+/// game of its own gets a solver of its own; `solvers/KEY/src/main.rs` names it).
+fn salted_solver_key(cache: &std::path::Path, salt: u128) -> String {
+    std::fs::read_dir(cache.join("solvers"))
+        .expect("the solvers' sources")
+        .flatten()
+        .find(|dir| {
+            std::fs::read_to_string(dir.path().join("src/main.rs"))
+                .is_ok_and(|code| code.contains(&salt.to_string()))
+        })
+        .expect("this file's solver")
+        .file_name()
+        .to_string_lossy()
+        .into_owned()
+}
+
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]
 fn a_damaged_cached_solver_is_rebuilt() {
@@ -1113,18 +1129,10 @@ fn a_damaged_cached_solver_is_rebuilt() {
     let run = || cgdl(&["eval", file, "Heap(5) + Heap(3)", "--value", "grundy"]);
     assert_eq!(stdout(&run()), "grundy 6\n");
     let cache = common::root().join("target/cgdl-test-cache");
-    let key = std::fs::read_dir(cache.join("solvers"))
-        .expect("the solvers' sources")
-        .flatten()
-        .find(|dir| {
-            std::fs::read_to_string(dir.path().join("src/main.rs"))
-                .is_ok_and(|code| code.contains(&salt.to_string()))
-        })
-        .expect("this file's solver")
-        .file_name();
+    let key = salted_solver_key(&cache, salt);
     let binary = cache
         .join("target/release")
-        .join(format!("cgdl-solver-{}", key.to_string_lossy()));
+        .join(format!("cgdl-solver-{key}"));
     std::fs::write(&binary, b"#!/bin/sh\nkill -SEGV $$\n").expect("damage");
     let again = run();
     assert_eq!(stdout(&again), "grundy 6\n", "{}", stderr(&again));
@@ -1148,17 +1156,7 @@ fn a_file_run_again_starts_its_own_solver() {
     assert!(first.status.success(), "{}", stderr(&first));
     assert!(stdout(&first).contains("grundy  6"), "{}", stdout(&first));
     let cache = common::root().join("target/cgdl-test-cache");
-    let key = std::fs::read_dir(cache.join("solvers"))
-        .expect("the solvers' sources")
-        .flatten()
-        .find(|dir| {
-            std::fs::read_to_string(dir.path().join("src/main.rs"))
-                .is_ok_and(|code| code.contains(&salt.to_string()))
-        })
-        .expect("this file's solver")
-        .file_name()
-        .to_string_lossy()
-        .into_owned();
+    let key = salted_solver_key(&cache, salt);
     let recorded = std::fs::read_dir(cache.join("sources"))
         .expect("the sources' records")
         .flatten()
