@@ -192,7 +192,7 @@ pub fn remembered_solver(source: &str) -> Option<PathBuf> {
     if key.is_empty() || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    let binary = (cache_dir().join("target").join("release")).join(format!("cgdl-solver-{key}"));
+    let binary = solver_path(&cache_dir(), key);
     cached_intact(&binary).then_some(binary)
 }
 
@@ -257,14 +257,17 @@ fn place(code: &str, file: Option<&str>) -> Result<Place, String> {
     let runtime = runtime_dir()?;
     let key = key(code, file, &runtime);
     let cache = cache_dir();
-    let name = format!("cgdl-solver-{key}");
-    let target = cache.join("target");
     Ok(Place {
-        binary: target.join("release").join(&name),
+        binary: solver_path(&cache, &key),
         crate_dir: cache.join("solvers").join(&key),
-        target,
-        name,
+        target: cache.join("target"),
+        name: format!("cgdl-solver-{key}"),
     })
+}
+
+/// Where the solver of cache key `key` is built in the cache `cache`.
+fn solver_path(cache: &Path, key: &str) -> PathBuf {
+    (cache.join("target").join("release")).join(format!("cgdl-solver-{key}"))
 }
 
 /// The cached solver of `code`, if it is built and intact.
