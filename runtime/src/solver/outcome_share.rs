@@ -276,7 +276,7 @@ impl<R: Rules> Solver<'_, R> {
         let every = s.share.poll_every();
         s.next_poll = solved + every;
         if s.helper {
-            s.share.helpers_solved.fetch_add(every, Ordering::Relaxed);
+            s.report(solved);
             if s.share.stop.load(Ordering::Relaxed) {
                 self.unwind_to(0, None);
                 return;
@@ -308,7 +308,7 @@ impl<R: Rules> Solver<'_, R> {
                 }
                 return;
             }
-            self.budget.solved += s.share.helpers_solved.swap(0, Ordering::Relaxed);
+            self.budget.solved += s.share.take_helped();
         }
         let Some(share) = self.live_share() else {
             return;

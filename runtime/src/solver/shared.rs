@@ -125,7 +125,7 @@ pub struct SearchShare<P> {
     /// Helpers stop their search at their next position.
     pub(super) stop: AtomicBool,
     /// Positions the helpers opened, not yet counted by the asking thread.
-    pub(super) helpers_solved: AtomicU64,
+    helpers_solved: AtomicU64,
     board: Mutex<Board<P>>,
     changed: Condvar,
 }
@@ -154,6 +154,16 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
             }),
             changed: Condvar::new(),
         }
+    }
+
+    /// A helper counts `n` more positions it solved.
+    pub(super) fn count_helped(&self, n: u64) {
+        self.helpers_solved.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The positions the helpers counted since the last call (the asking thread's).
+    pub(super) fn take_helped(&self) -> u64 {
+        self.helpers_solved.swap(0, Ordering::Relaxed)
     }
 
     fn fact(&self, p: P) -> Option<Fact> {
@@ -294,6 +304,12 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
                     None => std::thread::sleep(std::time::Duration::from_micros(20)),
                 }
             }
+            // Counted before the helper is no longer busy: the asking thread, once the
+            // helpers are recalled, counts them.
+            let solved = solver.budget.solved;
+            if let Some(s) = &mut solver.sharing {
+                s.report(solved);
+            }
             let mut board = lock(&self.board);
             board.busy -= 1;
             self.changed.notify_all();
@@ -315,11 +331,11 @@ impl<P: Copy + Eq + std::hash::Hash> FormHelpers<P> for SearchShare<P> {
     }
 
     fn count_helped(&self, n: u64) {
-        self.helpers_solved.fetch_add(n, Ordering::Relaxed);
+        SearchShare::count_helped(self, n);
     }
 
     fn take_helped(&self) -> u64 {
-        self.helpers_solved.swap(0, Ordering::Relaxed)
+        SearchShare::take_helped(self)
     }
 
     fn stopped(&self) -> bool {
@@ -345,16 +361,25 @@ pub(super) struct Sharing<P> {
     pub(super) next_poll: u64,
     /// The split point a helper works under.
     under: Option<Arc<Split<P>>>,
-    /// Positions a helper opened and has not added to [`SearchShare::helpers_solved`] yet
-    /// (it adds them [`HELPER_COUNT_BATCH`] at a time and when its work under a split point
-    /// ends: a write to the shared counter at every position would pull its cache line
-    /// from the asking thread's core each time).
-    uncounted: u64,
+    /// A helper: its positions solved (its budget's count) as it last added them to
+    /// [`SearchShare::helpers_solved`] ([`Sharing::report`]).
+    reported: u64,
     /// The value the asking thread asks the root's options about now.
     pub(super) looking_for: Option<u32>,
     /// Whether facts are shared: for a helper always, for the asking thread once it has
     /// woken its helpers (before, it keeps its facts to itself, as one thread does).
     pub(super) live: bool,
+}
+
+impl<P: Copy + Eq + std::hash::Hash> Sharing<P> {
+    /// A helper adds the positions it solved since it last did (`solved` now) to the
+    /// search's count. It does so [`HELPER_COUNT_BATCH`] positions at a time, at an outcome
+    /// search's polls and when its work ends, not at every position: a write to the shared
+    /// counter pulls its cache line from the asking thread's core.
+    pub(super) fn report(&mut self, solved: u64) {
+        self.share.count_helped(solved - self.reported);
+        self.reported = solved;
+    }
 }
 
 impl<P> Sharing<P> {
@@ -366,7 +391,7 @@ impl<P> Sharing<P> {
             posted: false,
             next_poll: 0,
             under: None,
-            uncounted: 0,
+            reported: 0,
             looking_for: None,
             live: helper,
         }
@@ -518,7 +543,7 @@ impl<R: Rules> Solver<'_, R> {
         if std::mem::take(&mut s.posted) {
             s.share.recall();
         }
-        self.budget.solved += s.share.helpers_solved.swap(0, Ordering::Relaxed);
+        self.budget.solved += s.share.take_helped();
     }
 
     /// What the threads sharing this search know of `p` (a least image): its value, and
@@ -547,15 +572,13 @@ impl<R: Rules> Solver<'_, R> {
     /// helper has decided what it asks of the root (`looking_for`: the value its options
     /// are asked about). Wakes the helpers once the asking thread's search proves long.
     pub(super) fn share_stops(&mut self) -> bool {
+        let solved = self.budget.solved;
         let Some(s) = &mut self.sharing else {
             return false;
         };
         if s.helper {
-            s.uncounted += 1;
-            if s.uncounted >= HELPER_COUNT_BATCH {
-                s.share
-                    .helpers_solved
-                    .fetch_add(std::mem::take(&mut s.uncounted), Ordering::Relaxed);
+            if solved - s.reported >= HELPER_COUNT_BATCH {
+                s.report(solved);
             }
             return s.share.stop.load(Ordering::Relaxed)
                 || s.under
@@ -576,7 +599,7 @@ impl<R: Rules> Solver<'_, R> {
         if self.budget.solved & 0x3FF != 0 {
             return false;
         }
-        self.budget.solved += s.share.helpers_solved.swap(0, Ordering::Relaxed);
+        self.budget.solved += s.share.take_helped();
         // Decided by a helper: the root's value, or whether it is the value looked for
         // now (the search then looks for the next).
         match (s.share.fact(root), s.looking_for) {
@@ -694,9 +717,6 @@ impl<R: Rules> Solver<'_, R> {
         }
         if let Some(s) = &mut self.sharing {
             s.under = None;
-            s.share
-                .helpers_solved
-                .fetch_add(std::mem::take(&mut s.uncounted), Ordering::Relaxed);
         }
     }
 }
