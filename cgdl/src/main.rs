@@ -369,12 +369,11 @@ fn execute(
     let Some(code) = native_code(source, program) else {
         return interpret_untiered(source, program, options);
     };
-    if args.native || options.tiered.is_some() {
-        let binary = build_native(&code, label)?;
-        native::remember_solver(source, &binary);
-        return run_solver(&binary, options, None);
-    }
-    match native::cached_solver(&code, None) {
+    let binary = match args.native || options.tiered.is_some() {
+        true => Some(build_native(&code, label)?),
+        false => native::cached_solver(&code, None),
+    };
+    match binary {
         Some(binary) => {
             native::remember_solver(source, &binary);
             run_solver(&binary, options, None)

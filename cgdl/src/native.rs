@@ -55,24 +55,24 @@ type CacheHasher = xxhash_rust::xxh3::Xxh3;
 /// A checksum of a built solver, kept beside it so that a damaged cache entry (truncated,
 /// overwritten) is rebuilt instead of run.
 fn checksum(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
-    // Read a piece at a time: a buffer the size of the binary costs more in page faults
-    // than the hash does.
-    let mut buffer = vec![0u8; 1 << 16];
-    let (mut h, mut len) = (CacheHasher::new(), 0u64);
-    loop {
-        match file.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => {
-                h.update(&buffer[..n]);
-                len += n as u64;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
-        }
+    // Streamed: a buffer the size of the binary costs more in page faults than the hash.
+    let mut sink = HashSink(CacheHasher::new());
+    let len = std::io::copy(&mut std::fs::File::open(path).ok()?, &mut sink).ok()?;
+    Some(format!("xxh3-{:032x} {len}", sink.0.digest128()))
+}
+
+/// A writer that hashes what it is given (for [`std::io::copy`]).
+struct HashSink(CacheHasher);
+
+impl std::io::Write for HashSink {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
     }
-    Some(format!("xxh3-{:032x} {len}", h.digest128()))
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The file that holds `binary`'s checksum.
@@ -119,19 +119,28 @@ fn cpu_signature() -> String {
         .to_string()
 }
 
-/// The cache key: the compiler version, the release profile, the flags and the processor it
-/// builds for, the runtime's sources (so that a changed runtime is never linked stale), the
+/// The cache key: what every solver is built against (`setup`, [`setup_digest`]), the
 /// generated code and the file name a standalone solver shows.
-fn key(code: &str, file: Option<&str>, runtime: &Path) -> String {
-    let mut h = setup_hasher(runtime);
+fn key(code: &str, file: Option<&str>, setup: u128) -> String {
+    let mut h = CacheHasher::new();
+    setup.hash(&mut h);
     code.hash(&mut h);
     file.hash(&mut h);
     format!("{:032x}", h.digest128())
 }
 
-/// A hasher fed what every solver's key holds besides its code: the compiler version, the
-/// release profile, the flags and the processor, and the runtime's sources.
-fn setup_hasher(runtime: &Path) -> CacheHasher {
+/// The runtime's folder ([`runtime_dir`]) and the digest of what solvers are built against
+/// ([`setup_digest`]): computed once a process, which reads every runtime source.
+fn setup() -> Result<&'static (PathBuf, u128), String> {
+    static SETUP: std::sync::OnceLock<Result<(PathBuf, u128), String>> = std::sync::OnceLock::new();
+    let found = SETUP.get_or_init(|| runtime_dir().map(|dir| (dir.clone(), setup_digest(&dir))));
+    found.as_ref().map_err(String::clone)
+}
+
+/// What every solver's key holds besides its code, hashed: the compiler version, the
+/// release profile, the flags and the processor it builds for, and the runtime's sources
+/// (so that a changed runtime is never linked stale).
+fn setup_digest(runtime: &Path) -> u128 {
     let mut h = CacheHasher::new();
     env!("CARGO_PKG_VERSION").hash(&mut h);
     RELEASE_PROFILE.hash(&mut h);
@@ -150,29 +159,25 @@ fn setup_hasher(runtime: &Path) -> CacheHasher {
         f.hash(&mut h);
         std::fs::read(&f).unwrap_or_default().hash(&mut h);
     }
-    h
+    h.digest128()
 }
 
-/// What identifies the running `cgdl`, whose compiler made a source's code: its version,
-/// and its executable's path, size and modification time (a rebuilt or reinstalled
-/// `cgdl` is another compiler). `None` where the executable cannot be found.
-fn compiler_identity() -> Option<(String, PathBuf, u64, std::time::SystemTime)> {
+/// What identifies the running `cgdl`, whose compiler made a source's code: its
+/// executable's path, size and modification time (a rebuilt or reinstalled `cgdl` is
+/// another compiler; its version is in [`setup_digest`]). `None` where the executable
+/// cannot be found.
+fn compiler_identity() -> Option<(PathBuf, u64, std::time::SystemTime)> {
     let exe = std::env::current_exe().ok()?;
     let meta = std::fs::metadata(&exe).ok()?;
-    Some((
-        env!("CARGO_PKG_VERSION").to_string(),
-        exe,
-        meta.len(),
-        meta.modified().ok()?,
-    ))
+    Some((exe, meta.len(), meta.modified().ok()?))
 }
 
 /// Where the record of `source`'s solver is kept: a file named by the hash of the source,
 /// the running compiler ([`compiler_identity`]) and what every solver is built against
-/// ([`setup_hasher`]), holding the key of the solver that compiler made of the source.
+/// ([`setup_digest`]), holding the key of the solver that compiler made of the source.
 fn source_record(source: &str) -> Option<PathBuf> {
-    let runtime = runtime_dir().ok()?;
-    let mut h = setup_hasher(&runtime);
+    let mut h = CacheHasher::new();
+    setup().ok()?.1.hash(&mut h);
     compiler_identity()?.hash(&mut h);
     source.hash(&mut h);
     Some(
@@ -254,8 +259,7 @@ struct Place {
 }
 
 fn place(code: &str, file: Option<&str>) -> Result<Place, String> {
-    let runtime = runtime_dir()?;
-    let key = key(code, file, &runtime);
+    let key = key(code, file, setup()?.1);
     let cache = cache_dir();
     Ok(Place {
         binary: solver_path(&cache, &key),
@@ -285,7 +289,7 @@ pub fn solver_binary(
     file: Option<&str>,
     quiet: Quiet,
 ) -> Result<PathBuf, String> {
-    let runtime = runtime_dir()?;
+    let runtime = &setup()?.0;
     let Place {
         name,
         crate_dir,
@@ -453,14 +457,15 @@ mod tests {
         std::fs::write(root.join("Cargo.toml"), "[package]").expect("write");
         std::fs::write(root.join("src").join("lib.rs"), "mod native;").expect("write");
         std::fs::write(nested.join("set.rs"), "// one").expect("write");
-        let before = key("code", None, &root);
-        assert_eq!(key("code", None, &root), before, "the key is deterministic");
+        let key_of = |code, file| key(code, file, setup_digest(&root));
+        let before = key_of("code", None);
+        assert_eq!(key_of("code", None), before, "the key is deterministic");
         std::fs::write(nested.join("set.rs"), "// two").expect("write");
-        let after = key("code", None, &root);
+        let after = key_of("code", None);
         assert_ne!(after, before);
-        assert_ne!(key("other code", None, &root), after);
+        assert_ne!(key_of("other code", None), after);
         assert_ne!(
-            key("code", Some("f.cgdl"), &root),
+            key_of("code", Some("f.cgdl")),
             after,
             "a built-in file name"
         );
