@@ -113,7 +113,7 @@ fn stats_are_written_to_stderr() {
     ] {
         let plain = both_back_ends(&args);
         let mut with = args.clone();
-        with.push("--stats");
+        with.extend(["--stats", "--threads", "2"]);
         for (out, plain) in both_back_ends(&with).iter().zip(&plain) {
             assert!(out.status.success(), "{}", stderr(out));
             assert_eq!(stdout(out), stdout(plain));
@@ -126,6 +126,12 @@ fn stats_are_written_to_stderr() {
             // Walk(9) and its smaller walks, each solved once.
             assert!((1..=10).contains(&solved), "{line}");
             assert!(line.contains(" positions solved in "), "{line}");
+            // The processor time of all the threads, and how many there were.
+            #[cfg(target_os = "linux")]
+            assert!(
+                line.contains(" s of processor time on 2 threads)"),
+                "{line}"
+            );
         }
     }
 }
