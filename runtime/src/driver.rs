@@ -305,11 +305,11 @@ fn run_timed<'r, R: Rules>(
     progress: Option<ProgressReport<'r>>,
     run: impl FnOnce(&mut Solver<'r, R>) -> RunEnd,
 ) -> RunEnd {
-    let started = std::time::Instant::now();
+    let started = Started::now();
     let mut solver = new_solver(rules, options, progress);
     let end = run(&mut solver);
     if options.stats && matches!(end, RunEnd::Finished(_)) {
-        note(&stats_line(&solver, started.elapsed()));
+        note(&stats_line(&solver, &started));
     }
     end
 }
@@ -327,13 +327,32 @@ where
     search_with_helpers(solver, helpers, work)
 }
 
+/// When a solve began, by the clock and by the processor time of the process's threads
+/// ([`processor_seconds`]): `--stats` shows both spent since, over the same span.
+struct Started {
+    at: std::time::Instant,
+    processor: Option<f64>,
+}
+
+impl Started {
+    fn now() -> Started {
+        Started {
+            at: std::time::Instant::now(),
+            processor: processor_seconds(),
+        }
+    }
+}
+
 /// The statistics `--stats` writes: positions solved, time, the processor time of all the
 /// process's threads (beside the time, it shows what threads cost and gave), memory.
-fn stats_line<R: Rules>(solver: &Solver<'_, R>, elapsed: std::time::Duration) -> String {
+fn stats_line<R: Rules>(solver: &Solver<'_, R>, started: &Started) -> String {
     let memory = crate::memory::resident_bytes()
         .map(|b| format!(", {} held", crate::memory::show_size(b)))
         .unwrap_or_default();
-    let processor = match (processor_seconds(), solver.threads()) {
+    let spent = processor_seconds()
+        .zip(started.processor)
+        .map(|(now, then)| now - then);
+    let processor = match (spent, solver.threads()) {
         (Some(cpu), 1) => format!(" ({cpu:.2} s of processor time)"),
         (Some(cpu), n) => format!(" ({cpu:.2} s of processor time on {n} threads)"),
         (None, _) => String::new(),
@@ -341,11 +360,11 @@ fn stats_line<R: Rules>(solver: &Solver<'_, R>, elapsed: std::time::Duration) ->
     format!(
         "stats: {} positions solved in {:.2} s{processor}{memory}",
         solver.positions_solved(),
-        elapsed.as_secs_f64()
+        started.at.elapsed().as_secs_f64()
     )
 }
 
-/// The processor time this process's threads have used so far (user and system), where
+/// The processor time all this process's threads have used so far (user and system), where
 /// the system says.
 fn processor_seconds() -> Option<f64> {
     #[cfg(target_os = "linux")]
@@ -876,7 +895,7 @@ where
             },
             None => Vec::new(),
         };
-        let started = std::time::Instant::now();
+        let started = Started::now();
         let mut solver = new_solver(rules, &options, terminal_progress());
         for &(pos, value) in &known {
             solver.know_grundy(pos, value);
@@ -885,7 +904,7 @@ where
             eval_position(solver, "eval", target, &options)
         });
         if options.stats {
-            note(&stats_line(&solver, started.elapsed()));
+            note(&stats_line(&solver, &started));
         }
         return if succeeded {
             std::process::ExitCode::SUCCESS
