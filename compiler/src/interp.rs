@@ -721,7 +721,12 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             items[j] = v;
             Val::List(Rc::new(items))
         }
-        IExprKind::Call { func, args, .. } => {
+        IExprKind::Call {
+            func,
+            args,
+            in_table,
+            ..
+        } => {
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
             let f = &cx.program.fns[*func];
             let mut frame = Vec::with_capacity(f.locals.len());
@@ -740,6 +745,16 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
             }
             if let Some(v) = (f.table.as_ref()).and_then(|t| t.by_args.get(&frame)) {
                 return Ok(v.clone());
+            }
+            if *in_table {
+                // Native code reads the table here unchecked: the proof was wrong.
+                return Err(EvalError::at(
+                    format!(
+                        "internal error: a call of `{}` proven to lie in its table does not",
+                        f.name
+                    ),
+                    *span,
+                ));
             }
             let key = (*func, frame);
             if let Some(v) = cx.calls.borrow().get(&key) {
@@ -762,13 +777,24 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 .collect::<Result<Vec<_>, _>>()?;
             builtin(*func, vals, *span)?
         }
-        IExprKind::Pos { game, args } => {
+        IExprKind::Pos { game, args, fits } => {
             let cx = cx.ok_or_else(|| EvalError::plain("position in a constant"))?;
             let vals = args
                 .iter()
                 .map(|a| eval(a, env, Some(cx)).and_then(normalized))
                 .collect::<Result<Vec<_>, _>>()?;
-            cx.make_pos(*game, vals, *span)?
+            // Native code packs a position proven to fit without checks: a value that does
+            // not fit is the proof's error, not the rules'.
+            (cx.make_pos(*game, vals, *span)).map_err(|e| match fits {
+                true => EvalError::at(
+                    format!(
+                        "internal error: a position proven to fit does not: {}",
+                        e.message
+                    ),
+                    *span,
+                ),
+                false => e,
+            })?
         }
         IExprKind::Variant { variant, args } => {
             let vals = args

@@ -865,3 +865,128 @@ value grundy of U({3})
     assert!(cgdl_compiler::ir::verify(&optimized).is_ok());
     assert!(cgdl_compiler::ir::verify(&bad).is_err());
 }
+
+/// Whether some expression of the program's rules `pred` accepts.
+fn rules_hold(program: &Program, pred: &dyn Fn(&IExpr) -> bool) -> bool {
+    let mut found = false;
+    program
+        .clone()
+        .for_each_rule_expr_mut(&mut |e| found |= holds(e, pred));
+    found
+}
+
+/// Whether `e` is a call of the function named `name` whose `in_table` mark is `marked`.
+fn call_of(program: &Program, e: &IExpr, name: &str, marked: bool) -> bool {
+    matches!(e.kind(), IExprKind::Call { func, in_table, .. }
+        if program.fns[*func].name == name && *in_table == marked)
+}
+
+/// Marks every call of `name` read from its table (what only a wrong proof would do).
+fn force_in_table(program: &Program, name: &str) -> Program {
+    let mut forced = program.clone();
+    let id = (forced.fns.iter().position(|f| f.name == name)).expect("the function");
+    forced.for_each_rule_expr_mut(&mut |e| {
+        e.rewrite_up(&mut |e| {
+            if let IExprKind::Call { func, in_table, .. } = e.kind_mut() {
+                if *func == id {
+                    *in_table = true;
+                }
+            }
+        })
+    });
+    forced
+}
+
+#[test]
+fn checks_that_surely_pass_are_marked_and_the_interpreter_keeps_them() {
+    let source = "fn twice(k: 0..=4) -> nat = k * 2
+fn back(k: 0..=3) -> nat = 2 - k
+game P(n: 0..=4) {
+    move down(k in 0..n) => P(twice(k) / 2)
+    move far(k in 0..n, n > 2) => P(twice(n) / 4)
+    move beyond(k in 0..n, n == 2) => P(back(k + n))
+    move to(k in 0..n, k > 1) => P(k)
+}
+value grundy of P(4)
+table grundy of P(n) for n in 0..=4
+";
+    let (written, optimized) = both(source);
+    let marked = |e: &IExpr| {
+        matches!(
+            e.kind(),
+            IExprKind::Call { in_table: true, .. } | IExprKind::Pos { fits: true, .. }
+        )
+    };
+    assert!(!rules_hold(&written, &marked));
+    // `twice(k)` with `k` below `n` and `twice(n)` lie in `twice`'s table (`0..=4`).
+    assert!(moves_hold(&optimized, &|e| call_of(
+        &optimized, e, "twice", true
+    )));
+    assert!(!moves_hold(&optimized, &|e| call_of(
+        &optimized, e, "twice", false
+    )));
+    // `back` fails at 3: its table is not whole, and no call of it is read there.
+    assert!(moves_hold(&optimized, &|e| call_of(
+        &optimized, e, "back", false
+    )));
+    assert!(!moves_hold(&optimized, &|e| call_of(
+        &optimized, e, "back", true
+    )));
+    // `P(k)` with `k` below `n` fits; the quotients are not known to.
+    let fits = |program: &Program, fits: bool| {
+        moves_hold(program, &|e| {
+            matches!(e.kind(), IExprKind::Pos { args, fits: f, .. }
+                if *f == fits && matches!(args[0].kind(), IExprKind::Var(_)))
+        })
+    };
+    assert!(fits(&optimized, true) && !fits(&optimized, false));
+    cgdl_compiler::ir::verify(&optimized).expect("well formed");
+    // A mark the proof could not make is refused by the verifier, and the interpreter
+    // checks it: `back(3)` (from `P(2)`) fails, and a read of its table there is an
+    // internal error, not a value.
+    let forced = force_in_table(&optimized, "back");
+    let refused = cgdl_compiler::ir::verify(&forced).expect_err("not whole");
+    assert!(refused.contains("has not whole"), "{refused}");
+    let before = answers(&optimized, source);
+    let after = answers(&forced, source);
+    assert!(before[0]
+        .as_ref()
+        .is_err_and(|e| !e.contains("internal error")));
+    assert!(
+        after[0]
+            .as_ref()
+            .is_err_and(|e| e.contains("internal error")),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn a_position_marked_to_fit_that_does_not_is_an_internal_error() {
+    let source = "game Q(n: 0..=3) {
+    move up(k in 0..2) => Q(n + k)
+}
+value grundy of Q(3)
+";
+    let (_, optimized) = both(source);
+    // `n + k` may be 4: not marked, and the rules' error is the answer.
+    assert!(!moves_hold(&optimized, &|e| matches!(
+        e.kind(),
+        IExprKind::Pos { fits: true, .. }
+    )));
+    let error = answers(&optimized, source)
+        .remove(0)
+        .expect_err("Q(4) does not fit");
+    assert!(!error.contains("internal error"), "{error}");
+    let mut forced = optimized.clone();
+    forced.for_each_rule_expr_mut(&mut |e| {
+        e.rewrite_up(&mut |e| {
+            if let IExprKind::Pos { fits, .. } = e.kind_mut() {
+                *fits = true;
+            }
+        })
+    });
+    let error = answers(&forced, source)
+        .remove(0)
+        .expect_err("still an error");
+    assert!(error.contains("internal error"), "{error}");
+}

@@ -83,6 +83,7 @@ impl Checker<'_> {
                             IExpr::from(IExprKind::Pos {
                                 game: gid,
                                 args: Vec::new(),
+                                fits: false,
                             })
                             .at(e.span),
                             Ty::Game,

@@ -343,6 +343,7 @@ impl Checker<'_> {
                     IExpr::from(IExprKind::Pos {
                         game: gid,
                         args: Vec::new(),
+                        fits: false,
                     })
                     .at(span),
                     Ty::Game,
@@ -361,6 +362,7 @@ impl Checker<'_> {
                 IExpr::from(IExprKind::Pos {
                     game: gid,
                     args: irs,
+                    fits: false,
                 })
                 .at(span),
                 Ty::Game,
@@ -444,6 +446,7 @@ impl Checker<'_> {
                     func: fid,
                     args: irs,
                     ret: ret.clone(),
+                    in_table: false,
                 }),
                 ret,
             );

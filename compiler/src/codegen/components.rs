@@ -30,7 +30,7 @@ impl Gen<'_> {
             }
         };
         // `var` ranges over the elements of the set divided.
-        let next = self.knowing_binder(std::slice::from_ref(var), seed, || self.value(next))?;
+        let next = self.value(next)?;
         let x = self.binder(var);
         let step = quote!(|#x| {
             let step = #next;
@@ -116,11 +116,11 @@ impl Gen<'_> {
                 });
             }
         } else {
-            let [IClause::Bind(vars, domain)] = clauses.as_slice() else {
+            let [IClause::Bind(..)] = clauses.as_slice() else {
                 unreachable!("a sum of parts binds one name")
             };
             let name = self.binder(part);
-            let leaf = self.knowing_binder(vars, domain, || self.position(elem))?;
+            let leaf = self.position(elem)?;
             quote! {
                 #rt::native::try_rank_components(u128::from(ranks.0), &STEPS, |part| {
                     let #name = #rt::native::#bits(#word).unpack_cells(#r0, #rows, #c0, #cols);

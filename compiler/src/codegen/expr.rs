@@ -54,12 +54,12 @@ impl Gen<'_> {
                 quote!(if #c { #inner })
             }
             IClause::Bind(vars, dom) => {
-                let inner = self.knowing_binder(vars, dom, || self.clauses(rest, inner))?;
+                let inner = self.clauses(rest, inner)?;
                 self.for_each(vars, dom, inner)?
             }
             IClause::Let(var, value) => {
                 let (x, v) = (self.binder(var), self.value(value)?);
-                let inner = self.knowing_let(var, value, || self.clauses(rest, inner))?;
+                let inner = self.clauses(rest, inner)?;
                 quote!({ let #x = #v; #inner })
             }
         })
@@ -139,7 +139,7 @@ impl Gen<'_> {
             IExprKind::Let { var, value, body } => {
                 let x = self.binder(var);
                 let v = self.value(value)?;
-                let body = self.knowing_let(var, value, || self.result_tree(body, leaf))?;
+                let body = self.result_tree(body, leaf)?;
                 quote!({ let #x = #v; #body })
             }
             _ => leaf(e)?,
@@ -216,7 +216,7 @@ impl Gen<'_> {
     /// A `Pos` from an `IExprKind::Pos`.
     pub(super) fn position(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
         let span = &e.span();
-        let IExprKind::Pos { game, args } = e.kind() else {
+        let IExprKind::Pos { game, args, fits } = e.kind() else {
             return Err(unsupported("this position expression"));
         };
         let make = &self.names.games[*game].make;
@@ -228,9 +228,7 @@ impl Gen<'_> {
                 super::layout::Packed::List | super::layout::Packed::Domain(..)
             )
         });
-        let fits = !lists
-            && (self.known.borrow().as_ref())
-                .is_some_and(|scope| self.knowledge.position_fits(*game, args, scope));
+        let fits = *fits && !lists;
         let args = args
             .iter()
             .map(|a| self.value(a))
@@ -494,7 +492,7 @@ impl Gen<'_> {
             }
             IExprKind::Let { var, value, body } => {
                 let (x, v) = (self.binder(var), n(value)?);
-                let body = self.knowing_let(var, value, || n(body))?;
+                let body = n(body)?;
                 quote!({ let #x = #v; #body })
             }
             IExprKind::Quant {
@@ -503,7 +501,7 @@ impl Gen<'_> {
                 domain,
                 body,
             } => {
-                let b = self.knowing_binder(vars, domain, || n(body))?;
+                let b = n(body)?;
                 let (init, step) = match kind {
                     QuantKind::Exists => (quote!(false), quote!(if #b { found = true; break; })),
                     QuantKind::Forall => (quote!(true), quote!(if !(#b) { found = false; break; })),
@@ -542,15 +540,15 @@ impl Gen<'_> {
                     |#x| ::std::result::Result::Ok(#next),
                 )?)
             }
-            IExprKind::Call { func, args, .. } => {
+            IExprKind::Call {
+                func,
+                args,
+                in_table,
+                ..
+            } => {
                 let name = &self.names.fns[*func];
                 let params = &self.program.fns[*func].params;
-                let unchecked = self.lookup_box(*func).is_some_and(|types| {
-                    (self.known.borrow().as_ref()).is_some_and(|scope| {
-                        (args.iter().zip(&types))
-                            .all(|(a, t)| self.knowledge.values_within(a, t, scope))
-                    })
-                });
+                let unchecked = *in_table && self.has_lookup(*func);
                 let args = (args.iter().zip(params))
                     .map(|(a, (_, t))| self.argument(a, &t.ty()))
                     .collect::<Result<Vec<_>, _>>()?;

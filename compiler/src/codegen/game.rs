@@ -331,9 +331,7 @@ impl Gen<'_> {
             *self.borrowed.borrow_mut() = borrowed;
             self.reading(|f| m.for_each_read(f));
             let result = open_result.unwrap_or(&m.result).clone();
-            *self.known.borrow_mut() = Some(self.knowledge.move_scope(game, m));
             let emitted = self.emit(&result);
-            *self.known.borrow_mut() = None;
             let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
             self.borrowed.borrow_mut().clear();
             let body = body?;
@@ -603,7 +601,7 @@ impl Gen<'_> {
             };
             // Where the function succeeds at every argument of the box, the entries are
             // the values themselves, in a lookup of their own: code that knows its
-            // arguments lie in the box calls it directly ([`Gen::lookup_box`]).
+            // arguments lie in the box calls it directly ([`Gen::has_lookup`]).
             if let Some(values) = complete {
                 let lookup = &self.names.fn_tables[id];
                 let doc = format!(
@@ -717,19 +715,18 @@ impl Gen<'_> {
         })
     }
 
-    /// The types of the arguments that function `id`'s lookup (`<f>_table`) answers, when
-    /// it has one: a constant table where the function succeeds at every argument.
-    /// (Found once per function: every call asks.)
-    pub(super) fn lookup_box(&self, id: usize) -> Option<Vec<FieldTy>> {
-        if let Some(known) = self.lookup_boxes.borrow().get(&id) {
-            return known.clone();
+    /// Whether function `id` has a lookup (`<f>_table`), which a call proven to lie in its
+    /// table (`in_table`) reads: a constant table where the function succeeds at every
+    /// argument. (Found once per function: every call asks.)
+    pub(super) fn has_lookup(&self, id: usize) -> bool {
+        if let Some(&known) = self.lookups.borrow().get(&id) {
+            return known;
         }
-        let found = self.table_plan(id).and_then(|plan| {
-            let ret = &self.program.fns[id].ret;
-            let complete = (plan.values.iter()).all(|v| v.as_ref().is_some_and(|v| ret.admits(v)));
-            (plan.constant && complete).then_some(plan.types)
+        let found = self.table_plan(id).is_some_and(|plan| {
+            let f = &self.program.fns[id];
+            plan.constant && f.table.as_ref().is_some_and(|t| t.complete(&f.ret))
         });
-        self.lookup_boxes.borrow_mut().insert(id, found.clone());
+        self.lookups.borrow_mut().insert(id, found);
         found
     }
 

@@ -33,7 +33,6 @@ mod tidy;
 mod types;
 
 use crate::ir::*;
-use crate::opt::knowledge::{Knowledge, Scope};
 use cgdl_runtime::Compound;
 use layout::Layout;
 use names::Names;
@@ -83,7 +82,6 @@ pub fn generate_file(
     let rt: TokenStream = options.runtime_path.parse().map_err(|_| CodegenError {
         message: format!("`{}` is not a Rust path", options.runtime_path),
     })?;
-    let knowledge = Knowledge::new(program, source);
     let gen = Gen {
         program,
         source,
@@ -92,9 +90,7 @@ pub fn generate_file(
         layout: Layout::new(program)?,
         borrowed: RefCell::new(HashSet::new()),
         reads: RefCell::new(HashSet::new()),
-        knowledge,
-        known: RefCell::new(None),
-        lookup_boxes: RefCell::new(HashMap::new()),
+        lookups: RefCell::new(HashMap::new()),
         constants: RefCell::new(Vec::new()),
     };
     let tokens = gen.module()?;
@@ -137,17 +133,8 @@ struct Gen<'a> {
     borrowed: RefCell<HashSet<Rc<str>>>,
     /// The locals that the function being generated reads (a binder of another is `_`).
     reads: RefCell<HashSet<Rc<str>>>,
-    /// What is known of the values of expressions, and helper functions' values over
-    /// boxes of arguments, computed while building.
-    knowledge: Knowledge<'a>,
-    /// While a move's result or an end probe is generated: a finite type holding the
-    /// values of each name in scope where one is known ([`Knowledge::move_scope`]). A position
-    /// whose values surely fit its fields is then built without checks, and a call whose
-    /// arguments surely lie in its function's complete table reads the table directly.
-    known: RefCell<Option<Scope>>,
-    /// Per helper function, the argument types its complete table answers, once found
-    /// ([`Gen::lookup_box`]).
-    lookup_boxes: RefCell<HashMap<usize, Option<Vec<crate::ir::FieldTy>>>>,
+    /// Per helper function, whether it has a lookup, once found ([`Gen::has_lookup`]).
+    lookups: RefCell<HashMap<usize, bool>>,
     /// Large constant sets, made once as statics (`CONSTANT_SET_<k>`, by index): each
     /// value, its elements' Rust type, and the expression that builds it.
     constants: RefCell<Vec<(crate::ir::Val, TokenStream, TokenStream)>>,

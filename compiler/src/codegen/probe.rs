@@ -1,10 +1,8 @@
 //! The end probe (`opt/probe.rs` finds it: the game's [`Game::end_probe`]) as a function
-//! of the position's fields, and the arm of `Rules::ends_now` that calls it; and what the
-//! generator knows of the names in scope while it emits a move's result or a probe.
+//! of the position's fields, and the arm of `Rules::ends_now` that calls it.
 
 use super::{CodegenError, Gen};
 use crate::ir::*;
-use crate::opt::knowledge::field_scope;
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::rc::Rc;
@@ -20,7 +18,6 @@ impl Gen<'_> {
         let Some(cond) = &game.end_probe else {
             return Ok(None);
         };
-        let scope = field_scope(game);
         let fields = self.field_names(game);
         let mut unpacked = Vec::new();
         let mut params = Vec::new();
@@ -46,9 +43,7 @@ impl Gen<'_> {
         }
         *self.borrowed.borrow_mut() = borrowed;
         self.reading(|f| cond.for_each_read(f));
-        *self.known.borrow_mut() = Some(scope);
         let value = self.value(cond);
-        *self.known.borrow_mut() = None;
         self.borrowed.borrow_mut().clear();
         let value = value?;
         let name = &self.names.games[gid].ends;
@@ -68,40 +63,5 @@ impl Gen<'_> {
         let pattern = self.pos_pattern(gid, &fields);
         let arm = quote!(#pattern => ::std::option::Option::Some(#name(#(#fields),*)),);
         Ok(Some((arm, function)))
-    }
-
-    /// `f()` with what is known of the names in scope (while a move's result or a probe is
-    /// generated) extended by the name a quantifier binds over `domain`.
-    pub(super) fn knowing_binder<T>(
-        &self,
-        vars: &[Var],
-        domain: &IExpr,
-        f: impl FnOnce() -> T,
-    ) -> T {
-        let known = (self.known.borrow().as_ref())
-            .and_then(|scope| self.knowledge.binder_type(vars, domain, scope));
-        self.knowing(known, f)
-    }
-
-    /// `f()` with what is known of the names in scope extended by a `let`.
-    pub(super) fn knowing_let<T>(&self, var: &Var, value: &IExpr, f: impl FnOnce() -> T) -> T {
-        let known = (self.known.borrow().as_ref())
-            .and_then(|scope| Some((var.name.clone(), self.knowledge.values_of(value, scope)?)));
-        self.knowing(known, f)
-    }
-
-    fn knowing<T>(&self, known: Option<(Rc<str>, FieldTy)>, f: impl FnOnce() -> T) -> T {
-        let Some((name, ty)) = known else {
-            return f();
-        };
-        let before = (self.known.borrow_mut().as_mut()).and_then(|s| s.insert(name.clone(), ty));
-        let out = f();
-        if let Some(scope) = self.known.borrow_mut().as_mut() {
-            match before {
-                Some(t) => scope.insert(name, t),
-                None => scope.remove(&name),
-            };
-        }
-        out
     }
 }

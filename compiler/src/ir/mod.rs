@@ -448,6 +448,10 @@ pub enum IExprKind {
         args: Vec<IExpr>,
         /// The function's result type.
         ret: Ty,
+        /// The arguments surely lie in the function's table, which holds a value at every
+        /// argument of its box (`opt/checks.rs` proves it): both back ends read the value
+        /// there, native code without checking the arguments.
+        in_table: bool,
     },
     /// A call of a built-in function.
     Builtin {
@@ -462,6 +466,9 @@ pub enum IExprKind {
         game: usize,
         /// The fields' values.
         args: Vec<IExpr>,
+        /// Each value surely lies in its field's type (`opt/checks.rs` proves it): native
+        /// code packs them without checking.
+        fits: bool,
     },
     /// `end`: the position with no moves that ends the game at once.
     End,
@@ -1044,6 +1051,14 @@ pub struct FnTable {
     pub values: Rc<[Option<Val>]>,
     /// The same by argument, where the function succeeds.
     pub by_args: Rc<rustc_hash::FxHashMap<Vec<Val>, Val>>,
+}
+
+impl FnTable {
+    /// Whether the function succeeds at every argument of the box, with a value of its
+    /// result type `ret`: a call whose arguments lie in the box then reads its value here.
+    pub fn complete(&self, ret: &FieldTy) -> bool {
+        (self.values.iter()).all(|v| v.as_ref().is_some_and(|v| ret.admits(v)))
+    }
 }
 
 impl std::fmt::Debug for FnTable {

@@ -365,12 +365,23 @@ impl Verifier<'_> {
                     Leaves::Pair { .. } => self.children(e, bound)?,
                 }
             }
-            IExprKind::Call { func, args, ret } => {
+            IExprKind::Call {
+                func,
+                args,
+                ret,
+                in_table,
+            } => {
                 let params = self.program.fns.get(*func).map(|f| f.params.len());
                 if params != Some(args.len()) {
                     return Err(format!(
                         "a call of function {func} with {} arguments",
                         args.len()
+                    ));
+                }
+                let f = &self.program.fns[*func];
+                if *in_table && !(f.table.as_ref()).is_some_and(|t| t.complete(&f.ret)) {
+                    return Err(format!(
+                        "a call of function {func} read from a table it has not whole"
                     ));
                 }
                 let declared = self.program.fns[*func].ret.ty();
@@ -559,6 +570,7 @@ value grundy of G({0, 1, 2, 3, 4})
         // A call with an argument too many.
         let mut broken = program.clone();
         broken.fns[0].body = IExpr::from(IExprKind::Call {
+            in_table: false,
             ret: Ty::Nat,
             func: 0,
             args: vec![
@@ -570,11 +582,22 @@ value grundy of G({0, 1, 2, 3, 4})
         // A call whose result type is not its function's (the node's type fact reads it).
         let mut broken = program.clone();
         broken.fns[0].body = IExpr::from(IExprKind::Call {
+            in_table: false,
             ret: Ty::Bool,
             func: 0,
             args: vec![IExpr::from(IExprKind::Lit(Val::Int(1)))],
         });
         assert!(verify(&broken).unwrap_err().contains("which returns nat"));
+        // A call read from the table of a function with none.
+        let mut broken = program.clone();
+        broken.fns[0].table = None;
+        broken.fns[0].body = IExpr::from(IExprKind::Call {
+            in_table: true,
+            ret: Ty::Nat,
+            func: 0,
+            args: vec![IExpr::from(IExprKind::Lit(Val::Int(1)))],
+        });
+        assert!(verify(&broken).unwrap_err().contains("has not whole"));
         // A constant of a tagged union the program does not have (inside a set).
         let mut broken = program.clone();
         let tag = Val::Tag(Rc::new(Tagged {

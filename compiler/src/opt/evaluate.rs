@@ -55,6 +55,7 @@ impl<'p> Evaluations<'p> {
                         unreachable!("the values of a tuple type are tuples")
                     };
                     let call = IExpr::from(IExprKind::Call {
+                        in_table: false,
                         ret: self.interp.program().fns[id].ret.ty(),
                         func: id,
                         args: vals

@@ -135,6 +135,7 @@ impl Pass<'_> {
             (domain_values.iter())
                 .map(|v| {
                     let call = IExpr::from(IExprKind::Call {
+                        in_table: false,
                         ret: self.program.fns[func].ret.ty(),
                         func,
                         args: vec![IExpr::from(IExprKind::Lit(v.clone()))],

@@ -409,6 +409,7 @@ impl Pass<'_, '_> {
         self.added.push(function);
         let ret = self.added[id - self.program.fns.len()].ret.ty();
         let call = IExprKind::Call {
+            in_table: false,
             func: id,
             args: params
                 .into_iter()

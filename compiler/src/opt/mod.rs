@@ -4,6 +4,7 @@
 
 pub mod automorphism;
 pub mod cells;
+pub mod checks;
 pub mod domains;
 pub mod elements;
 pub mod evaluate;
@@ -94,6 +95,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("images", images::run),
     ("leaves", leaves::run),
     ("elements", elements::run),
+    ("checks", checks::run),
 ];
 
 /// In debug builds (the tests), that `program` is well formed after `stage`
