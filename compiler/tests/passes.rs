@@ -903,7 +903,7 @@ fn checks_that_surely_pass_are_marked_and_the_interpreter_keeps_them() {
 fn back(k: 0..=3) -> nat = 2 - k
 game P(n: 0..=4) {
     move down(k in 0..n) => P(twice(k) / 2)
-    move far(k in 0..n, n > 2) => P(twice(n) / 4)
+    move far(k in 0..n, twice(n) > 4) => P(twice(n) / 4)
     move beyond(k in 0..n, n == 2) => P(back(k + n))
     move to(k in 0..n, k > 1) => P(k)
 }
@@ -918,7 +918,8 @@ table grundy of P(n) for n in 0..=4
         )
     };
     assert!(!rules_hold(&written, &marked));
-    // `twice(k)` with `k` below `n` and `twice(n)` lie in `twice`'s table (`0..=4`).
+    // `twice(k)` with `k` below `n` and `twice(n)` (in a clause too) lie in `twice`'s table
+    // (`0..=4`).
     assert!(moves_hold(&optimized, &|e| call_of(
         &optimized, e, "twice", true
     )));

@@ -1,5 +1,5 @@
-//! Checks that surely pass, proven once for both back ends: in a move's result and in an
-//! end probe, a call whose arguments surely lie in its function's complete table (every
+//! Checks that surely pass, proven once for both back ends: in a move (its clauses and its
+//! result) and in an end probe, a call whose arguments surely lie in its function's complete table (every
 //! argument of the box has a value: [`FnTable::complete`]) is marked `in_table`, and a
 //! position whose values surely lie in its fields' types is marked `fits`. Native code then
 //! reads the table and packs the position without checking; the interpreter checks anyway,
@@ -10,8 +10,8 @@
 //! holding the values of each binder (over its domain) and `let` (its value) around the
 //! expression, where one is found. Names bound by closures, `match` arms and the nodes
 //! earlier passes made are not known (a name is never bound where another of its name is
-//! visible, so a name in the scope is the one read). Move clauses, function bodies, kernels,
-//! symmetries and queries keep their checks. An analysis in effect: it sets the two marks
+//! visible, so a name in the scope is the one read). Function bodies, kernels, symmetries
+//! and queries keep their checks. An analysis in effect: it sets the two marks
 //! and rewrites nothing.
 
 use crate::ir::*;
@@ -30,13 +30,13 @@ pub fn run(program: &mut Program, source: &str) {
     };
     for (game, proven) in program.games.iter_mut().zip(proven) {
         if let GameKind::Rules(moves) = &mut game.kind {
-            for (m, result) in moves.iter_mut().zip(proven.results) {
-                m.result = result;
+            for (m, marked) in moves.iter_mut().zip(proven.moves) {
+                (m.clauses, m.result) = marked;
             }
         }
         if let Some(open) = &mut game.open_moves {
-            for (m, result) in open.iter_mut().zip(proven.open_results) {
-                m.result = result;
+            for (m, marked) in open.iter_mut().zip(proven.open_moves) {
+                (m.clauses, m.result) = marked;
             }
         }
         if let Some(probe) = proven.probe {
@@ -45,10 +45,10 @@ pub fn run(program: &mut Program, source: &str) {
     }
 }
 
-/// A game's move results, open move results and end probe, marked.
+/// A game's moves' and open moves' clauses and results, and its end probe, marked.
 struct Proven {
-    results: Vec<IExpr>,
-    open_results: Vec<IExpr>,
+    moves: Vec<(Vec<IClause>, IExpr)>,
+    open_moves: Vec<(Vec<IClause>, IExpr)>,
     probe: Option<IExpr>,
 }
 
@@ -63,25 +63,23 @@ impl Prover<'_, '_> {
             GameKind::Rules(moves) => moves.as_slice(),
             _ => &[],
         };
-        let marked = |m: &Move, result: &IExpr| {
-            let mut result = result.clone();
-            self.walk(&mut result, &self.knowledge.move_scope(game, m));
-            result
+        // Each clause sees the names the ones before it bind, the result all of them.
+        let marked = |m: &Move| {
+            let (mut clauses, mut result) = (m.clauses.clone(), m.result.clone());
+            let scope = self.clauses(&mut clauses, &field_scope(game));
+            self.walk(&mut result, &scope);
+            (clauses, result)
         };
-        let results = moves.iter().map(|m| marked(m, &m.result)).collect();
-        // An open move's result sees the names its move's clauses bind.
-        let open_results = (game.open_moves.iter().flatten())
-            .zip(moves)
-            .map(|(open, m)| marked(m, &open.result))
-            .collect();
+        let open_moves = game.open_moves.iter().flatten().map(marked).collect();
+        let moves = moves.iter().map(marked).collect();
         let probe = game.end_probe.as_ref().map(|cond| {
             let mut cond = cond.clone();
             self.walk(&mut cond, &field_scope(game));
             cond
         });
         Proven {
-            results,
-            open_results,
+            moves,
+            open_moves,
             probe,
         }
     }
