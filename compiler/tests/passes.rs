@@ -901,11 +901,12 @@ fn force_in_table(program: &Program, name: &str) -> Program {
 fn checks_that_surely_pass_are_marked_and_the_interpreter_keeps_them() {
     let source = "fn twice(k: 0..=4) -> nat = k * 2
 fn back(k: 0..=3) -> nat = 2 - k
+fn quad(k: 0..=2) -> nat = twice(k) * 2
 game P(n: 0..=4) {
     move down(k in 0..n) => P(twice(k) / 2)
     move far(k in 0..n, twice(n) > 4) => P(twice(n) / 4)
     move beyond(k in 0..n, n == 2) => P(back(k + n))
-    move to(k in 0..n, k > 1) => P(k)
+    move to(k in 0..n, k > 1, quad(k / 2) < 100) => P(k)
 }
 value grundy of P(4)
 table grundy of P(n) for n in 0..=4
@@ -918,21 +919,16 @@ table grundy of P(n) for n in 0..=4
         )
     };
     assert!(!rules_hold(&written, &marked));
+    let in_moves =
+        |name: &str, marked| moves_hold(&optimized, &|e| call_of(&optimized, e, name, marked));
+    let in_fns =
+        |name: &str, marked| fns_hold(&optimized, &|e| call_of(&optimized, e, name, marked));
     // `twice(k)` with `k` below `n` and `twice(n)` (in a clause too) lie in `twice`'s table
-    // (`0..=4`).
-    assert!(moves_hold(&optimized, &|e| call_of(
-        &optimized, e, "twice", true
-    )));
-    assert!(!moves_hold(&optimized, &|e| call_of(
-        &optimized, e, "twice", false
-    )));
+    // (`0..=4`), and so does `twice(k)` in `quad`'s body (`k` a parameter of type `0..=2`).
+    assert!(in_moves("twice", true) && !in_moves("twice", false));
+    assert!(in_fns("twice", true) && !in_fns("twice", false));
     // `back` fails at 3: its table is not whole, and no call of it is read there.
-    assert!(moves_hold(&optimized, &|e| call_of(
-        &optimized, e, "back", false
-    )));
-    assert!(!moves_hold(&optimized, &|e| call_of(
-        &optimized, e, "back", true
-    )));
+    assert!(in_moves("back", false) && !in_moves("back", true));
     // `P(k)` with `k` below `n` fits; the quotients are not known to.
     let fits = |program: &Program, fits: bool| {
         moves_hold(program, &|e| {

@@ -123,7 +123,9 @@ impl IExprKind {
             | IExprKind::Compr { .. }
             | IExprKind::Closure { .. }
             | IExprKind::Match { .. }
-            | IExprKind::Call { .. } => true,
+            | IExprKind::Call { .. }
+            // Proven to fit its fields (`opt/checks.rs`).
+            | IExprKind::Pos { fits: true, .. } => true,
             IExprKind::Bin { op, .. } => op.cannot_fail(),
             IExprKind::Builtin {
                 func: Builtin::Len, ..

@@ -1,5 +1,5 @@
 //! Checks that surely pass, proven once for both back ends: in a move (its clauses and its
-//! result) and in an end probe, a call whose arguments surely lie in its function's complete table (every
+//! result), an end probe and a function's body, a call whose arguments surely lie in its function's complete table (every
 //! argument of the box has a value: [`FnTable::complete`]) is marked `in_table`, and a
 //! position whose values surely lie in its fields' types is marked `fits`. Native code then
 //! reads the table and packs the position without checking; the interpreter checks anyway,
@@ -10,24 +10,41 @@
 //! holding the values of each binder (over its domain) and `let` (its value) around the
 //! expression, where one is found. Names bound by closures, `match` arms and the nodes
 //! earlier passes made are not known (a name is never bound where another of its name is
-//! visible, so a name in the scope is the one read). Function bodies, kernels, symmetries
-//! and queries keep their checks. An analysis in effect: it sets the two marks
+//! visible, so a name in the scope is the one read). A function's body knows its
+//! parameters' types (each argument is checked on entry). Kernels, symmetries and queries
+//! keep their checks. An analysis in effect: it sets the two marks
 //! and rewrites nothing.
 
 use crate::ir::*;
 use crate::opt::knowledge::{field_scope, Knowledge, Scope};
 
-/// Runs the pass over every game's moves, open moves and end probe.
+/// Runs the pass over every game's moves, open moves and end probe, and every function's
+/// body.
 pub fn run(program: &mut Program, source: &str) {
     // Proven on copies while the knowledge reads the program, then put in place.
-    let proven: Vec<Proven> = {
+    let (proven, bodies): (Vec<Proven>, Vec<IExpr>) = {
         let knowledge = Knowledge::new(program, source);
         let prover = Prover {
             knowledge: &knowledge,
             program,
         };
-        program.games.iter().map(|g| prover.game(g)).collect()
+        let games = program.games.iter().map(|g| prover.game(g)).collect();
+        // A body sees its parameters' types: both back ends check each argument on entry.
+        let bodies = (program.fns.iter())
+            .map(|f| {
+                let scope = (f.params.iter())
+                    .map(|(p, t)| (p.clone(), t.clone()))
+                    .collect();
+                let mut body = f.body.clone();
+                prover.walk(&mut body, &scope);
+                body
+            })
+            .collect();
+        (games, bodies)
     };
+    for (f, body) in program.fns.iter_mut().zip(bodies) {
+        f.body = body;
+    }
     for (game, proven) in program.games.iter_mut().zip(proven) {
         if let GameKind::Rules(moves) = &mut game.kind {
             for (m, marked) in moves.iter_mut().zip(proven.moves) {
