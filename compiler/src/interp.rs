@@ -729,11 +729,25 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
         } => {
             let cx = cx.ok_or_else(|| EvalError::plain("function call in a constant"))?;
             let f = &cx.program.fns[*func];
+            // Native code reads the table unchecked where `in_table` says the arguments lie
+            // in it: where they do not, the proof was wrong.
+            let unproven = || {
+                EvalError::at(
+                    format!(
+                        "internal error: a call of `{}` proven to lie in its table does not",
+                        f.name
+                    ),
+                    *span,
+                )
+            };
             let mut frame = Vec::with_capacity(f.locals.len());
             for (a, (name, ty)) in args.iter().zip(&f.params) {
                 let v = eval(a, env, Some(cx))?;
                 // An argument is checked against its parameter's type, as a field is.
                 if !ty.admits_its_static_type() && !ty.admits(&v.clone().normalize()) {
+                    if *in_table {
+                        return Err(unproven());
+                    }
                     return Err(EvalError::plain(cgdl_runtime::native::argument_message(
                         name,
                         &f.name,
@@ -747,14 +761,7 @@ fn eval(e: &IExpr, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<Val, 
                 return Ok(v.clone());
             }
             if *in_table {
-                // Native code reads the table here unchecked: the proof was wrong.
-                return Err(EvalError::at(
-                    format!(
-                        "internal error: a call of `{}` proven to lie in its table does not",
-                        f.name
-                    ),
-                    *span,
-                ));
+                return Err(unproven());
             }
             let key = (*func, frame);
             if let Some(v) = cx.calls.borrow().get(&key) {

@@ -987,3 +987,27 @@ value grundy of Q(3)
         .expect_err("still an error");
     assert!(error.contains("internal error"), "{error}");
 }
+
+#[test]
+fn a_call_marked_to_lie_in_its_table_outside_its_parameters_is_an_internal_error() {
+    let source = "fn f(x: 0..=2) -> nat = x
+game R(n: 0..=3) {
+    move m(k in 0..1) => R(min(f(n), 0))
+}
+value grundy of R(3)
+";
+    let (_, optimized) = both(source);
+    // `n` may be 3, outside `f`'s parameter: not marked, and the argument's error stands.
+    let marked = |e: &IExpr| matches!(e.kind(), IExprKind::Call { in_table: true, .. });
+    assert!(!moves_hold(&optimized, &marked));
+    let error = answers(&optimized, source)
+        .remove(0)
+        .expect_err("f(3) fails");
+    assert!(error.contains("f"), "{error}");
+    assert!(!error.contains("internal error"), "{error}");
+    let forced = force_in_table(&optimized, "f");
+    let error = answers(&forced, source)
+        .remove(0)
+        .expect_err("still an error");
+    assert!(error.contains("internal error"), "{error}");
+}
