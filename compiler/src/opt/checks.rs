@@ -1,10 +1,10 @@
 //! Checks that surely pass, proven once for both back ends: in a move (its clauses and its
-//! result), an end probe and a function's body, a call whose arguments surely lie in its function's complete table (every
-//! argument of the box has a value: [`FnTable::complete`]) is marked `in_table`, and a
-//! position whose values surely lie in its fields' types is marked `fits`. Native code then
-//! reads the table and packs the position without checking; the interpreter checks anyway,
-//! and a check that fails where the proof said it could not is an internal error, never a
-//! value.
+//! result), an end probe and a function's body, a call whose arguments surely lie in its
+//! function's complete table (every argument of the box has a value:
+//! [`FnTable::complete`]) is marked `in_table`, and a position whose values surely lie in
+//! its fields' types is marked `fits`. Native code then reads the table and packs the
+//! position without checking; the interpreter checks anyway, and a check that fails where
+//! the proof said it could not is an internal error, never a value.
 //!
 //! What is known of each name comes from [`Knowledge`]: the fields' types, and a finite type
 //! holding the values of each binder (over its domain) and `let` (its value) around the
@@ -12,8 +12,7 @@
 //! earlier passes made are not known (a name is never bound where another of its name is
 //! visible, so a name in the scope is the one read). A function's body knows its
 //! parameters' types (each argument is checked on entry). Kernels, symmetries and queries
-//! keep their checks. An analysis in effect: it sets the two marks
-//! and rewrites nothing.
+//! keep their checks. An analysis in effect: it sets the two marks and rewrites nothing.
 
 use crate::ir::*;
 use crate::opt::knowledge::{field_scope, Knowledge, Scope};
@@ -80,15 +79,24 @@ impl Prover<'_, '_> {
             GameKind::Rules(moves) => moves.as_slice(),
             _ => &[],
         };
-        // Each clause sees the names the ones before it bind, the result all of them.
-        let marked = |m: &Move| {
+        // Each clause sees the names the ones before it bind, the result all of them. An
+        // open move's result stands where its move's does (native code runs it inside the
+        // move's clauses), and sees what that one sees.
+        let marked = |m: &Move, around: &Move| {
             let (mut clauses, mut result) = (m.clauses.clone(), m.result.clone());
             let scope = self.clauses(&mut clauses, &field_scope(game));
+            let scope = match std::ptr::eq(m, around) {
+                true => scope,
+                false => self.clauses(&mut around.clauses.clone(), &field_scope(game)),
+            };
             self.walk(&mut result, &scope);
             (clauses, result)
         };
-        let open_moves = game.open_moves.iter().flatten().map(marked).collect();
-        let moves = moves.iter().map(marked).collect();
+        let open_moves = (game.open_moves.iter().flatten())
+            .zip(moves)
+            .map(|(open, m)| marked(open, m))
+            .collect();
+        let moves = moves.iter().map(|m| marked(m, m)).collect();
         let probe = game.end_probe.as_ref().map(|cond| {
             let mut cond = cond.clone();
             self.walk(&mut cond, &field_scope(game));
