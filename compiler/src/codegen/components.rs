@@ -116,9 +116,6 @@ impl Gen<'_> {
                 });
             }
         } else {
-            let [IClause::Bind(..)] = clauses.as_slice() else {
-                unreachable!("a sum of parts binds one name")
-            };
             let name = self.binder(part);
             let leaf = self.position(elem)?;
             quote! {

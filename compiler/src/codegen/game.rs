@@ -715,17 +715,14 @@ impl Gen<'_> {
         })
     }
 
-    /// Whether function `id` has a lookup (`<f>_table`), which a call proven to lie in its
-    /// table (`in_table`) reads: a constant table where the function succeeds at every
-    /// argument. (Found once per function: every call asks.)
+    /// Whether function `id`'s table is constant: a call proven to lie in it (`in_table`,
+    /// which says the table is complete) then reads its lookup (`<f>_table`). (Found once
+    /// per function: every call asks.)
     pub(super) fn has_lookup(&self, id: usize) -> bool {
         if let Some(&known) = self.lookups.borrow().get(&id) {
             return known;
         }
-        let found = self.table_plan(id).is_some_and(|plan| {
-            let f = &self.program.fns[id];
-            plan.constant && f.table.as_ref().is_some_and(|t| t.complete(&f.ret))
-        });
+        let found = self.table_plan(id).is_some_and(|plan| plan.constant);
         self.lookups.borrow_mut().insert(id, found);
         found
     }

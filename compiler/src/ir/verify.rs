@@ -384,7 +384,7 @@ impl Verifier<'_> {
                         "a call of function {func} read from a table it has not whole"
                     ));
                 }
-                let declared = self.program.fns[*func].ret.ty();
+                let declared = f.ret.ty();
                 if *ret != declared {
                     return Err(format!(
                         "a call of function {func} giving {ret}, which returns {declared}"
@@ -567,36 +567,39 @@ value grundy of G({0, 1, 2, 3, 4})
         };
         vars[0].slot = VarId::new(past);
         assert!(verify(&broken).unwrap_err().contains("no name"));
+        // A call of `twice` giving `ret`, with literal arguments `args`.
+        let call = |ret: Ty, args: &[i64], in_table: bool| {
+            IExpr::from(IExprKind::Call {
+                func: 0,
+                args: (args.iter())
+                    .map(|&a| IExpr::from(IExprKind::Lit(Val::Int(a))))
+                    .collect(),
+                ret,
+                in_table,
+            })
+        };
         // A call with an argument too many.
         let mut broken = program.clone();
-        broken.fns[0].body = IExpr::from(IExprKind::Call {
-            in_table: false,
-            ret: Ty::Nat,
-            func: 0,
-            args: vec![
-                IExpr::from(IExprKind::Lit(Val::Int(1))),
-                IExpr::from(IExprKind::Lit(Val::Int(2))),
-            ],
-        });
+        broken.fns[0].body = call(Ty::Nat, &[1, 2], false);
         assert!(verify(&broken).unwrap_err().contains("2 arguments"));
         // A call whose result type is not its function's (the node's type fact reads it).
         let mut broken = program.clone();
-        broken.fns[0].body = IExpr::from(IExprKind::Call {
-            in_table: false,
-            ret: Ty::Bool,
-            func: 0,
-            args: vec![IExpr::from(IExprKind::Lit(Val::Int(1)))],
-        });
+        broken.fns[0].body = call(Ty::Bool, &[1], false);
         assert!(verify(&broken).unwrap_err().contains("which returns nat"));
-        // A call read from the table of a function with none.
+        // A call read from a table that misses a value, or from none.
+        assert!(verify(&program).is_ok(), "`twice`'s table is whole");
         let mut broken = program.clone();
+        broken.fns[0].body = call(Ty::Nat, &[1], true);
+        assert!(
+            verify(&broken).is_ok(),
+            "a call of `twice` may read its table"
+        );
+        let table = broken.fns[0].table.as_mut().expect("`twice` has a table");
+        let mut values = table.values.to_vec();
+        values[0] = None;
+        table.values = values.into();
+        assert!(verify(&broken).unwrap_err().contains("has not whole"));
         broken.fns[0].table = None;
-        broken.fns[0].body = IExpr::from(IExprKind::Call {
-            in_table: true,
-            ret: Ty::Nat,
-            func: 0,
-            args: vec![IExpr::from(IExprKind::Lit(Val::Int(1)))],
-        });
         assert!(verify(&broken).unwrap_err().contains("has not whole"));
         // A constant of a tagged union the program does not have (inside a set).
         let mut broken = program.clone();

@@ -79,27 +79,25 @@ impl Prover<'_, '_> {
             GameKind::Rules(moves) => moves.as_slice(),
             _ => &[],
         };
-        // Each clause sees the names the ones before it bind, the result all of them. An
-        // open move's result stands where its move's does (native code runs it inside the
-        // move's clauses), and sees what that one sees.
-        let marked = |m: &Move, around: &Move| {
-            let (mut clauses, mut result) = (m.clauses.clone(), m.result.clone());
-            let scope = self.clauses(&mut clauses, &field_scope(game));
-            let scope = match std::ptr::eq(m, around) {
-                true => scope,
-                false => self.clauses(&mut around.clauses.clone(), &field_scope(game)),
-            };
-            self.walk(&mut result, &scope);
-            (clauses, result)
+        let fields = field_scope(game);
+        // Each clause sees the names the ones before it bind, and the result all of them.
+        // An open move's result stands where its move's does (native code runs it inside
+        // the move's clauses): it sees what that one sees.
+        let marked = |m: &Move, result_scope: Option<&Scope>| {
+            let mut clauses = m.clauses.clone();
+            let scope = self.clauses(&mut clauses, &fields);
+            let mut result = m.result.clone();
+            self.walk(&mut result, result_scope.unwrap_or(&scope));
+            ((clauses, result), scope)
         };
+        let (moves, scopes): (Vec<_>, Vec<Scope>) = moves.iter().map(|m| marked(m, None)).unzip();
         let open_moves = (game.open_moves.iter().flatten())
-            .zip(moves)
-            .map(|(open, m)| marked(open, m))
+            .zip(&scopes)
+            .map(|(open, scope)| marked(open, Some(scope)).0)
             .collect();
-        let moves = moves.iter().map(|m| marked(m, m)).collect();
         let probe = game.end_probe.as_ref().map(|cond| {
             let mut cond = cond.clone();
-            self.walk(&mut cond, &field_scope(game));
+            self.walk(&mut cond, &fields);
             cond
         });
         Proven {

@@ -36,21 +36,6 @@ impl<'p> Knowledge<'p> {
         }
     }
 
-    /// What is known of the names a move's result sees: the fields' types, and a finite
-    /// type holding each binder's and `let`'s values where [`Knowledge::values_of`] finds one.
-    /// (Sound whatever the clauses do: a name bound at all holds a value of its domain.)
-    pub fn move_scope(&self, game: &Game, m: &Move) -> Scope {
-        let mut scope = field_scope(game);
-        for clause in &m.clauses {
-            match clause {
-                IClause::Bind(vars, dom) => scope = self.with_binder(vars, dom, &scope),
-                IClause::Let(var, value) => scope = self.with_let(var, value, &scope),
-                IClause::Cond(_) => {}
-            }
-        }
-        scope
-    }
-
     /// Whether every value `arg` can take lies in the finite type `t`, given `scope`.
     pub fn values_within(&self, arg: &IExpr, t: &FieldTy, scope: &Scope) -> bool {
         self.values_of(arg, scope).is_some_and(|v| within(&v, t))
