@@ -497,6 +497,85 @@ fn the_interpreters_long_table_stays_under_a_small_memory_limit() {
     }
 }
 
+/// Runs `cgdl run FLAG` on a table of a hundred million rows, reads its first lines and
+/// closes the pipe, as `cgdl run f.cgdl | head` does: the run stops (it would take hours to
+/// the end) with success and no error.
+fn a_closed_pipe_stops_the_run(flag: &str) {
+    use std::io::BufRead;
+    let path = temp_file(
+        &format!("closed_pipe{flag}.cgdl"),
+        "game S = subtraction {1, 2}\ntable grundy of S(n) for n in 0..100000000\n",
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+        .args(["run", flag, path.to_str().expect("path")])
+        .env(
+            "CGDL_CACHE_DIR",
+            common::root().join("target/cgdl-test-cache"),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the cgdl binary runs");
+    let mut reader = std::io::BufReader::new(child.stdout.take().expect("a pipe"));
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a line");
+        lines.push(line);
+    }
+    assert_eq!(lines[2].split_whitespace().collect::<Vec<_>>(), ["0", "0"]);
+    drop(reader);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("a status") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("`cgdl run {flag}` kept solving after its output was closed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let out = child.wait_with_output().expect("its stderr");
+    assert!(status.success(), "{status}: {}", stderr(&out));
+    assert!(!stderr(&out).contains("error"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_closed_pipe_stops_the_interpreter() {
+    a_closed_pipe_stops_the_run("--interp");
+}
+
+/// Output that cannot be written (a full disk, here `/dev/full`) is an error with status 1.
+#[test]
+#[cfg(target_os = "linux")]
+fn output_that_cannot_be_written_is_an_error() {
+    let path = temp_file(
+        "full.cgdl",
+        "game S = subtraction {1, 2}\nvalue grundy of S(4)\n",
+    );
+    let path = path.to_str().expect("path");
+    for args in [vec!["check", path], vec!["run", "--interp", path]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cgdl"))
+            .args(&args)
+            .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
+            .output()
+            .expect("the cgdl binary runs");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).starts_with("error: cannot write the output: "),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn a_closed_pipe_stops_a_native_solver() {
+    a_closed_pipe_stops_the_run("--native");
+}
+
 /// A long table is printed while it is solved, never held whole: three million rows of
 /// subtraction {1, 2} (Grundy value n mod 3) within 100 MB, aligned in blocks.
 #[test]

@@ -1,7 +1,9 @@
 //! The `cgdl` command-line tool.
 
 use cgdl::compiler::{self, interp::Interpreter, ir::Program, Diagnostic};
-use cgdl::runtime::driver::{print_out, run_queries, DriverOptions, QueryInfo, RunEnd, TieredRun};
+use cgdl::runtime::driver::{
+    print_out, run_queries, DriverOptions, OutputGone, QueryInfo, RunEnd, TieredRun,
+};
 use cgdl::runtime::report::{Ask, Plan};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -202,10 +204,38 @@ struct SolveArgs {
     spill: Option<PathBuf>,
 }
 
-/// An error already explained to the user on stderr.
-struct Reported;
+/// Why a command stopped before its end.
+enum Stopped {
+    /// An error, already explained to the user on stderr.
+    Reported,
+    /// Standard output's reader went away (`cgdl run f.cgdl | head`): it wants no more, so
+    /// the command ends with success.
+    OutputClosed,
+}
+use Stopped::Reported;
 
-fn read(file: &Path) -> Result<String, Reported> {
+impl From<OutputGone> for Stopped {
+    fn from(gone: OutputGone) -> Stopped {
+        match gone {
+            OutputGone::Closed => Stopped::OutputClosed,
+            // Said on stderr by `print_out`.
+            OutputGone::Failed => Reported,
+        }
+    }
+}
+
+impl Stopped {
+    /// The end of a run of queries as a command's result.
+    fn from_run(end: RunEnd) -> Result<(), Stopped> {
+        match end {
+            RunEnd::Finished(true) | RunEnd::HandOver(_) => Ok(()),
+            RunEnd::Finished(false) => Err(Reported),
+            RunEnd::OutputGone(gone) => Err(gone.into()),
+        }
+    }
+}
+
+fn read(file: &Path) -> Result<String, Stopped> {
     let bytes = std::fs::read(file).map_err(|e| {
         eprintln!("error: cannot read {}: {e}", file.display());
         Reported
@@ -234,14 +264,14 @@ fn report(diags: &[Diagnostic], name: &str, source: &str) {
     );
 }
 
-fn load(file: &Path) -> Result<(String, compiler::ir::Program), Reported> {
+fn load(file: &Path) -> Result<(String, compiler::ir::Program), Stopped> {
     let source = read(file)?;
     let program = compile(file, &source)?;
     Ok((source, program))
 }
 
 /// The checked program of `source` (read from `file`), or its errors reported.
-fn compile(file: &Path, source: &str) -> Result<compiler::ir::Program, Reported> {
+fn compile(file: &Path, source: &str) -> Result<compiler::ir::Program, Stopped> {
     compiler::compile_str(source).map_err(|diags| {
         report(&diags, &file.display().to_string(), source);
         Reported
@@ -270,16 +300,16 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn cmd_check(file: &Path) -> Result<(), Reported> {
+fn cmd_check(file: &Path) -> Result<(), Stopped> {
     let (_, program) = load(file)?;
     print_out(&format!(
         "{}: ok ({}, {})\n",
         file.display(),
         plural(program.games.len(), "game", "games"),
         plural(program.queries.len(), "query", "queries")
-    ));
+    ))?;
     for line in compiler::opt::symmetry::describe(&program) {
-        print_out(&format!("  {line}\n"));
+        print_out(&format!("  {line}\n"))?;
     }
     Ok(())
 }
@@ -314,7 +344,7 @@ fn interpret_untiered(
     source: &str,
     program: &Program,
     options: &DriverOptions,
-) -> Result<(), Reported> {
+) -> Result<(), Stopped> {
     if options.tiered.is_some() {
         eprintln!("error: --tiered needs the file's native solver, which it does not have");
         return Err(Reported);
@@ -323,11 +353,8 @@ fn interpret_untiered(
 }
 
 /// Runs `source`'s queries with the interpreter through the shared driver.
-fn interpret(source: &str, program: &Program, options: &DriverOptions) -> Result<(), Reported> {
-    match interpret_until_handover(source, program, options) {
-        RunEnd::Finished(true) | RunEnd::HandOver(_) => Ok(()),
-        RunEnd::Finished(false) => Err(Reported),
-    }
+fn interpret(source: &str, program: &Program, options: &DriverOptions) -> Result<(), Stopped> {
+    Stopped::from_run(interpret_until_handover(source, program, options))
 }
 
 /// [`interpret`], which hands over where `options.handoff` says.
@@ -362,7 +389,7 @@ fn execute(
     program: &Program,
     options: &DriverOptions,
     args: &SolveArgs,
-) -> Result<(), Reported> {
+) -> Result<(), Stopped> {
     if args.interp {
         return interpret(source, program, options);
     }
@@ -392,7 +419,7 @@ fn answer_while_building(
     source: &str,
     program: &Program,
     options: &DriverOptions,
-) -> Result<(), Reported> {
+) -> Result<(), Stopped> {
     let handoff = cgdl::runtime::driver::Handoff::new();
     let builder = {
         let (handoff, label) = (handoff.clone(), label.to_string());
@@ -407,7 +434,7 @@ fn answer_while_building(
     let mut racing = options.clone();
     racing.handoff = Some(handoff);
     match interpret_until_handover(source, program, &racing) {
-        RunEnd::Finished(succeeded) => {
+        end @ (RunEnd::Finished(_) | RunEnd::OutputGone(_)) => {
             // A build that failed (a compiler bug, a broken toolchain) is said, once known.
             if builder.is_finished() {
                 if let Ok(Err(e)) = builder.join() {
@@ -416,10 +443,7 @@ fn answer_while_building(
                     ));
                 }
             }
-            match succeeded {
-                true => Ok(()),
-                false => Err(Reported),
-            }
+            Stopped::from_run(end)
         }
         RunEnd::HandOver(from) => {
             let binary = match builder.join() {
@@ -456,7 +480,7 @@ fn native_code(source: &str, program: &Program) -> Option<String> {
 }
 
 /// The built (or cached) native solver of `code`, waiting for its build.
-fn build_native(code: &str, label: &str) -> Result<PathBuf, Reported> {
+fn build_native(code: &str, label: &str) -> Result<PathBuf, Stopped> {
     native::solver_binary(code, label, None, native::Quiet::No).map_err(|e| {
         eprintln!("error: {e}");
         Reported
@@ -465,11 +489,7 @@ fn build_native(code: &str, label: &str) -> Result<PathBuf, Reported> {
 
 /// The built (or cached) native solver of a file, or `None` (with a note) when native
 /// code does not support what the file uses yet.
-fn native_binary(
-    label: &str,
-    source: &str,
-    program: &Program,
-) -> Result<Option<PathBuf>, Reported> {
+fn native_binary(label: &str, source: &str, program: &Program) -> Result<Option<PathBuf>, Stopped> {
     match native_code(source, program) {
         Some(code) => build_native(&code, label).map(Some),
         None => Ok(None),
@@ -482,7 +502,7 @@ fn run_solver(
     binary: &Path,
     options: &DriverOptions,
     position: Option<&str>,
-) -> Result<(), Reported> {
+) -> Result<(), Stopped> {
     let mut cmd = std::process::Command::new(binary);
     cmd.arg("--file").arg(&options.file);
     cmd.arg("--max-positions")
@@ -636,7 +656,7 @@ fn cmd_run(
     output: &OutputArgs,
     args: &SolveArgs,
     svg: Option<&Path>,
-) -> Result<(), Reported> {
+) -> Result<(), Stopped> {
     let source = read(file)?;
     let name = file.display().to_string();
     let mut options = driver_options(&name, output, args);
@@ -658,7 +678,7 @@ fn cmd_eval(
     svg: Option<&Path>,
     output: &OutputArgs,
     args: &SolveArgs,
-) -> Result<(), Reported> {
+) -> Result<(), Stopped> {
     let mut asks = Vec::new();
     for v in values {
         match Ask::parse(v.trim()) {
@@ -731,7 +751,7 @@ fn cmd_eval(
 fn position_target(
     interp: &Interpreter<'_>,
     program: &Program,
-) -> Result<cgdl::runtime::Expr<u32>, Reported> {
+) -> Result<cgdl::runtime::Expr<u32>, Stopped> {
     let query = program.queries.last().ok_or(Reported)?;
     match compiler::queries::plan(interp, query) {
         Ok(Plan::Value { target, .. }) => Ok(target),
@@ -746,7 +766,7 @@ fn position_target(
     }
 }
 
-fn cmd_explore(file: &Path, position: Option<&str>, port: u16) -> Result<(), Reported> {
+fn cmd_explore(file: &Path, position: Option<&str>, port: u16) -> Result<(), Stopped> {
     let (source, program) = load(file)?;
     let checked = match position {
         Some(p) => Some(compiler::compile_position(&source, p).map_err(|diags| {
@@ -794,7 +814,7 @@ fn cmd_explore(file: &Path, position: Option<&str>, port: u16) -> Result<(), Rep
     })
 }
 
-fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
+fn cmd_loony(args: &LoonyArgs) -> Result<(), Stopped> {
     use cgdl::runtime::board::Board;
     use cgdl::runtime::loony::{analyse_with, render, Endgame, Method};
     let fail = |msg: String| {
@@ -841,14 +861,14 @@ fn cmd_loony(args: &LoonyArgs) -> Result<(), Reported> {
         Format::Json => print_out(&format!(
             "{}\n",
             cgdl::runtime::report::json_text(&analysis, args.output.pretty)
-        )),
+        ))?,
         Format::Text => {
-            print_out(&render(&analysis));
+            print_out(&render(&analysis))?;
             let hidden = analysis.line_omitted;
             if hidden > 0 {
                 print_out(&format!(
                     "  ... {hidden} more steps (--steps N shows more)\n"
-                ));
+                ))?;
             }
         }
     }
@@ -861,14 +881,14 @@ fn native_source(
     source: &str,
     program: &Program,
     options: &compiler::codegen::CodegenOptions,
-) -> Result<String, Reported> {
+) -> Result<String, Stopped> {
     compiler::codegen::generate_source(program, source, options).map_err(|e| {
         eprintln!("error: {}: {e}", file.display());
         Reported
     })
 }
 
-fn cmd_compile(file: &Path, output: Option<&Path>, runtime_path: &str) -> Result<(), Reported> {
+fn cmd_compile(file: &Path, output: Option<&Path>, runtime_path: &str) -> Result<(), Stopped> {
     let (source, program) = load(file)?;
     let options = compiler::codegen::CodegenOptions {
         runtime_path: runtime_path.to_string(),
@@ -879,10 +899,7 @@ fn cmd_compile(file: &Path, output: Option<&Path>, runtime_path: &str) -> Result
             eprintln!("error: cannot write {}: {e}", path.display());
             Reported
         }),
-        None => {
-            print_out(&code);
-            Ok(())
-        }
+        None => Ok(print_out(&code)?),
     }
 }
 
@@ -901,7 +918,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
     matches!((canonical(a), canonical(b)), (Some(x), Some(y)) if x == y)
 }
 
-fn cmd_build(file: &Path, output: &Path) -> Result<(), Reported> {
+fn cmd_build(file: &Path, output: &Path) -> Result<(), Stopped> {
     if same_file(file, output) {
         eprintln!(
             "error: -o {} would overwrite the source file with the solver; choose another path",
@@ -966,7 +983,7 @@ fn run() -> ExitCode {
         } => cmd_compile(file, output.as_deref(), runtime_path),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(Stopped::OutputClosed) => ExitCode::SUCCESS,
         Err(Reported) => ExitCode::FAILURE,
     }
 }

@@ -11,20 +11,42 @@ use crate::rules::{RuleError, Rules};
 use crate::solver::shared::{search_with_helpers, Helpers};
 use crate::solver::{Mode, ProgressReport, Solver, DEFAULT_MAX_POSITIONS};
 use std::io::Write;
+use std::ops::ControlFlow;
 
-/// Writes `text` to standard output. When the reader has gone away (a closed pipe, as in
-/// `cgdl run f.cgdl | head`), exits quietly instead of panicking.
-pub fn print_out(text: &str) {
+/// Why standard output takes no more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputGone {
+    /// Its reader went away (a closed pipe, as in `cgdl run f.cgdl | head`): it asked for
+    /// no more, so the program stops with success.
+    Closed,
+    /// Writing failed (a full disk, say); the error is written to stderr.
+    Failed,
+}
+
+impl OutputGone {
+    /// The status a program ends with when its output has gone.
+    pub fn exit_code(self) -> std::process::ExitCode {
+        match self {
+            OutputGone::Closed => std::process::ExitCode::SUCCESS,
+            OutputGone::Failed => std::process::ExitCode::FAILURE,
+        }
+    }
+}
+
+/// Writes `text` to standard output. Where the reader has gone away, or writing fails
+/// (said on stderr), says so: the caller stops writing, and solving.
+pub fn print_out(text: &str) -> Result<(), OutputGone> {
     let written = around_progress(|| {
         let mut out = std::io::stdout().lock();
         out.write_all(text.as_bytes()).and_then(|()| out.flush())
     });
-    if let Err(e) = written {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(OutputGone::Closed),
+        Err(e) => {
+            error_line(&format!("error: cannot write the output: {e}"));
+            Err(OutputGone::Failed)
         }
-        eprintln!("error: cannot write the output: {e}");
-        std::process::exit(1);
     }
 }
 
@@ -213,6 +235,20 @@ pub enum RunEnd {
     /// The native solver is ready: it runs the queries from this one on (with
     /// [`DriverOptions::from_query`]); the output so far is written.
     HandOver(usize),
+    /// Standard output took no more, and the run stopped there.
+    OutputGone(OutputGone),
+}
+
+impl RunEnd {
+    /// The status a program ends with after this run: success where every query ran, or
+    /// the run was handed over, or its reader went away.
+    pub fn exit_code(self) -> std::process::ExitCode {
+        match self {
+            RunEnd::Finished(true) | RunEnd::HandOver(_) => std::process::ExitCode::SUCCESS,
+            RunEnd::Finished(false) => std::process::ExitCode::FAILURE,
+            RunEnd::OutputGone(gone) => gone.exit_code(),
+        }
+    }
 }
 
 impl Default for DriverOptions {
@@ -394,28 +430,39 @@ fn run_with<'r, R: Rules>(
     plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
     options: &DriverOptions,
 ) -> RunEnd {
+    answer_queries(solver, queries, plan, options).unwrap_or_else(RunEnd::OutputGone)
+}
+
+/// [`run_with`], which stops where standard output takes no more.
+fn answer_queries<'r, R: Rules>(
+    solver: &mut Solver<'r, R>,
+    queries: &[QueryInfo],
+    plan: &mut dyn FnMut(usize) -> Result<Plan<'r, R::Pos>, String>,
+    options: &DriverOptions,
+) -> Result<RunEnd, OutputGone> {
     let fail = |i: usize, msg: String| {
         let q = &queries[i];
         error_line(&format!(
             "error: {}:{}: in `{}`: {msg}",
             options.file, q.location, q.text
         ));
-        RunEnd::Finished(false)
+        Ok(RunEnd::Finished(false))
     };
     if options.eval.is_some() {
         let Some(last) = queries.len().checked_sub(1) else {
             eprintln!("error: no position given");
-            return RunEnd::Finished(false);
+            return Ok(RunEnd::Finished(false));
         };
         let target = match plan(last) {
             Ok(Plan::Value { target, .. }) => target,
             Ok(_) => return fail(last, "not a position".into()),
             Err(e) => {
                 eprintln!("error: in the position: {e}");
-                return RunEnd::Finished(false);
+                return Ok(RunEnd::Finished(false));
             }
         };
-        return RunEnd::Finished(eval_position(solver, &queries[last].text, target, options));
+        let succeeded = eval_position(solver, &queries[last].text, target, options)?;
+        return Ok(RunEnd::Finished(succeeded));
     }
     let mut out = Output::default();
     // A run that continues another's (`from_query`) writes no opening, and goes on from its
@@ -424,7 +471,7 @@ fn run_with<'r, R: Rules>(
     let mut doc: Box<dyn Document> = if options.json {
         let (doc, opening) = JsonDoc::start(&options.file, options.pretty);
         if continuing == 0 {
-            out.push(&opening);
+            out.push(&opening)?;
         }
         Box::new(doc.after(continuing))
     } else {
@@ -440,11 +487,12 @@ fn run_with<'r, R: Rules>(
         let p = match plan(i) {
             Ok(p) => p,
             Err(e) => {
-                out.flush();
+                out.flush()?;
                 return fail(i, e);
             }
         };
         let mut pictures = Ok(());
+        let mut gone = None;
         let solved = solve_plan(solver, p, &mut |part| {
             if let Some(handoff) = &options.handoff {
                 handoff.pin();
@@ -452,24 +500,33 @@ fn run_with<'r, R: Rules>(
             if let (Some(dir), Part::Answer(answer)) = (&options.svg, &part) {
                 pictures = pictures.clone().and(write_pictures(dir, i + 1, answer));
             }
-            out.push(&doc.part(&part))
+            match out.push(&doc.part(&part)) {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(g) => {
+                    gone = Some(g);
+                    ControlFlow::Break(())
+                }
+            }
         });
+        if let Some(g) = gone {
+            return Err(g);
+        }
         if let Err(e) = solved {
             // Stopped for the native solver, with nothing of this query printed.
             if options.handoff.as_ref().is_some_and(Handoff::stop_now) {
                 return hand_over(out, i);
             }
-            out.push(&doc.cut());
-            out.flush();
+            out.push(&doc.cut())?;
+            out.flush()?;
             return fail(i, e.to_string());
         }
-        out.flush();
+        out.flush()?;
         if let Err(e) = pictures {
             return fail(i, e);
         }
     }
-    out.push(&doc.finish());
-    out.flush();
+    out.push(&doc.finish())?;
+    out.flush()?;
     if queries.is_empty() {
         note(&format!("{}: no queries to run", options.file));
     }
@@ -481,17 +538,17 @@ fn run_with<'r, R: Rules>(
             if n == 1 { "" } else { "s" }
         )),
     }
-    RunEnd::Finished(true)
+    Ok(RunEnd::Finished(true))
 }
 
 /// Hands the run over at query `i`: the answers so far are written, with the document's
 /// opening; before the first query nothing is (the solver that takes over writes it all).
-fn hand_over(mut out: Output, i: usize) -> RunEnd {
+fn hand_over(mut out: Output, i: usize) -> Result<RunEnd, OutputGone> {
     match i {
         0 => out.buf.clear(),
-        _ => out.flush(),
+        _ => out.flush()?,
     }
-    RunEnd::HandOver(i)
+    Ok(RunEnd::HandOver(i))
 }
 
 /// The progress display of a solve on a terminal (with the feature `progress`).
@@ -550,13 +607,14 @@ fn new_solver<'r, R: Rules>(
 
 /// `cgdl eval`: prints the values `options.eval` asks for of one position, as `NAME
 /// VALUE` lines (with `json`, one object of the file, the position and `[name, value]`
-/// pairs). `text` is the query the position came from.
+/// pairs). `text` is the query the position came from. Whether it succeeded (an error is
+/// written to stderr), or that standard output took no more.
 fn eval_position<R: Rules>(
     solver: &mut Solver<'_, R>,
     text: &str,
     target: Expr<R::Pos>,
     options: &DriverOptions,
-) -> bool {
+) -> Result<bool, OutputGone> {
     let value_plan = Plan::Value {
         query: text.to_string(),
         target,
@@ -577,8 +635,8 @@ fn eval_position<R: Rules>(
             if let Some(p) = periodic {
                 doc["periodic"] = serde_json::json!(p);
             }
-            print_out(&format!("{}\n", json_text(&doc, options.pretty)));
-            true
+            print_out(&format!("{}\n", json_text(&doc, options.pretty)))?;
+            Ok(true)
         }
         Ok(Answer::Value {
             values, periodic, ..
@@ -588,14 +646,14 @@ fn eval_position<R: Rules>(
                     .filter(|_| crate::report::Periodic::applies_to(&name))
                     .map(|p| format!(" {}", p.note()))
                     .unwrap_or_default();
-                print_out(&format!("{name} {}{note}\n", cell_text(&v)));
+                print_out(&format!("{name} {}{note}\n", cell_text(&v)))?;
             }
-            true
+            Ok(true)
         }
-        Ok(_) => false,
+        Ok(_) => Ok(false),
         Err(e) => {
             error_line(&format!("error: {e}"));
-            false
+            Ok(false)
         }
     }
 }
@@ -607,18 +665,20 @@ struct Output {
 }
 
 impl Output {
-    fn push(&mut self, text: &str) {
+    fn push(&mut self, text: &str) -> Result<(), OutputGone> {
         self.buf.push_str(text);
         if self.buf.len() >= 1 << 16 {
-            self.flush();
+            self.flush()?;
         }
+        Ok(())
     }
 
-    fn flush(&mut self) {
+    fn flush(&mut self) -> Result<(), OutputGone> {
         if !self.buf.is_empty() {
-            print_out(&self.buf);
+            print_out(&self.buf)?;
             self.buf.clear();
         }
+        Ok(())
     }
 }
 
@@ -900,16 +960,16 @@ where
         for &(pos, value) in &known {
             solver.know_grundy(pos, value);
         }
-        let succeeded = with_helpers(&mut solver, |solver| {
+        let evaluated = with_helpers(&mut solver, |solver| {
             eval_position(solver, "eval", target, &options)
         });
         if options.stats {
             note(&stats_line(&solver, &started));
         }
-        return if succeeded {
-            std::process::ExitCode::SUCCESS
-        } else {
-            std::process::ExitCode::FAILURE
+        return match evaluated {
+            Ok(true) => std::process::ExitCode::SUCCESS,
+            Ok(false) => std::process::ExitCode::FAILURE,
+            Err(gone) => gone.exit_code(),
         };
     }
     let infos: Vec<QueryInfo> = queries
@@ -955,11 +1015,7 @@ where
         terminal_progress(),
         &known,
     );
-    if end == RunEnd::Finished(true) {
-        std::process::ExitCode::SUCCESS
-    } else {
-        std::process::ExitCode::FAILURE
-    }
+    end.exit_code()
 }
 
 /// Positions with their Grundy values, found before the queries run.

@@ -9,6 +9,7 @@ use crate::solver::{SolveError, Solver};
 use crate::value::{Outcome, Value, ValueKind, WNumber};
 use serde::Serialize;
 use serde_json::json;
+use std::ops::ControlFlow;
 
 /// One thing a query asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -380,12 +381,22 @@ pub enum Part {
     TableEnd,
 }
 
-/// Solves a plan, handing each part to `out` as soon as it is solved.
+/// Solves a plan, handing each part to `out` as soon as it is solved. Where `out` takes no
+/// more (its reader has gone, say), it breaks, and the solve stops there: the result is
+/// `Ok(Break)`; `Ok(Continue)` where every part was taken.
 pub fn solve_plan<R: Rules>(
     solver: &mut Solver<'_, R>,
     plan: Plan<'_, R::Pos>,
-    out: &mut dyn FnMut(Part),
-) -> Result<(), SolveError> {
+    out: &mut dyn FnMut(Part) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, SolveError> {
+    // Hands a part to `out`; stops the solve where `out` breaks.
+    macro_rules! emit {
+        ($part:expr) => {
+            if out($part).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        };
+    }
     match plan {
         Plan::Value {
             query,
@@ -401,7 +412,7 @@ pub fn solve_plan<R: Rules>(
                 from: p.preperiod,
                 period: p.period,
             });
-            out(Part::Answer(Answer::Value {
+            emit!(Part::Answer(Answer::Value {
                 query,
                 position: solver.display(&target),
                 values,
@@ -416,7 +427,7 @@ pub fn solve_plan<R: Rules>(
         } => {
             let mut columns = vec![var];
             columns.extend(asks.iter().map(|a| a.name().to_string()));
-            out(Part::TableStart { query, columns });
+            emit!(Part::TableStart { query, columns });
             let mut count = 0u64;
             loop {
                 // Between rows (before the next row's position is made) the solver may
@@ -433,9 +444,9 @@ pub fn solve_plan<R: Rules>(
                 for &a in &asks {
                     row.push(answer_one(solver, a, &target)?);
                 }
-                out(Part::Row(row));
+                emit!(Part::Row(row));
             }
-            out(Part::TableEnd);
+            emit!(Part::TableEnd);
         }
         Plan::Grid {
             query,
@@ -465,7 +476,7 @@ pub fn solve_plan<R: Rules>(
                 }
                 grids.push((a.name().to_string(), grid));
             }
-            out(Part::Answer(Answer::Grid {
+            emit!(Part::Answer(Answer::Grid {
                 query,
                 vars,
                 row_labels,
@@ -539,7 +550,7 @@ pub fn solve_plan<R: Rules>(
             // suspense and misère values of sums do not follow from their components'.
             let provable = kind == ValueKind::Grundy && first == 0;
             let found = find_period(&sequence, bound.filter(|_| provable));
-            out(Part::Answer(Answer::Period {
+            emit!(Part::Answer(Answer::Period {
                 query,
                 value: kind.name().to_string(),
                 terms: sequence.len(),
@@ -550,7 +561,7 @@ pub fn solve_plan<R: Rules>(
             }));
         }
     }
-    Ok(())
+    Ok(ControlFlow::Continue(()))
 }
 
 /// Solves a plan and returns its whole answer (a table's rows collected).
@@ -559,21 +570,25 @@ pub fn run_plan<R: Rules>(
     plan: Plan<'_, R::Pos>,
 ) -> Result<Answer, SolveError> {
     let mut answer = None;
-    solve_plan(solver, plan, &mut |part| match part {
-        Part::Answer(a) => answer = Some(a),
-        Part::TableStart { query, columns } => {
-            answer = Some(Answer::Table {
-                query,
-                columns,
-                rows: Vec::new(),
-            })
-        }
-        Part::Row(row) => {
-            if let Some(Answer::Table { rows, .. }) = &mut answer {
-                rows.push(row);
+    // Every part is taken: the solve runs to its end.
+    let _ended = solve_plan(solver, plan, &mut |part| {
+        match part {
+            Part::Answer(a) => answer = Some(a),
+            Part::TableStart { query, columns } => {
+                answer = Some(Answer::Table {
+                    query,
+                    columns,
+                    rows: Vec::new(),
+                })
             }
+            Part::Row(row) => {
+                if let Some(Answer::Table { rows, .. }) = &mut answer {
+                    rows.push(row);
+                }
+            }
+            Part::TableEnd => {}
         }
-        Part::TableEnd => {}
+        ControlFlow::Continue(())
     })?;
     answer.ok_or_else(|| SolveError::Rule(crate::rules::RuleError::new("the query made no answer")))
 }
@@ -965,6 +980,74 @@ pub fn render_text(answer: &Answer) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A nim heap: `n` options, its Grundy value `n`.
+    struct Nim;
+
+    impl Rules for Nim {
+        type Pos = u32;
+
+        fn options(
+            &self,
+            n: u32,
+            out: &mut crate::rules::Options<u32>,
+        ) -> Result<(), crate::rules::RuleError> {
+            for m in 0..n {
+                out.position(m);
+            }
+            Ok(())
+        }
+
+        fn key(&self, n: u32) -> Option<u64> {
+            Some(u64::from(n))
+        }
+    }
+
+    /// A reader that takes no more stops the solve where it breaks: no further row is made
+    /// or solved, and the table is not ended. A reader that takes every part gets them all.
+    #[test]
+    fn a_reader_that_breaks_stops_the_solve() {
+        for stop_after in [Some(3), None] {
+            let made = std::cell::Cell::new(0);
+            let rows = (0..1000u32).map(|n| {
+                made.set(made.get() + 1);
+                Ok((n.to_string(), Expr::Pos(n)))
+            });
+            let plan = Plan::Table {
+                query: "table grundy of Nim(n) for n in 0..1000".into(),
+                var: "n".into(),
+                rows: Stream::new(rows),
+                asks: vec![Ask::Value(ValueKind::Grundy)],
+            };
+            let mut parts = Vec::new();
+            let mut solver = Solver::new(&Nim);
+            let ended = solve_plan(&mut solver, plan, &mut |part| {
+                parts.push(part);
+                let rows = parts.iter().filter(|p| matches!(p, Part::Row(_))).count();
+                match stop_after {
+                    Some(last) if rows == last => ControlFlow::Break(()),
+                    _ => ControlFlow::Continue(()),
+                }
+            });
+            let rows: Vec<_> = (parts.iter())
+                .filter_map(|p| match p {
+                    Part::Row(row) => Some(row.clone()),
+                    _ => None,
+                })
+                .collect();
+            let want = stop_after.unwrap_or(1000);
+            assert_eq!(rows.len(), want);
+            for (n, row) in rows.iter().enumerate() {
+                assert_eq!(*row, vec![json!(n.to_string()), json!(n)]);
+            }
+            assert_eq!(made.get(), want);
+            let table_ended = matches!(parts.last(), Some(Part::TableEnd));
+            match stop_after {
+                Some(_) => assert!(matches!(ended, Ok(ControlFlow::Break(()))) && !table_ended),
+                None => assert!(matches!(ended, Ok(ControlFlow::Continue(()))) && table_ended),
+            }
+        }
+    }
 
     /// A live table (a terminal) prints a slow row as it comes; one printed elsewhere waits
     /// for its block, so its text never depends on timing.
