@@ -981,28 +981,6 @@ pub fn render_text(answer: &Answer) -> String {
 mod tests {
     use super::*;
 
-    /// A nim heap: `n` options, its Grundy value `n`.
-    struct Nim;
-
-    impl Rules for Nim {
-        type Pos = u32;
-
-        fn options(
-            &self,
-            n: u32,
-            out: &mut crate::rules::Options<u32>,
-        ) -> Result<(), crate::rules::RuleError> {
-            for m in 0..n {
-                out.position(m);
-            }
-            Ok(())
-        }
-
-        fn key(&self, n: u32) -> Option<u64> {
-            Some(u64::from(n))
-        }
-    }
-
     /// A reader that takes no more stops the solve where it breaks: no further row is made
     /// or solved, and the table is not ended. A reader that takes every part gets them all.
     #[test]
@@ -1014,13 +992,13 @@ mod tests {
                 Ok((n.to_string(), Expr::Pos(n)))
             });
             let plan = Plan::Table {
-                query: "table grundy of Nim(n) for n in 0..1000".into(),
+                query: "table grundy of Heap(n) for n in 0..1000".into(),
                 var: "n".into(),
                 rows: Stream::new(rows),
                 asks: vec![Ask::Value(ValueKind::Grundy)],
             };
             let mut parts = Vec::new();
-            let mut solver = Solver::new(&Nim);
+            let mut solver = Solver::new(&crate::solver::tests::Heap);
             let ended = solve_plan(&mut solver, plan, &mut |part| {
                 parts.push(part);
                 let rows = parts.iter().filter(|p| matches!(p, Part::Row(_))).count();

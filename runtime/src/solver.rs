@@ -1664,13 +1664,13 @@ fn reduce(kind: ValueKind, terminal: bool, vals: &[u32]) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A nim heap of `n` counters, whose moves take any number of them: `n` options, the
     /// largest remainder first (so a search descends `n` frames deep, each waiting with its
     /// options). Its Grundy value is `n`.
-    struct Heap;
+    pub(crate) struct Heap;
 
     impl Rules for Heap {
         type Pos = u32;
