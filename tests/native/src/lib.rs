@@ -15,6 +15,16 @@ macro_rules! native_example {
                 _ => None,
             }
         }
+        /// Runs every query of an example natively on `threads` threads ([`run_on`]).
+        pub fn run_native_on(
+            name: &str,
+            threads: usize,
+        ) -> Option<Result<Vec<cgdl_runtime::report::Answer>, String>> {
+            match name {
+                $(stringify!($name) => Some(run_on(&$name::Universe, $name::plans(), threads)),)*
+                _ => None,
+            }
+        }
         /// The examples compiled natively.
         pub const EXAMPLES: &[&str] = &[$(stringify!($name)),*];
     };
@@ -70,6 +80,48 @@ pub fn run<R: cgdl_runtime::Rules>(
         .into_iter()
         .map(|p| cgdl_runtime::report::run_plan(&mut solver, p).map_err(|e| e.to_string()))
         .collect()
+}
+
+/// Runs every query of a generated module natively on `threads` threads: the solver's
+/// tables and heap engines on `threads` threads, and its searches shared with `threads - 1`
+/// helpers woken at once (every search is shared, however short). One thread is the
+/// solver alone.
+pub fn run_on<R>(
+    rules: &R,
+    plans: Result<Vec<cgdl_runtime::report::Plan<'static, R::Pos>>, cgdl_runtime::RuleError>,
+    threads: usize,
+) -> Result<Vec<cgdl_runtime::report::Answer>, String>
+where
+    R: cgdl_runtime::Rules + Sync,
+    R::Pos: Send + Sync,
+{
+    let plans = plans.map_err(|e| e.to_string())?;
+    on_threads(rules, threads, |solver| {
+        plans
+            .into_iter()
+            .map(|p| cgdl_runtime::report::run_plan(solver, p).map_err(|e| e.to_string()))
+            .collect()
+    })
+}
+
+/// Runs `work` on a new solver of `rules` with `threads` threads ([`run_on`]).
+fn on_threads<'r, R, T>(
+    rules: &'r R,
+    threads: usize,
+    work: impl FnOnce(&mut cgdl_runtime::Solver<'r, R>) -> T,
+) -> T
+where
+    R: cgdl_runtime::Rules + Sync,
+    R::Pos: Send + Sync,
+{
+    use cgdl_runtime::solver::shared::{search_with_helpers, Helpers};
+    let mut solver = cgdl_runtime::Solver::new(rules);
+    solver.set_threads(threads);
+    let eager = Helpers {
+        threads,
+        wake_after: 0,
+    };
+    search_with_helpers(&mut solver, eager, work)
 }
 
 /// The generated programs of the property test (see `programs.rs`), compiled by build.rs:
@@ -133,6 +185,31 @@ pub mod generated {
                     }
                 }
                 Ok(compared)
+            })
+            .collect()
+    }
+
+    /// Each query of a program on `threads` threads ([`super::run_on`]), with a fresh solver
+    /// per query.
+    fn each_query_on<R>(
+        rules: &R,
+        count: usize,
+        plan: fn(
+            usize,
+        )
+            -> Result<cgdl_runtime::report::Plan<'static, R::Pos>, cgdl_runtime::RuleError>,
+        threads: usize,
+    ) -> Vec<Result<cgdl_runtime::report::Answer, String>>
+    where
+        R: cgdl_runtime::Rules + Sync,
+        R::Pos: Send + Sync,
+    {
+        (0..count)
+            .map(|i| {
+                let plan = plan(i).map_err(|e| e.to_string())?;
+                super::on_threads(rules, threads, |solver| {
+                    cgdl_runtime::report::run_plan(solver, plan).map_err(|e| e.to_string())
+                })
             })
             .collect()
     }

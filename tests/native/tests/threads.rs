@@ -1,0 +1,33 @@
+//! Threads answer as one thread: every example and every generated program (the property
+//! test's random programs, see `programs.rs`), natively, with its tables and heap engines on
+//! two and three threads and its searches shared with helpers woken at once (so that even
+//! the shortest search is shared), give the answers and the error messages of one thread.
+
+use cgdl_native_tests::{generated, run_native_on, EXAMPLES};
+
+#[test]
+fn every_example_answers_on_threads_as_on_one() {
+    for name in EXAMPLES {
+        let one = run_native_on(name, 1).expect("compiled");
+        assert!(one.is_ok(), "{name}: {one:?}");
+        for threads in [2, 3] {
+            let many = run_native_on(name, threads).expect("compiled");
+            assert_eq!(many, one, "{name} on {threads} threads");
+        }
+    }
+}
+
+#[test]
+fn generated_programs_answer_on_threads_as_on_one() {
+    let mut answers = 0;
+    for i in 0..generated::COUNT {
+        let (source, one) = generated::run_on(i, 1).expect("every program is compiled");
+        for threads in [2, 3] {
+            let (_, many) = generated::run_on(i, threads).expect("every program is compiled");
+            assert_eq!(many, one, "program {i} on {threads} threads:\n{source}");
+        }
+        answers += one.iter().filter(|r| r.is_ok()).count();
+    }
+    // The programs have real answers to compare, not only errors.
+    assert!(answers >= 60, "only {answers} answers");
+}
