@@ -62,6 +62,16 @@ fn bad_arguments_exit_with_usage() {
     assert!(stderr(&out).contains("Usage"));
     let out = cgdl(&["frobnicate"]);
     assert_eq!(out.status.code(), Some(2));
+    // More threads than a process can start (their stacks) are refused, not attempted.
+    for threads in ["0", "1025", "100000"] {
+        let out = cgdl(&["run", "--interp", "examples/nim.cgdl", "--threads", threads]);
+        assert_eq!(out.status.code(), Some(2), "--threads {threads}");
+        assert!(
+            stderr(&out).contains(&format!("{threads} is not in 1..=1024")),
+            "{}",
+            stderr(&out)
+        );
+    }
 }
 
 #[test]
@@ -1137,6 +1147,16 @@ fn build_refuses_to_overwrite_its_source_and_solvers_check_arguments() {
         stderr(&bad).contains("invalid value 'yaml' for '--format <text|json>'"),
         "{}",
         stderr(&bad)
+    );
+    let many = Command::new(&bin)
+        .args(["--threads", "100000"])
+        .output()
+        .expect("runs");
+    assert_eq!(many.status.code(), Some(2));
+    assert!(
+        stderr(&many).contains("100000 is not in 1..=1024"),
+        "{}",
+        stderr(&many)
     );
     let json = Command::new(&bin)
         .args(["--format", "json"])

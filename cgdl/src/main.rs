@@ -174,8 +174,9 @@ struct SolveArgs {
     /// [default: three quarters of the machine's memory].
     #[arg(long, value_parser = cgdl::runtime::memory::parse_size)]
     max_memory: Option<u64>,
-    /// Solve with this many threads; the answers do not depend on it [default: every core].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Solve with this many threads, at most 1024; the answers do not depend on it [default:
+    /// every core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=cgdl::runtime::kernel::MAX_THREADS as i64))]
     threads: Option<u32>,
     /// At the end, write to stderr how many positions were solved, in how long, and the
     /// memory held.

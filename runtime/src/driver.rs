@@ -687,6 +687,7 @@ impl Output {
 /// A generated solver's command line (clap's builder: no derive macros in every solver's
 /// build).
 fn native_command() -> clap::Command {
+    use crate::kernel::MAX_THREADS;
     use clap::{value_parser, Arg, ArgAction, Command};
     let flag = |name: &'static str, help: &'static str| {
         Arg::new(name)
@@ -731,10 +732,10 @@ fn native_command() -> clap::Command {
             Arg::new("threads")
                 .long("threads")
                 .value_name("N")
-                .value_parser(value_parser!(u32).range(1..))
+                .value_parser(value_parser!(u32).range(1..=MAX_THREADS as i64))
                 .help(
-                    "solve with N threads (the answers do not depend on it) [default: every \
-                     core]",
+                    "solve with N threads, at most 1024 (the answers do not depend on it) \
+                     [default: every core]",
                 ),
         )
         .arg(
@@ -1042,9 +1043,9 @@ where
         let codes = (roots.iter())
             .map(|&p| graph.code(p))
             .collect::<Result<Vec<_>, _>>()?;
-        let workers = options
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let workers = (options.threads)
+            .unwrap_or_else(crate::kernel::default_threads)
+            .min(crate::kernel::MAX_THREADS);
         let config = TierConfig {
             workers,
             processes: run.processes,

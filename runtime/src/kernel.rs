@@ -66,9 +66,9 @@ impl Default for KernelTables {
 }
 
 impl KernelTables {
-    /// Lets kernels use `threads` threads (at least one).
+    /// Lets kernels use `threads` threads (at least one, at most [`MAX_THREADS`]).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        self.threads = threads.clamp(1, MAX_THREADS);
     }
 
     /// The threads kernels may use.
@@ -133,9 +133,18 @@ pub fn heap_kernel(
     }
 }
 
-/// The number of threads a solver uses by default: every core the process may run on.
+/// The most threads a solver uses (`--threads` refuses more; [`KernelTables::set_threads`]
+/// and [`crate::solver::shared::search_with_helpers`] take no more): past the cores of any
+/// machine today, and well short of the thousands of threads whose stacks a process cannot
+/// map (a solve asked for 16,384 threads was aborted by the system, not refused).
+pub const MAX_THREADS: usize = 1024;
+
+/// The number of threads a solver uses by default: every core the process may run on (at
+/// most [`MAX_THREADS`]).
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(MAX_THREADS)
 }
 
 /// The values a dense kernel's cell reads: those of the positions earlier than the one

@@ -365,6 +365,21 @@ fn helpers_and_one_thread_agree_on_cram() {
     }
 }
 
+/// More threads than a process can start are not attempted: asked for 100,000 (whose stacks
+/// the system cannot map: it aborts the process), the helpers are the most a solver takes,
+/// and the value is the definition's.
+#[test]
+fn more_threads_than_the_limit_are_not_started() {
+    let game = Cram { rows: 3, cols: 4 };
+    let board = (1u32 << 12) - 1;
+    let expected = cram_grundy(&game, board, &mut HashMap::new());
+    let mut solver = Solver::new(&game);
+    solver.set_threads(100_000);
+    assert_eq!(solver.threads(), cgdl_runtime::kernel::MAX_THREADS);
+    let found = search_with_helpers(&mut solver, eager(100_000), |s| s.grundy(board).ok());
+    assert_eq!(found, Some(expected));
+}
+
 /// A game that splits and loops: the search gives up, the ordinary search meets the
 /// cycle, and the loopy game's graph grows without end (0 -> 1 + 2 -> 0 + 2 -> 1 + 2 + 2
 /// ...): an error, not a value.

@@ -483,7 +483,7 @@ where
     R: Rules + Sync,
     R::Pos: Send + Sync,
 {
-    let threads = helpers.threads;
+    let threads = helpers.threads.min(crate::kernel::MAX_THREADS);
     if threads <= 1 || solver.mode != Mode::Fast {
         return work(solver);
     }
