@@ -410,3 +410,79 @@ fn a_loop_in_a_game_that_splits_is_reported() {
     // The solver stays usable: position 2 is terminal.
     assert_eq!(solver.grundy(2u32).ok(), Some(0));
 }
+
+/// Cram that counts every position any thread opens (each open lists the options once),
+/// and whose asking thread (not a helper) is slowed by `asker_delay` a position: its
+/// helpers race ahead of it.
+struct Counted {
+    game: Cram,
+    opened: std::sync::atomic::AtomicU64,
+    asker_delay: std::time::Duration,
+}
+
+impl Rules for Counted {
+    type Pos = u32;
+    fn options(&self, empty: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+        self.opened
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let helper = std::thread::current()
+            .name()
+            .is_some_and(|n| n.starts_with("cgdl-helper"));
+        if !helper && !self.asker_delay.is_zero() {
+            std::thread::sleep(self.asker_delay);
+        }
+        self.game.options(empty, out)
+    }
+    fn splits(&self, _: u32) -> bool {
+        true
+    }
+}
+
+/// `--max-positions` holds for the whole process: with 2 and 3 threads, and with the asking
+/// thread slowed so that its helpers run far ahead of it, Cram 4 × 6 (21,362 positions on
+/// one thread) under a limit of a quarter to three quarters of that (a quarter, slowed) stops with the limit's
+/// error, every thread's positions together past the limit by no more than the positions
+/// each thread opens between two counts (1,024 for the asking thread, 256 a helper, twice
+/// for the helpers' counts that race the asking thread's).
+#[test]
+fn the_position_limit_holds_for_every_thread_together() {
+    use std::sync::atomic::Ordering;
+    let board = (1u32 << 24) - 1;
+    let counted = |asker_delay: u64| Counted {
+        game: Cram { rows: 4, cols: 6 },
+        opened: Default::default(),
+        asker_delay: std::time::Duration::from_micros(asker_delay),
+    };
+    let game = counted(0);
+    let mut alone = Solver::new(&game);
+    alone.set_threads(1);
+    assert_eq!(alone.grundy(board).ok(), Some(0));
+    let one = game.opened.load(Ordering::Relaxed);
+    // Slowed by 100 µs a position, the asking thread lets its helpers run far ahead.
+    for (asker_delay, slowed) in [(0, false), (100, true)] {
+        let game = counted(asker_delay);
+        for threads in [2u64, 3] {
+            let limits = match slowed {
+                false => vec![one / 4, one / 2, one * 3 / 4],
+                true => vec![one / 4],
+            };
+            for limit in limits {
+                let mut shared = Solver::new(&game);
+                shared.set_max_positions(limit);
+                let found =
+                    search_with_helpers(&mut shared, eager(threads as usize), |s| s.grundy(board));
+                let opened = game.opened.swap(0, Ordering::Relaxed);
+                assert!(
+                    matches!(found, Err(SolveError::TooManyPositions { limit: l }) if l == limit),
+                    "{found:?}"
+                );
+                let slack = 1024 + 2 * 256 * threads;
+                assert!(
+                    opened <= limit + slack,
+                    "{threads} threads opened {opened} positions under a limit of {limit} \
+                     (asking thread slowed by {asker_delay:?})"
+                );
+            }
+        }
+    }
+}

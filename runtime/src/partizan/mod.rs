@@ -460,7 +460,7 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
             t.keeper.count_helped(finished.saturating_sub(t.reported));
             t.reported = finished;
         } else {
-            t.helpers_solved += t.keeper.take_helped();
+            t.helpers_solved += t.keeper.take_helped(finished);
         }
     }
 

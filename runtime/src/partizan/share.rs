@@ -62,10 +62,12 @@ pub trait FormHelpers<P> {
     fn recall(&self);
     /// Whether a helper is to stop.
     fn stopped(&self) -> bool;
-    /// A helper counts `n` more positions it finished.
+    /// A helper counts `n` more positions it finished (past the position limit, every
+    /// thread's count in, the helpers stop).
     fn count_helped(&self, n: u64);
-    /// The positions the helpers counted since the last call (the asking thread's).
-    fn take_helped(&self) -> u64;
+    /// The positions the helpers counted since the last call, taken by the asking thread,
+    /// whose count is `solved` before them.
+    fn take_helped(&self, solved: u64) -> u64;
     /// Positions the asking thread finishes alone before it wakes the helpers (a shorter
     /// computation is done before they would help).
     fn wake_after(&self) -> u64;

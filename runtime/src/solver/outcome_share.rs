@@ -308,7 +308,7 @@ impl<R: Rules> Solver<'_, R> {
                 }
                 return;
             }
-            self.budget.solved += s.share.take_helped();
+            self.budget.solved += s.share.take_helped(solved);
         }
         let Some(share) = self.live_share() else {
             return;

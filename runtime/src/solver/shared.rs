@@ -126,6 +126,12 @@ pub struct SearchShare<P> {
     pub(super) stop: AtomicBool,
     /// Positions the helpers opened, not yet counted by the asking thread.
     helpers_solved: AtomicU64,
+    /// The asking thread's count of positions (the helpers' counted in) as it last took
+    /// theirs ([`SearchShare::take_helped`]).
+    asker_solved: AtomicU64,
+    /// `--max-positions`, for the whole process: a helper that finds every thread's count
+    /// past it stops the helpers ([`SearchShare::count_helped`]).
+    max_positions: u64,
     board: Mutex<Board<P>>,
     changed: Condvar,
 }
@@ -136,9 +142,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
-    fn new(wake_after: u64) -> Self {
+    fn new(wake_after: u64, max_positions: u64) -> Self {
         SearchShare {
             wake_after,
+            asker_solved: AtomicU64::new(0),
+            max_positions,
             // Many shards: two threads seldom wait on one shard's lock.
             facts: dashmap::DashMap::with_hasher_and_shard_amount(Default::default(), 512),
             forms: SharedForms::default(),
@@ -156,14 +164,25 @@ impl<P: Copy + Eq + std::hash::Hash> SearchShare<P> {
         }
     }
 
-    /// A helper counts `n` more positions it solved.
+    /// A helper counts `n` more positions it solved. Where every thread's count is past
+    /// the position limit, the helpers stop: the asking thread, which meets the limit when
+    /// it next takes their count, stops the solve with the limit's error. So the limit holds
+    /// for the whole process whatever the threads' timing: past it by at most the positions
+    /// each thread opens between two counts (a helper's batch, the asking thread's 1,024).
     pub(super) fn count_helped(&self, n: u64) {
-        self.helpers_solved.fetch_add(n, Ordering::Relaxed);
+        let unfolded = self.helpers_solved.fetch_add(n, Ordering::Relaxed) + n;
+        let all = self.asker_solved.load(Ordering::Relaxed) + unfolded;
+        if all >= self.max_positions {
+            self.stop.store(true, Ordering::Relaxed);
+        }
     }
 
-    /// The positions the helpers counted since the last call (the asking thread's).
-    pub(super) fn take_helped(&self) -> u64 {
-        self.helpers_solved.swap(0, Ordering::Relaxed)
+    /// The positions the helpers counted since the last call, taken by the asking thread,
+    /// whose count is `solved` before them.
+    pub(super) fn take_helped(&self, solved: u64) -> u64 {
+        let helped = self.helpers_solved.swap(0, Ordering::Relaxed);
+        self.asker_solved.store(solved + helped, Ordering::Relaxed);
+        helped
     }
 
     fn fact(&self, p: P) -> Option<Fact> {
@@ -334,8 +353,8 @@ impl<P: Copy + Eq + std::hash::Hash> FormHelpers<P> for SearchShare<P> {
         SearchShare::count_helped(self, n);
     }
 
-    fn take_helped(&self) -> u64 {
-        SearchShare::take_helped(self)
+    fn take_helped(&self, solved: u64) -> u64 {
+        SearchShare::take_helped(self, solved)
     }
 
     fn stopped(&self) -> bool {
@@ -487,9 +506,9 @@ where
     if threads <= 1 || solver.mode != Mode::Fast {
         return work(solver);
     }
-    let share = Arc::new(SearchShare::new(helpers.wake_after));
-    let rules = solver.rules;
     let budget = (solver.budget.max_positions, solver.budget.max_memory);
+    let share = Arc::new(SearchShare::new(helpers.wake_after, budget.0));
+    let rules = solver.rules;
     std::thread::scope(|scope| {
         // Sends the helpers away however `work` ends (a panic included), so that the
         // scope can end.
@@ -543,7 +562,7 @@ impl<R: Rules> Solver<'_, R> {
         if std::mem::take(&mut s.posted) {
             s.share.recall();
         }
-        self.budget.solved += s.share.take_helped();
+        self.budget.solved += s.share.take_helped(self.budget.solved);
     }
 
     /// What the threads sharing this search know of `p` (a least image): its value, and
@@ -599,7 +618,7 @@ impl<R: Rules> Solver<'_, R> {
         if self.budget.solved & 0x3FF != 0 {
             return false;
         }
-        self.budget.solved += s.share.take_helped();
+        self.budget.solved += s.share.take_helped(self.budget.solved);
         // Decided by a helper: the root's value, or whether it is the value looked for
         // now (the search then looks for the next).
         match (s.share.fact(root), s.looking_for) {
