@@ -1043,9 +1043,7 @@ where
         let codes = (roots.iter())
             .map(|&p| graph.code(p))
             .collect::<Result<Vec<_>, _>>()?;
-        let workers = (options.threads)
-            .unwrap_or_else(crate::kernel::default_threads)
-            .min(crate::kernel::MAX_THREADS);
+        let workers = (options.threads).unwrap_or_else(crate::kernel::default_threads);
         let config = TierConfig {
             workers,
             processes: run.processes,

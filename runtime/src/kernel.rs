@@ -134,7 +134,8 @@ pub fn heap_kernel(
 }
 
 /// The most threads a solver uses (`--threads` refuses more; [`KernelTables::set_threads`]
-/// and [`crate::solver::shared::search_with_helpers`] take no more): past the cores of any
+/// and [`crate::solver::shared::search_with_helpers`] take no more, and a tiered solve
+/// refuses more workers a process): past the cores of any
 /// machine today, and well short of the thousands of threads whose stacks a process cannot
 /// map (a solve asked for 16,384 threads was aborted by the system, not refused).
 pub const MAX_THREADS: usize = 1024;

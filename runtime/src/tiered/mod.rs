@@ -526,11 +526,19 @@ const OTHER_FAILED: &str = "another worker of the tiered solve failed";
 
 /// timely's configuration for `config`.
 fn timely_config(config: &TierConfig) -> Result<timely::Config, String> {
-    if config.workers == 0 || config.processes == 0 || config.process >= config.processes {
+    let workers = 1..=crate::kernel::MAX_THREADS;
+    if !workers.contains(&config.workers)
+        || config.processes == 0
+        || config.process >= config.processes
+    {
         return Err(format!(
-            "a tiered solve needs at least one worker and one process, and a process number \
-             below the processes (got {} workers, {} processes, process {})",
-            config.workers, config.processes, config.process
+            "a tiered solve needs at least one worker and one process, at most {} workers a \
+             process, and a process number below the processes (got {} workers, {} \
+             processes, process {})",
+            crate::kernel::MAX_THREADS,
+            config.workers,
+            config.processes,
+            config.process
         ));
     }
     let mut args = vec![
@@ -1588,7 +1596,8 @@ mod connect_tests {
 
     #[test]
     fn bad_placements_are_errors() {
-        for (workers, processes, process) in [(0, 1, 0), (1, 0, 0), (1, 2, 2)] {
+        let too_many = crate::kernel::MAX_THREADS + 1;
+        for (workers, processes, process) in [(0, 1, 0), (1, 0, 0), (1, 2, 2), (too_many, 1, 0)] {
             let config = TierConfig {
                 workers,
                 processes,
