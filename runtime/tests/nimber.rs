@@ -456,6 +456,7 @@ fn the_position_limit_holds_for_every_thread_together() {
     let game = counted(0);
     let mut alone = Solver::new(&game);
     alone.set_threads(1);
+    // An even × even board is a second-player win: the half turn answers every move.
     assert_eq!(alone.grundy(board).ok(), Some(0));
     let one = game.opened.load(Ordering::Relaxed);
     // Slowed by 100 µs a position, the asking thread lets its helpers run far ahead.

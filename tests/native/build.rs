@@ -74,27 +74,14 @@ fn main() {
     list.push_str("\n/// How many programs there are.\npub const COUNT: usize = ");
     writeln!(list, "{};", programs::COUNT).expect("write to a string");
     list.push_str(
-        "\n/// Program `i`: its source and each query's answer or error, natively.\n\
-         pub fn run(i: usize) -> Option<(&'static str, Vec<Result<cgdl_runtime::report::Answer, String>>)> {\n\
-         match i {\n",
-    );
-    for i in 0..programs::COUNT {
-        writeln!(
-            list,
-            "{i} => Some((prog_{i}::SOURCE, each_query(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan))),"
-        )
-        .expect("write to a string");
-    }
-    list.push_str("_ => None,\n}\n}\n");
-    list.push_str(
         "\n/// Program `i`'s source and each query's answer or error, natively on `threads` threads.\n\
-         pub fn run_on(i: usize, threads: usize) -> Option<(&'static str, Vec<Result<cgdl_runtime::report::Answer, String>>)> {\n\
+         pub fn run(i: usize, threads: usize) -> Option<(&'static str, Vec<Result<cgdl_runtime::report::Answer, String>>)> {\n\
          match i {\n",
     );
     for i in 0..programs::COUNT {
         writeln!(
             list,
-            "{i} => Some((prog_{i}::SOURCE, each_query_on(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan, threads))),"
+            "{i} => Some((prog_{i}::SOURCE, each_query(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan, threads))),"
         )
         .expect("write to a string");
     }

@@ -8,20 +8,14 @@ macro_rules! native_example {
                 include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
             }
         )*
-        /// Runs every query of an example natively: its name, then each answer.
-        pub fn run_native(name: &str) -> Option<Result<Vec<cgdl_runtime::report::Answer>, String>> {
-            match name {
-                $(stringify!($name) => Some(run(&$name::Universe, $name::plans())),)*
-                _ => None,
-            }
-        }
-        /// Runs every query of an example natively on `threads` threads ([`run_on`]).
-        pub fn run_native_on(
+        /// Runs every query of the example `name` natively on `threads` threads ([`run`]):
+        /// each answer.
+        pub fn run_native(
             name: &str,
             threads: usize,
         ) -> Option<Result<Vec<cgdl_runtime::report::Answer>, String>> {
             match name {
-                $(stringify!($name) => Some(run_on(&$name::Universe, $name::plans(), threads)),)*
+                $(stringify!($name) => Some(run(&$name::Universe, $name::plans(), threads)),)*
                 _ => None,
             }
         }
@@ -69,24 +63,11 @@ pub mod loopy_digraphs {
     pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/loopy_digraphs.cgdl"));
 }
 
-/// Runs every query of a generated module natively.
-pub fn run<R: cgdl_runtime::Rules>(
-    rules: &R,
-    plans: Result<Vec<cgdl_runtime::report::Plan<'static, R::Pos>>, cgdl_runtime::RuleError>,
-) -> Result<Vec<cgdl_runtime::report::Answer>, String> {
-    let plans = plans.map_err(|e| e.to_string())?;
-    let mut solver = cgdl_runtime::Solver::new(rules);
-    plans
-        .into_iter()
-        .map(|p| cgdl_runtime::report::run_plan(&mut solver, p).map_err(|e| e.to_string()))
-        .collect()
-}
-
 /// Runs every query of a generated module natively on `threads` threads: the solver's
 /// tables and heap engines on `threads` threads, and its searches shared with `threads - 1`
 /// helpers woken at once (every search is shared, however short). One thread is the
 /// solver alone.
-pub fn run_on<R>(
+pub fn run<R>(
     rules: &R,
     plans: Result<Vec<cgdl_runtime::report::Plan<'static, R::Pos>>, cgdl_runtime::RuleError>,
     threads: usize,
@@ -104,7 +85,7 @@ where
     })
 }
 
-/// Runs `work` on a new solver of `rules` with `threads` threads ([`run_on`]).
+/// Runs `work` on a new solver of `rules` with `threads` threads ([`run`]).
 fn on_threads<'r, R, T>(
     rules: &'r R,
     threads: usize,
@@ -125,8 +106,8 @@ where
 }
 
 /// The generated programs of the property test (see `programs.rs`), compiled by build.rs:
-/// their sources, `COUNT`, and `run(i)`, which runs every query of program `i` natively
-/// with a fresh solver per query.
+/// their sources, `COUNT`, and `run(i, threads)`, which runs every query of program `i`
+/// natively on `threads` threads with a fresh solver per query.
 pub mod generated {
     macro_rules! generated_program {
         ($name:ident, $i:expr, $path:expr) => {
@@ -189,9 +170,9 @@ pub mod generated {
             .collect()
     }
 
-    /// Each query of a program on `threads` threads ([`super::run_on`]), with a fresh solver
+    /// Each query of a program on `threads` threads ([`super::run`]), with a fresh solver
     /// per query.
-    fn each_query_on<R>(
+    fn each_query<R>(
         rules: &R,
         count: usize,
         plan: fn(
@@ -210,23 +191,6 @@ pub mod generated {
                 super::on_threads(rules, threads, |solver| {
                     cgdl_runtime::report::run_plan(solver, plan).map_err(|e| e.to_string())
                 })
-            })
-            .collect()
-    }
-
-    fn each_query<R: cgdl_runtime::Rules>(
-        rules: &R,
-        count: usize,
-        plan: fn(
-            usize,
-        )
-            -> Result<cgdl_runtime::report::Plan<'static, R::Pos>, cgdl_runtime::RuleError>,
-    ) -> Vec<Result<cgdl_runtime::report::Answer, String>> {
-        (0..count)
-            .map(|i| {
-                let plan = plan(i).map_err(|e| e.to_string())?;
-                let mut solver = cgdl_runtime::Solver::new(rules);
-                cgdl_runtime::report::run_plan(&mut solver, plan).map_err(|e| e.to_string())
             })
             .collect()
     }

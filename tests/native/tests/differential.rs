@@ -37,7 +37,7 @@ fn every_native_example_matches_the_interpreter() {
     for name in EXAMPLES {
         let path = format!("{}/../../examples/{name}.cgdl", env!("CARGO_MANIFEST_DIR"));
         let source = std::fs::read_to_string(&path).expect("example");
-        let native = run_native(name).expect("compiled").expect("runs");
+        let native = run_native(name, 1).expect("compiled").expect("runs");
         assert_eq!(native, interpret(&source), "{name}");
     }
 }

@@ -33,7 +33,7 @@ fn generated_programs_run_the_same_natively_and_interpreted() {
     let mut answers = 0;
     let mut errors = 0;
     for i in 0..generated::COUNT {
-        let (source, native) = generated::run(i).expect("every program is compiled");
+        let (source, native) = generated::run(i, 1).expect("every program is compiled");
         let interpreted = interpret(source);
         assert_eq!(native, interpreted, "program {i}:\n{source}");
         answers += native.iter().filter(|r| r.is_ok()).count();
@@ -52,7 +52,7 @@ fn generated_programs_run_the_same_natively_and_interpreted() {
 fn each_pass_keeps_every_answer() {
     let mut changed = std::collections::BTreeMap::<&str, usize>::new();
     for i in 0..generated::COUNT {
-        let (source, _) = generated::run(i).expect("every program is compiled");
+        let (source, _) = generated::run(i, 1).expect("every program is compiled");
         let file = parser::parse_file(source).expect("generated programs parse");
         let mut program = check_as_written(&file, source).expect("generated programs check");
         let written = interpret_program(&program, source);
@@ -92,7 +92,7 @@ fn each_pass_keeps_every_answer() {
 fn found_symmetries_keep_every_answer() {
     let (mut symmetric, mut compared) = (0, 0);
     for i in 0..generated::COUNT {
-        let (source, _) = generated::run(i).expect("every program is compiled");
+        let (source, _) = generated::run(i, 1).expect("every program is compiled");
         let program = compile_str(source).expect("generated programs check");
         let found = program.games.iter().any(|g| g.found.is_some());
         symmetric += usize::from(found);

@@ -41,7 +41,7 @@ fn renamed_names_give_the_interpreters_answers() {
     let interpreted: Vec<_> = (program.queries.iter())
         .map(|q| run_plan(&mut solver, queries::plan(&interp, q).expect("plan")).expect("solve"))
         .collect();
-    let native = run(&names::Universe, names::plans()).expect("runs natively");
+    let native = run(&names::Universe, names::plans(), 1).expect("runs natively");
     assert_eq!(native, interpreted);
 
     let Answer::Table { rows, .. } = &native[1] else {

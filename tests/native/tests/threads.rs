@@ -3,15 +3,15 @@
 //! two and three threads and its searches shared with helpers woken at once (so that even
 //! the shortest search is shared), give the answers and the error messages of one thread.
 
-use cgdl_native_tests::{generated, run_native_on, EXAMPLES};
+use cgdl_native_tests::{generated, run_native, EXAMPLES};
 
 #[test]
 fn every_example_answers_on_threads_as_on_one() {
     for name in EXAMPLES {
-        let one = run_native_on(name, 1).expect("compiled");
+        let one = run_native(name, 1).expect("compiled");
         assert!(one.is_ok(), "{name}: {one:?}");
         for threads in [2, 3] {
-            let many = run_native_on(name, threads).expect("compiled");
+            let many = run_native(name, threads).expect("compiled");
             assert_eq!(many, one, "{name} on {threads} threads");
         }
     }
@@ -21,9 +21,9 @@ fn every_example_answers_on_threads_as_on_one() {
 fn generated_programs_answer_on_threads_as_on_one() {
     let mut answers = 0;
     for i in 0..generated::COUNT {
-        let (source, one) = generated::run_on(i, 1).expect("every program is compiled");
+        let (source, one) = generated::run(i, 1).expect("every program is compiled");
         for threads in [2, 3] {
-            let (_, many) = generated::run_on(i, threads).expect("every program is compiled");
+            let (_, many) = generated::run(i, threads).expect("every program is compiled");
             assert_eq!(many, one, "program {i} on {threads} threads:\n{source}");
         }
         answers += one.iter().filter(|r| r.is_ok()).count();
