@@ -993,6 +993,22 @@ fn run() -> ExitCode {
 mod tests {
     use super::describe_exit;
 
+    /// clap's own checks of the commands pass, and each option's help is one run of words
+    /// (doc comments wrapped in the source read as prose).
+    #[test]
+    fn the_commands_and_their_help_are_well_formed() {
+        use clap::CommandFactory;
+        let cli = super::Cli::command();
+        cli.clone().debug_assert();
+        for command in std::iter::once(&cli).chain(cli.get_subcommands()) {
+            for arg in command.get_arguments() {
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                let name = format!("{} --{}", command.get_name(), arg.get_id());
+                assert!(!help.contains("  "), "{name}'s help: {help:?}");
+            }
+        }
+    }
+
     /// A solver that dies shows how: its signal by name, or its exit code.
     #[cfg(unix)]
     #[test]

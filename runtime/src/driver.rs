@@ -815,7 +815,8 @@ fn native_command() -> clap::Command {
                 .requires("tiered")
                 .value_parser(value_parser!(std::path::PathBuf))
                 .help(
-                    "with --tiered: keep each worker's positions in a key-value store on disk                      in DIR (a folder of its own, removed at the end) instead of memory",
+                    "with --tiered: keep each worker's positions in a key-value store on disk in \
+                     DIR (a folder of its own, removed at the end) instead of memory",
                 ),
         )
         .arg(
@@ -1144,6 +1145,16 @@ mod tests {
         assert_eq!(o.svg, Some("pictures".into()));
         assert!(o.stats);
         assert_eq!(given.as_deref(), Some("-"));
+    }
+
+    #[test]
+    fn each_options_help_is_one_run_of_words() {
+        // A string continued over lines without `\` keeps the next line's indent.
+        for arg in native_command().get_arguments() {
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            assert!(!help.is_empty(), "--{} has no help", arg.get_id());
+            assert!(!help.contains("  "), "--{}'s help: {help:?}", arg.get_id());
+        }
     }
 
     #[test]
