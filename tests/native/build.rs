@@ -87,6 +87,15 @@ fn main() {
     }
     list.push_str("_ => None,\n}\n}\n");
     list.push_str(
+        "\n/// Program `i`'s source.\n\
+         pub fn source(i: usize) -> Option<&'static str> {\n\
+         match i {\n",
+    );
+    for i in 0..programs::COUNT {
+        writeln!(list, "{i} => Some(prog_{i}::SOURCE),").expect("write to a string");
+    }
+    list.push_str("_ => None,\n}\n}\n");
+    list.push_str(
         "\n/// Program `i`'s tiered solve of its queries' positions, against the ordinary solver.\n\
          pub fn tiered(i: usize) -> Option<TieredCheck> {\n\
          match i {\n",
