@@ -106,8 +106,8 @@ where
 }
 
 /// The generated programs of the property test (see `programs.rs`), compiled by build.rs:
-/// their sources, `COUNT`, and `run(i, threads)`, which runs every query of program `i`
-/// natively on `threads` threads with a fresh solver per query.
+/// `COUNT`, `source(i)`, `run(i, threads)`, which runs every query of program `i` natively
+/// on `threads` threads with a fresh solver per query, and `tiered(i)`.
 pub mod generated {
     macro_rules! generated_program {
         ($name:ident, $i:expr, $path:expr) => {
