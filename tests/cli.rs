@@ -665,6 +665,28 @@ fn heap_kernels_respect_the_memory_limit() {
     );
 }
 
+/// A heap game asked for while the process already holds more than `--max-memory` says
+/// that the limit is reached, not that the heap is too large to compute.
+#[test]
+fn a_heap_kernel_without_room_names_the_memory_limit() {
+    let out = cgdl(&[
+        "eval",
+        "examples/dawsons_kayles.cgdl",
+        "Dawson(100000000)",
+        "--value",
+        "grundy",
+        "--interp",
+        "--max-memory",
+        "1M",
+    ]);
+    assert_fails_with(&out, "reached its memory limit of 1.0 MiB (--max-memory)");
+    assert!(
+        !stderr(&out).contains("too large to compute"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]
 fn kings_horses_text_output() {

@@ -819,6 +819,11 @@ impl<'r, R: Rules> Solver<'r, R> {
                     true => HeapBound::Largest,
                     false => bound,
                 };
+                // The process already holds its memory limit (the kernel had no room for
+                // one value): that is the limit's error, not this heap's size.
+                if let (HeapBound::Memory(limit), 0) = (bound, budget) {
+                    return Err(Fail::Error(SolveError::OutOfMemory { limit }));
+                }
                 return Err(Fail::Error(SolveError::HeapTooLarge {
                     heap,
                     computed,
