@@ -152,9 +152,15 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// Writes `source` to a fresh file in the temp directory.
+/// Writes `source` to a file of the test binary's own under Cargo's temporary folder for
+/// tests (`target/tmp`): `cargo clean` removes it, and each run of the binary writes over
+/// the last run's files instead of leaving a folder per process in the system's `/tmp`.
 pub fn temp_file(name: &str, source: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cgdl-test-{}", std::process::id()));
+    let binary = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| std::process::id().to_string());
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cgdl-test-{binary}"));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
     std::fs::write(&path, source).expect("write temp file");
