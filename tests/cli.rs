@@ -1,8 +1,8 @@
 //! The `cgdl` binary: output formats, exit codes and run-time errors. The cases that build
 //! native solvers (a release build of each file's solver: minutes from a fresh clone) are
-//! `--ignored`; `.ci/run` runs them (`cargo test -p cgdl --test cli -- --ignored`).
+//! `--ignored`; `.ci/run` runs them (`cargo test -p cgdl --test integration -- --ignored cli::`).
 
-mod common;
+use crate::common;
 
 use common::{
     assert_fails_with, both_back_ends, both_back_ends_fail_with, cgdl, stderr,

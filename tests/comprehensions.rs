@@ -1,7 +1,7 @@
 //! Comprehension compounds: `sum(E for x in D where c)` and the other compounds over a
 //! comprehension mean the compound of the components written out, in the clauses' order.
 
-mod common;
+use crate::common;
 
 use cgdl::runtime::Mode;
 use common::{both_back_ends, run_source, stdout, temp_file, value};

@@ -1,7 +1,7 @@
 //! Every example of examples/ against its literature values, through the language and the
 //! reference interpreter.
 
-mod common;
+use crate::common;
 
 use cgdl::runtime::report::Answer;
 use cgdl::runtime::Mode;

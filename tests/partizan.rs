@@ -2,7 +2,7 @@
 //! Berlekamp's sign expansion), Domineering rectangles against `cgt`, and the CLI in both
 //! back ends.
 
-mod common;
+use crate::common;
 
 use common::{both_back_ends, example, grid, run_example, run_source, stdout, temp_file, value};
 use proptest::prelude::*;

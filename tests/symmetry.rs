@@ -1,7 +1,7 @@
 //! Declared symmetries: a position is solved as its least image, which changes no value.
 //! `Mode::Exact` uses no symmetry, so it is the definition the fast mode is held to.
 
-mod common;
+use crate::common;
 
 use cgdl::runtime::Mode;
 use common::{both_back_ends, example, resized, run_source, stdout, temp_file};

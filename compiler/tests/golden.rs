@@ -1,6 +1,7 @@
 //! Golden files of generated code (as prost-build keeps them): `cgdl compile` of every
 //! example, so that a change to the code generator shows in review as a change to the
-//! code it writes. Update with `INSTA_UPDATE=always cargo test -p cgdl-compiler --test golden`.
+//! code it writes. Update with `INSTA_UPDATE=always cargo test -p cgdl-compiler --test integration
+//! golden::`.
 
 use cgdl_compiler::codegen::{generate_source, CodegenOptions};
 

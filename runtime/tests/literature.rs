@@ -1,5 +1,6 @@
 //! Literature values through the runtime, with games hand-written in Rust.
 
+#[path = "games/mod.rs"]
 mod games;
 
 use cgdl_runtime::{

@@ -155,6 +155,7 @@ pub fn stderr(o: &Output) -> String {
 /// Writes `source` to a file of the test binary's own under Cargo's temporary folder for
 /// tests (`target/tmp`): `cargo clean` removes it, and each run of the binary writes over
 /// the last run's files instead of leaving a folder per process in the system's `/tmp`.
+/// The tests of a binary share the folder and run at once: each gives a name of its own.
 pub fn temp_file(name: &str, source: &str) -> PathBuf {
     let binary = std::env::current_exe()
         .ok()

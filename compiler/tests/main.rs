@@ -1,0 +1,9 @@
+//! The compiler's integration tests as one binary: each file is a module, so they link
+//! once and run in parallel. `parse_growth.rs` is a binary of its own, since pest's call
+//! limit that it sets is global to the process.
+
+mod found_symmetries;
+mod golden;
+mod heap_rules;
+mod no_panic;
+mod passes;
