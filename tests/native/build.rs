@@ -73,40 +73,33 @@ fn main() {
     generated.compile();
     list.push_str("\n/// How many programs there are.\npub const COUNT: usize = ");
     writeln!(list, "{};", programs::COUNT).expect("write to a string");
-    list.push_str(
-        "\n/// Program `i`'s source and each query's answer or error, natively on `threads` threads.\n\
-         pub fn run(i: usize, threads: usize) -> Option<(&'static str, Vec<Result<cgdl_runtime::report::Answer, String>>)> {\n\
-         match i {\n",
+    program_fn(
+        &mut list,
+        "Program `i`'s source and each query's answer or error, natively on `threads` threads.",
+        "run(i: usize, threads: usize) -> Option<(&'static str, Vec<Result<cgdl_runtime::report::Answer, String>>)>",
+        |i| format!("(prog_{i}::SOURCE, each_query(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan, threads))"),
     );
-    for i in 0..programs::COUNT {
-        writeln!(
-            list,
-            "{i} => Some((prog_{i}::SOURCE, each_query(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan, threads))),"
-        )
-        .expect("write to a string");
-    }
-    list.push_str("_ => None,\n}\n}\n");
-    list.push_str(
-        "\n/// Program `i`'s source.\n\
-         pub fn source(i: usize) -> Option<&'static str> {\n\
-         match i {\n",
+    program_fn(
+        &mut list,
+        "Program `i`'s source.",
+        "source(i: usize) -> Option<&'static str>",
+        |i| format!("prog_{i}::SOURCE"),
     );
-    for i in 0..programs::COUNT {
-        writeln!(list, "{i} => Some(prog_{i}::SOURCE),").expect("write to a string");
-    }
-    list.push_str("_ => None,\n}\n}\n");
-    list.push_str(
-        "\n/// Program `i`'s tiered solve of its queries' positions, against the ordinary solver.\n\
-         pub fn tiered(i: usize) -> Option<TieredCheck> {\n\
-         match i {\n",
+    program_fn(
+        &mut list,
+        "Program `i`'s tiered solve of its queries' positions, against the ordinary solver.",
+        "tiered(i: usize) -> Option<TieredCheck>",
+        |i| format!("tiered_agrees(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan)"),
     );
-    for i in 0..programs::COUNT {
-        writeln!(
-            list,
-            "{i} => Some(tiered_agrees(&prog_{i}::Universe, prog_{i}::QUERIES.len(), prog_{i}::plan)),"
-        )
-        .expect("write to a string");
-    }
-    list.push_str("_ => None,\n}\n}\n");
     std::fs::write(out.join("generated.rs"), list).expect("write generated.rs");
+}
+
+/// Writes `pub fn SIGNATURE`, documented by `doc`, that matches `i` against each generated
+/// program's number and answers `Some(value(i))` (`None` past the last program).
+fn program_fn(list: &mut String, doc: &str, signature: &str, value: impl Fn(u64) -> String) {
+    writeln!(list, "\n/// {doc}\npub fn {signature} {{\nmatch i {{").expect("write to a string");
+    for i in 0..programs::COUNT {
+        writeln!(list, "{i} => Some({}),", value(i)).expect("write to a string");
+    }
+    list.push_str("_ => None,\n}\n}\n");
 }
