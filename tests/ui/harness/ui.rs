@@ -2,7 +2,7 @@
 //!
 //! The expected compiler output (`tests/ui/*.stderr`) depends on the toolchain, which
 //! `rust-toolchain.toml` pins. Regenerate it with `TRYBUILD=overwrite cargo test -p
-//! cgdl-ui-tests` after a deliberate change, and review the diff.
+//! cgdl-ui-tests --features ui` after a deliberate change, and review the diff.
 
 use std::path::{Path, PathBuf};
 
@@ -26,9 +26,9 @@ fn copy_game_files() {
 }
 
 /// Compiling the cases takes a build of `cgdl` of their own (about a minute from a fresh
-/// clone), so the default suite leaves them out; `.ci/run` runs them with `--ignored`.
+/// clone), so this test needs the `ui` feature, which the default suite leaves off;
+/// `.ci/run` runs it with `cargo test -p cgdl-ui-tests --features ui`.
 #[test]
-#[ignore = "a build of its own: run with --ignored (.ci/run does)"]
 fn ui() {
     copy_game_files();
     let cases = trybuild::TestCases::new();
