@@ -34,6 +34,25 @@ fn every_test_file_is_in_a_binary() {
             let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
                 continue;
             };
+            // A folder of modules (`units/mod.rs`): its `mod.rs` names each of its files.
+            if path.join("mod.rs").is_file() {
+                let list = read(&format!("{folder}/{stem}/mod.rs"));
+                for inner in std::fs::read_dir(&path).expect("a folder of modules") {
+                    let inner = inner.expect("an entry").path();
+                    let Some(name) = inner.file_stem().and_then(|s| s.to_str()) else {
+                        continue;
+                    };
+                    if inner.extension().is_some_and(|x| x == "rs") && name != "mod" {
+                        files += 1;
+                        assert!(
+                            list.contains(&format!("\nmod {name};\n")),
+                            "{folder}/{stem}/{name}.rs is in no test binary: name it in \
+                             {folder}/{stem}/mod.rs"
+                        );
+                    }
+                }
+                continue;
+            }
             if path.extension().is_none_or(|x| x != "rs") || stem == "main" {
                 continue;
             }

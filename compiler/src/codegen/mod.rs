@@ -142,8 +142,7 @@ struct Gen<'a> {
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds
 /// them for [`crate::ir::param_ranges`] (for its tests).
-#[cfg(test)]
-pub(crate) fn range_oracle<'p>(
+pub fn range_oracle<'p>(
     program: &'p Program,
     source: &'p str,
 ) -> impl FnMut(usize, &[crate::ir::FieldTy]) -> Option<crate::ir::ValueRange> + 'p {

@@ -231,6 +231,17 @@ impl IExpr {
         }
     }
 
+    /// The node of kind `kind` claiming the facts `props`, whether or not they are its own:
+    /// for the tests of [`verify`], which must find such a node. Nothing else makes one.
+    #[doc(hidden)]
+    pub fn claiming(kind: IExprKind, props: Props) -> IExpr {
+        IExpr {
+            kind,
+            span: Span::default(),
+            props: std::cell::OnceCell::from(Box::new(props)),
+        }
+    }
+
     /// This node, standing at `span`.
     pub fn at(mut self, span: Span) -> IExpr {
         self.span = span;

@@ -1415,7 +1415,7 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 
 /// A function's body with parameter `i` replaced by `args[i]` and its own slots moved
 /// past `offset` (so that they clash with no name of the rule it is inlined into).
-pub(crate) fn substitute(body: &IExpr, args: &[IExpr], offset: usize) -> IExpr {
+pub fn substitute(body: &IExpr, args: &[IExpr], offset: usize) -> IExpr {
     let mut e = body.clone();
     // Each node after its parts: an argument put in a parameter's place is not renamed.
     e.rewrite_up(&mut |e| match e.as_var() {
@@ -1428,37 +1428,4 @@ pub(crate) fn substitute(body: &IExpr, args: &[IExpr], offset: usize) -> IExpr {
         None => e.for_each_own_bind_mut(&mut |v| v.slot = v.slot.offset(offset)),
     });
     e
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A body inlined at an offset: its own names move past it (a `min` of a comprehension
-    /// binds its name too), the parameter becomes the argument, and it computes what the
-    /// function computes at the argument.
-    #[test]
-    fn an_inlined_body_moves_its_own_names_and_takes_its_arguments() {
-        let source = "fn least(n: 0..=9) -> nat = min({y + n for y in 1..=3})
-            game G(k: 0..=9) { move m(j in 0..k) => G(least(j) - j - 1) }
-            value grundy of G(9)";
-        let program = crate::compile_str(source).expect("checks");
-        let body = &program.fns[0].body;
-        assert!(matches!(body.kind(), IExprKind::Extreme(_)), "{body:?}");
-        let offset = 10;
-        let arg = IExpr::from(IExprKind::Lit(Val::Int(5)));
-        let inlined = substitute(body, std::slice::from_ref(&arg), offset);
-        let mut slots = Vec::new();
-        inlined.for_each_var(&mut |v| slots.push(v.slot.index()));
-        assert!(
-            !slots.is_empty() && slots.iter().all(|&s| s >= offset),
-            "{slots:?}"
-        );
-        let interp = Interpreter::new(&program, source);
-        let mut env = vec![Val::Int(0); offset + program.fns[0].locals.len()];
-        let at_five = interp.eval(&inlined, &mut env).expect("evaluates");
-        let mut env = vec![Val::Int(5); program.fns[0].locals.len()];
-        assert_eq!(at_five, interp.eval(body, &mut env).expect("evaluates"));
-        assert_eq!(at_five, Val::Int(6));
-    }
 }
