@@ -8,7 +8,8 @@ use cgdl_compiler::{check_as_written, compile_str, parser, queries, Interpreter}
 use cgdl_runtime::report::{run_plan, Answer};
 use cgdl_runtime::Solver;
 
-fn answers(program: &Program, source: &str) -> Vec<Result<Answer, String>> {
+/// Each query's answer (or error message), interpreted, for `program`.
+pub(crate) fn answers(program: &Program, source: &str) -> Vec<Result<Answer, String>> {
     let interp = Interpreter::new(program, source);
     (program.queries.iter())
         .map(|q| {

@@ -1,23 +1,10 @@
 //! Tests of `cgdl_compiler::ir::share`.
 
+use crate::passes::answers;
 use cgdl_compiler::ir::share::*;
 use cgdl_compiler::ir::*;
-use cgdl_compiler::{check_as_written, parser, queries, Interpreter};
-use cgdl_runtime::report::run_plan;
-use cgdl_runtime::Solver;
+use cgdl_compiler::{check_as_written, parser};
 use proptest::prelude::*;
-
-/// Each query's answer (or error message), interpreted, for `program`.
-fn answers(program: &Program, source: &str) -> Vec<Result<String, String>> {
-    let interp = Interpreter::new(program, source);
-    (program.queries.iter())
-        .map(|q| {
-            let plan = queries::plan(&interp, q).map_err(|e| interp.error_text(&e))?;
-            let mut solver = Solver::new(&interp);
-            (run_plan(&mut solver, plan).map(|a| format!("{a:?}"))).map_err(|e| e.to_string())
-        })
-        .collect()
-}
 
 /// The program as written and shared, after checking that both answer alike.
 fn both(source: &str) -> (Program, Program) {
