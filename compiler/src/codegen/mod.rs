@@ -142,6 +142,7 @@ struct Gen<'a> {
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds
 /// them for [`crate::ir::param_ranges`] (for its tests).
+#[doc(hidden)]
 pub fn range_oracle<'p>(
     program: &'p Program,
     source: &'p str,

@@ -1,5 +1,5 @@
-//! Tests of the compiler's modules, one file a module (the `tests` modules they were
-//! once, moved here so that `cargo test` does not build the compiler a second time).
+//! Tests of the compiler's modules, one file a module, through their public items: kept
+//! out of `src/` so that `cargo test` builds the compiler once, not again with `cfg(test)`.
 
 mod codes;
 mod ir_digits;
