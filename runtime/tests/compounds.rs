@@ -6,6 +6,11 @@ use cgdl_runtime::{Outcome, SolveError, WNumber};
 
 /// The most positions an exact search of one case may solve.
 const EXACT_POSITIONS: u64 = 200_000;
+/// The most positions the memo routes' reference solver may solve in one case. A few nested
+/// compounds solve hundreds of thousands of positions, at up to 60 µs each, three times
+/// over: 10 to 35 s of a test that otherwise takes 1 s. Past this bound a case is skipped
+/// (about one in 400).
+const ROUTE_POSITIONS: u64 = 10_000;
 use proptest::prelude::*;
 
 /// One option of a random game's node.
@@ -153,12 +158,19 @@ proptest! {
         let mut dense = Solver::new(&game);
         let mut by_key = Solver::new(&keyed);
         let mut by_hash = Solver::new(&hashed);
+        // The other two solve the positions the bounded one solves.
+        dense.set_max_positions(ROUTE_POSITIONS);
+        let within = |v: Result<Value, SolveError>| match v {
+            Ok(v) => Some(v),
+            Err(SolveError::TooManyPositions { .. }) => None,
+            Err(other) => panic!("{other}"),
+        };
         for kind in ValueKind::ALL {
-            let want = dense.value(kind, &e).unwrap();
+            let Some(want) = within(dense.value(kind, &e)) else { return Ok(()) };
             prop_assert_eq!(by_key.value(kind, &e).unwrap(), want.clone(), "{} of {}", kind, e);
             prop_assert_eq!(by_hash.value(kind, &e).unwrap(), want, "{} of {}", kind, e);
             for p in 0..game.nodes.len() as u8 {
-                let want = dense.value_of(kind, p).unwrap();
+                let Some(want) = within(dense.value_of(kind, p)) else { return Ok(()) };
                 prop_assert_eq!(by_key.value_of(kind, p).unwrap(), want.clone());
                 prop_assert_eq!(by_hash.value_of(kind, p).unwrap(), want);
             }
