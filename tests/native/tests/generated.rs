@@ -46,8 +46,8 @@ fn generated_programs_run_the_same_natively_and_interpreted() {
 
 /// Program `i` as written, then after each pass of the optimizer in turn
 /// (`cgdl_compiler::opt::PASSES`, in order), checked well formed after each
-/// (`cgdl_compiler::ir::verify`); `changed` is called with the pass's name and the program
-/// after each pass that changed it.
+/// (`cgdl_compiler::ir::verify`). `changed` is called with `"as written"` and the program as
+/// checked, then with the pass's name and the program after each pass that changed it.
 fn through_each_pass(i: usize, mut changed: impl FnMut(&str, &Program)) {
     let source = generated::source(i).expect("every program is compiled");
     let file = parser::parse_file(source).expect("generated programs parse");
@@ -67,10 +67,10 @@ fn through_each_pass(i: usize, mut changed: impl FnMut(&str, &Program)) {
     }
 }
 
-/// Each pass of the optimizer keeps every answer: each program of those whose index leaves
-/// `part` divided by `of`, interpreted as written, has the same answers and errors after
-/// each pass that changed it ([`through_each_pass`]). The programs are parted among tests
-/// so that the test threads share them.
+/// Each pass of the optimizer keeps every answer: each program whose index is `part` modulo
+/// `of` has the answers and errors it has as written after each pass that changed it
+/// ([`through_each_pass`]). The programs are parted among tests so that the test threads
+/// share them.
 fn each_pass_keeps_every_answer(part: usize, of: usize) {
     for i in (part..generated::COUNT).step_by(of) {
         let source = generated::source(i).expect("every program is compiled");

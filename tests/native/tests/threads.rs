@@ -17,8 +17,8 @@ fn every_example_answers_on_threads_as_on_one() {
     }
 }
 
-/// The generated programs whose index leaves `part` divided by `of` answer on two and
-/// three threads as on one; how many answers they have (not errors). The programs are
+/// The generated programs whose index is `part` modulo `of` answer on two and three
+/// threads as on one; how many answers they have (not errors). The programs are
 /// parted among tests so that the test threads share them.
 fn generated_programs_answer_on_threads_as_on_one(part: usize, of: usize) -> usize {
     let mut answers = 0;
