@@ -114,12 +114,17 @@ fn show(p: &Program, e: &IExpr) -> String {
     }
 }
 
-/// The program's first game's moves as text.
-fn moves(p: &Program) -> Vec<String> {
+/// The program's first game's moves.
+fn rules(p: &Program) -> &[Move] {
     let GameKind::Rules(moves) = &p.games[0].kind else {
         panic!("the test's game has rules")
     };
-    moves.iter().map(|m| show_move(p, m)).collect()
+    moves
+}
+
+/// The program's first game's moves as text.
+fn moves(p: &Program) -> Vec<String> {
+    rules(p).iter().map(|m| show_move(p, m)).collect()
 }
 
 const TWICE: &str = "fn top(s: set<0..9>) -> nat = max(s)
@@ -159,10 +164,9 @@ fn an_expression_binding_its_own_names_is_shared() {
     let (written, shared) = both(SIDE_BY_SIDE);
     let slots = |p: &Program| {
         let mut slots = Vec::new();
-        let GameKind::Rules(moves) = &p.games[0].kind else {
-            panic!("the test's game has rules")
-        };
-        moves[0].result.for_each_bind(&mut |v| slots.push(v.slot));
+        rules(p)[0]
+            .result
+            .for_each_bind(&mut |v| slots.push(v.slot));
         slots
     };
     assert_eq!(slots(&written).len(), 2);
