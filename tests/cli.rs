@@ -970,10 +970,10 @@ fn threads_answer_as_one_thread_and_the_interpreter() {
     assert!(stderr(&out).contains("--threads"), "{}", stderr(&out));
 }
 
-/// The outcome search of a game that does not split, long enough (natural dots on 5 × 5
-/// dots without its symmetry lines: past the 100,000 positions after which it wakes its
-/// helpers) to be searched by two threads at once, answers as one thread: P, as Lenhardt's
-/// Theorem 4.2 says where R + C is even.
+/// The outcome search of a game that does not split, long enough (natural dots on 4 × 7
+/// dots without its symmetry lines, 1.1 million positions: past the 1,000,000 after which
+/// it wakes its helpers) to be searched by two threads at once, answers as one thread: N,
+/// as Lenhardt's Theorem 4.2 says where R + C is odd.
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]
 fn an_outcome_search_on_two_threads_answers_as_one() {
@@ -987,12 +987,12 @@ fn an_outcome_search_on_two_threads_answers_as_one() {
                 && !l.starts_with("table")
         })
         .map(|l| match l {
-            "const R = 3" => "const R = 5\n".to_string(),
-            "const C = 3" => "const C = 5\n".to_string(),
+            "const R = 3" => "const R = 4\n".to_string(),
+            "const C = 3" => "const C = 7\n".to_string(),
             _ => format!("{l}\n"),
         })
         .collect();
-    assert!(text.contains("const R = 5\n") && text.contains("const C = 5\n"));
+    assert!(text.contains("const R = 4\n") && text.contains("const C = 7\n"));
     text.push_str("value outcome of Dots({})\n");
     let path = temp_file("dots_plain.cgdl", &text);
     let run = |threads: &str| {
@@ -1003,7 +1003,7 @@ fn an_outcome_search_on_two_threads_answers_as_one() {
     };
     let one = run("1");
     assert!(
-        one.ends_with("value outcome of Dots({})\n  outcome  P\n"),
+        one.ends_with("value outcome of Dots({})\n  outcome  N\n"),
         "{one}"
     );
     assert_eq!(one, run("2"));
