@@ -1184,8 +1184,8 @@ impl<'r, R: Rules> Solver<'r, R> {
                 frame.cursor += 1;
                 continue;
             }
-            let step = self.try_opt(kind, &frame.bufs, i)?;
-            let (step, busy) = self.consult_others(step, self.stack.len() + 1);
+            let mut step = self.try_opt(kind, &frame.bufs, i)?;
+            let busy = self.consult_others(&mut step, self.stack.len() + 1);
             // A thread passes over (once) an option another thread is deciding, near the
             // top of the search.
             if busy
@@ -1245,7 +1245,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         let (mut first_unknown, mut any_fixed) = (None, false);
         let symmetric = self.mode == Mode::Fast && self.symmetric;
         for i in 0..bufs.opts.len() {
-            let (step, fixing) = match bufs.opts.refs[i] {
+            let (mut step, fixing) = match bufs.opts.refs[i] {
                 OptRef::Leaves { start, len: 1 } if symmetric => {
                     let (step, image, fixing) =
                         self.try_image_fixing(kind, bufs.opts.leaves[start as usize])?;
@@ -1259,7 +1259,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             if symmetric {
                 bufs.fixing.push(fixing);
             }
-            let (step, _) = self.consult_others(step, self.stack.len() + 1);
+            self.consult_others(&mut step, self.stack.len() + 1);
             match step {
                 Step::Value(OUTCOME_P) => return Ok(Scan::Winning),
                 Step::Value(v) => bufs.vals.push(v),
