@@ -16,6 +16,19 @@ pub enum Side {
 
 /// A universe of games: every game of one file (or one hand-written program) shares one
 /// packed, `Copy` position key `Pos` (typically a game tag plus the fields' bits).
+///
+/// Only [`Rules::options`] must be written. Its methods fall in four groups:
+///
+/// | group | methods | what the default does |
+/// |---|---|---|
+/// | the game itself | `options`, `is_partizan`, `side_options`, `write_pos` | impartial: each side's options are `options` |
+/// | memo layout | `dense_index`, `key`, `wide_key`, `code`, `position_of_code`, `measures` | positions kept in a hash map; no tiered solve |
+/// | fast paths | `grundy_kernel`, `least_image`, `least_image_fixing`, `has_symmetries`, `ends_now`, `options_open`, `splits` | none: every search as the definition goes |
+/// | checks and resources | `checked_symmetries`, `symmetry_image`, `symmetry_name`, `forget_positions` | nothing checked; positions are values |
+///
+/// A fast path never changes a value: each answers as its definition says (the method's
+/// documentation), or declines (`None`, [`KernelAnswer::Declined`], `false`) and the
+/// solver does what the definition does.
 pub trait Rules {
     /// A packed position key of any game of the universe.
     type Pos: Copy + Eq + Ord + Hash + Debug;
