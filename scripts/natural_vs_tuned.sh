@@ -13,15 +13,11 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 runs=${RUNS:-3}
 
-# Best time (seconds) of $runs runs of `cgdl run FILE`, after one run that builds it.
+# Best time (seconds, to the millisecond) of $runs runs of `cgdl run FILE`, after one run
+# that builds it.
 best() {
     $cgdl run --native "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; $cgdl run --native "$1" >&2; exit 1; }
-    local best=
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -f "%e" -o "$tmp/t" $cgdl run --native "$1" > /dev/null
-        best=$(awk -v a="$(cat "$tmp/t")" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
-    done
-    echo "$best"
+    best_of "$runs" 600 $cgdl run --native "$1"
 }
 
 # `FILE` without its `symmetry` lines.
@@ -114,7 +110,7 @@ row() {
     local n t
     n=$(best "$tmp/natural.cgdl")
     t=$(best "$tmp/tuned.cgdl")
-    echo "| ${game//_/ } | $r × $c | $n s | $t s | $(awk -v n="$n" -v t="$t" 'BEGIN { printf "%.2f", n / t }') |"
+    echo "| ${game//_/ } | $r × $c | $n s | $t s | $(awk -v n="$n" -v t="$t" 'BEGIN { if (t > 0) printf "%.2f", n / t; else print "–" }') |"
 }
 row dots 4 4
 row dots 4 5
