@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{
-    assert_fails_with, both_back_ends, both_back_ends_fail_with, cgdl, stderr,
+    assert_fails_with, both_back_ends, both_back_ends_fail_with, cgdl, stats_positions, stderr,
     stderr_without_build_note, stdout, temp_file,
 };
 use std::path::PathBuf;
@@ -129,10 +129,7 @@ fn stats_are_written_to_stderr() {
             assert_eq!(stdout(out), stdout(plain));
             let err = stderr_without_build_note(out);
             let line = err.lines().last().expect("a stats line");
-            let solved: u64 = (line.strip_prefix("stats: "))
-                .and_then(|rest| rest.split(' ').next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("not a stats line: {line}"));
+            let solved = stats_positions(out);
             // Walk(9) and its smaller walks, each solved once.
             assert!((1..=10).contains(&solved), "{line}");
             assert!(line.contains(" positions solved in "), "{line}");
@@ -970,10 +967,11 @@ fn threads_answer_as_one_thread_and_the_interpreter() {
     assert!(stderr(&out).contains("--threads"), "{}", stderr(&out));
 }
 
-/// The outcome search of a game that does not split, long enough (natural dots on 4 × 7
-/// dots without its symmetry lines, 1.1 million positions: past the 1,000,000 after which
-/// it wakes its helpers) to be searched by two threads at once, answers as one thread: N,
-/// as Lenhardt's Theorem 4.2 says where R + C is odd.
+/// The outcome search of a game that does not split, long enough (natural dots on 3 × 10
+/// dots without its symmetry lines, 1.5 million positions: past the
+/// `OUTCOME_WAKE_AFTER` after which it wakes its helpers, as the test checks) to be
+/// searched by two threads at once, answers as one thread: N, as Lenhardt's Theorem 4.2
+/// says where R + C is odd.
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]
 fn an_outcome_search_on_two_threads_answers_as_one() {
@@ -987,26 +985,31 @@ fn an_outcome_search_on_two_threads_answers_as_one() {
                 && !l.starts_with("table")
         })
         .map(|l| match l {
-            "const R = 3" => "const R = 4\n".to_string(),
-            "const C = 3" => "const C = 7\n".to_string(),
+            "const C = 3" => "const C = 10\n".to_string(),
             _ => format!("{l}\n"),
         })
         .collect();
-    assert!(text.contains("const R = 4\n") && text.contains("const C = 7\n"));
+    assert!(text.contains("const R = 3\n") && text.contains("const C = 10\n"));
     text.push_str("value outcome of Dots({})\n");
     let path = temp_file("dots_plain.cgdl", &text);
     let run = |threads: &str| {
         let file = path.to_str().expect("path");
         let out = cgdl(&["run", "--native", file, "--threads", threads, "--stats"]);
         assert!(out.status.success(), "{}", stderr(&out));
-        stdout(&out)
+        (stdout(&out), stats_positions(&out))
     };
-    let one = run("1");
+    let (one, solved) = run("1");
     assert!(
         one.ends_with("value outcome of Dots({})\n  outcome  N\n"),
         "{one}"
     );
-    assert_eq!(one, run("2"));
+    // Else the helpers never wake, and the test would compare one thread with itself.
+    let wake = cgdl::runtime::solver::OUTCOME_WAKE_AFTER;
+    assert!(
+        solved > wake + wake / 20,
+        "{solved} positions: too few to share"
+    );
+    assert_eq!(one, run("2").0);
 }
 
 /// Canonical forms computed by two threads (Domineering on 4 × 5: past the 2,048 positions

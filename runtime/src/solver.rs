@@ -23,6 +23,8 @@ mod nimber;
 mod outcome_share;
 pub mod shared;
 
+pub use outcome_share::OUTCOME_WAKE_AFTER;
+
 use budget::Budget;
 use frame::{
     Buffers, Frame, Node, SymmetryStats, Task, HELD_OPTIONS_WHILE_WAITING,

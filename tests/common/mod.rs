@@ -177,6 +177,17 @@ pub fn stderr_without_build_note(o: &Output) -> String {
         .collect()
 }
 
+/// The positions a `--stats` line (the last line of `o`'s stderr, build notes aside) says
+/// were solved.
+pub fn stats_positions(o: &Output) -> u64 {
+    let err = stderr_without_build_note(o);
+    let line = err.lines().last().expect("a stats line");
+    (line.strip_prefix("stats: "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("not a stats line: {line}"))
+}
+
 /// `cgdl ARGS` natively, then with `--interp`.
 pub fn both_back_ends(args: &[&str]) -> [Output; 2] {
     let mut interp_args = args.to_vec();

@@ -48,7 +48,7 @@ const SHARE_DEPTH: usize = 64;
 /// 884,307 in 0.71–0.79 s woken after 1,000,000; natural dots 5 × 6 without them, 15.6
 /// million positions, took 16.2–16.3 s woken after 100,000 and 16.9–17.1 s after
 /// 1,000,000.)
-const OUTCOME_WAKE_AFTER: u64 = 1_000_000;
+pub const OUTCOME_WAKE_AFTER: u64 = 1_000_000;
 
 /// Positions a thread opens between two looks at what the other threads decided.
 pub(super) const POLL_EVERY: u64 = 256;
