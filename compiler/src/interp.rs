@@ -138,6 +138,63 @@ pub struct Interpreter<'p> {
 /// The most function results [`Interpreter`] keeps before it forgets them all.
 const MAX_KEPT_CALLS: usize = 1 << 18;
 
+/// The least image of a position of `fields` (in context `context`) under its context's
+/// group of `found`, with its twins made least, and the maps that fix it; `None` where the
+/// group is trivial and nothing moves to the corner.
+fn found_least_fields(
+    found: &FoundSymmetries,
+    rank: &std::collections::HashMap<&Val, u32>,
+    context: usize,
+    fields: &[Val],
+) -> Option<(Vec<Val>, u64)> {
+    let group = found.groups.get(context)?;
+    if group.order <= 1 && !found.to_corner && found.across.iter().all(|a| a.is_empty()) {
+        return None;
+    }
+    // Each set field as its elements' ranks (a value outside the type stays, as it is).
+    let image = |map: Option<&[u32]>| -> Vec<Val> {
+        (fields.iter())
+            .map(|f| match f {
+                Val::Set(items) => {
+                    let mut ranks: Vec<u32> = Vec::new();
+                    let mut outside: Vec<Val> = Vec::new();
+                    for v in items.iter() {
+                        match rank.get(v) {
+                            Some(&r) => ranks.push(map.map_or(r, |m| m[r as usize])),
+                            None => outside.push(v.clone()),
+                        }
+                    }
+                    for class in &group.twins {
+                        let held = class.iter().filter(|r| ranks.contains(r)).count();
+                        ranks.retain(|r| !class.contains(r));
+                        ranks.extend(&class[..held]);
+                    }
+                    let set: BTreeSet<Val> = (ranks.iter())
+                        .map(|&r| found.elements[r as usize].clone())
+                        .chain(outside)
+                        .collect();
+                    match found.to_corner {
+                        true => Val::Set(Rc::new(to_corner(&set))),
+                        false => Val::Set(Rc::new(set)),
+                    }
+                }
+                other => other.clone(),
+            })
+            .collect()
+    };
+    let own = image(None);
+    let (mut least, mut fixing) = (own.clone(), 0u64);
+    for (e, map) in group.maps.iter().enumerate() {
+        let candidate = image(Some(map));
+        if candidate < least {
+            least = candidate;
+        } else if candidate == own && e < 64 {
+            fixing |= 1 << e;
+        }
+    }
+    Some((least, fixing))
+}
+
 /// A set of cells (numbers, or tuples of numbers) moved to the corner: each part of each
 /// cell less the least of that part over the set.
 fn to_corner(set: &BTreeSet<Val>) -> BTreeSet<Val> {
@@ -280,62 +337,41 @@ impl<'p> Interpreter<'p> {
 
     /// The least image of `pos` under the symmetries the compiler found for its game (see
     /// [`FoundSymmetries`]): over the identity and each map of its context's group, the
-    /// image with its twins made least, least by the order of the fields' values; and the
-    /// maps that fix it.
+    /// image with its twins made least, least by the order of the fields' values, and the
+    /// maps that fix it; and the same of each image under the maps across (each in its own
+    /// context), where less.
     fn found_least_image(&self, pos: u32, found: &FoundSymmetries) -> (u32, u64) {
         let (gid, fields) = self.position(pos);
         let Some(context) = found.context.rank_in(&fields) else {
             return (pos, 0);
         };
-        let Some(group) = found.groups.get(context) else {
-            return (pos, 0);
-        };
-        if group.order <= 1 && !found.to_corner {
-            return (pos, 0);
-        }
         let rank: std::collections::HashMap<&Val, u32> = (found.elements.iter())
             .enumerate()
             .map(|(i, v)| (v, i as u32))
             .collect();
-        // Each set field as its elements' ranks (a value outside the type stays, as it is).
-        let image = |map: Option<&[u32]>| -> Vec<Val> {
-            (fields.iter())
-                .map(|f| match f {
-                    Val::Set(items) => {
-                        let mut ranks: Vec<u32> = Vec::new();
-                        let mut outside: Vec<Val> = Vec::new();
-                        for v in items.iter() {
-                            match rank.get(v) {
-                                Some(&r) => ranks.push(map.map_or(r, |m| m[r as usize])),
-                                None => outside.push(v.clone()),
-                            }
-                        }
-                        for class in &group.twins {
-                            let held = class.iter().filter(|r| ranks.contains(r)).count();
-                            ranks.retain(|r| !class.contains(r));
-                            ranks.extend(&class[..held]);
-                        }
-                        let set: BTreeSet<Val> = (ranks.iter())
-                            .map(|&r| found.elements[r as usize].clone())
-                            .chain(outside)
-                            .collect();
-                        match found.to_corner {
-                            true => Val::Set(Rc::new(to_corner(&set))),
-                            false => Val::Set(Rc::new(set)),
-                        }
-                    }
-                    other => other.clone(),
-                })
-                .collect()
+        let Some((mut least, fixing)) = found_least_fields(found, &rank, context, &fields) else {
+            return (pos, 0);
         };
-        let own = image(None);
-        let (mut least, mut fixing) = (own.clone(), 0u64);
-        for (e, map) in group.maps.iter().enumerate() {
-            let candidate = image(Some(map));
+        for (to, map) in found.across.get(context).into_iter().flatten() {
+            let mut image: Vec<Val> = fields.to_vec();
+            for ((f, _), v) in found.context.iter().zip(found.context.choice(*to)) {
+                image[*f] = v;
+            }
+            for f in image.iter_mut() {
+                if let Val::Set(items) = f {
+                    let mapped: BTreeSet<Val> = (items.iter())
+                        .map(|v| match rank.get(v) {
+                            Some(&r) => found.elements[map[r as usize] as usize].clone(),
+                            None => v.clone(),
+                        })
+                        .collect();
+                    *f = Val::Set(Rc::new(mapped));
+                }
+            }
+            let candidate =
+                (found_least_fields(found, &rank, *to, &image)).map_or(image, |(least, _)| least);
             if candidate < least {
                 least = candidate;
-            } else if candidate == own && e < 64 {
-                fixing |= 1 << e;
             }
         }
         (self.intern(gid, least.into()), fixing)

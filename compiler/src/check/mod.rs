@@ -275,6 +275,7 @@ impl<'a> Checker<'a> {
                         symmetries: Vec::new(),
                         heap_code: None,
                         found: None,
+                        held_by_found: Vec::new(),
                         symmetry_tables: None,
                         translation: None,
                         domains: Vec::new(),

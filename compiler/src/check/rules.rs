@@ -189,6 +189,7 @@ impl Checker<'_> {
                         name: s.name.name.clone(),
                         result,
                         proven: false,
+                        note: String::new(),
                     });
                 }
                 self.program.games[id].symmetries = symmetries;

@@ -116,11 +116,24 @@ fn restrict_found(found: &FoundSymmetries, elements: &[Val]) -> FoundSymmetries 
             }
         })
         .collect();
+    let restrict = |map: &Vec<u32>| {
+        (elements.iter())
+            .map(|v| index.get(map.get(*rank.get(v)? as usize)?).copied())
+            .collect::<Option<Vec<u32>>>()
+    };
+    let across = (found.across.iter())
+        .map(|maps| {
+            (maps.iter())
+                .filter_map(|(to, map)| Some((*to, restrict(map)?)))
+                .collect()
+        })
+        .collect();
     FoundSymmetries {
         elements: elements.to_vec(),
         context: found.context.clone(),
         groups,
         to_corner: found.to_corner,
+        across,
     }
 }
 
@@ -594,11 +607,70 @@ impl Gen<'_> {
                 (least, fixing)
             },
         };
-        let arm = quote!(#[allow(unused_variables)] #pattern => {
+        let body = quote! {
             #context
             let own = #own;
             #search
-        });
+        };
+        // Maps across contexts (or that the groups do not hold): the least of the least
+        // images of their images too.
+        let most_across = found.across.iter().map(Vec::len).max().unwrap_or(0);
+        let arm = match most_across {
+            0 => quote!(#[allow(unused_variables)] #pattern => { #body }),
+            _ => {
+                let least_fn = format_ident!("{name}_found_least");
+                let doc = format!(
+                    " The least image of a position of `{}` in its context's group.",
+                    game.name
+                );
+                statics.push(quote! {
+                    #[doc = #doc]
+                    #[allow(unused_variables, clippy::match_single_binding, unreachable_patterns)]
+                    fn #least_fn(pos: Pos) -> (Pos, u64) {
+                        match pos {
+                            #pattern => { #body }
+                            other => (other, 0),
+                        }
+                    }
+                });
+                let mut across = Vec::new();
+                for k in 0..most_across {
+                    let element = BitSymmetry {
+                        entries: (0..count)
+                            .map(|c| {
+                                let (to, map) = found.across[c].get(k)?;
+                                let maps = (sizes.iter())
+                                    .map(|size| {
+                                        let (_, wide) = (*size)?;
+                                        moved((map.clone(), wide))
+                                    })
+                                    .collect();
+                                Some((*to, maps))
+                            })
+                            .collect(),
+                    };
+                    let prefix = format!("{name}_across_{k}");
+                    let (guard, image) =
+                        self.bit_image(gid, &prefix, &element, &contexts, &mut statics);
+                    let compare = quote! {
+                        let (image, _) = #least_fn(#image);
+                        if image < least {
+                            least = image;
+                        }
+                    };
+                    across.push(match guard {
+                        None => quote!({ #compare }),
+                        Some(guard) => quote!(if let #guard { #compare }),
+                    });
+                }
+                quote!(#[allow(unused_variables)] #pattern => {
+                    #context
+                    let (mut least, fixing) = #least_fn(pos);
+                    #(#across)*
+                    (least, fixing)
+                })
+            }
+        };
         Some(SymmetryArms {
             least: arm,
             items: quote!(#(#statics)*),

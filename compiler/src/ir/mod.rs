@@ -1281,6 +1281,9 @@ pub struct Symmetry {
     /// positions as least images under proven maps as they are; under the others only
     /// with the solver's check of each orbit (the runtime's `Rules::checked_symmetries`).
     pub proven: bool,
+    /// How the compiler proved it, or why it could not (for `cgdl check`); empty before
+    /// the symmetry pass.
+    pub note: String,
 }
 
 /// A game's declared symmetries as tables ([`Game::symmetry_tables`]). The fields the maps
@@ -1392,8 +1395,13 @@ pub struct Game {
     /// its rules state ([`heap_code`]). Set once by the checker; every back end reads it.
     pub heap_code: Option<Vec<u8>>,
     /// The symmetries the compiler found in its rules and proved (`crate::opt::symmetry`),
-    /// where it declares none: both back ends keep positions as least images under them.
+    /// where it declares none or every declared map is among them: both back ends keep
+    /// positions as least images under them.
     pub found: Option<FoundSymmetries>,
+    /// Declared maps that the compiler proved and found among its own symmetries
+    /// (`found`), each with how it was proven: taken out of `symmetries`, since the solver
+    /// keeps positions under `found`, which holds them (for `cgdl check`).
+    pub held_by_found: Vec<(String, String)>,
     /// Its declared symmetries as tables of its fields' values, computed while compiling
     /// (`crate::opt::images`), where some map keeps each field, rebuilds a set field
     /// element by element or computes a field with few values.
@@ -1440,6 +1448,12 @@ pub struct FoundSymmetries {
     /// dropped, which have the same values wherever a position lies
     /// (`crate::opt::translations`).
     pub to_corner: bool,
+    /// Declared maps proven symmetries that the groups do not hold (a board turned over
+    /// its diagonal, which makes a `rows × cols` board a `cols × rows` one), by context:
+    /// for context `c`, each map as the context of its image and a permutation of the
+    /// ranks. A position's least image is also the least image of each of their images
+    /// (each in its own context's group).
+    pub across: Vec<Vec<(usize, Vec<u32>)>>,
 }
 
 impl FoundSymmetries {

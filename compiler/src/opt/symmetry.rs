@@ -19,7 +19,7 @@
 
 use super::automorphism::{Graph, Perm};
 use super::structure::{SVal, Structure};
-use crate::interp::{within_budget, Interpreter};
+use crate::interp::{within_budget, EvalError, Interpreter};
 use crate::ir::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
@@ -34,77 +34,40 @@ const SMALL_GROUP: usize = 4096;
 /// The largest group order counted element by element (for messages only).
 const ORDER_COUNTED: usize = 10_000;
 
-/// What the pass found for one game.
-#[derive(Debug, Default)]
-struct Findings {
-    found: Option<FoundSymmetries>,
-    proven: Vec<bool>,
+/// A declared map proven a symmetry: for each context, the context of its image and its
+/// permutation of the elements; and how it was proven (for `cgdl check`).
+#[derive(Debug)]
+struct Proof {
+    to: Vec<usize>,
+    perms: Vec<Vec<u32>>,
+    how: String,
+    /// The elements the permutations permute, by rank, and the contexts, by rank.
+    elements: Vec<Val>,
+    context: Vec<ContextField>,
 }
 
-/// Runs the pass on every game of `program`.
-pub fn run(program: &mut Program, source: &str) {
-    let mut findings: Vec<Findings> = {
-        let interp = Interpreter::new(program, source);
-        (0..program.games.len())
-            .map(|gid| analyse(program, &interp, gid))
-            .collect()
-    };
-    // A game proven the same wherever its position lies: its images are moved to the
-    // corner, and where its rules move sets to the corner, its symmetries are those of its
-    // rules without those moves (which have the same values).
-    for (gid, f) in findings.iter_mut().enumerate() {
-        let game = &program.games[gid];
-        // Native code moves sets of cells of one or two parts to the corner.
-        let Some(translation) = game.translation.as_ref().filter(|t| t.dims.len() <= 2) else {
-            continue;
-        };
-        if !game.symmetries.is_empty() {
-            continue;
-        }
-        if let (None, Some(stripped)) = (&f.found, &translation.stripped) {
-            let mut plain = program.clone();
-            plain.games[gid].kind = GameKind::Rules(stripped.clone());
-            let interp = Interpreter::new(&plain, source);
-            f.found = analyse(&plain, &interp, gid).found;
-        }
-        let found = f.found.get_or_insert_with(|| FoundSymmetries {
-            elements: Vec::new(),
-            context: Vec::new(),
-            groups: vec![ContextGroup {
-                twins: Vec::new(),
-                maps: Vec::new(),
-                order: 1,
-            }],
-            to_corner: false,
-        });
-        if found.elements.is_empty() {
-            found.elements = super::translations::cells(&translation.dims);
-        }
-        found.to_corner = true;
-    }
-    for (game, f) in program.games.iter_mut().zip(findings) {
-        game.found = f.found;
-        for (s, proven) in game.symmetries.iter_mut().zip(f.proven) {
-            s.proven = proven;
-        }
+impl Proof {
+    /// Whether it keeps every context (a found group holds only such maps).
+    fn keeps_contexts(&self) -> bool {
+        self.to.iter().enumerate().all(|(c, &to)| to == c)
     }
 }
 
-fn analyse(program: &Program, interp: &Interpreter, gid: usize) -> Findings {
+/// A game's structure ([`Structure`]) and its values in every context.
+struct Analysis {
+    structure: Structure,
+    values: Vec<Vec<SVal>>,
+}
+
+/// The structure of game `gid` of `program` and its values, or why there is none.
+fn analysis(program: &Program, interp: &Interpreter, gid: usize) -> Result<Analysis, String> {
     let game = &program.games[gid];
-    let mut out = Findings {
-        found: None,
-        proven: vec![false; game.symmetries.len()],
-    };
-    let structure = match Structure::of(program, gid) {
-        Ok(s) => s,
-        Err(why) => {
-            if std::env::var_os("CGDL_DEBUG_SYMMETRY").is_some() {
-                eprintln!("{}: no structure: {why}", game.name);
-            }
-            return out;
+    let structure = Structure::of(program, gid).map_err(|why| {
+        if std::env::var_os("CGDL_DEBUG_SYMMETRY").is_some() {
+            eprintln!("{}: no structure: {why}", game.name);
         }
-    };
+        format!("the rules are not generic in the elements of the sets ({why})")
+    })?;
     let (values, spent) = within_budget(BUDGET, || {
         (0..structure.context.count())
             .map(|c| structure.evaluate(interp, c))
@@ -118,44 +81,314 @@ fn analyse(program: &Program, interp: &Interpreter, gid: usize) -> Findings {
             }
         }
     }
-    let Ok(values) = values else {
-        return out;
-    };
     if spent {
-        return out;
+        return Err("the rules' tables take too long to evaluate".into());
     }
-    if game.symmetries.is_empty() {
-        let groups: Vec<ContextGroup> = (values.iter())
-            .map(|v| context_group(structure.elements.len(), v))
-            .collect();
-        if groups.iter().any(|g| g.order > 1) {
-            out.found = Some(FoundSymmetries {
-                elements: structure.elements.clone(),
-                context: structure.context.clone(),
-                groups,
-                to_corner: false,
+    let values = values.map_err(|why| format!("a table of the rules fails ({why})"))?;
+    Ok(Analysis { structure, values })
+}
+
+/// The symmetries of `a`'s structure, the permutations `extra` (proven declared maps that
+/// keep every context) among the generators of each context's group; `None` where every
+/// group is trivial.
+fn find(a: &Analysis, extra: &[&Proof]) -> Option<FoundSymmetries> {
+    let n = a.structure.elements.len();
+    let groups: Vec<ContextGroup> = (a.values.iter().enumerate())
+        .map(|(c, v)| {
+            let extra: Vec<Perm> = extra.iter().map(|p| p.perms[c].clone()).collect();
+            context_group(n, v, &extra)
+        })
+        .collect();
+    groups.iter().any(|g| g.order > 1).then(|| FoundSymmetries {
+        elements: a.structure.elements.clone(),
+        context: a.structure.context.clone(),
+        groups,
+        to_corner: false,
+        across: Vec::new(),
+    })
+}
+
+/// Each declared map of game `gid` proven against `a` (where the game is proven the same
+/// wherever its position lies, `corner` gives its cells' parts: an image moved to the
+/// corner is proven as the image before that move, which has the same values), or why not.
+fn prove_declared(
+    program: &Program,
+    interp: &Interpreter,
+    gid: usize,
+    a: &Analysis,
+    corner: Option<usize>,
+) -> Vec<Result<Proof, String>> {
+    let game = &program.games[gid];
+    (game.symmetries.iter())
+        .map(|s| {
+            let stripped = corner.and_then(|k| corner_stripped(program, game, k, &s.result));
+            let image = stripped.as_ref().unwrap_or(&s.result);
+            let (map, spent) = within_budget(BUDGET, || {
+                declared_map(program, interp, gid, &a.structure, image)
             });
-        }
-    } else {
-        for (k, s) in game.symmetries.iter().enumerate() {
-            out.proven[k] = within_budget(BUDGET, || {
-                declared_map(program, interp, gid, &structure, &s.result)
-                    .is_some_and(|(to, perms)| Structure::preserved(&values, &to, &perms))
+            let (to, perms) = match (map, spent) {
+                (_, true) => return Err("its image takes too long to evaluate".to_string()),
+                (Err(why), _) => return Err(why),
+                (Ok(map), _) => map,
+            };
+            if !Structure::preserved(&a.values, &to, &perms) {
+                return Err("its permutation of the elements does not keep the rules' \
+                    tables (it may still be a symmetry: the solver checks it)"
+                    .to_string());
+            }
+            let how = match stripped.is_some() {
+                true => {
+                    "a permutation of the cells that keeps the rules, then a move to \
+                    the corner (the game has the same values wherever a position lies)"
+                }
+                false => "a permutation of the elements that keeps the rules",
+            };
+            Ok(Proof {
+                to,
+                perms,
+                how: how.to_string(),
+                elements: a.structure.elements.clone(),
+                context: a.structure.context.clone(),
             })
-            .0;
+        })
+        .collect()
+}
+
+/// The declared image `result` (a position of `game`, a game of one set field of cells of
+/// `k` parts) with its move to the corner dropped, where it moves its set to the corner:
+/// `G(shift(s))`, or `let`s of the least row and column of a set named by a `let` and the
+/// set moved by them. `None` where it does not.
+fn corner_stripped(program: &Program, game: &Game, k: usize, result: &IExpr) -> Option<IExpr> {
+    let frame = game.locals.len();
+    // `let`s around the position are taken inside it, around its one field.
+    let mut lets = Vec::new();
+    let mut e = result;
+    while let IExprKind::Let { var, value, body } = e.kind() {
+        lets.push((var, value));
+        e = body;
+    }
+    let IExprKind::Pos { game: g, args, .. } = e.kind() else {
+        return None;
+    };
+    let [arg] = args.as_slice() else { return None };
+    let mut inner = arg.clone();
+    for (var, value) in lets.into_iter().rev() {
+        inner = IExpr::from(IExprKind::Let {
+            var: var.clone(),
+            value: value.clone(),
+            body: Box::new(inner),
+        });
+    }
+    let set = super::translations::corner_argument(program, frame, k, &inner)?;
+    let mut out = e.clone();
+    if let IExprKind::Pos { args, .. } = out.kind_mut() {
+        args[0] = set;
+    }
+    debug_assert!(matches!(out.kind(), IExprKind::Pos { game, .. } if game == g));
+    Some(out)
+}
+
+/// Whether `p` is in `group`: the identity or one of its maps, up to the order within
+/// each twin class (a map keeps it).
+fn holds(group: &ContextGroup, p: &[u32]) -> bool {
+    let mut class: HashMap<u32, usize> = HashMap::default();
+    for (i, members) in group.twins.iter().enumerate() {
+        for &e in members {
+            class.insert(e, i);
         }
     }
-    out
+    let same = |m: &dyn Fn(usize) -> u32| {
+        (0..p.len()).all(|e| match class.get(&(e as u32)) {
+            None => p[e] == m(e),
+            Some(_) => class.get(&p[e]) == class.get(&m(e)) && class.contains_key(&p[e]),
+        })
+    };
+    same(&|e| e as u32) || group.maps.iter().any(|m| same(&|e| m[e]))
+}
+
+/// The proven declared maps `proofs` that `found`'s groups do not hold, by context: from
+/// each context, a map to each other context the maps reach (composed from them, the first
+/// found), and each map that keeps the context where its group does not hold it.
+fn across(found: &FoundSymmetries, proofs: &[&Proof]) -> Vec<Vec<(usize, Vec<u32>)>> {
+    let n = found.elements.len();
+    (0..found.groups.len())
+        .map(|c| {
+            let mut reached: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+            reached.insert(c, (0..n as u32).collect());
+            let mut queue = std::collections::VecDeque::from([c]);
+            while let Some(d) = queue.pop_front() {
+                let here = reached[&d].clone();
+                for p in proofs {
+                    let e = p.to[d];
+                    if reached.contains_key(&e) {
+                        continue;
+                    }
+                    let composed: Vec<u32> = here.iter().map(|&x| p.perms[d][x as usize]).collect();
+                    reached.insert(e, composed);
+                    queue.push_back(e);
+                }
+            }
+            let mut out: Vec<(usize, Vec<u32>)> =
+                reached.into_iter().filter(|(e, _)| *e != c).collect();
+            for p in proofs {
+                if p.to[c] == c && !holds(&found.groups[c], &p.perms[c]) {
+                    out.push((c, p.perms[c].clone()));
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Runs the pass on every game of `program`.
+pub fn run(program: &mut Program, source: &str) {
+    let outcomes: Vec<Outcome> = {
+        let interp = Interpreter::new(program, source);
+        (0..program.games.len())
+            .map(|gid| game_symmetries(program, &interp, source, gid))
+            .collect()
+    };
+    for (game, o) in program.games.iter_mut().zip(outcomes) {
+        game.found = o.found;
+        for (s, proof) in game.symmetries.iter_mut().zip(&o.proofs) {
+            s.proven = proof.is_ok();
+            s.note = match proof {
+                Ok(p) => format!("proven: {}", p.how),
+                Err(why) => format!("not proven: {why}"),
+            };
+        }
+        if o.held {
+            game.held_by_found = (game.symmetries.drain(..))
+                .map(|s| (s.name, s.note))
+                .collect();
+        }
+    }
+}
+
+/// What the pass concludes for one game.
+struct Outcome {
+    found: Option<FoundSymmetries>,
+    proofs: Vec<Result<Proof, String>>,
+    /// Whether the found group holds every declared map (all proven).
+    held: bool,
+}
+
+fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: usize) -> Outcome {
+    let game = &program.games[gid];
+    // A game proven the same wherever its position lies: its images are moved to the
+    // corner (native code moves sets of cells of one or two parts).
+    let translation = game.translation.as_ref().filter(|t| t.dims.len() <= 2);
+    let corner = translation.map(|t| t.dims.len());
+    let own = analysis(program, interp, gid);
+    let mut proofs: Vec<Result<Proof, String>> = match &own {
+        Ok(a) => prove_declared(program, interp, gid, a, corner),
+        Err(why) => game.symmetries.iter().map(|_| Err(why.clone())).collect(),
+    };
+    // The proofs made on the analysis whose group is the found one.
+    let mut chosen = own.ok();
+    let mut found = chosen.as_ref().and_then(|a| {
+        let extra: Vec<&Proof> = (proofs.iter().flatten())
+            .filter(|p| p.keeps_contexts())
+            .collect();
+        find(a, &extra)
+    });
+    // Where the rules move sets to the corner, their symmetries are those of the rules
+    // without those moves (which have the same values): a move to the corner hides them.
+    if let Some(stripped) = translation.and_then(|t| t.stripped.as_ref()) {
+        if found.is_none() || proofs.iter().any(|p| p.is_err()) {
+            let mut plain = program.clone();
+            plain.games[gid].kind = GameKind::Rules(stripped.clone());
+            let plain_interp = Interpreter::new(&plain, source);
+            if let Ok(a) = analysis(&plain, &plain_interp, gid) {
+                let plain_proofs = prove_declared(&plain, &plain_interp, gid, &a, corner);
+                if found.is_none() {
+                    let extra: Vec<&Proof> = (plain_proofs.iter().flatten())
+                        .filter(|p| p.keeps_contexts())
+                        .collect();
+                    found = find(&a, &extra);
+                    // Proofs on the rules as written are kept where the plain ones fail,
+                    // but only the plain ones are in the found group.
+                    for (p, q) in proofs.iter_mut().zip(plain_proofs) {
+                        if q.is_ok() || p.is_err() {
+                            *p = q;
+                        }
+                    }
+                    chosen = Some(a);
+                } else {
+                    for (p, q) in proofs.iter_mut().zip(plain_proofs) {
+                        if p.is_err() && q.is_ok() {
+                            *p = q;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(translation) = translation {
+        let found = found.get_or_insert_with(|| FoundSymmetries {
+            elements: Vec::new(),
+            context: Vec::new(),
+            groups: vec![ContextGroup {
+                twins: Vec::new(),
+                maps: Vec::new(),
+                order: 1,
+            }],
+            to_corner: false,
+            across: Vec::new(),
+        });
+        if found.elements.is_empty() {
+            found.elements = super::translations::cells(&translation.dims);
+        }
+        found.to_corner = true;
+    }
+    // Every declared map proven: the found symmetries take them in (a map the groups do
+    // not hold, one to another context, is applied before them), and the solver keeps
+    // positions under the found symmetries alone.
+    let held = !game.symmetries.is_empty()
+        && proofs.iter().all(|p| p.is_ok())
+        && chosen.as_ref().is_some_and(|a| {
+            (found.as_ref()).is_none_or(|f| {
+                f.elements == a.structure.elements && f.context == a.structure.context
+            }) && (proofs.iter().flatten())
+                .all(|p| p.elements == a.structure.elements && p.context == a.structure.context)
+        });
+    if held {
+        let a = chosen.as_ref().expect("the proofs' structure");
+        let f = found.get_or_insert_with(|| FoundSymmetries {
+            elements: a.structure.elements.clone(),
+            context: a.structure.context.clone(),
+            groups: (0..a.values.len())
+                .map(|_| ContextGroup {
+                    twins: Vec::new(),
+                    maps: Vec::new(),
+                    order: 1,
+                })
+                .collect(),
+            to_corner: false,
+            across: Vec::new(),
+        });
+        f.across = across(f, &proofs.iter().flatten().collect::<Vec<_>>());
+    } else if !game.symmetries.is_empty() {
+        // Otherwise a game that declares maps keeps to them.
+        found = None;
+    }
+    Outcome {
+        found,
+        proofs,
+        held,
+    }
 }
 
 /// The group of one context's structure `values` over `n` elements.
-fn context_group(n: usize, values: &[SVal]) -> ContextGroup {
+fn context_group(n: usize, values: &[SVal], extra: &[Perm]) -> ContextGroup {
     let graph = encode(n, values);
-    let (generators, complete) = graph.automorphisms();
+    let (found, complete) = graph.automorphisms();
+    // Proven declared maps first, so that a group too large to list keeps them.
+    let generators = extra.iter().cloned().chain(found);
     // Each generator as a permutation of the elements, kept only where it maps every
     // value of the structure onto itself.
     let preserves = |p: &[u32]| values.iter().all(|v| &v.permuted(p) == v);
-    let generators: Vec<Perm> = (generators.into_iter())
+    let generators: Vec<Perm> = generators
         .map(|g| g[..n].to_vec())
         .filter(|p| preserves(p))
         .collect();
@@ -384,21 +617,26 @@ fn encode(n: usize, values: &[SVal]) -> Graph {
 }
 
 /// A declared map as permutations of the elements: for each context, the context of the
-/// image and the permutation; `None` where the map is not element by element (or not a
-/// permutation in some context).
+/// image and the permutation; or why the map is not one (not element by element, or not
+/// a permutation in some context).
 fn declared_map(
     program: &Program,
     interp: &Interpreter,
     gid: usize,
     structure: &Structure,
     result: &IExpr,
-) -> Option<(Vec<usize>, Vec<Vec<u32>>)> {
+) -> Result<(Vec<usize>, Vec<Vec<u32>>), String> {
     let game = &program.games[gid];
+    let not_elementwise = || {
+        "its image is not built element by element (`{ f(x) for x in s }` of each set \
+         field, the other fields from fields of few values)"
+            .to_string()
+    };
     let IExprKind::Pos { game: g, args, .. } = result.kind() else {
-        return None;
+        return Err(not_elementwise());
     };
     if *g != gid {
-        return None;
+        return Err(not_elementwise());
     }
     let n = structure.elements.len();
     let frame = game.locals.len();
@@ -411,48 +649,78 @@ fn declared_map(
         }
         let mut image = choice.clone();
         let mut perm: Option<Vec<u32>> = None;
+        let fails = |e: EvalError| {
+            format!(
+                "its image fails where {}: {}",
+                context_text(game, &structure.context, &choice),
+                e.message
+            )
+        };
         for (i, arg) in args.iter().enumerate() {
             if let Some(k) = structure.context.iter().position(|(f, _)| *f == i) {
-                image[k] = interp.eval(arg, &mut env).ok()?;
+                image[k] = interp.eval(arg, &mut env).map_err(fails)?;
                 continue;
             }
             let p: Vec<u32> = match arg.kind() {
                 IExprKind::Var(v) if v.slot == VarId::new(i) => (0..n as u32).collect(),
                 IExprKind::Compr { elem, clauses } => {
                     let [IClause::Bind(vars, field)] = clauses.as_slice() else {
-                        return None;
+                        return Err(not_elementwise());
                     };
-                    let field = field.as_var()?;
-                    if field.slot != VarId::new(i) {
-                        return None;
-                    }
+                    let Some(field) = field.as_var().filter(|f| f.slot == VarId::new(i)) else {
+                        return Err(not_elementwise());
+                    };
+                    let _ = field;
                     let mut p = Vec::with_capacity(n);
                     for e in &structure.elements {
-                        crate::interp::bind(vars, e.clone(), &mut env).ok()?;
-                        let v = interp.eval(elem, &mut env).ok()?.normalize();
-                        p.push(structure.rank_of(&v)?);
+                        crate::interp::bind(vars, e.clone(), &mut env).map_err(fails)?;
+                        let v = interp.eval(elem, &mut env).map_err(fails)?.normalize();
+                        let Some(rank) = structure.rank_of(&v) else {
+                            return Err(format!(
+                                "it maps {e} to {v}, which no set of the field holds"
+                            ));
+                        };
+                        p.push(rank);
                     }
                     p
                 }
-                _ => return None,
+                _ => return Err(not_elementwise()),
             };
             match &perm {
                 None => perm = Some(p),
                 Some(q) if *q == p => {}
-                Some(_) => return None,
+                Some(_) => return Err("it maps the elements of two set fields differently".into()),
             }
         }
         let p = perm.unwrap_or_else(|| (0..n as u32).collect());
         let mut hit = vec![false; n];
-        for &x in &p {
-            if std::mem::replace(&mut hit[x as usize], true) {
-                return None;
+        for (x, &y) in p.iter().enumerate() {
+            if std::mem::replace(&mut hit[y as usize], true) {
+                let first = p.iter().position(|&z| z == y).unwrap_or(x);
+                return Err(format!(
+                    "it maps {} and {} to the same element",
+                    structure.elements[first], structure.elements[x]
+                ));
             }
         }
-        to.push(structure.context.rank_of(&image)?);
+        let Some(rank) = structure.context.rank_of(&image) else {
+            return Err("its image's fields of few values leave their types".into());
+        };
+        to.push(rank);
         perms.push(p);
     }
-    Some((to, perms))
+    Ok((to, perms))
+}
+
+/// The context `choice` of `game`'s fields, as `rows = 3, cols = 4` (or `always` for none).
+fn context_text(game: &Game, context: &[ContextField], choice: &[Val]) -> String {
+    if context.is_empty() {
+        return "it is applied".into();
+    }
+    (context.iter().zip(choice))
+        .map(|((f, _), v)| format!("{} = {v}", game.fields[*f].name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What the pass found and proved, a line per game with symmetries: `Dots: 8 symmetries
@@ -479,26 +747,46 @@ pub fn describe(program: &Program) -> Vec<String> {
                 (false, _) => format!("{}: {size} symmetries (found{note})", game.name),
             });
         }
+        let declared = |n: usize| match n {
+            1 => "1 declared symmetry".to_string(),
+            _ => format!("{n} declared symmetries"),
+        };
+        if !game.held_by_found.is_empty() {
+            out.push(format!(
+                "{}: {} (proven, among the found ones)",
+                game.name,
+                declared(game.held_by_found.len())
+            ));
+            for (name, note) in &game.held_by_found {
+                out.push(format!("  `{name}`: {note}"));
+            }
+        }
         if !game.symmetries.is_empty() {
             let unproven: Vec<&str> = (game.symmetries.iter())
                 .filter(|s| !s.proven)
                 .map(|s| s.name.as_str())
                 .collect();
             let n = game.symmetries.len();
-            let declared = match n {
-                1 => "1 declared symmetry".to_string(),
-                _ => format!("{n} declared symmetries"),
-            };
             out.push(match unproven.as_slice() {
-                [] => format!("{}: {declared} (proven)", game.name),
-                names => {
-                    format!(
-                    "{}: {declared}, not proven: {} (checked at each position the solver expands)",
+                [] => format!("{}: {} (proven)", game.name, declared(n)),
+                names => format!(
+                    "{}: {}, not proven: {} (checked as the solver runs)",
                     game.name,
-                    names.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
-                )
-                }
+                    declared(n),
+                    names
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             });
+            for s in &game.symmetries {
+                let note = match s.proven {
+                    true => s.note.clone(),
+                    false => format!("checked; {}", s.note),
+                };
+                out.push(format!("  `{}`: {note}", s.name));
+            }
         }
     }
     out

@@ -914,6 +914,43 @@ fn corner_fn(f: &Function) -> bool {
     is_corner(elem, clauses, &env, k)
 }
 
+/// Where `e` (an expression of a body of `frame` slots, a set of cells of `k` parts) moves a
+/// set to the corner, that set before the move: a call of a helper that moves its argument
+/// to the corner (`shift(s)`), or a set named by a `let`, then `let`s of the least of each
+/// of its parts, then the set moved by them. `None` for anything else.
+pub fn corner_argument(program: &Program, frame: usize, k: usize, e: &IExpr) -> Option<IExpr> {
+    match e.kind() {
+        IExprKind::Call { func, args, .. } if corner_fn(&program.fns[*func]) => {
+            let [arg] = args.as_slice() else { return None };
+            Some(arg.clone())
+        }
+        IExprKind::Let { var, value, body } => {
+            let mut env = Env::new(frame);
+            env.set(var, Class::Set)?;
+            let mut body = &**body;
+            while let IExprKind::Let {
+                var,
+                value,
+                body: rest,
+            } = body.kind()
+            {
+                let least = least_part(value, &env, k)?;
+                env.set(var, least)?;
+                body = rest;
+            }
+            let IExprKind::Compr { elem, clauses } = body.kind() else {
+                return None;
+            };
+            let [IClause::Bind(_, s)] = clauses.as_slice() else {
+                return None;
+            };
+            (s.as_var()?.slot == var.slot && is_corner(elem, clauses, &env, k))
+                .then(|| (**value).clone())
+        }
+        _ => None,
+    }
+}
+
 /// The moves with each call of a helper that moves its argument to the corner replaced by
 /// the argument, where the argument is never empty; `None` where one may be empty or a
 /// move to the corner is written in the rules themselves.
