@@ -133,6 +133,8 @@ pub struct Interpreter<'p> {
     /// Set where the run hands over to the native solver when it is ready: a position's
     /// options are then refused, which stops the solve.
     handoff: Option<cgdl_runtime::driver::Handoff>,
+    /// Least images of positions under their games' checked maps, found once a position.
+    checked_images: RefCell<cgdl_runtime::rules::ImageCache<u32>>,
 }
 
 /// The most function results [`Interpreter`] keeps before it forgets them all.
@@ -238,6 +240,7 @@ impl<'p> Interpreter<'p> {
             table: RefCell::new(PosTable::default()),
             calls: RefCell::default(),
             handoff: None,
+            checked_images: RefCell::default(),
         }
     }
 
@@ -1322,16 +1325,26 @@ impl Rules for Interpreter<'_> {
 
     fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
         let game = &self.program.games[self.position(pos).0];
-        if let Some(found) = &game.found {
-            return self.found_least_image(pos, found);
-        }
+        let base = match &game.found {
+            Some(found) => self.found_least_image(pos, found),
+            None => (pos, 0),
+        };
         let maps = game.symmetries.len();
         if maps == 0 {
-            return (pos, 0);
+            return base;
         }
         let image = |p, k| self.symmetry_image(p, k);
         match game.checks_symmetries() {
-            true => cgdl_runtime::rules::checked_least_image_fixing(pos, maps, image),
+            // The maps the solver checks, over the found symmetries' least image: once a
+            // position (the maps are evaluated as written).
+            true => {
+                let (base, fixing) = base;
+                let mut cache = self.checked_images.borrow_mut();
+                let least = cache.image(base, |b| {
+                    cgdl_runtime::rules::checked_least_image_fixing(b, maps, image).0
+                });
+                (least, fixing)
+            }
             false => cgdl_runtime::rules::least_image_fixing(pos, maps, image),
         }
     }
@@ -1344,22 +1357,30 @@ impl Rules for Interpreter<'_> {
         }
     }
 
+    /// The image of `pos` under declared map `k`, as the solver sees it: where the game has
+    /// found symmetries too, the image's least image under them.
     fn symmetry_image(&self, pos: u32, k: usize) -> Option<u32> {
         let (gid, fields) = self.position(pos);
         let game = &self.program.games[gid];
-        if let Some(image) = self.tabled_image(gid, &fields, k) {
-            return Some(image);
-        }
-        let mut env = vec![Val::Int(0); game.locals.len()];
-        env[..fields.len()].clone_from_slice(&fields);
-        // A map whose image fails (a field outside its type) is not applied.
-        match self.eval(&game.symmetries.get(k)?.result, &mut env) {
-            Ok(Val::Game(e)) => match *e {
-                Expr::Pos(q) => Some(q),
-                _ => None,
-            },
-            _ => None,
-        }
+        let image = match self.tabled_image(gid, &fields, k) {
+            Some(image) => image,
+            None => {
+                let mut env = vec![Val::Int(0); game.locals.len()];
+                env[..fields.len()].clone_from_slice(&fields);
+                // A map whose image fails (a field outside its type) is not applied.
+                match self.eval(&game.symmetries.get(k)?.result, &mut env) {
+                    Ok(Val::Game(e)) => match *e {
+                        Expr::Pos(q) => q,
+                        _ => return None,
+                    },
+                    _ => return None,
+                }
+            }
+        };
+        Some(match &game.found {
+            Some(found) => self.found_least_image(image, found).0,
+            None => image,
+        })
     }
 
     fn symmetry_name(&self, pos: u32, k: usize) -> String {
@@ -1372,6 +1393,7 @@ impl Rules for Interpreter<'_> {
 
     fn forget_positions(&self) -> bool {
         *self.table.borrow_mut() = PosTable::default();
+        *self.checked_images.borrow_mut() = Default::default();
         true
     }
 

@@ -669,8 +669,14 @@ fn declared_symmetries_become_tables_the_interpreter_reads() {
         "    symmetry columns",
         "    symmetry turn => Cram({ (x.0, (x.1 + 1) % C) for x in empty })\n    symmetry columns",
     );
-    let (written, optimized) = both(&cram);
+    // (Not solved: the wrong map is reported where it would supply a value, which depends
+    // on the symmetries the solver applies with it.)
+    let file = parser::parse_file(&cram).expect("parses");
+    let written = check_as_written(&file, &cram).expect("checks");
+    let optimized = compile_str(&cram).expect("checks");
+    // The turn does not commute with the mirrors: every map is checked alone.
     assert!(optimized.games[0].held_by_found.is_empty());
+    assert!(optimized.games[0].found.is_none());
     assert_eq!(optimized.games[0].symmetries.len(), 3);
     assert!(written.games[0].symmetry_tables.is_none());
     let tables = optimized.games[0].symmetry_tables.as_ref().expect("tables");
@@ -690,8 +696,10 @@ fn declared_symmetries_become_tables_the_interpreter_reads() {
 
     // A reversal of the first `n` places of a row: the context is `n`; an element at `n`
     // or past it leaves the row (the map applies to sets without one), and `n` is kept.
+    // (The rules read `x + 1`, so the compiler finds no symmetry of its own: the images
+    // are the tables' alone. The map is no symmetry of them, and is reported alike.)
     let row = "game Row(n: 1..=4, s: set<0..5>) {
-    move take(x in s, x < n) => Row(n, s - {x})
+    move take(x in s, x < n, x + 1 not in s) => Row(n, s - {x})
     symmetry flip => Row(n, { n - 1 - x for x in s })
 }
 value grundy of Row(4, {0, 1, 3})

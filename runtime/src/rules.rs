@@ -133,7 +133,9 @@ pub trait Rules {
     /// How many declared symmetries of `pos`'s game the solver checks as it runs: those of a
     /// game whose maps the compiler did not prove to be symmetries. For such a game
     /// [`Rules::least_image_fixing`] must be [`checked_least_image_fixing`] over the maps
-    /// [`Rules::symmetry_image`] gives, and the solver verifies, at each position it
+    /// [`Rules::symmetry_image`] gives, from the position's least image under the
+    /// symmetries proven (where it has some: then each map's image is taken to its least
+    /// image under them too), and the solver verifies, at each position it
     /// expands, that the position and each of its images have the same options (up to the
     /// symmetries): a map that is not a symmetry stops the solve with an error naming it,
     /// never a different value. Default: none.
@@ -142,7 +144,8 @@ pub trait Rules {
     }
 
     /// The image of `pos` under declared symmetry `k` of its game (`k` below
-    /// [`Rules::checked_symmetries`]), `None` where the map does not apply (its image
+    /// [`Rules::checked_symmetries`]), taken to its least image under the proven
+    /// symmetries where the game has some; `None` where the map does not apply (its image
     /// fails).
     fn symmetry_image(&self, _pos: Self::Pos, _k: usize) -> Option<Self::Pos> {
         None
@@ -341,6 +344,51 @@ pub fn checked_least_image_fixing<P: Copy + Ord>(
         }
     }
     (least, fixing)
+}
+
+/// The least images of positions under maps the solver checks, kept for one thread: a
+/// position's least image ([`checked_least_image_fixing`] over its game's declared maps,
+/// each image taken to its least image under the symmetries the compiler proved), or its
+/// image under one map, is found once per position rather than each time the position is
+/// an option or expanded, since the declared maps are evaluated as written. A
+/// direct-mapped table (a newer entry takes an older one's slot): it only saves work, and
+/// never changes an image, since an image is a function of its position (and map).
+pub struct ImageCache<K, V = K> {
+    slots: Box<[Option<(K, V)>]>,
+}
+
+impl<K: Copy + Eq + Hash, V: Copy> Default for ImageCache<K, V> {
+    fn default() -> Self {
+        ImageCache::new()
+    }
+}
+
+impl<K: Copy + Eq + Hash, V: Copy> ImageCache<K, V> {
+    /// Slots of the table (a power of two).
+    const SLOTS: usize = 1 << 16;
+
+    /// An empty cache.
+    pub fn new() -> Self {
+        ImageCache {
+            slots: vec![None; Self::SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// The image of `key` kept, or `image(key)`, kept.
+    #[inline]
+    pub fn image(&mut self, key: K, image: impl FnOnce(K) -> V) -> V {
+        use std::hash::BuildHasher;
+        let hash = rustc_hash::FxBuildHasher.hash_one(key);
+        let slot = &mut self.slots[(hash >> 40) as usize & (Self::SLOTS - 1)];
+        match *slot {
+            Some((k, v)) if k == key => v,
+            _ => {
+                let v = image(key);
+                *slot = Some((key, v));
+                v
+            }
+        }
+    }
 }
 
 /// The options of heap `n` of the game with code `digits` (an octal or hexadecimal code: [`crate::heap`]); `heap(k)`

@@ -284,7 +284,8 @@ impl Gen<'_> {
             let mut tries = Vec::new();
             for (e, element) in group.iter().enumerate() {
                 let prefix = format!("{name}_group_{e}");
-                let (guard, image) = self.bit_image(gid, &prefix, element, &contexts, &mut statics);
+                let (guard, image) =
+                    self.bit_image(gid, "", &prefix, element, &contexts, &mut statics);
                 let bit = Literal::u64_unsuffixed(1 << e);
                 let compare = quote! {
                     let image = #image;
@@ -306,7 +307,7 @@ impl Gen<'_> {
                 #(#tries)*
                 (least, fixing)
             });
-            self.context_values(gid, &contexts, &mut statics);
+            self.context_values(gid, "", &contexts, &mut statics);
             return Ok(Some(SymmetryArms {
                 least: arm,
                 items: quote!(#(#statics)*),
@@ -322,7 +323,7 @@ impl Gen<'_> {
                     read.extend(game.fields.iter().map(|f| Rc::from(f.name.as_str())));
                     let prefix = format!("{name}_{k}");
                     let (guard, image) =
-                        self.bit_image(gid, &prefix, element, &contexts, &mut statics);
+                        self.bit_image(gid, "", &prefix, element, &contexts, &mut statics);
                     match guard {
                         None => quote!(::std::result::Result::Ok(#image)),
                         Some(guard) => quote!({
@@ -367,7 +368,7 @@ impl Gen<'_> {
             let k = Literal::usize_unsuffixed(k);
             arms.push(quote!(#k => #body,));
         }
-        self.context_values(gid, &contexts, &mut statics);
+        self.context_values(gid, "", &contexts, &mut statics);
         let params = (game.fields.iter().zip(&fields).enumerate()).map(|(i, (f, x))| {
             let ty = self.stored_ty(&f.ty, &self.layout.games[gid].fields[i]);
             if read.contains(f.name.as_str()) {
@@ -398,22 +399,78 @@ impl Gen<'_> {
         // Images are positions of the same game: another never reaches the call.
         let other =
             (self.program.games.len() > 1).then(|| quote!(_ => ::std::option::Option::None,));
-        let least = match checked {
-            true => quote!(checked_least_image_fixing),
-            false => quote!(least_image_fixing),
-        };
-        let arm = quote! {
-            #any => #rt::rules::#least(pos, #maps, |p, map_index| match p {
-                #pattern => #name(#(#fields,)* map_index).ok(),
-                #other
-            }),
+        let mut function = function;
+        let arm = match checked {
+            false => quote! {
+                #any => #rt::rules::least_image_fixing(pos, #maps, |p, map_index| match p {
+                    #pattern => #name(#(#fields,)* map_index).ok(),
+                    #other
+                }),
+            },
+            // The checked maps over the found symmetries' least image (where the game has
+            // found symmetries too), each image taken to its least image under them; a
+            // position's least image found once a thread (the maps are evaluated as written).
+            true => {
+                let (base, found_items) = self.checked_base(gid, game);
+                function.extend(found_items);
+                let upper = name.to_string().to_ascii_uppercase();
+                let (cache, images) = (
+                    format_ident!("{upper}_CHECKED"),
+                    format_ident!("{upper}_IMAGES"),
+                );
+                let image_fn = format_ident!("{name}_checked_image");
+                let start = match &base {
+                    Some(f) => quote!(#f(pos)),
+                    None => quote!((pos, 0u64)),
+                };
+                let image = match &base {
+                    Some(f) => quote!(#name(#(#fields,)* map_index).ok().map(|q| #f(q).0)),
+                    None => quote!(#name(#(#fields,)* map_index).ok()),
+                };
+                let doc = format!(
+                    " The image of a position of `{}` under a checked map, as the solver sees it \
+                     (found once a thread).",
+                    game.name
+                );
+                function.extend(quote! {
+                    ::std::thread_local! {
+                        static #cache: ::std::cell::RefCell<#rt::rules::ImageCache<Pos>> =
+                            ::std::cell::RefCell::new(#rt::rules::ImageCache::new());
+                        static #images: ::std::cell::RefCell<
+                            #rt::rules::ImageCache<(Pos, usize), ::std::option::Option<Pos>>,
+                        > = ::std::cell::RefCell::new(#rt::rules::ImageCache::new());
+                    }
+                    #[doc = #doc]
+                    #[allow(clippy::match_single_binding, unreachable_patterns)]
+                    fn #image_fn(pos: Pos, map_index: usize) -> ::std::option::Option<Pos> {
+                        #images.with_borrow_mut(|cache| {
+                            cache.image((pos, map_index), |(p, map_index)| match p {
+                                #pattern => #image,
+                                #other
+                            })
+                        })
+                    }
+                });
+                quote! {
+                    #any => {
+                        let (base, fixing) = #start;
+                        let least = #cache.with_borrow_mut(|cache| {
+                            cache.image(base, |base| {
+                                #rt::rules::checked_least_image_fixing(base, #maps, #image_fn).0
+                            })
+                        });
+                        (least, fixing)
+                    }
+                }
+            }
         };
         let checked = checked.then(|| {
             let names = game.symmetries.iter().map(|s| Literal::string(&s.name));
             let ks = (0..game.symmetries.len()).map(Literal::usize_unsuffixed);
+            let image_fn = format_ident!("{name}_checked_image");
             [
                 quote!(#any => #maps,),
-                quote!(#pattern => #name(#(#fields,)* map_index).ok(),),
+                quote!(#any => #image_fn(pos, map_index),),
                 quote!(#any => match map_index {
                     #(#ks => #names.to_string(),)*
                     _ => ::std::format!("#{map_index}"),
@@ -425,6 +482,33 @@ impl Gen<'_> {
             items: function,
             checked,
         }))
+    }
+
+    /// For a game whose declared maps the solver checks and that has found symmetries too:
+    /// the function giving a position's least image under the found ones (and the maps that
+    /// fix it), and its items.
+    fn checked_base(&self, gid: usize, game: &Game) -> (Option<Ident>, TokenStream) {
+        let Some(arms) = (game.found.as_ref()).and_then(|f| self.found_fn(gid, game, f)) else {
+            return (None, quote!());
+        };
+        let f = format_ident!("{}_found_base", self.names.games[gid].symmetry);
+        let (least, items) = (arms.least, arms.items);
+        let doc = format!(
+            " The least image of a position of `{}` under its found symmetries.",
+            game.name
+        );
+        let function = quote! {
+            #items
+            #[doc = #doc]
+            #[allow(clippy::match_single_binding, unreachable_patterns)]
+            fn #f(pos: Pos) -> (Pos, u64) {
+                match pos {
+                    #least
+                    other => (other, 0),
+                }
+            }
+        };
+        (Some(f), function)
     }
 
     /// The arm of `Rules::least_image_fixing` for a game with symmetries the compiler
@@ -580,7 +664,8 @@ impl Gen<'_> {
         let mut tries = Vec::new();
         for (e, element) in elements.iter().enumerate() {
             let prefix = format!("{name}_found_{e}");
-            let (guard, image) = self.bit_image(gid, &prefix, element, &contexts, &mut statics);
+            let (guard, image) =
+                self.bit_image(gid, "FOUND_", &prefix, element, &contexts, &mut statics);
             let image = normalize(image);
             let bit = Literal::u64_unsuffixed(1 << e);
             let compare = quote! {
@@ -596,7 +681,7 @@ impl Gen<'_> {
                 Some(guard) => quote!(if let #guard { #compare }),
             });
         }
-        self.context_values(gid, &contexts, &mut statics);
+        self.context_values(gid, "FOUND_", &contexts, &mut statics);
         let pattern = self.pos_pattern(gid, &fields);
         let own = normalize(quote!(pos));
         let search = match tries.is_empty() {
@@ -651,7 +736,7 @@ impl Gen<'_> {
                     };
                     let prefix = format!("{name}_across_{k}");
                     let (guard, image) =
-                        self.bit_image(gid, &prefix, &element, &contexts, &mut statics);
+                        self.bit_image(gid, "FOUND_", &prefix, &element, &contexts, &mut statics);
                     let compare = quote! {
                         let (image, _) = #least_fn(#image);
                         if image < least {
@@ -685,6 +770,7 @@ impl Gen<'_> {
     fn bit_image(
         &self,
         gid: usize,
+        tag: &str,
         prefix: &str,
         element: &BitSymmetry,
         contexts: &[ContextField],
@@ -764,7 +850,7 @@ impl Gen<'_> {
         let mut parts = Vec::new();
         for (i, x) in fields.iter().enumerate() {
             if let Some(k) = contexts.iter().position(|(f, _)| *f == i) {
-                let values = self.context_table(gid, k);
+                let values = self.context_table(gid, tag, k);
                 parts.push(quote!(#values[to]));
             } else if let Some(j) = mapped.iter().position(|&f| f == i) {
                 let image = &images[j];
@@ -786,10 +872,11 @@ impl Gen<'_> {
         (Some(guard), self.pos_pattern(gid, &parts))
     }
 
-    /// The name of the table of the stored values of the `k`th context field, by context.
-    fn context_table(&self, gid: usize, k: usize) -> Ident {
+    /// The name of the table of the stored values of the `k`th context field, by context
+    /// (`tag` tells the found symmetries' contexts from the declared maps').
+    fn context_table(&self, gid: usize, tag: &str, k: usize) -> Ident {
         let name = &self.names.games[gid].symmetry;
-        format_ident!("{}_CONTEXT_{k}", name.to_string().to_ascii_uppercase())
+        format_ident!("{}_{tag}CONTEXT_{k}", name.to_string().to_ascii_uppercase())
     }
 
     /// `let context = ...;`: the rank of a position's context (nothing without contexts).
@@ -821,6 +908,7 @@ impl Gen<'_> {
     fn context_values(
         &self,
         gid: usize,
+        tag: &str,
         contexts: &[ContextField],
         statics: &mut Vec<TokenStream>,
     ) {
@@ -836,7 +924,7 @@ impl Gen<'_> {
                 _ => unreachable!("context fields are numbers or booleans"),
             });
             let count = contexts.count();
-            let table = self.context_table(gid, k);
+            let table = self.context_table(gid, tag, k);
             statics.push(quote!(static #table: [#ty; #count] = [#(#values),*];));
         }
     }

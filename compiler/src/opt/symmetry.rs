@@ -188,6 +188,99 @@ fn corner_stripped(program: &Program, game: &Game, k: usize, result: &IExpr) -> 
     Some(out)
 }
 
+/// Whether the map of the elements `perms` (to contexts `to`) commutes with `found`'s
+/// symmetries: in each context it takes each map of the group to a map of its image
+/// context's group, each twin class onto a twin class, and where images move to the
+/// corner, it is a motion of the board (a mirror or turn, then a step), which takes a
+/// translation to a translation. The found least image is then a function of the map's
+/// orbits, so the solver's checks over it see what they would see alone.
+fn normalizes(found: &FoundSymmetries, to: &[usize], perms: &[Vec<u32>]) -> bool {
+    if found.across.iter().any(|a| !a.is_empty()) {
+        return false;
+    }
+    if found.to_corner && !perms.iter().all(|p| board_motion(&found.elements, p)) {
+        return false;
+    }
+    (0..found.groups.len()).all(|c| {
+        let (sigma, target) = (&perms[c], &found.groups[to[c]]);
+        let mut inverse = vec![0u32; sigma.len()];
+        for (x, &y) in sigma.iter().enumerate() {
+            inverse[y as usize] = x as u32;
+        }
+        let group = &found.groups[c];
+        let maps_taken = group.maps.iter().all(|g| {
+            let conjugate: Vec<u32> = (0..sigma.len())
+                .map(|x| sigma[g[inverse[x] as usize] as usize])
+                .collect();
+            holds(target, &conjugate)
+        });
+        let twins_taken = group.twins.iter().all(|class| {
+            let mut image: Vec<u32> = class.iter().map(|&x| sigma[x as usize]).collect();
+            image.sort_unstable();
+            target.twins.iter().any(|t| {
+                let mut t = t.clone();
+                t.sort_unstable();
+                t == image
+            })
+        });
+        maps_taken && twins_taken
+    })
+}
+
+/// Whether `p`, a permutation of the cells `elements` (numbers, or pairs of numbers), is a
+/// motion of the board: each cell `x` taken to `A x + b` for one signed permutation `A` of
+/// the parts and one step `b`.
+fn board_motion(elements: &[Val], p: &[u32]) -> bool {
+    let point = |v: &Val| -> Option<Vec<i64>> {
+        match v {
+            Val::Int(i) => Some(vec![*i]),
+            Val::Tuple(parts) => parts
+                .iter()
+                .map(|x| match x {
+                    Val::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    };
+    let Some(points) = elements.iter().map(point).collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    let Some(first) = points.first() else {
+        return true;
+    };
+    let k = first.len();
+    // Each signed permutation of the parts: the part each image part reads, and its sign.
+    let orders: Vec<Vec<usize>> = match k {
+        1 => vec![vec![0]],
+        2 => vec![vec![0, 1], vec![1, 0]],
+        _ => return false,
+    };
+    (orders.iter()).any(|order| {
+        (0..1usize << k).any(|signs| {
+            let linear = |x: &[i64]| -> Vec<i64> {
+                (0..k)
+                    .map(|i| match signs >> i & 1 {
+                        0 => x[order[i]],
+                        _ => -x[order[i]],
+                    })
+                    .collect()
+            };
+            let image0 = &points[p[0] as usize];
+            let step: Vec<i64> = (linear(first).iter().zip(image0))
+                .map(|(a, b)| b - a)
+                .collect();
+            (points.iter().enumerate()).all(|(x, cell)| {
+                let moved: Vec<i64> = (linear(cell).iter().zip(&step))
+                    .map(|(a, b)| a + b)
+                    .collect();
+                points[p[x] as usize] == moved
+            })
+        })
+    })
+}
+
 /// Whether `p` is in `group`: the identity or one of its maps, up to the order within
 /// each twin class (a map keeps it).
 fn holds(group: &ContextGroup, p: &[u32]) -> bool {
@@ -257,11 +350,11 @@ pub fn run(program: &mut Program, source: &str) {
                 Err(why) => format!("not proven: {why}"),
             };
         }
-        if o.held {
-            game.held_by_found = (game.symmetries.drain(..))
-                .map(|s| (s.name, s.note))
-                .collect();
-        }
+        let (held, kept): (Vec<_>, Vec<_>) = (game.symmetries.drain(..))
+            .zip(&o.held)
+            .partition(|(_, &held)| held);
+        game.held_by_found = held.into_iter().map(|(s, _)| (s.name, s.note)).collect();
+        game.symmetries = kept.into_iter().map(|(s, _)| s).collect();
     }
 }
 
@@ -269,8 +362,8 @@ pub fn run(program: &mut Program, source: &str) {
 struct Outcome {
     found: Option<FoundSymmetries>,
     proofs: Vec<Result<Proof, String>>,
-    /// Whether the found group holds every declared map (all proven).
-    held: bool,
+    /// Whether the found group holds each declared map (proven).
+    held: Vec<bool>,
 }
 
 fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: usize) -> Outcome {
@@ -344,16 +437,55 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
     // Every declared map proven: the found symmetries take them in (a map the groups do
     // not hold, one to another context, is applied before them), and the solver keeps
     // positions under the found symmetries alone.
-    let held = !game.symmetries.is_empty()
-        && proofs.iter().all(|p| p.is_ok())
-        && chosen.as_ref().is_some_and(|a| {
+    // The found symmetries take in every proven declared map (a map the groups do not
+    // hold, one to another context, is applied before them), where they were proven on
+    // the elements and contexts of the found ones; the solver keeps positions under the
+    // found symmetries, and checks the maps not proven on top of them. Otherwise a game
+    // that declares maps keeps to them.
+    let proven: Vec<&Proof> = proofs.iter().flatten().collect();
+    let absorbable = proven.is_empty()
+        || chosen.as_ref().is_some_and(|a| {
             (found.as_ref()).is_none_or(|f| {
                 f.elements == a.structure.elements && f.context == a.structure.context
-            }) && (proofs.iter().flatten())
+            }) && (proven.iter())
                 .all(|p| p.elements == a.structure.elements && p.context == a.structure.context)
         });
-    if held {
-        let a = chosen.as_ref().expect("the proofs' structure");
+    // The maps not proven are checked over the found symmetries' least images, where each
+    // commutes with them (or cannot be told: its image is not element by element); a map
+    // element by element that does not is checked alone, as a game without found
+    // symmetries is (over found ones, its orbits would not be permuted, and a wrong map
+    // could go unreported).
+    let commutes = |found: &FoundSymmetries| {
+        (game.symmetries.iter().zip(&proofs))
+            .filter(|(_, p)| p.is_err())
+            .all(|(s, _)| {
+                let Some(a) = chosen.as_ref() else {
+                    return true;
+                };
+                let stripped = corner.and_then(|k| corner_stripped(program, game, k, &s.result));
+                let image = stripped.as_ref().unwrap_or(&s.result);
+                let (map, spent) = within_budget(BUDGET, || {
+                    declared_map(program, interp, gid, &a.structure, image)
+                });
+                match (map, spent) {
+                    (_, true) => false,
+                    (Err(_), false) => true,
+                    (Ok((to, perms)), false) => {
+                        a.structure.elements == found.elements
+                            && a.structure.context == found.context
+                            && normalizes(found, &to, &perms)
+                    }
+                }
+            })
+    };
+    let absorbable = absorbable && found.as_ref().is_none_or(commutes);
+    let held: Vec<bool> = match absorbable {
+        true => proofs.iter().map(|p| p.is_ok()).collect(),
+        false => vec![false; proofs.len()],
+    };
+    if !absorbable {
+        found = None;
+    } else if let Some(a) = chosen.as_ref().filter(|_| !proven.is_empty()) {
         let f = found.get_or_insert_with(|| FoundSymmetries {
             elements: a.structure.elements.clone(),
             context: a.structure.context.clone(),
@@ -367,10 +499,7 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
             to_corner: false,
             across: Vec::new(),
         });
-        f.across = across(f, &proofs.iter().flatten().collect::<Vec<_>>());
-    } else if !game.symmetries.is_empty() {
-        // Otherwise a game that declares maps keeps to them.
-        found = None;
+        f.across = across(f, &proven);
     }
     Outcome {
         found,
