@@ -606,6 +606,10 @@ pub fn try_rank_components<E>(
     steps: &RankSteps,
     mut part: impl FnMut(u128) -> Result<(), E>,
 ) -> Result<(), E> {
+    // A grid of at most 64 cells spreads in one word.
+    if let Some(grid) = steps.grid.filter(|_| steps.steps.len() <= 64) {
+        return grid_components64(whole as u64, &grid, |p| part(u128::from(p)));
+    }
     let mut left = whole;
     while left != 0 {
         let first = left & left.wrapping_neg();
@@ -623,6 +627,34 @@ pub fn try_rank_components<E>(
                     reached
                 }
             };
+            wave = reached & left;
+            left &= !wave;
+            found |= wave;
+        }
+        part(found)?;
+    }
+    Ok(())
+}
+
+/// [`try_rank_components`] on a grid of at most 64 cells: the same parts, in the same
+/// order, spread in one word.
+#[inline]
+fn grid_components64<E>(
+    whole: u64,
+    grid: &Grid,
+    mut part: impl FnMut(u64) -> Result<(), E>,
+) -> Result<(), E> {
+    let (not_first, not_last, cols) = (grid.not_first as u64, grid.not_last as u64, grid.cols);
+    let mut left = whole;
+    while left != 0 {
+        let first = left & left.wrapping_neg();
+        left &= !first;
+        let (mut found, mut wave) = (first, first);
+        while wave != 0 {
+            let reached = (wave << 1 & not_first)
+                | (wave >> 1 & not_last)
+                | wave.checked_shl(cols).unwrap_or(0)
+                | wave.checked_shr(cols).unwrap_or(0);
             wave = reached & left;
             left &= !wave;
             found |= wave;
@@ -1374,7 +1406,17 @@ pub fn to_corner(bits: u128, rows: u32, cols: u32) -> u128 {
 /// [`to_corner`] of a 64-bit set.
 #[inline]
 pub fn to_corner64(bits: u64, rows: u32, cols: u32) -> u64 {
-    to_corner(u128::from(bits), rows, cols) as u64
+    if bits == 0 {
+        return 0;
+    }
+    let row = bits.trailing_zeros() / cols;
+    let mut columns = bits;
+    let mut stride = cols;
+    while stride < rows * cols {
+        columns |= columns >> stride;
+        stride *= 2;
+    }
+    bits >> (row * cols + columns.trailing_zeros() % cols)
 }
 
 bits!(

@@ -81,6 +81,7 @@ impl Gen<'_> {
             game,
             part,
             direct,
+            corner,
             board,
             joined,
         } = &op.kind
@@ -113,6 +114,18 @@ impl Gen<'_> {
             quote! {
                 #rt::native::rank_components(u128::from(ranks.0), &STEPS, |part| {
                     out.leaf(Pos::#v(#rt::native::#bits(#word)))
+                });
+            }
+        } else if *corner {
+            // The part (never empty) moved to the corner on its bits: the board's ranks are
+            // the field's, from its first cell `(0, 0)`.
+            let moved = match wide {
+                true => quote!(#rt::native::to_corner(part, #rows, #cols)),
+                false => quote!(#rt::native::to_corner64(part as u64, #rows, #cols)),
+            };
+            quote! {
+                #rt::native::rank_components(u128::from(ranks.0), &STEPS, |part| {
+                    out.leaf(Pos::#v(#rt::native::#bits(#moved)))
                 });
             }
         } else {

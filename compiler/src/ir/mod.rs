@@ -628,6 +628,10 @@ pub enum PartsKind {
         part: Var,
         /// The field is the part itself (`G(part)`), not computed from it.
         direct: bool,
+        /// The field is the part moved to the corner by a helper that does only that
+        /// (`G(shift(part))`, `crate::opt::translations::corner_fn`; the board's first cell
+        /// is `(0, 0)`): a part is never empty, so native code moves its bits.
+        corner: bool,
         /// The cells of `G`'s field: `(r0, rows, c0, cols)`.
         board: (u32, u32, u32, u32),
         /// For each cell of the board by rank (row by row), the ranks of the cells a step

@@ -33,6 +33,9 @@ pub fn run(program: &mut Program, _source: &str) {
                 _ => None,
             })
             .collect(),
+        corners: (program.fns.iter())
+            .map(super::translations::corner_fn)
+            .collect(),
     };
     program.for_each_rule_expr_mut(&mut |e| known.expr(e));
 }
@@ -68,6 +71,8 @@ fn cell_steps(program: &Program, id: usize) -> Option<CellSteps> {
 struct Known {
     steps: Vec<Option<Rc<CellSteps>>>,
     boards: Vec<Option<(u32, u32, u32, u32)>>,
+    /// Whether each function moves its one argument, a set of cells, to the corner.
+    corners: Vec<bool>,
 }
 
 impl Known {
@@ -134,7 +139,11 @@ impl Known {
         if !direct && !arg.reads_any(vars) {
             return None;
         }
-        let board @ (_, rows, _, cols) = self.boards[*game]?;
+        let board @ (r0, rows, c0, cols) = self.boards[*game]?;
+        let corner = matches!(arg.kind(), IExprKind::Call { func, args, .. }
+            if self.corners[*func]
+                && matches!(args.as_slice(), [a] if a.as_var().is_some_and(|v| v.slot == part.slot)))
+            && (r0, c0) == (0, 0);
         // Each cell's steps by rank, and the steps into it (symmetric, as `components`
         // joins a step either way); a step out of the board joins nothing here.
         let rank = |v: &Val| board_rank(board, v);
@@ -160,6 +169,7 @@ impl Known {
             game: *game,
             part: part.clone(),
             direct,
+            corner,
             board,
             joined: joined.into(),
         };

@@ -883,7 +883,7 @@ fn is_corner(elem: &IExpr, clauses: &[IClause], env: &Env, k: usize) -> bool {
 
 /// Whether helper `f` moves its one parameter, a set of cells, to the corner: `let`s of
 /// the least of each part, then the set moved by them.
-fn corner_fn(f: &Function) -> bool {
+pub fn corner_fn(f: &Function) -> bool {
     let [(_, FieldTy::Set(elem))] = f.params.as_slice() else {
         return false;
     };
@@ -900,7 +900,7 @@ fn corner_fn(f: &Function) -> bool {
         body: rest,
     } = body.kind()
     {
-        let Some(least) = least_part(value, &env, k) else {
+        let Some(least) = least_part(as_written(value), &env, k) else {
             return false;
         };
         if env.set(var, least).is_none() {
@@ -908,10 +908,19 @@ fn corner_fn(f: &Function) -> bool {
         }
         body = rest;
     }
-    let IExprKind::Compr { elem, clauses } = body.kind() else {
+    let IExprKind::Compr { elem, clauses } = as_written(body).kind() else {
         return false;
     };
     is_corner(elem, clauses, &env, k)
+}
+
+/// A cell operation (`opt::cells`, which runs after this pass but before others that ask
+/// [`corner_fn`]) as written; any other expression as it is.
+fn as_written(e: &IExpr) -> &IExpr {
+    match e.kind() {
+        IExprKind::Cells(op) => &op.written,
+        _ => e,
+    }
 }
 
 /// Where `e` (an expression of a body of `frame` slots, a set of cells of `k` parts) moves a
