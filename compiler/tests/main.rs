@@ -3,6 +3,7 @@
 //! limit that it sets is global to the process. `units/` tests the modules one by one,
 //! through their public items.
 
+mod declared_symmetries;
 mod found_symmetries;
 mod golden;
 mod heap_rules;

@@ -43,6 +43,10 @@ fn main() {
     let wrong = out.join("wrong_symmetries.cgdl");
     std::fs::write(&wrong, wrong_symmetries::source()).expect("write wrong_symmetries.cgdl");
     build.file(&wrong);
+    // Declared maps moved to the corner, wrong and right (tests/checked_symmetries.rs).
+    let corner = out.join("wrong_corner.cgdl");
+    std::fs::write(&corner, wrong_symmetries::corner_source()).expect("write wrong_corner.cgdl");
+    build.file(&corner);
     // Random loopy digraphs (tests/loopy_digraphs.rs).
     let digraphs = out.join("loopy_digraphs.cgdl");
     std::fs::write(&digraphs, loopy_digraphs::source()).expect("write loopy_digraphs.cgdl");

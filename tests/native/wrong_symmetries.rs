@@ -86,3 +86,83 @@ pub fn source() -> String {
     }
     s
 }
+
+/// How many games `corner_source` declares a wrong map for.
+pub const CORNER_GAMES: usize = 8;
+
+/// Games of Cram on a 3 × 4 board written as the corpus's variant (regions as closures,
+/// each moved to the corner by `fn shift`), each declaring a map moved to the corner too:
+/// `W0` to `W7` a wrong one (a cyclic turn of the columns or of the rows, or a swap of two
+/// cells drawn at random), odd ones beside a correct mirror; `Right` the board's two mirrors
+/// and its half turn, each moved to the corner (all proven). Shared by build.rs and
+/// tests/checked_symmetries.rs.
+pub fn corner_source() -> String {
+    let mut s = String::from(
+        "const R = 3\nconst C = 4\ntype Cell = (0..R, 0..C)\n\
+         fn next_to(x: Cell, y: Cell) -> bool = abs(x.0 - y.0) + abs(x.1 - y.1) == 1\n\
+         fn region(cells: set<Cell>, x: Cell) -> set<Cell> =\n    \
+             closure({x}, v => { y for y in cells where next_to(v, y) })\n\
+         fn shift(cells: set<Cell>) -> set<Cell> =\n    \
+             let r0 = min({ x.0 for x in cells }) in\n    \
+             let c0 = min({ x.1 for x in cells }) in\n    \
+             { (x.0 - r0, x.1 - c0) for x in cells }\n",
+    );
+    let rules = |g: &str| {
+        format!(
+            "game {g}(cells: set<Cell>) {{\n    \
+             move place(a in cells, b in cells, next_to(a, b), a < b) =>\n        \
+             let rest = cells - {{a, b}} in\n        \
+             sum({g}(shift(region(rest, x))) for x in rest where x == min(region(rest, x)))\n"
+        )
+    };
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    for k in 0..CORNER_GAMES {
+        let image = match k {
+            0 => "(x.0, (x.1 + 1) % C)".to_string(),
+            1 => "((x.0 + 1) % R, x.1)".to_string(),
+            _ => {
+                let a = next() % 12;
+                let b = (a + 1 + next() % 11) % 12;
+                let cell = |i: usize| format!("({}, {})", i / 4, i % 4);
+                format!(
+                    "if x == {} then {} else if x == {} then {} else x",
+                    cell(a),
+                    cell(b),
+                    cell(b),
+                    cell(a)
+                )
+            }
+        };
+        s.push_str(&rules(&format!("W{k}")));
+        s.push_str(&format!(
+            "    symmetry s => W{k}(shift({{ {image} for x in cells }}))\n"
+        ));
+        if k % 2 == 1 {
+            s.push_str(&format!(
+                "    symmetry mirror => W{k}(shift({{ (R - 1 - x.0, x.1) for x in cells }}))\n"
+            ));
+        }
+        s.push_str("}\n");
+    }
+    s.push_str(&rules("Right"));
+    s.push_str(
+        "    symmetry rows => Right(shift({ (R - 1 - x.0, x.1) for x in cells }))\n    \
+         symmetry columns => Right(shift({ (x.0, C - 1 - x.1) for x in cells }))\n    \
+         symmetry turn => Right(shift({ (R - 1 - x.0, C - 1 - x.1) for x in cells }))\n}\n",
+    );
+    for g in (0..CORNER_GAMES)
+        .map(|k| format!("W{k}"))
+        .chain(["Right".to_string()])
+    {
+        for board in ["Cell", "Cell - {(1, 1)}", "Cell - {(0, 0), (2, 3)}"] {
+            s.push_str(&format!("value grundy of {g}({board})\n"));
+        }
+    }
+    s
+}

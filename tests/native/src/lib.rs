@@ -54,6 +54,15 @@ pub mod wrong_symmetries {
     pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/wrong_symmetries.cgdl"));
 }
 
+/// `wrong_corner.cgdl` (written by build.rs from `wrong_symmetries.rs`): declared maps
+/// moved to the corner, wrong and right.
+#[allow(missing_docs)]
+pub mod wrong_corner {
+    include!(concat!(env!("OUT_DIR"), "/wrong_corner.rs"));
+    /// The file's source text.
+    pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/wrong_corner.cgdl"));
+}
+
 /// `loopy_digraphs.cgdl` (written by build.rs from `loopy_digraphs.rs`): random loopy
 /// digraphs.
 #[allow(missing_docs)]

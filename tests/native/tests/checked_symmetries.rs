@@ -119,3 +119,58 @@ fn wrong_symmetries_are_errors_in_both_back_ends() {
         "{native_errors} errors in {count} queries"
     );
 }
+
+/// Declared maps moved to the corner (`wrong_corner.cgdl`: Cram as regions moved to the
+/// corner, each game `W0`–`W7` with a wrong map, some beside a correct mirror, and `Right`
+/// with three correct ones), in both back ends: the correct ones are proven and change no
+/// answer; a wrong one is never proven, and each query answers as an exact search does or
+/// stops with the error; and the wrong maps are met: some queries stop, in each back end.
+#[test]
+fn maps_moved_to_the_corner_are_proven_or_checked_in_both_back_ends() {
+    use cgdl_native_tests::wrong_corner as native;
+    let program = cgdl_compiler::compile_str(native::SOURCE).expect("the file checks");
+    for game in &program.games {
+        let wrong_proven = (game.held_by_found.iter()).any(|(name, _)| name == "s")
+            || game.symmetries.iter().any(|s| s.name == "s" && s.proven);
+        assert!(!wrong_proven, "{}: a wrong map proven", game.name);
+        if game.name == "Right" {
+            assert_eq!(game.held_by_found.len(), 3, "Right's maps are proven");
+            assert!(game.symmetries.is_empty());
+        }
+    }
+    let interp = Interpreter::new(&program, native::SOURCE);
+    let count = native::QUERIES.len();
+    let mut errors = [0usize; 2];
+    for i in 0..count {
+        let native_plan = native::plan(i).expect("a plan");
+        let query = program.queries[i].text.clone();
+        let answers = [
+            solve(&native::Universe, native_plan, Mode::Fast),
+            solve(
+                &interp,
+                cgdl_compiler::queries::plan(&interp, &program.queries[i]).expect("a plan"),
+                Mode::Fast,
+            ),
+        ];
+        let exact = solve(
+            &interp,
+            cgdl_compiler::queries::plan(&interp, &program.queries[i]).expect("a plan"),
+            Mode::Exact,
+        )
+        .expect("an exact solve");
+        for (b, answer) in answers.into_iter().enumerate() {
+            match answer {
+                Ok(answer) => assert_eq!(answer, exact, "{query}: a changed answer"),
+                Err(SolveError::NotASymmetry { .. }) => {
+                    assert!(!query.contains("Right("), "{query}: a correct map reported");
+                    errors[b] += 1;
+                }
+                Err(other) => panic!("{query}: {other}"),
+            }
+        }
+    }
+    assert!(
+        errors.iter().all(|&e| e > 0),
+        "errors (native, interpreter): {errors:?}"
+    );
+}
