@@ -63,8 +63,11 @@ pub(crate) enum Slot {
 /// A memo for one value kind over leaf positions.
 pub(crate) struct LeafMemo<P> {
     dense: Vec<u32>,
-    keyed: KeyTable<u64>,
-    wide: KeyTable<u128>,
+    keyed: KeyTable<Entry<u64>>,
+    /// Wide keys below `2^PACKED_KEY_BITS`, and where a value is too large for it, the
+    /// mark that `wide` keeps it.
+    packed: KeyTable<PackedEntry>,
+    wide: KeyTable<Entry<u128>>,
     map: FxHashMap<P, u32>,
 }
 
@@ -73,6 +76,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
         LeafMemo {
             dense: Vec::new(),
             keyed: KeyTable::default(),
+            packed: KeyTable::default(),
             wide: KeyTable::default(),
             map: FxHashMap::default(),
         }
@@ -83,6 +87,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     pub(crate) fn is_empty(&self) -> bool {
         self.dense.is_empty()
             && self.keyed.is_empty()
+            && self.packed.is_empty()
             && self.wide.is_empty()
             && self.map.is_empty()
     }
@@ -93,6 +98,10 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
         match slot {
             Slot::Dense(i) => self.dense.get(i).copied().unwrap_or(UNKNOWN),
             Slot::Key(k) => self.keyed.get(k),
+            Slot::Wide(k) if k <= PACKED_KEY_MASK => match self.packed.get(k) {
+                PACKED_OVERFLOW => self.wide.get(k),
+                v => v,
+            },
             Slot::Wide(k) => self.wide.get(k),
             Slot::Hashed => self.map.get(&p).copied().unwrap_or(UNKNOWN),
         }
@@ -103,6 +112,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     pub(crate) fn prefetch(&self, slot: Slot) {
         match slot {
             Slot::Key(k) => self.keyed.prefetch(k),
+            Slot::Wide(k) if k <= PACKED_KEY_MASK => self.packed.prefetch(k),
             Slot::Wide(k) => self.wide.prefetch(k),
             _ => {}
         }
@@ -115,6 +125,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
             Slot::Dense(i) if i >= self.dense.len() => self.dense_len_for(i) as u64 * 4,
             Slot::Dense(_) => 0,
             Slot::Key(_) => self.keyed.growth_bytes(),
+            Slot::Wide(k) if k <= PACKED_KEY_MASK => self.packed.growth_bytes(),
             Slot::Wide(_) => self.wide.growth_bytes(),
             Slot::Hashed if self.map.len() < self.map.capacity() => 0,
             // A hash map doubles; each entry takes its position, its value and a control byte.
@@ -137,12 +148,22 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
             // Linear probing works up to a full table but one entry (a miss ends at a
             // vacant one).
             Slot::Key(_) => self.keyed.len + 1 < self.keyed.entries.len(),
+            Slot::Wide(k) if k <= PACKED_KEY_MASK => {
+                self.packed.len + 1 < self.packed.entries.len()
+                    && (packed_code(v).is_some() || self.wide.len + 1 < self.wide.entries.len())
+            }
             Slot::Wide(_) => self.wide.len + 1 < self.wide.entries.len(),
             Slot::Hashed => self.map.len() < self.map.capacity(),
         };
         if room {
             match slot {
                 Slot::Key(k) => self.keyed.insert(k, v),
+                Slot::Wide(k) if k <= PACKED_KEY_MASK => {
+                    if packed_code(v).is_none() {
+                        self.wide.insert(k, v);
+                    }
+                    self.packed.insert(k, v);
+                }
                 Slot::Wide(k) => self.wide.insert(k, v),
                 _ => self.set(slot, p, v),
             }
@@ -156,6 +177,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     pub(crate) fn forget_oldest(&mut self) {
         self.dense.fill(UNKNOWN);
         self.keyed.forget_oldest();
+        self.packed.forget_oldest();
         self.wide.forget_oldest();
         self.map.clear();
     }
@@ -169,6 +191,14 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
                 self.dense[i] = v;
             }
             Slot::Key(k) => self.keyed.set(k, v),
+            Slot::Wide(k) if k <= PACKED_KEY_MASK => {
+                // A value too large for its packed entry goes to the wide table, and the
+                // packed entry says so.
+                if packed_code(v).is_none() {
+                    self.wide.set(k, v);
+                }
+                self.packed.set(k, v);
+            }
             Slot::Wide(k) => self.wide.set(k, v),
             Slot::Hashed => {
                 self.map.insert(p, v);
@@ -245,14 +275,136 @@ impl TableKey for u128 {
     }
 }
 
-impl<K: TableKey> Entry<K> {
+/// An entry of a [`KeyTable`]: a key, its value and when it was written, or vacant.
+pub(crate) trait TableEntry: Copy + std::fmt::Debug {
+    /// The key.
+    type Key: Copy + Eq + std::fmt::Debug;
+    /// A vacant entry.
+    const VACANT: Self;
+    /// Whether the entry is vacant.
+    fn is_vacant(&self) -> bool;
+    /// Its key (of an entry not vacant).
+    fn key(&self) -> Self::Key;
+    /// Its value.
+    fn value(&self) -> u32;
+    /// When it was written, in its table's writes (0 where entries do not keep it).
+    fn written(&self) -> u32;
+    /// An entry of `key`, `value`, written at `written`.
+    fn make(key: Self::Key, value: u32, written: u32) -> Self;
+    /// 64 bits of `key` spread over the whole range (the table indexes by the top ones).
+    fn spread(key: Self::Key) -> u64;
+}
+
+impl<K: TableKey> TableEntry for Entry<K> {
+    type Key = K;
     const VACANT: Entry<K> = Entry {
         key: K::EMPTY,
         value: UNKNOWN,
         written: 0,
         _align: K::ALIGN,
     };
+    #[inline(always)]
+    fn is_vacant(&self) -> bool {
+        self.key == K::EMPTY
+    }
+    #[inline(always)]
+    fn key(&self) -> K {
+        self.key
+    }
+    #[inline(always)]
+    fn value(&self) -> u32 {
+        self.value
+    }
+    #[inline(always)]
+    fn written(&self) -> u32 {
+        self.written
+    }
+    #[inline(always)]
+    fn make(key: K, value: u32, written: u32) -> Self {
+        Entry {
+            key,
+            value,
+            written,
+            _align: K::ALIGN,
+        }
+    }
+    #[inline(always)]
+    fn spread(key: K) -> u64 {
+        key.spread()
+    }
 }
+
+/// Wide keys below `2^PACKED_KEY_BITS` (a set of up to 100 board cells) go to a table of
+/// [`PackedEntry`]: 16 bytes an entry, half a [`Entry<u128>`], so that twice as many fit in
+/// each cache line and the processor's caches.
+pub(crate) const PACKED_KEY_BITS: u32 = 100;
+/// The bits of a packed entry's key.
+const PACKED_KEY_MASK: u128 = (1 << PACKED_KEY_BITS) - 1;
+/// The code of a vacant packed entry (every bit of the entry set); never a value's.
+const PACKED_VACANT_CODE: u32 = (1 << (128 - PACKED_KEY_BITS)) - 1;
+/// The code that says a key's value is too large for its packed entry and is kept in the
+/// table of wide entries; [`TableEntry::value`] reads it as [`PACKED_OVERFLOW`].
+const PACKED_OVERFLOW_CODE: u32 = PACKED_VACANT_CODE - 9;
+/// A value that a packed entry keeps as [`PACKED_OVERFLOW_CODE`].
+pub(crate) const PACKED_OVERFLOW: u32 = u32::MAX - 8;
+
+/// The code a packed entry keeps `value` as: itself where it is small, the memo's marks
+/// (`u32::MAX - j`, `j` below 8) below the vacant code; `None` for any other value.
+#[inline(always)]
+pub(crate) fn packed_code(value: u32) -> Option<u32> {
+    match value {
+        v if v < PACKED_OVERFLOW_CODE => Some(v),
+        v if v > u32::MAX - 8 => Some(PACKED_VACANT_CODE - 1 - (u32::MAX - v)),
+        _ => None,
+    }
+}
+
+/// An entry of a key below `2^PACKED_KEY_BITS` and the code of its value
+/// ([`packed_code`]) above it, in one 128-bit word; vacant where every bit is set (no value
+/// has the vacant code). It keeps no time of writing: a table of them that must forget
+/// forgets every value but the marks.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(16))]
+pub(crate) struct PackedEntry(u128);
+
+impl TableEntry for PackedEntry {
+    type Key = u128;
+    const VACANT: PackedEntry = PackedEntry(u128::MAX);
+    #[inline(always)]
+    fn is_vacant(&self) -> bool {
+        self.0 == u128::MAX
+    }
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        self.0 & PACKED_KEY_MASK
+    }
+    #[inline(always)]
+    fn value(&self) -> u32 {
+        match (self.0 >> PACKED_KEY_BITS) as u32 {
+            code if code < PACKED_OVERFLOW_CODE => code,
+            PACKED_OVERFLOW_CODE => PACKED_OVERFLOW,
+            code => u32::MAX - (PACKED_VACANT_CODE - 1 - code),
+        }
+    }
+    #[inline(always)]
+    fn written(&self) -> u32 {
+        0
+    }
+    #[inline(always)]
+    fn make(key: u128, value: u32, _written: u32) -> Self {
+        let code = match value {
+            PACKED_OVERFLOW => PACKED_OVERFLOW_CODE,
+            v => packed_code(v).unwrap_or(PACKED_OVERFLOW_CODE),
+        };
+        PackedEntry(key | u128::from(code) << PACKED_KEY_BITS)
+    }
+    #[inline(always)]
+    fn spread(key: u128) -> u64 {
+        key.spread()
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<PackedEntry>() == 16);
 
 /// An open-addressing table from 64-bit (or 128-bit) keys to values with linear probing: one entry
 /// holds both key and value, so a lookup usually touches one cache line, and a lookup can
@@ -260,9 +412,9 @@ impl<K: TableKey> Entry<K> {
 /// offers no prefetch; position memos of tens of millions of entries are bound by memory
 /// latency, which is what this table is for. Entries are never removed (a value can be
 /// reset to `UNKNOWN`, which reads the same as a missing key).
-pub(crate) struct KeyTable<K: TableKey> {
+pub(crate) struct KeyTable<E: TableEntry> {
     /// A power of two in length (or empty).
-    entries: Vec<Entry<K>>,
+    entries: Vec<E>,
     len: usize,
     /// `64 - log2(entries.len())`.
     shift: u32,
@@ -270,7 +422,7 @@ pub(crate) struct KeyTable<K: TableKey> {
     writes: u32,
 }
 
-impl<K: TableKey> Default for KeyTable<K> {
+impl<E: TableEntry> Default for KeyTable<E> {
     fn default() -> Self {
         KeyTable {
             entries: Vec::new(),
@@ -281,18 +433,18 @@ impl<K: TableKey> Default for KeyTable<K> {
     }
 }
 
-impl<K: TableKey> KeyTable<K> {
+impl<E: TableEntry> KeyTable<E> {
     fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     #[inline]
-    fn home(&self, key: K) -> usize {
-        (key.spread() >> self.shift) as usize
+    fn home(&self, key: E::Key) -> usize {
+        (E::spread(key) >> self.shift) as usize
     }
 
     #[inline]
-    fn get(&self, key: K) -> u32 {
+    fn get(&self, key: E::Key) -> u32 {
         if self.entries.is_empty() {
             return UNKNOWN;
         }
@@ -300,23 +452,23 @@ impl<K: TableKey> KeyTable<K> {
         let mut i = self.home(key);
         loop {
             let e = self.entries[i];
-            if e.key == key {
-                return e.value;
-            }
-            if e.key == K::EMPTY {
+            if e.is_vacant() {
                 return UNKNOWN;
+            }
+            if e.key() == key {
+                return e.value();
             }
             i = (i + 1) & mask;
         }
     }
 
     #[inline]
-    fn prefetch(&self, key: K) {
+    fn prefetch(&self, key: E::Key) {
         let home = self.home(key);
         if let Some(e) = self.entries.get(home) {
             prefetch_read(e);
             // A miss reads on to the next empty entry, often on the next cache line.
-            let per_line = (64 / std::mem::size_of::<Entry<K>>()).max(1);
+            let per_line = (64 / std::mem::size_of::<E>()).max(1);
             if let Some(next) = self.entries.get((home | (per_line - 1)) + 1) {
                 prefetch_read(next);
             }
@@ -326,7 +478,7 @@ impl<K: TableKey> KeyTable<K> {
     /// The bytes of the table that the next new key would make it grow to (0 if none).
     fn growth_bytes(&self) -> u64 {
         match self.full() {
-            true => (self.grown_capacity() * std::mem::size_of::<Entry<K>>()) as u64,
+            true => (self.grown_capacity() * std::mem::size_of::<E>()) as u64,
             false => 0,
         }
     }
@@ -336,7 +488,7 @@ impl<K: TableKey> KeyTable<K> {
     /// of a position, probes 2.5 entries on average at that load, 8.5 at three quarters),
     /// three quarters beyond (where memory counts more than probes in a line or two).
     fn full(&self) -> bool {
-        let bytes = self.entries.len() * std::mem::size_of::<Entry<K>>();
+        let bytes = self.entries.len() * std::mem::size_of::<E>();
         match bytes < HALF_LOADED_TABLE {
             true => (self.len + 1) * 2 > self.entries.len(),
             false => (self.len + 1) * 4 > self.entries.len() * 3,
@@ -348,12 +500,7 @@ impl<K: TableKey> KeyTable<K> {
         (self.entries.len() * 2).max(MIN_CAPACITY)
     }
 
-    fn set(&mut self, key: K, value: u32) {
-        debug_assert_ne!(
-            key,
-            K::EMPTY,
-            "the solver hashes positions with the empty key"
-        );
+    fn set(&mut self, key: E::Key, value: u32) {
         if self.full() {
             self.grow();
         }
@@ -361,15 +508,13 @@ impl<K: TableKey> KeyTable<K> {
     }
 
     /// Stores a value without growing (the table has a vacant entry besides `key`'s).
-    fn insert(&mut self, key: K, value: u32) {
+    fn insert(&mut self, key: E::Key, value: u32) {
         let i = self.probe(key);
-        if self.entries[i].key == K::EMPTY {
+        if self.entries[i].is_vacant() {
             self.len += 1;
-            self.entries[i].key = key;
         }
-        self.entries[i].value = value;
         self.writes = self.writes.saturating_add(1);
-        self.entries[i].written = self.writes;
+        self.entries[i] = E::make(key, value, self.writes);
     }
 
     /// Forgets about half of the values, those written longest ago, but for the marks of
@@ -379,9 +524,9 @@ impl<K: TableKey> KeyTable<K> {
         // The median time of writing, from a histogram of the times.
         const BUCKETS: usize = 256;
         let (mut first, mut last) = (u32::MAX, 0);
-        for e in self.entries.iter().filter(|e| e.key != K::EMPTY) {
-            first = first.min(e.written);
-            last = last.max(e.written);
+        for e in self.entries.iter().filter(|e| !e.is_vacant()) {
+            first = first.min(e.written());
+            last = last.max(e.written());
         }
         if first >= last {
             return self.clear_but_marks();
@@ -389,33 +534,33 @@ impl<K: TableKey> KeyTable<K> {
         let width = u64::from(last - first) / BUCKETS as u64 + 1;
         let bucket = |w: u32| (u64::from(w - first) / width) as usize;
         let mut counts = [0usize; BUCKETS];
-        for e in self.entries.iter().filter(|e| e.key != K::EMPTY) {
-            counts[bucket(e.written)] += 1;
+        for e in self.entries.iter().filter(|e| !e.is_vacant()) {
+            counts[bucket(e.written())] += 1;
         }
         let (mut kept, mut from) = (0, BUCKETS);
         while from > 0 && kept * 2 < self.len {
             from -= 1;
             kept += counts[from];
         }
-        self.retain(|e| bucket(e.written) >= from || e.value == IN_PROGRESS);
+        self.retain(|e| bucket(e.written()) >= from || e.value() == IN_PROGRESS);
     }
 
     /// Forgets every value but the marks of positions being solved.
     fn clear_but_marks(&mut self) {
-        self.retain(|e| e.value == IN_PROGRESS);
+        self.retain(|e| e.value() == IN_PROGRESS);
     }
 
     /// Keeps the entries `keep` says to, in place: the others are emptied, and every entry
     /// left is moved to where a lookup from its home finds it now. The table's clusters are
     /// walked once, from an entry that was empty before (so that no cluster runs across the
     /// start of the walk, and each entry's way from its home is settled before it moves).
-    fn retain(&mut self, keep: impl Fn(&Entry<K>) -> bool) {
-        let Some(start) = self.entries.iter().position(|e| e.key == K::EMPTY) else {
+    fn retain(&mut self, keep: impl Fn(&E) -> bool) {
+        let Some(start) = self.entries.iter().position(|e| e.is_vacant()) else {
             return;
         };
         for e in self.entries.iter_mut() {
-            if e.key != K::EMPTY && !keep(e) {
-                *e = Entry::VACANT;
+            if !e.is_vacant() && !keep(e) {
+                *e = E::VACANT;
                 self.len -= 1;
             }
         }
@@ -423,21 +568,21 @@ impl<K: TableKey> KeyTable<K> {
         for step in 1..=self.entries.len() {
             let i = (start + step) & mask;
             let e = self.entries[i];
-            if e.key == K::EMPTY {
+            if e.is_vacant() {
                 continue;
             }
-            self.entries[i] = Entry::VACANT;
-            let j = self.probe(e.key);
+            self.entries[i] = E::VACANT;
+            let j = self.probe(e.key());
             self.entries[j] = e;
         }
     }
 
     /// The index of `key`'s entry, or of the empty entry where it would go.
     #[inline]
-    fn probe(&self, key: K) -> usize {
+    fn probe(&self, key: E::Key) -> usize {
         let mask = self.entries.len() - 1;
         let mut i = self.home(key);
-        while self.entries[i].key != key && self.entries[i].key != K::EMPTY {
+        while !self.entries[i].is_vacant() && self.entries[i].key() != key {
             i = (i + 1) & mask;
         }
         i
@@ -448,8 +593,8 @@ impl<K: TableKey> KeyTable<K> {
         let capacity = self.grown_capacity();
         let old = std::mem::replace(&mut self.entries, vacant_entries(capacity));
         self.shift = 64 - capacity.trailing_zeros();
-        for e in old.into_iter().filter(|e| e.key != K::EMPTY) {
-            let i = self.probe(e.key);
+        for e in old.into_iter().filter(|e| !e.is_vacant()) {
+            let i = self.probe(e.key());
             self.entries[i] = e;
         }
     }
@@ -458,13 +603,13 @@ impl<K: TableKey> KeyTable<K> {
 /// `capacity` vacant entries, in memory that the system is asked to back with huge pages
 /// when it is large: a lookup in a table of tens of megabytes is a TLB miss on ordinary
 /// pages as well as a cache miss, and a prefetch waits for the page walk.
-fn vacant_entries<K: TableKey>(capacity: usize) -> Vec<Entry<K>> {
-    let mut entries: Vec<Entry<K>> = Vec::with_capacity(capacity);
+fn vacant_entries<E: TableEntry>(capacity: usize) -> Vec<E> {
+    let mut entries: Vec<E> = Vec::with_capacity(capacity);
     advise_huge_pages(
         entries.as_mut_ptr().cast::<u8>(),
-        capacity * std::mem::size_of::<Entry<K>>(),
+        capacity * std::mem::size_of::<E>(),
     );
-    entries.resize(capacity, Entry::VACANT);
+    entries.resize(capacity, E::VACANT);
     entries
 }
 
@@ -527,7 +672,7 @@ mod tests {
             writes in prop::collection::vec((0u64..5000, 0u32..1000), 0..4000),
             probes in prop::collection::vec(0u64..6000, 0..200),
         ) {
-            let mut table = KeyTable::default();
+            let mut table = KeyTable::<Entry<u64>>::default();
             let mut map = HashMap::new();
             for &(k, v) in &writes {
                 let k = spread(k);
@@ -553,7 +698,7 @@ mod tests {
             probes in prop::collection::vec((0u64..4000, 0u64..5), 0..200),
         ) {
             let wide = |lo: u64, hi: u64| u128::from(hi) << 100 | u128::from(lo);
-            let mut table = KeyTable::<u128>::default();
+            let mut table = KeyTable::<Entry<u128>>::default();
             let mut map = HashMap::new();
             for &(lo, hi, v) in &writes {
                 table.set(wide(lo, hi), v);
@@ -571,6 +716,59 @@ mod tests {
     }
 
     proptest! {
+        /// The leaf memo's wide keys, below and above `2^PACKED_KEY_BITS` (the packed and the
+        /// wide tables), with small values, the memo's marks and values too large for a
+        /// packed entry (kept in the wide table), agree with a standard map.
+        #[test]
+        fn wide_keys_in_the_leaf_memo_match_a_map(
+            writes in prop::collection::vec((0u64..3000, 0u64..3, 0usize..12), 0..3000),
+            probes in prop::collection::vec((0u64..4000, 0u64..3), 0..200),
+        ) {
+            let values = [
+                0, 1, 7, 1000, PACKED_OVERFLOW_CODE - 1, PACKED_OVERFLOW_CODE, 1 << 30,
+                PACKED_OVERFLOW, u32::MAX - 7, crate::value::W_SL, IN_PROGRESS, UNKNOWN,
+            ];
+            // High parts 0, 1 << 99 (still packed, every key bit in use) and 1 << 100 (wide).
+            let wide = |lo: u64, hi: u64| [0, 1 << 99, 1 << 100][hi as usize] | u128::from(lo);
+            let mut memo = LeafMemo::<u32>::new();
+            let mut map = HashMap::new();
+            for &(lo, hi, v) in &writes {
+                memo.set(Slot::Wide(wide(lo, hi)), 0, values[v]);
+                map.insert(wide(lo, hi), values[v]);
+            }
+            for (&k, &v) in &map {
+                prop_assert_eq!(memo.get(Slot::Wide(k), 0), v);
+            }
+            for &(lo, hi) in &probes {
+                let k = wide(lo, hi);
+                prop_assert_eq!(memo.get(Slot::Wide(k), 0), map.get(&k).copied().unwrap_or(UNKNOWN));
+            }
+        }
+    }
+
+    /// Every value a packed entry codes is read back as itself; every code but the vacant
+    /// one is some value's.
+    #[test]
+    fn packed_entries_keep_their_values() {
+        let key = PACKED_KEY_MASK;
+        for v in (0..2000)
+            .chain(PACKED_OVERFLOW_CODE - 5..PACKED_OVERFLOW_CODE)
+            .chain(u32::MAX - 7..=u32::MAX)
+        {
+            let e = PackedEntry::make(key, v, 0);
+            assert!(!e.is_vacant());
+            assert_eq!((e.key(), e.value()), (key, v), "value {v}");
+        }
+        for v in [PACKED_OVERFLOW_CODE, 1 << 28, PACKED_OVERFLOW, u32::MAX - 9] {
+            assert_eq!(
+                PackedEntry::make(key, v, 0).value(),
+                PACKED_OVERFLOW,
+                "value {v}"
+            );
+        }
+    }
+
+    proptest! {
         /// Forgetting the oldest values keeps the newer half (at least) and every mark of a
         /// position being solved, each with its value, forgets the rest, and leaves a table
         /// whose lookups find every key kept, whatever the collisions.
@@ -579,7 +777,7 @@ mod tests {
             writes in prop::collection::vec((0u64..3000, 0u32..1000), 1..3000),
             marks in prop::collection::vec(0u64..3000, 0..20),
         ) {
-            let mut table = KeyTable::default();
+            let mut table = KeyTable::<Entry<u64>>::default();
             // key -> (value, order of its last write)
             let mut map = HashMap::new();
             for (t, &(k, v)) in writes.iter().enumerate() {
@@ -615,7 +813,7 @@ mod tests {
 
     #[test]
     fn reset_values_read_as_unknown_and_keep_chains() {
-        let mut table = KeyTable::default();
+        let mut table = KeyTable::<Entry<u64>>::default();
         for k in 0..3000u64 {
             table.set(k, k as u32);
         }
