@@ -1489,7 +1489,10 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// The value `kind` of option `i`: from its image where it was found, or the task that
-    /// solves it.
+    /// solves it. Inlined into the loop over options: a call returned the step through
+    /// memory, written in words and read back at once in a wider load, which the processor
+    /// cannot forward from its stores (a stall for every option).
+    #[inline(always)]
     fn try_opt(
         &mut self,
         kind: ValueKind,

@@ -695,7 +695,7 @@ impl<R: Rules> Solver<'_, R> {
 
     /// Puts first the positions that a symmetry fixes, the most promising first (likely
     /// value 0: see `Solver::symmetric_first`), then the options likely easiest to decide:
-    /// sums of more parts (smaller ones). Returns each option's fixing symmetries (empty
+    /// those whose parts are smallest. Returns each option's fixing symmetries (empty
     /// where none is fixed).
     fn order(&self, opts: &Options<Pos<R>>, left: &mut [usize]) -> Vec<u64> {
         let mut fixing = Vec::new();
@@ -709,18 +709,48 @@ impl<R: Rules> Solver<'_, R> {
                 }
             }
         }
+        // Each option's difficulty, as `igsolve` weighs a move of Cram ("smaller components
+        // first"): the sum over its parts of the square of each part's size (the rules'
+        // measures: the elements of its sets and its numbers), so that the options whose
+        // largest part is smallest come first, and of those, the ones of more parts.
+        let mut measures = Vec::new();
+        let mut difficulty = |i: usize| -> u64 {
+            let OptRef::Leaves { start, len } = opts.refs[i] else {
+                return 0;
+            };
+            (opts.leaf_slice(start, len).iter())
+                .map(|&p| {
+                    self.rules.measures(p, &mut measures);
+                    let size = measures.iter().map(|m| m.unsigned_abs()).sum::<u64>();
+                    size.saturating_mul(size)
+                })
+                .fold(0, u64::saturating_add)
+        };
         let stats = &self.symmetry_stats;
-        left.sort_by_key(|&i| {
-            let promise = match fixing.get(i) {
-                Some(&fixed) if fixed != 0 => stats.promise(fixed),
-                _ => 0,
-            };
-            let parts = match opts.refs[i] {
-                OptRef::Leaves { len, .. } => len,
-                _ => 0,
-            };
-            (std::cmp::Reverse(promise), std::cmp::Reverse(parts))
+        let mut keys: Vec<(std::cmp::Reverse<u32>, u64, usize)> = (left.iter())
+            .map(|&i| {
+                let promise = match fixing.get(i) {
+                    Some(&fixed) if fixed != 0 => stats.promise(fixed),
+                    _ => 0,
+                };
+                (std::cmp::Reverse(promise), difficulty(i), i)
+            })
+            .collect();
+        // Ties by the options' positions, not by where the rules list them: two ways of
+        // writing one game's moves search alike.
+        let leaves = |i: usize| match opts.refs[i] {
+            OptRef::Leaves { start, len } => opts.leaf_slice(start, len),
+            _ => &[],
+        };
+        keys.sort_unstable_by(|a, b| {
+            (a.0, a.1)
+                .cmp(&(b.0, b.1))
+                .then_with(|| leaves(a.2).cmp(leaves(b.2)))
+                .then(a.2.cmp(&b.2))
         });
+        for (slot, (_, _, i)) in left.iter_mut().zip(keys) {
+            *slot = i;
+        }
         fixing
     }
 
