@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Prints docs/PERFORMANCE.md's idioms table: Cram 5 × 6 and Chomp 10 × 10, each written in
+# several idioms (the example, the corpus's natural descriptions, the project's variants
+# with declared symmetries proven or checked), natively on one thread, against Beling's
+# igsolve (installed into target/peers the first time) in the same run: each row's cgdl
+# runs and igsolve's runs take turns, best of $RUNS (default 5), after a run that builds
+# the solver. A run past $LIMIT seconds (default 60) is shown as "> LIMIT".
+#   scripts/idioms.sh [CORPUS_DIR]
+set -euo pipefail
+corpus=$(cd "${1:-$(dirname "$0")/../../shared/corpus}" && pwd)
+source "$(dirname "$0")/common.sh"
+igsolve=target/peers/bin/igsolve
+[ -x "$igsolve" ] || cargo install -q igsolve --root target/peers
+runs=${RUNS:-5}
+limit=${LIMIT:-60}
+
+# The lesser of two times ("" is none yet).
+least() {
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        if (b == "" || b ~ />|failed/) print a; else if (a ~ />|failed/) print b
+        else print (a + 0 < b + 0) ? a : b }'
+}
+ratio() { awk -v n="$1" -v t="$2" 'BEGIN { if (n ~ />|failed/ || t <= 0) print "-"; else printf "%.1f", n / t }'; }
+
+# `FILE` on an R × C board with one query, `value grundy of GAME(Cell)`, into `OUT`.
+one_query() {
+    sized "$1" "$2" "$3" "$4"
+    echo "value grundy of $5(Cell)" >> "$4"
+}
+
+echo "| game | idiom | cgdl | igsolve | cgdl / igsolve |"
+echo "|---|---|---|---|---|"
+# One row: FILE (sized to R × C, asked the Grundy value of GAME(Cell)) against
+# `igsolve PEER -r R -c C`, taking turns.
+row() {
+    local label=$1 idiom=$2 file=$3 game=$4 r=$5 c=$6 peer=$7
+    one_query "$file" "$r" "$c" "$tmp/idiom.cgdl" "$game"
+    $cgdl run --native --threads "$threads" "$tmp/idiom.cgdl" --max-positions 1 > /dev/null 2>&1 || true
+    local n= p= value=
+    for _ in $(seq "$runs"); do
+        case $n in
+            ">"* | failed) ;;
+            *) n=$(least "$(best_of 1 "$limit" $cgdl run --native --threads "$threads" "$tmp/idiom.cgdl" || true)" "$n") ;;
+        esac
+        [ -n "$value" ] || value=$(awk '/^  grundy/ { print $2 }' "$tmp/out")
+        p=$(least "$(best_of 1 "$limit" "$igsolve" "$peer" -r "$r" -c "$c")" "$p")
+    done
+    echo "| $label $r × $c ($value) | $idiom | $n s | $p s | $(ratio "$n" "$p") |"
+}
+plain_example="$tmp/cram_plain.cgdl"
+grep -v '^ *symmetry' examples/cram.cgdl > "$plain_example"
+row Cram "\`examples/cram.cgdl\`: \`components\`, the mirrors declared" examples/cram.cgdl Cram 5 6 cram
+row Cram "the example without its \`symmetry\` lines" "$plain_example" Cram 5 6 cram
+row Cram "corpus \`cram_closure\`: closures, \`rank(x) == min(...)\`" "$corpus/cram_closure.cgdl" Cram 5 6 cram
+row Cram "variant \`cram_corner\`: closures moved to the corner, \`a < b\`" scripts/variants/cram_corner.cgdl Cram 5 6 cram
+row Cram "\`cram_corner_mirrors\`: the same, mirrors declared over the corner (proven)" scripts/variants/cram_corner_mirrors.cgdl Cram 5 6 cram
+row Cram "\`cram_corner_checked\`: the same mirrors, unprovable (checked)" scripts/variants/cram_corner_checked.cgdl Cram 5 6 cram
+row Chomp "corpus \`chomp\`: a bite as a comprehension" "$corpus/chomp.cgdl" Chomp 10 10 chomp
+row Chomp "\`chomp_diagonal\`: the diagonal declared" scripts/variants/chomp_diagonal.cgdl Chomp 10 10 chomp
+row Chomp "\`chomp_quadrant\`: \`left - quadrant(x)\`, a tabulated helper" scripts/variants/chomp_quadrant.cgdl Chomp 10 10 chomp
