@@ -7,7 +7,8 @@
 //! `components`, regions as closures chosen by their least cell and moved to the corner by
 //! a helper or by `let`s, whole boards as results, Node Kayles, Chomp), and maps of the
 //! board declared in one of several forms (a comprehension, a helper per cell, the image
-//! moved to the corner by the helper or by `let`s where the game moves its regions there).
+//! moved to the corner by the helper or by `let`s where the game moves its regions there,
+//! a helper of the whole set, one of two images chosen by an `if`).
 //! The correct maps are the board's motions (mirrors, and on a square board its turns and
 //! diagonals; Chomp keeps only its diagonal); the wrong ones turn a row or a column
 //! cyclically, or swap two cells.
@@ -128,6 +129,12 @@ enum Form {
     /// `let m = { image(x) for x in cells } in let r0 = ... in let c0 = ... in G({ (x.0 -
     /// r0, x.1 - c0) for x in m })`.
     Lets,
+    /// `G(name_set(cells))` with a helper `fn name_set(s: set<Cell>) -> set<Cell> = {
+    /// image(x) for x in s }`.
+    SetHelper,
+    /// `if len(cells) % 2 == 0 then G({ image(x) for x in cells }) else G(cells)`: a map
+    /// that is one of two symmetries, whatever chooses.
+    Branches,
 }
 
 /// The declaration of map `image` named `name` (and a helper it needs, if any).
@@ -141,6 +148,19 @@ fn declare(name: &str, image: &str, form: Form) -> (String, String) {
         ),
         Form::Shifted => (
             format!("    symmetry {name} => G(shift({each}))\n"),
+            String::new(),
+        ),
+        Form::SetHelper => (
+            format!("    symmetry {name} => G({name}_set(cells))\n"),
+            format!(
+                "fn {name}_set(s: set<Cell>) -> set<Cell> = {{ {} for x in s }}\n",
+                image
+            ),
+        ),
+        Form::Branches => (
+            format!(
+                "    symmetry {name} => if len(cells) % 2 == 0 then G({each}) else G(cells)\n"
+            ),
             String::new(),
         ),
         Form::Lets => (
@@ -188,8 +208,15 @@ fn idiom() -> impl Strategy<Value = Idiom> {
 }
 
 fn form(moves: bool) -> impl Strategy<Value = Form> {
-    let all = vec![Form::Comprehension, Form::Helper, Form::Shifted, Form::Lets];
-    let kept = if moves { all } else { all[..2].to_vec() };
+    let mut kept = vec![
+        Form::Comprehension,
+        Form::Helper,
+        Form::SetHelper,
+        Form::Branches,
+    ];
+    if moves {
+        kept.extend([Form::Shifted, Form::Lets]);
+    }
     proptest::sample::select(kept)
 }
 
@@ -221,7 +248,10 @@ proptest! {
         prop_assume!(!correct.is_empty());
         let maps: Vec<(String, Form)> = (choice.iter().zip(&forms))
             .map(|(&(k, _), &f)| {
-                let f = if idiom.moves() { f } else { [Form::Comprehension, Form::Helper][k % 2] };
+                let f = match (idiom.moves(), f) {
+                    (false, Form::Shifted | Form::Lets) => Form::SetHelper,
+                    (_, f) => f,
+                };
                 (motion(correct[k % correct.len()]).to_string(), f)
             })
             .collect();
@@ -257,7 +287,10 @@ proptest! {
                 )
             }
         };
-        let form = if idiom.moves() { form } else { Form::Comprehension };
+        let form = match (idiom.moves(), form) {
+            (false, Form::Shifted | Form::Lets) => Form::Comprehension,
+            (_, f) => f,
+        };
         let mut maps = vec![(image, form)];
         if with_correct && !correct_maps(idiom, rows == cols).is_empty() {
             maps.push((motion(correct_maps(idiom, rows == cols)[0]).to_string(), Form::Comprehension));
@@ -285,7 +318,8 @@ proptest! {
         // orbit it supplies no value there, and goes unchecked. The checks compare
         // options, which a map may change while it keeps every value: then the error may
         // come too.)
-        let permutes = matches!(form, Form::Comprehension | Form::Helper) && maps.len() == 1;
+        let permutes = matches!(form, Form::Comprehension | Form::Helper | Form::SetHelper)
+            && maps.len() == 1;
         if wrong_value && permutes {
             prop_assert!(named(&answers[0]), "{}\n{:?}", source, answers);
         } else if !named(&answers[0]) {

@@ -108,50 +108,121 @@ fn find(a: &Analysis, extra: &[&Proof]) -> Option<FoundSymmetries> {
     })
 }
 
-/// Each declared map of game `gid` proven against `a` (where the game is proven the same
-/// wherever its position lies, `corner` gives its cells' parts: an image moved to the
-/// corner is proven as the image before that move, which has the same values), or why not.
+/// Each declared map of game `gid` proven against `a`, as the maps of its branches (where
+/// the game is proven the same wherever its position lies, `corner` gives its cells'
+/// parts: an image moved to the corner is proven as the image before that move, which has
+/// the same values), or why not.
 fn prove_declared(
     program: &Program,
     interp: &Interpreter,
     gid: usize,
     a: &Analysis,
     corner: Option<usize>,
-) -> Vec<Result<Proof, String>> {
+) -> Vec<Result<Vec<Proof>, String>> {
     let game = &program.games[gid];
     (game.symmetries.iter())
         .map(|s| {
-            let stripped = corner.and_then(|k| corner_stripped(program, game, k, &s.result));
-            let image = stripped.as_ref().unwrap_or(&s.result);
-            let (map, spent) = within_budget(BUDGET, || {
-                declared_map(program, interp, gid, &a.structure, image)
-            });
-            let (to, perms) = match (map, spent) {
-                (_, true) => return Err("its image takes too long to evaluate".to_string()),
-                (Err(why), _) => return Err(why),
-                (Ok(map), _) => map,
-            };
-            if !Structure::preserved(&a.values, &to, &perms) {
-                return Err("its permutation of the elements does not keep the rules' \
-                    tables (it may still be a symmetry: the solver checks it)"
-                    .to_string());
-            }
-            let how = match stripped.is_some() {
-                true => {
-                    "a permutation of the cells that keeps the rules, then a move to \
-                    the corner (the game has the same values wherever a position lies)"
+            let branches = image_branches(program, game, corner, &s.result);
+            let several = branches.len() > 1;
+            let mut proofs = Vec::new();
+            for (image, moved) in &branches {
+                let (map, spent) = within_budget(BUDGET, || {
+                    declared_map(program, interp, gid, &a.structure, image)
+                });
+                let (to, perms) = match (map, spent) {
+                    (_, true) => return Err("its image takes too long to evaluate".to_string()),
+                    (Err(why), _) => return Err(why),
+                    (Ok(map), _) => map,
+                };
+                if !Structure::preserved(&a.values, &to, &perms) {
+                    return Err(format!(
+                        "{}its permutation of the elements does not keep the rules' tables \
+                         (it may still be a symmetry: the solver checks it)",
+                        if several {
+                            "in a branch of its `if`, "
+                        } else {
+                            ""
+                        }
+                    ));
                 }
-                false => "a permutation of the elements that keeps the rules",
-            };
-            Ok(Proof {
-                to,
-                perms,
-                how: how.to_string(),
-                elements: a.structure.elements.clone(),
-                context: a.structure.context.clone(),
-            })
+                let how = match moved {
+                    true => {
+                        "a permutation of the cells that keeps the rules, then a move to \
+                        the corner (the game has the same values wherever a position lies)"
+                    }
+                    false => "a permutation of the elements that keeps the rules",
+                };
+                let how = match several {
+                    true => format!("each branch of its `if` {how}"),
+                    false => how.to_string(),
+                };
+                proofs.push(Proof {
+                    to,
+                    perms,
+                    how,
+                    elements: a.structure.elements.clone(),
+                    context: a.structure.context.clone(),
+                });
+            }
+            Ok(proofs)
         })
         .collect()
+}
+
+/// The images a declared image `result` may be, each with whether a move to the corner
+/// was dropped from it (`corner_stripped`, where `corner` gives the cells' parts): each
+/// branch of an `if` (a map whose image is always one of several symmetries' is a
+/// symmetry, whatever chooses among them), a `let` put in the places that read it, a
+/// helper applied to the set field inlined (`G(mirror(s))`).
+fn image_branches(
+    program: &Program,
+    game: &Game,
+    corner: Option<usize>,
+    result: &IExpr,
+) -> Vec<(IExpr, bool)> {
+    if let Some(stripped) = corner.and_then(|k| corner_stripped(program, game, k, result)) {
+        return vec![(inline_helpers(program, game, &stripped), true)];
+    }
+    match result.kind() {
+        IExprKind::If {
+            then, otherwise, ..
+        } => {
+            let mut out = image_branches(program, game, corner, then);
+            out.extend(image_branches(program, game, corner, otherwise));
+            out
+        }
+        IExprKind::Let { var, value, body } => {
+            let mut body = (**body).clone();
+            body.rewrite_up(&mut |e| {
+                if e.as_var().is_some_and(|v| v.slot == var.slot) {
+                    *e = (**value).clone();
+                }
+            });
+            image_branches(program, game, corner, &body)
+        }
+        _ => vec![(inline_helpers(program, game, result), false)],
+    }
+}
+
+/// `result` (a position) with each argument that calls a helper of one parameter inlined:
+/// the helper's body with its parameter replaced by the argument, its own names moved past
+/// the game's.
+fn inline_helpers(program: &Program, game: &Game, result: &IExpr) -> IExpr {
+    let mut out = result.clone();
+    if let IExprKind::Pos { args, .. } = out.kind_mut() {
+        for arg in args.iter_mut() {
+            if let IExprKind::Call {
+                func, args: call, ..
+            } = arg.kind()
+            {
+                let f = &program.fns[*func];
+                if f.params.len() == 1 && call.len() == 1 {
+                    *arg = super::structure::substitute(&f.body, call, game.locals.len());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The declared image `result` (a position of `game`, a game of one set field of cells of
@@ -345,8 +416,9 @@ pub fn run(program: &mut Program, source: &str) {
         game.found = o.found;
         for (s, proof) in game.symmetries.iter_mut().zip(&o.proofs) {
             s.proven = proof.is_ok();
-            s.note = match proof {
-                Ok(p) => format!("proven: {}", p.how),
+            s.note = match proof.as_ref().map(|p| p.first()) {
+                Ok(Some(p)) => format!("proven: {}", p.how),
+                Ok(None) => "proven".to_string(),
                 Err(why) => format!("not proven: {why}"),
             };
         }
@@ -361,7 +433,8 @@ pub fn run(program: &mut Program, source: &str) {
 /// What the pass concludes for one game.
 struct Outcome {
     found: Option<FoundSymmetries>,
-    proofs: Vec<Result<Proof, String>>,
+    /// Each declared map's proof (the maps of its branches), or why it has none.
+    proofs: Vec<Result<Vec<Proof>, String>>,
     /// Whether the found group holds each declared map (proven).
     held: Vec<bool>,
 }
@@ -373,14 +446,14 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
     let translation = game.translation.as_ref().filter(|t| t.dims.len() <= 2);
     let corner = translation.map(|t| t.dims.len());
     let own = analysis(program, interp, gid);
-    let mut proofs: Vec<Result<Proof, String>> = match &own {
+    let mut proofs: Vec<Result<Vec<Proof>, String>> = match &own {
         Ok(a) => prove_declared(program, interp, gid, a, corner),
         Err(why) => game.symmetries.iter().map(|_| Err(why.clone())).collect(),
     };
     // The proofs made on the analysis whose group is the found one.
     let mut chosen = own.ok();
     let mut found = chosen.as_ref().and_then(|a| {
-        let extra: Vec<&Proof> = (proofs.iter().flatten())
+        let extra: Vec<&Proof> = (proofs.iter().flatten().flatten())
             .filter(|p| p.keeps_contexts())
             .collect();
         find(a, &extra)
@@ -395,7 +468,7 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
             if let Ok(a) = analysis(&plain, &plain_interp, gid) {
                 let plain_proofs = prove_declared(&plain, &plain_interp, gid, &a, corner);
                 if found.is_none() {
-                    let extra: Vec<&Proof> = (plain_proofs.iter().flatten())
+                    let extra: Vec<&Proof> = (plain_proofs.iter().flatten().flatten())
                         .filter(|p| p.keeps_contexts())
                         .collect();
                     found = find(&a, &extra);
@@ -442,7 +515,7 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
     // the elements and contexts of the found ones; the solver keeps positions under the
     // found symmetries, and checks the maps not proven on top of them. Otherwise a game
     // that declares maps keeps to them.
-    let proven: Vec<&Proof> = proofs.iter().flatten().collect();
+    let proven: Vec<&Proof> = proofs.iter().flatten().flatten().collect();
     let absorbable = proven.is_empty()
         || chosen.as_ref().is_some_and(|a| {
             (found.as_ref()).is_none_or(|f| {
@@ -462,20 +535,22 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
                 let Some(a) = chosen.as_ref() else {
                     return true;
                 };
-                let stripped = corner.and_then(|k| corner_stripped(program, game, k, &s.result));
-                let image = stripped.as_ref().unwrap_or(&s.result);
-                let (map, spent) = within_budget(BUDGET, || {
-                    declared_map(program, interp, gid, &a.structure, image)
-                });
-                match (map, spent) {
-                    (_, true) => false,
-                    (Err(_), false) => true,
-                    (Ok((to, perms)), false) => {
-                        a.structure.elements == found.elements
-                            && a.structure.context == found.context
-                            && normalizes(found, &to, &perms)
-                    }
-                }
+                image_branches(program, game, corner, &s.result)
+                    .iter()
+                    .all(|(image, _)| {
+                        let (map, spent) = within_budget(BUDGET, || {
+                            declared_map(program, interp, gid, &a.structure, image)
+                        });
+                        match (map, spent) {
+                            (_, true) => false,
+                            (Err(_), false) => true,
+                            (Ok((to, perms)), false) => {
+                                a.structure.elements == found.elements
+                                    && a.structure.context == found.context
+                                    && normalizes(found, &to, &perms)
+                            }
+                        }
+                    })
             })
     };
     let absorbable = absorbable && found.as_ref().is_none_or(commutes);
@@ -768,7 +843,9 @@ fn declared_map(
         return Err(not_elementwise());
     }
     let n = structure.elements.len();
-    let frame = game.locals.len();
+    // Names of inlined helpers lie past the game's.
+    let mut frame = game.locals.len();
+    result.for_each_var(&mut |v| frame = frame.max(v.slot.index() + 1));
     let (mut to, mut perms) = (Vec::new(), Vec::new());
     for c in 0..structure.context.count() {
         let mut env = vec![Val::Int(0); frame];
