@@ -1,17 +1,14 @@
 #!/usr/bin/env bash
 # Prints docs/PERFORMANCE.md's corpus table: the natural descriptions of ../shared/corpus/
-# (no symmetry line, regions as closures, bites as comprehensions), natively, each against
-# its best description in examples/ where there is one and against Beling's igsolve
-# (installed into target/peers the first time), in one run: the best of $RUNS (default 3)
-# runs each, the three taking turns, after a run that builds each solver. A run past
-# $LIMIT seconds (default 120) is shown as "> LIMIT s". The project's own variants of those
-# descriptions (scripts/variants/) follow the corpus's.
+# that no peer solves (dots as pairs of dots, Node Kayles on a grid; Cram and Chomp are
+# scripts/idioms.sh's, against igsolve), natively, each against its best description in
+# examples/ where there is one, in one run: the best of $RUNS (default 3) runs each, taking
+# turns, after a run that builds each solver. A run past $LIMIT seconds (default 120) is
+# shown as "> LIMIT s".
 #   scripts/corpus.sh [CORPUS_DIR]
 set -euo pipefail
 corpus=$(cd "${1:-$(dirname "$0")/../../shared/corpus}" && pwd)
 source "$(dirname "$0")/common.sh"
-igsolve=target/peers/bin/igsolve
-[ -x "$igsolve" ] || cargo install -q igsolve --root target/peers
 runs=${RUNS:-3}
 limit=${LIMIT:-120}
 
@@ -33,43 +30,30 @@ again() {
 }
 ratio() { awk -v n="$1" -v t="$2" 'BEGIN { if (n ~ />|failed/ || t ~ />|failed/ || t <= 0) print "-"; else printf "%.1f", n / t }'; }
 
-echo "| description | board | value | cgdl natural | cgdl example | peer | natural / peer |"
-echo "|---|---|---|---|---|---|---|"
-# One row: the natural description, the example and the peer, each built first (not
-# timed), then run in turn $RUNS times (so that a burst of load on this shared machine
-# falls on all three alike), the best of each kept.
+echo "| description | board | value | cgdl natural | cgdl example | natural / example |"
+echo "|---|---|---|---|---|---|"
+# One row: the natural description and the example, each built first (not timed), then
+# run in turn $RUNS times (so that a burst of load on this shared machine falls on both
+# alike), the best of each kept.
 row() {
-    local name=$1 r=$2 c=$3 peer=$4 example= file=$corpus/$1.cgdl
-    [ -f "$file" ] || file=scripts/variants/$name.cgdl
+    local name=$1 r=$2 c=$3 example= file=$corpus/$1.cgdl
     sized "$file" "$r" "$c" "$tmp/natural.cgdl"
     grep '^value\|^table' "$file" >> "$tmp/natural.cgdl"
     case $name in
-        cram_closure | cram_corner)
-            sized examples/cram.cgdl "$r" "$c" "$tmp/example.cgdl"
-            echo 'value grundy of Cram(Cell)' >> "$tmp/example.cgdl"
-            example=yes ;;
         dots_pairs)
             sed -e '/^value\|^table/d' examples/degenerate_dots.cgdl > "$tmp/example.cgdl"
             echo "value outcome of Dots($r, $c, {})" >> "$tmp/example.cgdl"
             example=yes ;;
     esac
-    local peer_cmd=()
-    case $peer in
-        cram | chomp) peer_cmd=("$igsolve" "$peer" -r "$r" -c "$c") ;;
-    esac
     $cgdl run --native --threads "$threads" "$tmp/natural.cgdl" --max-positions 1 > /dev/null 2>&1 || true
     [ -n "$example" ] && { $cgdl run --native --threads "$threads" "$tmp/example.cgdl" --max-positions 1 > /dev/null 2>&1 || true; }
-    local n= e= p= value=
+    local n= e= value=
     for _ in $(seq "$runs"); do
         n=$(again "$n" $cgdl run --native --threads "$threads" "$tmp/natural.cgdl")
         [ -n "$value" ] || value=$(awk '/^  (grundy|outcome)/ { v = $2 } END { print v }' "$tmp/out")
         [ -n "$example" ] && e=$(again "$e" $cgdl run --native --threads "$threads" "$tmp/example.cgdl")
-        [ ${#peer_cmd[@]} -gt 0 ] && p=$(again "$p" "${peer_cmd[@]}")
     done
-    echo "| ${name//_/ } | $r × $c | $value | $n s | ${e:--} s | ${p:--} s | $(ratio "$n" "${p:--}") |"
+    echo "| ${name//_/ } | $r × $c | $value | $n s | ${e:--} s | $(ratio "$n" "${e:--}") |"
 }
-for rc in "3 4" "4 5" "5 5" "5 6"; do row cram_closure $rc cram; done
-for rc in "4 5" "5 6"; do row cram_corner $rc cram; done
-for rc in "3 4" "4 5" "7 7" "10 10"; do row chomp $rc chomp; done
 for rc in "3 4" "4 4" "4 5" "5 5"; do row dots_pairs $rc -; done
 for rc in "3 4" "4 4" "4 5" "5 5"; do row node_kayles_grid $rc -; done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints docs/PERFORMANCE.md's idioms table: Cram 5 × 6 and Chomp 10 × 10, each written in
 # several idioms (the example, the corpus's natural descriptions, the project's variants
-# with declared symmetries proven or checked), natively on one thread, against Beling's
+# with declared symmetries proven or checked; then the example on other boards), natively
+# on one thread, against Beling's
 # igsolve (installed into target/peers the first time) in the same run: each row's cgdl
 # runs and igsolve's runs take turns, best of $RUNS (default 5), after a run that builds
 # the solver. A run past $LIMIT seconds (default 60) is shown as "> LIMIT".
@@ -49,12 +50,24 @@ row() {
 }
 plain_example="$tmp/cram_plain.cgdl"
 grep -v '^ *symmetry' examples/cram.cgdl > "$plain_example"
+# The example with the whole rest of the board as a move's result (no regions).
+whole="$tmp/cram_whole.cgdl"
+sed -e 's/^ *sum(Cram(part) for part in components(\(.*\), x => neighbours(x)))$/        Cram(\1)/' \
+    examples/cram.cgdl > "$whole"
+if grep -q components "$whole"; then
+    echo "idioms.sh: the example's moves no longer read as expected" >&2
+    exit 1
+fi
 row Cram "\`examples/cram.cgdl\`: \`components\`, the mirrors declared" examples/cram.cgdl Cram 5 6 cram
 row Cram "the example without its \`symmetry\` lines" "$plain_example" Cram 5 6 cram
 row Cram "corpus \`cram_closure\`: closures, \`rank(x) == min(...)\`" "$corpus/cram_closure.cgdl" Cram 5 6 cram
 row Cram "variant \`cram_corner\`: closures moved to the corner, \`a < b\`" scripts/variants/cram_corner.cgdl Cram 5 6 cram
 row Cram "\`cram_corner_mirrors\`: the same, mirrors declared over the corner (proven)" scripts/variants/cram_corner_mirrors.cgdl Cram 5 6 cram
 row Cram "\`cram_corner_checked\`: the same mirrors, unprovable (checked)" scripts/variants/cram_corner_checked.cgdl Cram 5 6 cram
+row Cram "whole boards: the rest of the board as a move's result, no regions" "$whole" Cram 5 6 cram
+for board in "4 7" "6 6" "5 7"; do
+    row Cram "\`examples/cram.cgdl\`" examples/cram.cgdl Cram $board cram
+done
 row Chomp "corpus \`chomp\`: a bite as a comprehension" "$corpus/chomp.cgdl" Chomp 10 10 chomp
 row Chomp "\`chomp_diagonal\`: the diagonal declared" scripts/variants/chomp_diagonal.cgdl Chomp 10 10 chomp
 row Chomp "\`chomp_quadrant\`: \`left - quadrant(x)\`, a tabulated helper" scripts/variants/chomp_quadrant.cgdl Chomp 10 10 chomp

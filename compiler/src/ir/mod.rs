@@ -1398,9 +1398,11 @@ pub struct Game {
     /// Its take-and-break code when it is a heap game: an octal code's digits, or the code
     /// its rules state ([`heap_code`]). Set once by the checker; every back end reads it.
     pub heap_code: Option<Vec<u8>>,
-    /// The symmetries the compiler found in its rules and proved (`crate::opt::symmetry`),
-    /// where it declares none or every declared map is among them: both back ends keep
-    /// positions as least images under them.
+    /// The symmetries the compiler found in its rules and proved, with the declared maps it
+    /// proved (`crate::opt::symmetry`): both back ends keep positions as least images under
+    /// them (and the maps left in `symmetries`, checked, over those images). `None` where
+    /// there are none, or where a declared map element by element that was not proven does
+    /// not commute with them (the declared maps are then used alone).
     pub found: Option<FoundSymmetries>,
     /// Declared maps that the compiler proved and found among its own symmetries
     /// (`found`), each with how it was proven: taken out of `symmetries`, since the solver
