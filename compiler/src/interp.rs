@@ -1419,6 +1419,17 @@ impl Rules for Interpreter<'_> {
         Some(pos as usize)
     }
 
+    fn heap_of(&self, pos: u32) -> Option<(&[u8], u64)> {
+        let (gid, fields) = self.position(pos);
+        let game = &self.program.games[gid];
+        match (&game.heap_code, fields.first()) {
+            (Some(digits), Some(&Val::Int(n))) if fields.len() == 1 => {
+                Some((digits.as_slice(), u64::try_from(n).ok()?))
+            }
+            _ => None,
+        }
+    }
+
     fn grundy_kernel(
         &self,
         pos: u32,

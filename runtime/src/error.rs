@@ -87,6 +87,15 @@ pub enum SolveError {
         /// The value, as written.
         value: String,
     },
+    /// The misère outcome of a sum of heaps of a take-and-break code: the code's misère
+    /// quotient did not settle within its budget (at heap `heap`), and the search of the
+    /// sum, the definition, reached its limit (`search`).
+    NoMisereQuotient {
+        /// The heap being added when the quotient's budget ran out.
+        heap: usize,
+        /// The search's error.
+        search: Box<SolveError>,
+    },
     /// A loopy partizan position's form was asked for, and it is not a stopper (its players
     /// can move in turn forever: `positions`, a cycle of such play), and no stopper was
     /// found for one of its sides (`side`, "onside" or "offside").
@@ -152,6 +161,12 @@ impl fmt::Display for SolveError {
             SolveError::Unverified { what } => write!(
                 f,
                 "internal error: a check of the result failed ({what}); no value is given"
+            ),
+            SolveError::NoMisereQuotient { heap, search } => write!(
+                f,
+                "the misère quotient of this game did not settle within its budget (a tenth \
+                 of --max-positions, in steps) at heap {heap}, and a search of the sum stopped: \
+                 {search}"
             ),
             SolveError::TooManyPositions { limit } => write!(
                 f,

@@ -20,6 +20,7 @@ pub mod loony;
 pub mod loopy;
 mod memo;
 pub mod memory;
+pub mod misere;
 pub mod native;
 pub mod partizan;
 pub mod period;

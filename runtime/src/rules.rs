@@ -23,7 +23,7 @@ pub enum Side {
 /// |---|---|---|
 /// | the game itself | `options`, `is_partizan`, `side_options`, `write_pos` | impartial: each side's options are `options` |
 /// | memo layout | `dense_index`, `key`, `wide_key`, `code`, `position_of_code`, `measures` | positions kept in a hash map; no tiered solve |
-/// | fast paths | `grundy_kernel`, `least_image`, `least_image_fixing`, `has_symmetries`, `ends_now`, `options_open`, `splits` | none: every search as the definition goes |
+/// | fast paths | `grundy_kernel`, `heap_of`, `least_image`, `least_image_fixing`, `has_symmetries`, `ends_now`, `options_open`, `splits` | none: every search as the definition goes |
 /// | checks and resources | `checked_symmetries`, `symmetry_image`, `symmetry_name`, `forget_positions` | nothing checked; positions are values |
 ///
 /// A fast path never changes a value: each answers as its definition says (the method's
@@ -102,6 +102,14 @@ pub trait Rules {
         _tables: &mut KernelTables,
     ) -> KernelAnswer {
         KernelAnswer::Declined
+    }
+
+    /// Where `pos` is heap `n` of a game given by a take-and-break code ([`crate::heap`]):
+    /// the code's digits and `n`. The misère outcome of a sum of heaps of one code is then
+    /// read off the code's misère quotient ([`crate::misere`]) rather than searched.
+    /// Default: none.
+    fn heap_of(&self, _pos: Self::Pos) -> Option<(&[u8], u64)> {
+        None
     }
 
     /// The position the solver keeps `pos`'s values under: for a game with declared

@@ -137,6 +137,9 @@ pub struct Solver<'r, R: Rules> {
     searching: rustc_hash::FxHashSet<R::Pos>,
     /// Which symmetries' fixed options turned out winning replies (move ordering only).
     symmetry_stats: SymmetryStats,
+    /// The misère quotients found, by code: each for heaps up to its length, or where the
+    /// budget ran out, the heap it ran out at.
+    misere_quotients: FxHashMap<Vec<u8>, Result<crate::misere::Candidate, usize>>,
     /// Whether some game of the rules declares symmetries ([`Rules::has_symmetries`], asked
     /// once): only then do searches ask which symmetries fix an option.
     symmetric: bool,
@@ -201,6 +204,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             not_values: FxHashMap::default(),
             searching: Default::default(),
             symmetry_stats: SymmetryStats::default(),
+            misere_quotients: FxHashMap::default(),
             symmetric: rules.has_symmetries(),
             symmetry_checked: Default::default(),
             loopy: FxHashMap::default(),
@@ -360,11 +364,104 @@ impl<'r, R: Rules> Solver<'r, R> {
         if let Some(value) = self.known_loopy(kind, &expr) {
             return Ok(value);
         }
+        // A sum of heaps of one take-and-break code: its misère outcome from the code's
+        // misère quotient (the search is the definition, and the way where there is none).
+        let quotient = match (kind, self.mode) {
+            (ValueKind::MisereOutcome, Mode::Fast) => self.misere_by_quotient(&expr),
+            _ => Ok(None),
+        };
+        match quotient {
+            Ok(Some(outcome)) => return Ok(Value::Outcome(outcome)),
+            Ok(None) => {}
+            Err(heap) => {
+                return match self.raw_value(kind, &expr) {
+                    Ok(raw) => Ok(kind.decode(raw)),
+                    Err(
+                        e @ (SolveError::TooManyPositions { .. } | SolveError::OutOfMemory { .. }),
+                    ) => Err(SolveError::NoMisereQuotient {
+                        heap,
+                        search: Box::new(e),
+                    }),
+                    Err(e) => Err(e),
+                };
+            }
+        }
         match self.raw_value(kind, &expr) {
             Ok(raw) => Ok(kind.decode(raw)),
             // A position can repeat: the values that loopy games have come from the graph.
             Err(SolveError::Cycle { positions }) => self.loopy_value(kind, &expr, positions),
             Err(e) => Err(e),
+        }
+    }
+
+    /// The misère outcome of `expr`, a position or a sum of positions that are all heaps of
+    /// one take-and-break code ([`Rules::heap_of`]), from the code's misère quotient up to
+    /// its largest heap ([`crate::misere`]): `Ok(None)` where `expr` is no such sum, `Err`
+    /// with the heap where the quotient's budget (a tenth of `--max-positions` in steps)
+    /// ran out.
+    fn misere_by_quotient(&mut self, expr: &Expr<Pos<R>>) -> Result<Option<Outcome>, usize> {
+        let leaves: Vec<Pos<R>> = match expr {
+            Expr::Pos(p) => vec![*p],
+            Expr::Compound(Compound::Sum, parts)
+                if parts.iter().all(|e| matches!(e, Expr::Pos(_))) =>
+            {
+                expr.leaves().into_iter().copied().collect()
+            }
+            _ => return Ok(None),
+        };
+        let rules = self.rules;
+        let Some((digits, _)) = leaves.first().and_then(|&p| rules.heap_of(p)) else {
+            return Ok(None);
+        };
+        let mut heaps = Vec::with_capacity(leaves.len());
+        for &p in &leaves {
+            match rules.heap_of(p) {
+                Some((d, n)) if d == digits => heaps.push(n),
+                _ => return Ok(None),
+            }
+        }
+        let max = heaps.iter().copied().max().unwrap_or(0);
+        let Ok(max) = usize::try_from(max) else {
+            return Ok(None);
+        };
+        if max > crate::misere::MAX_HEAP {
+            return Ok(None);
+        }
+        let known = self.misere_quotients.get(digits);
+        let covered = match known {
+            Some(Ok(c)) => c.heaps() > max,
+            // A quotient that ran out of budget below this heap runs out again.
+            Some(Err(at)) if *at <= max => return Err(*at),
+            _ => false,
+        };
+        if !covered {
+            // Up to twice the largest heap asked of it so far, so that growing sums are not
+            // each a new quotient.
+            let asked = known.and_then(|k| k.as_ref().ok()).map_or(0, |c| c.heaps());
+            let to = max
+                .max(asked.saturating_mul(2))
+                .min(crate::misere::MAX_HEAP)
+                .max(max);
+            let options = match crate::misere::code_options(digits, to) {
+                Ok(o) => o,
+                Err(_) => return Ok(None),
+            };
+            let budget = crate::misere::Budget {
+                steps: (self.budget.max_positions / 10).max(1_000_000),
+                ..crate::misere::Budget::default()
+            };
+            let found = crate::misere::quotient(&options, budget)
+                .map(|q| q.candidate)
+                .map_err(|crate::misere::QuotientError::Budget { heap }| heap);
+            self.misere_quotients.insert(digits.to_vec(), found);
+        }
+        match &self.misere_quotients[digits] {
+            Ok(c) if c.heaps() > max => {
+                let p = c.is_p(heaps.iter().map(|&n| n as usize));
+                Ok(Some(if p { Outcome::P } else { Outcome::N }))
+            }
+            Ok(_) => Ok(None),
+            Err(heap) => Err(*heap),
         }
     }
 

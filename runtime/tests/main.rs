@@ -7,6 +7,7 @@ mod forms_share;
 mod heap;
 mod literature;
 mod loony;
+mod misere;
 mod nimber;
 mod outcome_share;
 mod stoppers;

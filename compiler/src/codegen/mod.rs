@@ -234,6 +234,7 @@ impl Gen<'_> {
         let mut checked_arms = Vec::new();
         let mut partizan_pats = Vec::new();
         let mut split_pats = Vec::new();
+        let mut heap_arms = Vec::new();
         for (gid, game) in games.iter().enumerate() {
             variants.push(self.pos_variant(gid, game));
             interners.push(self.interners(gid, game)?);
@@ -257,6 +258,21 @@ impl Gen<'_> {
             }
             if game.splits() {
                 split_pats.push(self.any_pos(gid, game));
+            }
+            if let (
+                Some(digits),
+                [Field {
+                    ty: FieldTy::Nat, ..
+                }],
+            ) = (&game.heap_code, game.fields.as_slice())
+            {
+                let fields = self.field_names(game);
+                let pattern = self.pos_pattern(gid, &fields);
+                let n = &fields[0];
+                let digits = digits.iter().map(|&d| Literal::u8_suffixed(d));
+                heap_arms.push(quote! {
+                    #pattern => ::std::option::Option::Some((&[#(#digits),*], #n as u64)),
+                });
             }
             if game.partizan {
                 partizan_arms.push(self.partizan_arm(gid, game));
@@ -290,6 +306,20 @@ impl Gen<'_> {
                 ) -> #rt::KernelAnswer {
                     match pos {
                         #(#kernel_arms)*
+                    }
+                }
+            }
+        });
+        // Heaps of take-and-break codes: misère outcomes of their sums from the code's
+        // quotient.
+        let heap_of = (!heap_arms.is_empty()).then(|| {
+            let other =
+                (heap_arms.len() < games.len()).then(|| quote!(_ => ::std::option::Option::None,));
+            quote! {
+                fn heap_of(&self, pos: Pos) -> ::std::option::Option<(&[u8], u64)> {
+                    match pos {
+                        #(#heap_arms)*
+                        #other
                     }
                 }
             }
@@ -476,6 +506,7 @@ impl Gen<'_> {
                 #position_of_code
                 #measures
                 #kernel
+                #heap_of
                 #partizan
                 #splits
                 #symmetric

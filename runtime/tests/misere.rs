@@ -1,0 +1,160 @@
+//! Misère quotients (`cgdl_runtime::misere`) against the definition: the misère outcome
+//! of every sum of a few heaps, by a search of the sum, is what the quotient says.
+
+use cgdl_runtime::heap::HeapCode;
+use cgdl_runtime::misere::{code_options, quotient, Budget, HeapOptions};
+use std::collections::HashMap;
+
+/// Whether the sum of `heaps` (sorted) is a misère P-position, by the definition.
+fn is_p(options: &HeapOptions, heaps: &[usize], memo: &mut HashMap<Vec<usize>, bool>) -> bool {
+    if let Some(&p) = memo.get(heaps) {
+        return p;
+    }
+    let mut has_move = false;
+    let mut p = true;
+    'all: for (i, &h) in heaps.iter().enumerate() {
+        if i > 0 && heaps[i - 1] == h {
+            continue;
+        }
+        for parts in &options[h] {
+            has_move = true;
+            let mut next: Vec<usize> = heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
+            next.extend(parts.iter().copied().filter(|&k| !options[k].is_empty()));
+            next.sort_unstable();
+            if is_p(options, &next, memo) {
+                p = false;
+                break 'all;
+            }
+        }
+    }
+    let p = has_move && p;
+    memo.insert(heaps.to_vec(), p);
+    p
+}
+
+/// Every sum of up to `parts` heaps of at most `max` tokens.
+fn sums(max: usize, parts: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    let mut frontier = vec![Vec::new()];
+    for _ in 0..parts {
+        let mut next = Vec::new();
+        for s in &frontier {
+            let from = s.last().copied().unwrap_or(1);
+            for h in from..=max {
+                let mut t: Vec<usize> = s.clone();
+                t.push(h);
+                next.push(t);
+            }
+        }
+        out.extend(next.iter().cloned());
+        frontier = next;
+    }
+    out
+}
+
+fn check(code: &str, max: usize, parts: usize) {
+    let digits = HeapCode::parse(code).expect("a code").digits().to_vec();
+    let options = code_options(&digits, max).expect("options");
+    let q = match quotient(&options, Budget::default()) {
+        Ok(q) => q,
+        Err(e) => panic!("{code}: {e:?}"),
+    };
+    let c = &q.candidate;
+    // Every misère quotient of impartial games has even order (Plambeck and Siegel,
+    // JCTA 115 (2008)).
+    assert_eq!(c.monoid().size() % 2, 0, "{code}");
+    let mut memo = HashMap::new();
+    for s in sums(max, parts) {
+        let want = is_p(&options, &s, &mut memo);
+        assert_eq!(c.is_p(s.iter().copied()), want, "{code}: {s:?}");
+    }
+}
+
+#[test]
+fn quotients_give_the_misere_outcome_of_every_small_sum() {
+    for code in [
+        "0.3", "0.33", "0.333", "0.77", "0.07", "0.137", "0.75", "0.6", "0.51", "0.72", "0.34",
+    ] {
+        check(code, 14, 3);
+        check(code, 8, 5);
+    }
+    for code in ["0.16", "0.26"] {
+        check(code, 8, 5);
+    }
+}
+
+/// Subtraction {1, 2} (0.33) is tame: its quotient is Conway's `T2`, `⟨a, b | a² = 1,
+/// b³ = b⟩` of order 6, with P-portion `{a, b²}` (T. E. Plambeck, *Taming the wild in
+/// impartial combinatorial games*, INTEGERS 5 (2005), §3): heap 1 is `a`, heap 2 is `b`.
+#[test]
+fn the_quotient_of_subtraction_one_two_is_t2() {
+    let digits = HeapCode::parse("0.33").expect("a code").digits().to_vec();
+    let options = code_options(&digits, 20).expect("options");
+    let q = quotient(&options, Budget::default()).expect("a quotient");
+    let c = &q.candidate;
+    let m = c.monoid();
+    assert_eq!(m.size(), 6);
+    let (a, b) = (c.image([1]), c.image([2]));
+    let one = c.image([]);
+    assert_eq!(m.mul(a, a), one);
+    assert_eq!(m.mul(m.mul(b, b), b), b);
+    let p: Vec<bool> = (0..6).map(|x| c.p_portion()[x]).collect();
+    assert_eq!(p.iter().filter(|&&x| x).count(), 2);
+    assert!(p[a as usize] && p[m.mul(b, b) as usize]);
+    assert_eq!(q.expansions, vec![1, 2]);
+    let shown = cgdl_runtime::misere::presentation(c);
+    assert_eq!(
+        shown.generators,
+        vec![("a".to_string(), 1), ("b".to_string(), 2)]
+    );
+    let relations: Vec<String> = shown
+        .relations
+        .iter()
+        .map(|(l, r)| format!("{l} = {r}"))
+        .collect();
+    assert_eq!(relations, ["a^2 = 1", "b^3 = b"]);
+    assert_eq!(shown.p_portion, ["a", "b^2"]);
+}
+
+/// The solver answers misère outcomes of sums of one code's heaps from its quotient: the
+/// answers of the definition, on random sums of up to six heaps.
+mod solver {
+    use super::*;
+    use cgdl_runtime::rules::{heap_options, Options, RuleError};
+    use cgdl_runtime::{Expr, Outcome, Rules, Solver};
+    use proptest::prelude::*;
+
+    /// Heaps of one code, each position its size.
+    struct Code(Vec<u8>);
+
+    impl Rules for Code {
+        type Pos = u64;
+        fn options(&self, pos: u64, out: &mut Options<u64>) -> Result<(), RuleError> {
+            heap_options(pos as i64, &self.0, |k| k as u64, out)
+        }
+        fn heap_of(&self, pos: u64) -> Option<(&[u8], u64)> {
+            Some((&self.0, pos))
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn sums_of_heaps_take_their_outcome_from_the_quotient(
+            code in proptest::sample::select(vec!["0.77", "0.07", "0.75", "0.6", "0.137", "0.34"]),
+            heaps in proptest::collection::vec(1usize..=11, 1..=6),
+        ) {
+            let digits = HeapCode::parse(code).expect("a code").digits().to_vec();
+            let options = code_options(&digits, 11).expect("options");
+            let mut sorted = heaps.clone();
+            sorted.sort_unstable();
+            let want = is_p(&options, &sorted, &mut HashMap::new());
+            let rules = Code(digits);
+            let mut solver = Solver::new(&rules);
+            let got = solver
+                .misere_outcome(Expr::sum_of(heaps.iter().map(|&h| h as u64)))
+                .expect("an outcome");
+            prop_assert_eq!(got, if want { Outcome::P } else { Outcome::N }, "{} {:?}", code, heaps);
+        }
+    }
+}
