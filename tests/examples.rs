@@ -539,3 +539,70 @@ fn stoppers_have_their_published_forms() {
         assert_eq!(value(&answers[6], "canonical"), "over & under");
     }
 }
+
+/// `examples/misere_quotients.cgdl`: subtraction {1, 2}'s misère quotient is Conway's `T2`,
+/// `⟨a, b | a² = 1, b³ = b⟩` with P-portion `{a, b²}`, heap `n` being `1`, `a`, `b` as `n`
+/// is 0, 1, 2 mod 3 (T. E. Plambeck, *Taming the wild in impartial combinatorial games*,
+/// INTEGERS 5 (2005), G05); every misère outcome the example's quotients give is the
+/// definition's (an exact search of the sum).
+#[test]
+fn misere_quotients_of_heap_games() {
+    let answers = run_example("misere_quotients.cgdl");
+    let Answer::Quotient {
+        order,
+        generators,
+        relations,
+        p_portion,
+        elements,
+        ..
+    } = &answers[0]
+    else {
+        panic!("a quotient: {:?}", answers[0])
+    };
+    assert_eq!(*order, 6);
+    assert_eq!(generators, &[("a".to_string(), 1), ("b".to_string(), 2)]);
+    let rel: Vec<String> = relations
+        .iter()
+        .map(|(l, r)| format!("{l} = {r}"))
+        .collect();
+    assert_eq!(rel, ["a^2 = 1", "b^3 = b"]);
+    assert_eq!(p_portion, &["a", "b^2"]);
+    let want: Vec<&str> = (0..=12).map(|n| ["1", "a", "b"][n % 3]).collect();
+    assert_eq!(elements, &want);
+    // Every misère quotient of impartial games has even order (Plambeck and Siegel, JCTA
+    // 115 (2008)).
+    for a in &answers[..3] {
+        let Answer::Quotient { order, .. } = a else {
+            panic!("a quotient")
+        };
+        assert_eq!(order % 2, 0);
+    }
+    // Small sums: the quotient's outcome is the exact search's.
+    let source = example("misere_quotients.cgdl");
+    let rules: String = source
+        .lines()
+        .filter(|l| !l.starts_with("quotient") && !l.starts_with("value"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let sums = [
+        "Kayles(4) + Kayles(9)",
+        "Kayles(5) + Kayles(5) + Kayles(1)",
+        "Kayles(13) + Kayles(6) + Kayles(2)",
+        "G075(7) + G075(3) + G075(2)",
+        "G075(5) + G075(5)",
+        "Subtract12(4) + Subtract12(7) + Subtract12(2)",
+    ];
+    let queries: String = sums
+        .iter()
+        .map(|s| format!("value misere_outcome of {s}\n"))
+        .collect();
+    let fast = run_source(&(rules.clone() + &queries), Mode::Fast);
+    let exact = run_source(&(rules + &queries), Mode::Exact);
+    for (i, sum) in sums.iter().enumerate() {
+        assert_eq!(
+            value(&fast[i], "misere_outcome"),
+            value(&exact[i], "misere_outcome"),
+            "{sum}"
+        );
+    }
+}

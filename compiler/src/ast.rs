@@ -289,6 +289,8 @@ pub enum QueryKind {
     Table,
     /// `period v of e for n in D`
     Period,
+    /// `quotient of G(n) for n in D`: the misère quotient of a heap game's heaps.
+    Quotient,
 }
 
 /// Unary operators.

@@ -600,12 +600,16 @@ fn query(p: Pair<Rule>) -> Query {
     let kind = match inner.as_rule() {
         Rule::value_query => QueryKind::Value,
         Rule::table_query => QueryKind::Table,
+        Rule::quotient_query => QueryKind::Quotient,
         _ => QueryKind::Period,
     };
     let mut it = inner
         .into_inner()
-        .filter(|p| !matches!(p.as_rule(), Rule::of_kw | Rule::for_kw));
-    let values = it.next().expect("values").into_inner().map(ident).collect();
+        .filter(|p| !matches!(p.as_rule(), Rule::of_kw | Rule::for_kw | Rule::quotient_kw));
+    let values = match kind {
+        QueryKind::Quotient => Vec::new(),
+        _ => it.next().expect("values").into_inner().map(ident).collect(),
+    };
     let target = expr(it.next().expect("target"));
     let binders = it.map(binder).collect();
     Query {

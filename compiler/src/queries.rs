@@ -144,6 +144,23 @@ pub fn plan<'a>(interp: &'a Interpreter<'_>, q: &'a IQuery) -> Result<Plan<'a, u
                 asks,
             })
         }
+        QueryKind::Quotient => {
+            let (_, dom) = &q.binders[0];
+            let dom = interp.eval(dom, &mut env)?;
+            let digits = (q.heap_terms(interp.program()))
+                .map(|(_, digits)| digits)
+                .unwrap_or_default();
+            let (first, last) = match dom {
+                Val::Range(first, last) if first <= last => (first, last),
+                _ => (1, 0),
+            };
+            Ok(Plan::Quotient {
+                query,
+                digits,
+                first: first.max(0) as u64,
+                last: last.max(0) as u64,
+            })
+        }
         QueryKind::Period => {
             let (_, dom) = &q.binders[0];
             let dom = interp.eval(dom, &mut env)?;

@@ -87,6 +87,12 @@ pub enum SolveError {
         /// The value, as written.
         value: String,
     },
+    /// A `quotient` query: the misère quotient did not settle within its budget (a tenth
+    /// of `--max-positions`, in steps) at heap `heap`.
+    QuotientBudget {
+        /// The heap being added when the budget ran out.
+        heap: usize,
+    },
     /// The misère outcome of a sum of heaps of a take-and-break code: the code's misère
     /// quotient did not settle within its budget (at heap `heap`), and the search of the
     /// sum, the definition, reached its limit (`search`).
@@ -161,6 +167,12 @@ impl fmt::Display for SolveError {
             SolveError::Unverified { what } => write!(
                 f,
                 "internal error: a check of the result failed ({what}); no value is given"
+            ),
+            SolveError::QuotientBudget { heap } => write!(
+                f,
+                "the misère quotient did not settle within its budget (a tenth of \
+                 --max-positions, in steps) at heap {heap}: its candidates grew past what the \
+                 budget can verify (a wild game's quotient may grow without end)"
             ),
             SolveError::NoMisereQuotient { heap, search } => write!(
                 f,

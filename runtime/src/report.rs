@@ -135,6 +135,18 @@ pub enum Plan<'a, P> {
         /// The values asked for (one grid each).
         asks: Vec<Ask>,
     },
+    /// The misère quotient of the heaps `first..=last` (from 0: every heap up to `last`)
+    /// of a game given by a take-and-break code.
+    Quotient {
+        /// The query as written.
+        query: String,
+        /// The code's digits ([`crate::heap`]).
+        digits: Vec<u8>,
+        /// The first heap whose element is reported.
+        first: u64,
+        /// The last heap: the quotient is of every heap up to it.
+        last: u64,
+    },
     /// The period of a value along a sequence of positions.
     Period {
         /// The query as written.
@@ -169,6 +181,7 @@ impl<P: Copy + Ord> Plan<'_, P> {
                     take(&term?.1);
                 }
             }
+            Plan::Quotient { .. } => {}
         }
         out.sort_unstable();
         out.dedup();
@@ -234,6 +247,28 @@ pub enum Answer {
         /// column `c`; where the columns depend on the row, a row has no cell (`null`) in
         /// the columns it lacks, and ends at its last cell.
         grids: Vec<(String, Vec<Vec<serde_json::Value>>)>,
+    },
+    /// A `quotient` query: the misère quotient as the papers write it.
+    Quotient {
+        /// The query as written.
+        query: String,
+        /// The last heap: the quotient is of the sums of every heap up to it.
+        heaps: u64,
+        /// The quotient's order.
+        order: usize,
+        /// Each generator: its name and the heap whose element it is.
+        generators: Vec<(String, usize)>,
+        /// The relations, `[left, right]`: with commutativity they present the quotient.
+        relations: Vec<(String, String)>,
+        /// The P-portion, each element as its normal form.
+        p_portion: Vec<String>,
+        /// The heaps where a new generator was needed (the presentation changed); the
+        /// quotient has been the same since the last of them.
+        changes: Vec<usize>,
+        /// The first heap reported, and each heap's element from it on.
+        first: u64,
+        /// Each heap's element (the pretending function), from `first`.
+        elements: Vec<String>,
     },
     /// A `period` query.
     Period {
@@ -484,6 +519,16 @@ pub fn solve_plan<R: Rules>(
                 grids,
             }));
         }
+        Plan::Quotient {
+            query,
+            digits,
+            first,
+            last,
+        } => {
+            emit!(Part::Answer(quotient_answer(
+                solver, query, &digits, first, last
+            )?));
+        }
         Plan::Period {
             query,
             kind,
@@ -562,6 +607,46 @@ pub fn solve_plan<R: Rules>(
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// The misère quotient of heaps up to `last` of the code `digits`, within a tenth of the
+/// solver's `--max-positions` in steps.
+fn quotient_answer<R: Rules>(
+    solver: &Solver<'_, R>,
+    query: String,
+    digits: &[u8],
+    first: u64,
+    last: u64,
+) -> Result<Answer, SolveError> {
+    let max = usize::try_from(last)
+        .ok()
+        .filter(|&m| m <= crate::misere::MAX_HEAP)
+        .ok_or_else(|| {
+            SolveError::Rule(crate::rules::RuleError::new(format!(
+                "a quotient query covers heaps up to {}",
+                crate::misere::MAX_HEAP
+            )))
+        })?;
+    let options = crate::misere::code_options(digits, max).map_err(SolveError::Rule)?;
+    let budget = crate::misere::Budget {
+        steps: (solver.max_positions() / 10).max(1_000_000),
+        ..crate::misere::Budget::default()
+    };
+    let found = crate::misere::quotient(&options, budget).map_err(
+        |crate::misere::QuotientError::Budget { heap }| SolveError::QuotientBudget { heap },
+    )?;
+    let shown = crate::misere::presentation(&found.candidate);
+    Ok(Answer::Quotient {
+        query,
+        heaps: last,
+        order: shown.order,
+        generators: shown.generators,
+        relations: shown.relations,
+        p_portion: shown.p_portion,
+        changes: found.expansions,
+        first,
+        elements: shown.heaps.into_iter().skip(first as usize).collect(),
+    })
 }
 
 /// Solves a plan and returns its whole answer (a table's rows collected).
@@ -973,6 +1058,44 @@ pub fn render_text(answer: &Answer) -> String {
                 _ => format!("no period found in {terms} terms"),
             };
             format!("{query}\n  {verdict}\n")
+        }
+        Answer::Quotient {
+            query,
+            heaps,
+            order,
+            generators,
+            relations,
+            p_portion,
+            changes,
+            first,
+            elements,
+        } => {
+            let mut out = format!("{query}\n");
+            let settled = match changes.last() {
+                Some(h) => format!("the presentation last changed at heap {h}"),
+                None => "no heap needed a generator".to_string(),
+            };
+            out.push_str(&format!(
+                "  order {order}, P-portion of {} elements ({settled}; heaps to {heaps})\n",
+                p_portion.len()
+            ));
+            let gens: Vec<String> = (generators.iter())
+                .map(|(name, heap)| format!("{name} = heap {heap}"))
+                .collect();
+            out.push_str(&format!("  generators  {}\n", gens.join(", ")));
+            let rels: Vec<String> = (relations.iter())
+                .map(|(l, r)| format!("{l} = {r}"))
+                .collect();
+            out.push_str(&format!("  relations   {}\n", rels.join(", ")));
+            out.push_str(&format!("  P-portion   {}\n", p_portion.join(", ")));
+            let listed: Vec<String> = (elements.iter().enumerate())
+                .map(|(i, e)| format!("{}: {e}", *first + i as u64))
+                .collect();
+            for (i, chunk) in listed.chunks(8).enumerate() {
+                let label = if i == 0 { "heaps" } else { "" };
+                out.push_str(&format!("  {label:<11} {}\n", chunk.join(", ")));
+            }
+            out
         }
     }
 }

@@ -257,6 +257,11 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.budget.measure_memory()
     }
 
+    /// The limit on positions solved ([`Solver::set_max_positions`]).
+    pub fn max_positions(&self) -> u64 {
+        self.budget.max_positions
+    }
+
     /// Bounds the number of positions this solver evaluates (a guard against huge state
     /// spaces); past it, solving fails with [`SolveError::TooManyPositions`].
     pub fn set_max_positions(&mut self, limit: u64) {

@@ -48,6 +48,14 @@ impl Checker<'_> {
                 )
                 .help("one name gives rows; two names give a grid"),
             ),
+            QueryKind::Quotient if q.binders.len() != 1 => self.error(
+                Diagnostic::new(
+                    ErrorCode::BadQuery,
+                    "a quotient query has exactly one free name: the heap",
+                    q.span,
+                )
+                .help("write `quotient of G(n) for n in 0..=60`"),
+            ),
             QueryKind::Period => {
                 if q.binders.len() != 1 {
                     self.error(
@@ -127,6 +135,24 @@ impl Checker<'_> {
             locals: scope.into_locals(),
             span: q.span,
         });
+        let asked = self.program.queries.last();
+        if q.kind == QueryKind::Quotient
+            && q.binders.len() == 1
+            && asked.is_some_and(|a| a.heap_terms(&self.program).is_none())
+        {
+            self.error(
+                Diagnostic::new(
+                    ErrorCode::BadQuery,
+                    "a quotient query asks of the heaps of a game given by a take-and-break code",
+                    q.target.span,
+                )
+                .label("not `G(n)` of such a game")
+                .help(
+                    "write `quotient of G(n) for n in 0..=60`, where `G` is an octal code \
+                     (`game G = octal \"0.77\"`) or rules recognised as one",
+                ),
+            );
+        }
     }
 }
 

@@ -162,6 +162,25 @@ impl Gen<'_> {
                     }
                 })
             }
+            QueryKind::Quotient => {
+                let (_, dom) = &q.binders[0];
+                let dom = self.domain(dom)?;
+                let digits = (q.heap_terms(self.program))
+                    .map(|(_, digits)| digits)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(Literal::u8_suffixed);
+                quote!({
+                    let quotient_dom = #dom;
+                    let (first, last) = #rt::native::Domain::consecutive(&quotient_dom).unwrap_or((1, 0));
+                    #rt::report::Plan::Quotient {
+                        query: #text.to_string(),
+                        digits: ::std::vec![#(#digits),*],
+                        first: first.max(0) as u64,
+                        last: last.max(0) as u64,
+                    }
+                })
+            }
             QueryKind::Period => {
                 let (var, dom) = &q.binders[0];
                 let x = self.var(var);
