@@ -240,6 +240,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.loopy_forms = FxHashMap::default();
         self.partizan = None;
         self.budget.cleared += 1;
+        crate::memory::return_freed();
         self.measure_memory();
     }
 
@@ -1415,13 +1416,13 @@ impl<'r, R: Rules> Solver<'r, R> {
             Node::Leaf(p) => {
                 let at = self.slot(p);
                 // A memo table that would double past the limit forgets its oldest values
-                // instead, when it is a good part of the limit (else forgetting would not
-                // help: the limit is reached, and reported, as before).
+                // instead, when it is a good part of what the solve may hold (else forgetting
+                // would not help: the limit is reached, and reported, as before).
                 let grows = self.leaf_memo[slot].growth_bytes(at);
                 if let (true, Some(limit)) = (grows > 0, self.budget.max_memory) {
                     self.measure_memory();
                     if grows > self.budget.free_memory {
-                        if grows >= limit / 4 && self.budget.clears_left > 0 {
+                        if self.budget.forgetting_helps(grows, limit) {
                             self.forget_oldest_values();
                         } else {
                             // The solve stops at its next position; the table does not

@@ -11,6 +11,9 @@ pub(super) struct Budget {
     pub(super) max_memory: Option<u64>,
     /// Bytes left under `max_memory` when last measured (every few thousand positions).
     pub(super) free_memory: u64,
+    /// Bytes the process held when the solver was made (its code, the rules' tables): what
+    /// a solve cannot free, so that the memos' share of the limit is counted above it.
+    pub(super) held_at_start: u64,
     /// Positions solved so far.
     pub(super) solved: u64,
     /// How often the memos forgot their oldest values because one would have grown past
@@ -33,6 +36,7 @@ impl Budget {
             max_positions: crate::DEFAULT_MAX_POSITIONS,
             max_memory: crate::memory::default_limit(),
             free_memory: u64::MAX,
+            held_at_start: crate::memory::resident_bytes().unwrap_or(0),
             solved: 0,
             cleared: 0,
             clears_left: super::MEMO_CLEARS_PER_VALUE,
@@ -56,6 +60,15 @@ impl Budget {
         };
         self.free_memory = limit.saturating_sub(held);
         (held > limit).then_some(limit)
+    }
+
+    /// Whether a memo that would grow by `grows` bytes past the limit should forget its
+    /// oldest values instead: where the growth is a good part (a quarter) of what the solve
+    /// may hold above what the process held at its start, forgetting makes room; else the
+    /// limit is reached by something else, and reported.
+    pub(super) fn forgetting_helps(&self, grows: u64, limit: u64) -> bool {
+        let room = limit.saturating_sub(self.held_at_start);
+        grows >= room / 4 && self.clears_left > 0
     }
 
     /// A new value is being solved: its allowance of the memos' thinning is whole again.
