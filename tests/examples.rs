@@ -577,6 +577,9 @@ fn misere_quotients_of_heap_games() {
         };
         assert_eq!(order % 2, 0);
     }
+    // Misère canonical forms: *2 + *2 is {*2, *3}, * + * is 0.
+    assert_eq!(value(&answers[5], "misere_form"), "{*2, *3}");
+    assert_eq!(value(&answers[6], "misere_form"), "0");
     // Small sums: the quotient's outcome is the exact search's.
     let source = example("misere_quotients.cgdl");
     let rules: String = source

@@ -364,6 +364,10 @@ fn impartial_only_values_of_partizan_positions_are_compile_errors() {
             "`moves` is defined for impartial games",
         ),
         (
+            "value misere_form of Domineering(rect(2, 2))",
+            "`misere_form` is defined for impartial games",
+        ),
+        (
             "value outcome of union(Domineering(rect(2, 2)), Domineering(rect(1, 2)))",
             "`union` combines impartial games",
         ),

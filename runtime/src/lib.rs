@@ -21,6 +21,7 @@ pub mod loopy;
 mod memo;
 pub mod memory;
 pub mod misere;
+pub mod misere_form;
 pub mod native;
 pub mod partizan;
 pub mod period;

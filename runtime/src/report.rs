@@ -21,16 +21,18 @@ pub enum Ask {
     /// Every option with its value (its Grundy value; a partizan position's options of each
     /// side with their canonical forms): for debugging rules.
     Options,
+    /// The misère canonical form of an impartial position ([`crate::misere_form`]).
+    MisereForm,
     /// A value of partizan games (canonical forms and what they give).
     Partizan(PartizanKind),
 }
 
 impl Ask {
     /// Every value a query may ask for, in the order help text lists them: the values of
-    /// impartial games, `moves`, `options`, then those of partizan games.
+    /// impartial games, `moves`, `options`, `misere_form`, then those of partizan games.
     pub fn all() -> Vec<Ask> {
         let mut out: Vec<Ask> = ValueKind::ALL.iter().map(|&k| Ask::Value(k)).collect();
-        out.extend([Ask::Moves, Ask::Options]);
+        out.extend([Ask::Moves, Ask::Options, Ask::MisereForm]);
         out.extend(PartizanKind::ALL.iter().map(|&k| Ask::Partizan(k)));
         out
     }
@@ -52,6 +54,7 @@ impl Ask {
             Ask::Value(k) => k.name(),
             Ask::Moves => "moves",
             Ask::Options => "options",
+            Ask::MisereForm => "misere_form",
             Ask::Partizan(k) => k.name(),
         }
     }
@@ -332,6 +335,7 @@ fn answer_one<R: Rules>(
         Ask::Value(kind) => value_json(solver.value(kind, target)?),
         Ask::Moves => json!(solver.winning_moves_as_written(target.clone())?),
         Ask::Options => options_json(solver, target)?,
+        Ask::MisereForm => json!(solver.misere_form(target.clone())?),
     })
 }
 

@@ -130,6 +130,8 @@ pub struct Solver<'r, R: Rules> {
     ended: EndedCache,
     /// Canonical forms of partizan positions, made when first asked for.
     partizan: Option<PartizanSolver<'r, R>>,
+    /// Misère canonical forms, made when first asked for.
+    misere_forms: Option<crate::misere_form::MisereFormSolver<'r, R>>,
     /// Values below 128 that a nimber search found a position (a least image) not to have,
     /// as bits, while its value is not known ([`nimber`]).
     not_values: FxHashMap<R::Pos, u128>,
@@ -201,6 +203,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             kernel_found: Vec::new(),
             ended: EndedCache::default(),
             partizan: None,
+            misere_forms: None,
             not_values: FxHashMap::default(),
             searching: Default::default(),
             symmetry_stats: SymmetryStats::default(),
@@ -239,6 +242,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.loopy_partizan = FxHashMap::default();
         self.loopy_forms = FxHashMap::default();
         self.partizan = None;
+        self.misere_forms = None;
         self.budget.cleared += 1;
         crate::memory::return_freed();
         self.measure_memory();
@@ -608,6 +612,23 @@ impl<'r, R: Rules> Solver<'r, R> {
             Err(SolveError::Cycle { .. }) => self.loopy_canonical(&expr),
             Err(e) => Err(e),
         }
+    }
+
+    /// The misère canonical form of a position expression of impartial games
+    /// ([`crate::misere_form`]): two positions are misère equal exactly when their forms
+    /// are written alike.
+    pub fn misere_form(&mut self, expr: impl IntoExpr<Pos<R>>) -> Result<String, SolveError> {
+        let expr = expr.into_expr().canonical();
+        let (rules, limit, memory) = (
+            self.rules,
+            self.budget.max_positions,
+            self.budget.max_memory,
+        );
+        let forms = (self.misere_forms)
+            .get_or_insert_with(|| crate::misere_form::MisereFormSolver::new(rules, limit, memory));
+        forms.forms().start_value();
+        let g = forms.value(&expr)?;
+        Ok(forms.forms().display(g))
     }
 
     /// The options of a position expression (the compound's own moves), canonical.

@@ -8,6 +8,7 @@ mod heap;
 mod literature;
 mod loony;
 mod misere;
+mod misere_forms;
 mod nimber;
 mod outcome_share;
 mod stoppers;

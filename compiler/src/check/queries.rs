@@ -99,8 +99,9 @@ impl Checker<'_> {
         let target = self.expect(&q.target, &Ty::Game, &mut scope, "a query's target");
         if self.mentions_partizan(&target) {
             for v in &q.values {
-                let impartial_only = matches!(Ask::parse(&v.name), Some(Ask::Moves))
-                    || ValueKind::from_name(&v.name).is_some_and(|k| k != ValueKind::Outcome);
+                let impartial_only =
+                    matches!(Ask::parse(&v.name), Some(Ask::Moves | Ask::MisereForm))
+                        || ValueKind::from_name(&v.name).is_some_and(|k| k != ValueKind::Outcome);
                 if impartial_only {
                     let help = match v.name.as_str() {
                         "moves" => "ask for left_moves or right_moves".to_string(),

@@ -287,6 +287,7 @@ fn ask(rt: &TokenStream, name: &str) -> TokenStream {
                 quote!(#rt::report::Ask::Partizan(#rt::partizan::PartizanKind::#k))
             }
             None if name == "options" => quote!(#rt::report::Ask::Options),
+            None if name == "misere_form" => quote!(#rt::report::Ask::MisereForm),
             None => quote!(#rt::report::Ask::Moves),
         },
     }
