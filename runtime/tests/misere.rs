@@ -158,3 +158,47 @@ mod solver {
         }
     }
 }
+
+/// Sums of up to six heaps of at most 30 tokens against the definition, where its search
+/// can do them: the tame codes 0.3, 0.33 and 0.333. (A sum of that size of Kayles or of
+/// 0.75 takes the search seconds; the sums above stay smaller for those.)
+mod six_heaps {
+    use super::*;
+    use proptest::prelude::*;
+    use std::cell::RefCell;
+
+    type Known = (
+        HeapOptions,
+        cgdl_runtime::misere::Quotient,
+        HashMap<Vec<usize>, bool>,
+    );
+
+    thread_local! {
+        /// Each code's options, quotient and searched sums, kept from case to case.
+        static KNOWN: RefCell<HashMap<&'static str, Known>> = RefCell::new(HashMap::new());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn up_to_six_heaps_of_thirty(
+            code in proptest::sample::select(vec!["0.3", "0.33", "0.333"]),
+            heaps in proptest::collection::vec(1usize..=30, 1..=6),
+        ) {
+            let mut heaps = heaps;
+            heaps.sort_unstable();
+            KNOWN.with(|known| {
+                let mut known = known.borrow_mut();
+                let (options, q, memo) = known.entry(code).or_insert_with(|| {
+                    let digits = HeapCode::parse(code).expect("a code").digits().to_vec();
+                    let options = code_options(&digits, 30).expect("options");
+                    let q = quotient(&options, Budget::default()).expect("a quotient");
+                    (options, q, HashMap::new())
+                });
+                let want = is_p(options, &heaps, memo);
+                assert_eq!(q.candidate.is_p(heaps.iter().copied()), want, "{code}: {heaps:?}");
+            });
+        }
+    }
+}
