@@ -137,16 +137,6 @@ impl MisereForms {
         Ok(())
     }
 
-    /// The number of distinct forms made so far.
-    pub fn len(&self) -> usize {
-        self.forms.len()
-    }
-
-    /// Whether only `0` is made (never: `0` is always there).
-    pub fn is_empty(&self) -> bool {
-        self.forms.is_empty()
-    }
-
     /// The options of a form, in simplest form.
     pub fn options(&self, g: FormId) -> &[FormId] {
         &self.forms[g.0 as usize].options
