@@ -448,10 +448,10 @@ impl<'r, R: Rules> Solver<'r, R> {
             // Up to twice the largest heap asked of it so far, so that growing sums are not
             // each a new quotient.
             let asked = known.and_then(|k| k.as_ref().ok()).map_or(0, |c| c.heaps());
+            // `max` is at most MAX_HEAP (above).
             let to = max
                 .max(asked.saturating_mul(2))
-                .min(crate::misere::MAX_HEAP)
-                .max(max);
+                .min(crate::misere::MAX_HEAP);
             let options = match crate::misere::code_options(digits, to) {
                 Ok(o) => o,
                 Err(_) => return Ok(None),
