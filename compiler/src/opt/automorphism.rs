@@ -36,6 +36,13 @@ pub struct Graph {
 /// then returned: a subgroup, which is still a group of automorphisms).
 const LEAF_LIMIT: usize = 20_000;
 
+/// How much refinement a search may do before it gives up, as the search stops at
+/// [`LEAF_LIMIT`]: in vertices and edges visited, summed over every round of every
+/// refinement. The examples' searches do at most about 10⁵; a graph of a thousand
+/// vertices whose leaves each need several rounds reached the leaf limit only after
+/// seconds, and this bound stops it in a fraction of one.
+const WORK_LIMIT: usize = 10_000_000;
+
 impl Graph {
     /// An empty graph.
     pub fn new() -> Graph {
@@ -93,8 +100,13 @@ impl Graph {
     /// The coarsest equitable refinement of `cells` (an ordered partition: each vertex's
     /// cell index), splitting cells in an order that depends only on the graph's structure,
     /// so that isomorphic inputs give isomorphic outputs.
-    fn refine(&self, cells: &mut [u32]) {
+    ///
+    /// Returns the work done: vertices and edges visited, summed over its rounds.
+    fn refine(&self, cells: &mut [u32]) -> usize {
+        let round = self.len() + self.out.iter().map(Vec::len).sum::<usize>() * 2;
+        let mut work = 0;
         loop {
+            work += round;
             let count = *cells.iter().max().map_or(&0, |c| c) as usize + 1;
             // Each vertex's signature: its cell, then its neighbours' (colour, direction,
             // cell) counts.
@@ -123,7 +135,7 @@ impl Graph {
                 renumbered[v] = cell;
             }
             if cell as usize + 1 == count {
-                return;
+                return work;
             }
             cells.copy_from_slice(&renumbered);
         }
@@ -166,8 +178,8 @@ impl Graph {
     }
 
     /// Generators of the automorphism group (the identity left out), as permutations of
-    /// all vertices; `complete` is false when the search stopped at its leaf limit (the
-    /// generators then generate a subgroup).
+    /// all vertices; `complete` is false when the search stopped at its leaf or work limit
+    /// (the generators then generate a subgroup).
     pub fn automorphisms(&self) -> (Vec<Perm>, bool) {
         if let Some(found) = self.automorphisms_by_twins() {
             return found;
@@ -178,15 +190,16 @@ impl Graph {
     /// [`Graph::automorphisms`] by the search alone.
     pub fn search(&self) -> (Vec<Perm>, bool) {
         let mut root = self.colouring();
-        self.refine(&mut root);
+        let work = self.refine(&mut root);
         let mut search = Search {
             graph: self,
             reference: None,
             generators: Vec::new(),
             leaves: 0,
+            work,
         };
         search.first_path(&root);
-        let complete = search.leaves < LEAF_LIMIT;
+        let complete = !search.spent();
         (search.generators, complete)
     }
 }
@@ -305,9 +318,23 @@ struct Search<'g> {
     reference: Option<Vec<u32>>,
     generators: Vec<Perm>,
     leaves: usize,
+    /// Refinement work done so far (see [`WORK_LIMIT`]).
+    work: usize,
 }
 
 impl Search<'_> {
+    /// Whether the search has reached its leaf or work limit.
+    fn spent(&self) -> bool {
+        self.leaves >= LEAF_LIMIT || self.work >= WORK_LIMIT
+    }
+
+    /// `cells` with `v` individualised, refined; the work counted.
+    fn child(&mut self, cells: &[u32], v: u32) -> Vec<u32> {
+        let mut c = Graph::individualise(cells, v);
+        self.work += self.graph.refine(&mut c);
+        c
+    }
+
     /// The vertex at each position of a discrete partition.
     fn order(cells: &[u32]) -> Vec<u32> {
         let mut order = vec![0u32; cells.len()];
@@ -324,11 +351,7 @@ impl Search<'_> {
         let mut path: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
         let mut cells = root.to_vec();
         while let Some(target) = Graph::target(&cells) {
-            let next = {
-                let mut c = Graph::individualise(&cells, target[0]);
-                self.graph.refine(&mut c);
-                c
-            };
+            let next = self.child(&cells, target[0]);
             path.push((cells, target));
             cells = next;
         }
@@ -338,7 +361,7 @@ impl Search<'_> {
             let first = target[0];
             let mut tried = vec![first];
             for &w in &target[1..] {
-                if self.leaves >= LEAF_LIMIT {
+                if self.spent() {
                     return;
                 }
                 // Skip `w` when the generators found so far (which fix every vertex
@@ -346,8 +369,7 @@ impl Search<'_> {
                 if self.same_orbit(&tried, w) {
                     continue;
                 }
-                let mut c = Graph::individualise(node, w);
-                self.graph.refine(&mut c);
+                let c = self.child(node, w);
                 self.find(&c);
                 tried.push(w);
             }
@@ -379,7 +401,7 @@ impl Search<'_> {
     /// Searches below the node `cells` for a leaf equivalent to the reference; records the
     /// automorphism and returns true when one is found.
     fn find(&mut self, cells: &[u32]) -> bool {
-        if self.leaves >= LEAF_LIMIT {
+        if self.spent() {
             return false;
         }
         match Graph::target(cells) {
@@ -402,8 +424,7 @@ impl Search<'_> {
             }
             Some(target) => {
                 for &v in &target {
-                    let mut c = Graph::individualise(cells, v);
-                    self.graph.refine(&mut c);
+                    let c = self.child(cells, v);
                     if self.find(&c) {
                         return true;
                     }

@@ -936,9 +936,14 @@ pub fn describe(program: &Program) -> Vec<String> {
     for game in &program.games {
         if let Some(found) = &game.found {
             let order = found.order();
+            // The order saturates (40 twins alone are 40! > 2¹²⁸ permutations).
+            let count = match order {
+                u128::MAX => "more than 10^38".to_string(),
+                _ => order.to_string(),
+            };
             let size = match found.groups.iter().all(|g| g.order == order) {
-                true => format!("{order}"),
-                false => format!("up to {order}"),
+                true => count,
+                false => format!("up to {count}"),
             };
             let note = match found.context.is_empty() {
                 true => String::new(),
