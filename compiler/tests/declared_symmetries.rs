@@ -8,7 +8,8 @@
 //! a helper or by `let`s, whole boards as results, Node Kayles, Chomp), and maps of the
 //! board declared in one of several forms (a comprehension, a helper per cell, the image
 //! moved to the corner by the helper or by `let`s where the game moves its regions there,
-//! a helper of the whole set, one of two images chosen by an `if`).
+//! a helper of the whole set, one of two images chosen by an `if`, a guard every cell
+//! passes).
 //! The correct maps are the board's motions (mirrors, and on a square board its turns and
 //! diagonals; Chomp keeps only its diagonal); the wrong ones turn a row or a column
 //! cyclically, or swap two cells.
@@ -135,6 +136,12 @@ enum Form {
     /// `if len(cells) % 2 == 0 then G({ image(x) for x in cells }) else G(cells)`: a map
     /// that is one of two symmetries, whatever chooses.
     Branches,
+    /// `G({ image(x) for x in cells where x.0 < R and x.1 < C })`: a guard every cell
+    /// passes.
+    Guarded,
+    /// `G(shift({ image(x) for x in cells where x.0 < R }))`: a guarded image moved to the
+    /// corner.
+    GuardedShifted,
 }
 
 /// The declaration of map `image` named `name` (and a helper it needs, if any).
@@ -142,6 +149,16 @@ fn declare(name: &str, image: &str, form: Form) -> (String, String) {
     let each = format!("{{ {image} for x in cells }}");
     match form {
         Form::Comprehension => (format!("    symmetry {name} => G({each})\n"), String::new()),
+        Form::Guarded => (
+            format!(
+                "    symmetry {name} => G({{ {image} for x in cells where x.0 < R and x.1 < C }})\n"
+            ),
+            String::new(),
+        ),
+        Form::GuardedShifted => (
+            format!("    symmetry {name} => G(shift({{ {image} for x in cells where x.0 < R }}))\n"),
+            String::new(),
+        ),
         Form::Helper => (
             format!("    symmetry {name} => G({{ {name}_cell(x) for x in cells }})\n"),
             format!("fn {name}_cell(x: Cell) -> Cell = {image}\n"),
@@ -213,9 +230,10 @@ fn form(moves: bool) -> impl Strategy<Value = Form> {
         Form::Helper,
         Form::SetHelper,
         Form::Branches,
+        Form::Guarded,
     ];
     if moves {
-        kept.extend([Form::Shifted, Form::Lets]);
+        kept.extend([Form::Shifted, Form::Lets, Form::GuardedShifted]);
     }
     proptest::sample::select(kept)
 }
@@ -249,7 +267,7 @@ proptest! {
         let maps: Vec<(String, Form)> = (choice.iter().zip(&forms))
             .map(|(&(k, _), &f)| {
                 let f = match (idiom.moves(), f) {
-                    (false, Form::Shifted | Form::Lets) => Form::SetHelper,
+                    (false, Form::Shifted | Form::Lets | Form::GuardedShifted) => Form::SetHelper,
                     (_, f) => f,
                 };
                 (motion(correct[k % correct.len()]).to_string(), f)
@@ -288,7 +306,7 @@ proptest! {
             }
         };
         let form = match (idiom.moves(), form) {
-            (false, Form::Shifted | Form::Lets) => Form::Comprehension,
+            (false, Form::Shifted | Form::Lets | Form::GuardedShifted) => Form::Comprehension,
             (_, f) => f,
         };
         let mut maps = vec![(image, form)];
@@ -318,7 +336,7 @@ proptest! {
         // orbit it supplies no value there, and goes unchecked. The checks compare
         // options, which a map may change while it keeps every value: then the error may
         // come too.)
-        let permutes = matches!(form, Form::Comprehension | Form::Helper | Form::SetHelper)
+        let permutes = matches!(form, Form::Comprehension | Form::Helper | Form::SetHelper | Form::Guarded)
             && maps.len() == 1;
         if wrong_value && permutes {
             prop_assert!(named(&answers[0]), "{}\n{:?}", source, answers);

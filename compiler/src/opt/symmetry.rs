@@ -870,16 +870,30 @@ fn declared_map(
             let p: Vec<u32> = match arg.kind() {
                 IExprKind::Var(v) if v.slot == VarId::new(i) => (0..n as u32).collect(),
                 IExprKind::Compr { elem, clauses } => {
-                    let [IClause::Bind(vars, field)] = clauses.as_slice() else {
+                    let Some((IClause::Bind(vars, field), filters)) = clauses.split_first() else {
                         return Err(not_elementwise());
                     };
                     let Some(field) = field.as_var().filter(|f| f.slot == VarId::new(i)) else {
                         return Err(not_elementwise());
                     };
                     let _ = field;
+                    let filters = element_filters(filters, vars, &structure.context)
+                        .ok_or_else(not_elementwise)?;
                     let mut p = Vec::with_capacity(n);
                     for e in &structure.elements {
                         crate::interp::bind(vars, e.clone(), &mut env).map_err(fails)?;
+                        // A filter that every element passes leaves every set whole.
+                        for filter in &filters {
+                            match interp.eval(filter, &mut env).map_err(fails)? {
+                                Val::Bool(true) => {}
+                                _ => {
+                                    return Err(format!(
+                                        "its filter leaves out {e}, so it is no permutation \
+                                         of the elements"
+                                    ))
+                                }
+                            }
+                        }
                         let v = interp.eval(elem, &mut env).map_err(fails)?.normalize();
                         let Some(rank) = structure.rank_of(&v) else {
                             return Err(format!(
@@ -916,6 +930,33 @@ fn declared_map(
         perms.push(p);
     }
     Ok((to, perms))
+}
+
+/// The conditions among a declared image's clauses after its binder (`{ f(x) for x in s
+/// where c(x) }`), where each reads only the bound names `vars` and context fields, so that
+/// it can be evaluated at each element alone; `None` where some clause is not such a
+/// condition.
+fn element_filters<'e>(
+    clauses: &'e [IClause],
+    vars: &[Var],
+    context: &[ContextField],
+) -> Option<Vec<&'e IExpr>> {
+    let mut out = Vec::with_capacity(clauses.len());
+    for clause in clauses {
+        let IClause::Cond(condition) = clause else {
+            return None;
+        };
+        let mut fine = true;
+        condition.for_each_read(&mut |v| {
+            fine &= vars.iter().any(|x| x.slot == v.slot)
+                || context.iter().any(|(f, _)| v.slot == VarId::new(*f));
+        });
+        if !fine {
+            return None;
+        }
+        out.push(condition);
+    }
+    Some(out)
 }
 
 /// The context `choice` of `game`'s fields, as `rows = 3, cols = 4` (or `always` for none).
