@@ -873,10 +873,9 @@ fn declared_map(
                     let Some((IClause::Bind(vars, field), filters)) = clauses.split_first() else {
                         return Err(not_elementwise());
                     };
-                    let Some(field) = field.as_var().filter(|f| f.slot == VarId::new(i)) else {
+                    if field.as_var().is_none_or(|f| f.slot != VarId::new(i)) {
                         return Err(not_elementwise());
-                    };
-                    let _ = field;
+                    }
                     let filters = element_filters(filters, vars, &structure.context)
                         .ok_or_else(not_elementwise)?;
                     let mut p = Vec::with_capacity(n);
