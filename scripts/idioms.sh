@@ -58,6 +58,20 @@ if grep -q components "$whole"; then
     echo "idioms.sh: the example's moves no longer read as expected" >&2
     exit 1
 fi
+# Each variant's declared maps are what its row says: proven, or checked as the solver runs
+# (a compiler that learnt to prove the checked one would silently turn its row into another).
+verdict() {
+    local file=$1 want=$2 said
+    said=$($cgdl check "$file" 2>&1 || true)
+    if ! grep -qF "$want" <<< "$said"; then
+        echo "idioms.sh: \`cgdl check $file\` no longer says \"$want\"" >&2
+        exit 1
+    fi
+}
+verdict scripts/variants/cram_corner_mirrors.cgdl "declared symmetries (proven"
+verdict scripts/variants/cram_corner_guarded.cgdl "declared symmetries (proven"
+verdict scripts/variants/cram_corner_checked.cgdl "(checked as the solver runs)"
+verdict scripts/variants/chomp_diagonal.cgdl "declared symmetry (proven"
 row Cram "\`examples/cram.cgdl\`: \`components\`, the mirrors declared" examples/cram.cgdl Cram 5 6 cram
 row Cram "the example without its \`symmetry\` lines" "$plain_example" Cram 5 6 cram
 row Cram "corpus \`cram_closure\`: closures, \`rank(x) == min(...)\`" "$corpus/cram_closure.cgdl" Cram 5 6 cram

@@ -725,6 +725,31 @@ value grundy of Row(4, {0, 1, 3})
         images(&fixing_all(&optimized, 1), row, &positions),
         expected
     );
+
+    // The same reversal behind a guard that reads the element and the context: tabled too,
+    // an element the guard leaves out without an image (a set that holds it is mapped as
+    // written).
+    let guarded = row.replace(
+        "{ n - 1 - x for x in s }",
+        "{ n - 1 - x for x in s where x < n }",
+    );
+    let (written, optimized) = both(&guarded);
+    let tables = optimized.games[0].symmetry_tables.as_ref().expect("tables");
+    let flip = tables.maps[0].as_ref().expect("a table of the guarded map");
+    for (n, entry) in (1..=4).zip(&flip.entries) {
+        let (_, maps) = entry.as_ref().expect("an entry");
+        let images = maps[1].as_ref().expect("the set's images");
+        for x in 0..=4 {
+            let want = (x < n).then(|| Val::Int(n - 1 - x));
+            assert_eq!(images.get(&Val::Int(x)), Some(&want), "n = {n}, x = {x}");
+        }
+    }
+    let expected = images(&written, &guarded, &positions);
+    assert_eq!(images(&optimized, &guarded, &positions), expected);
+    assert_ne!(
+        images(&fixing_all(&optimized, 1), &guarded, &positions),
+        expected
+    );
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! Declared symmetries as tables ([`Game::symmetry_tables`]): a map whose image keeps a
-//! field, rebuilds a set field element by element (`{ f(x) for x in s }`), or computes a
-//! field with few values from fields with few values, is, for each choice of the values of
-//! the fields it reads besides its sets (its *context*: a board's size, say), a map of
-//! each set's elements and a new context. Such maps are evaluated here, in every context,
-//! at every element a set field may hold (its type's values, at most 128, and those the
-//! domains pass found its elements to take).
+//! field, rebuilds a set field element by element (`{ f(x) for x in s }`, with filters of
+//! `x` or not), or computes a field with few values from fields with few values, is, for
+//! each choice of the values of the fields it reads besides its sets (its *context*: a
+//! board's size, say), a map of each set's elements and a new context. Such maps are
+//! evaluated here, in every context, at every element a set field may hold (its type's
+//! values, at most 128, and those the domains pass found its elements to take); an
+//! element a filter leaves out has no image, so a set that holds it is mapped as written.
 //!
 //! An analysis: the maps as written stay. The interpreter reads a position's image off the
 //! tables where they hold its elements (and evaluates the map as written elsewhere); native
@@ -13,6 +14,7 @@
 //! map's.
 
 use crate::ir::*;
+use crate::opt::elementwise::{field_images, FieldImage};
 use crate::opt::evaluate::Evaluations;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -37,8 +39,12 @@ pub fn run(program: &mut Program, source: &str) {
 enum Arg<'e> {
     /// The field itself.
     Kept,
-    /// `{ elem for x in field }`.
-    Elements { elem: &'e IExpr, x: &'e Var },
+    /// `{ elem for x in field where filters }`.
+    Elements {
+        elem: &'e IExpr,
+        x: &'e Var,
+        filters: Vec<&'e IExpr>,
+    },
     /// An expression of context fields.
     Computed(&'e IExpr),
 }
@@ -93,11 +99,15 @@ fn tables(
     for (i, arg) in shapes.iter().flatten().flat_map(|s| s.iter().enumerate()) {
         match arg {
             Arg::Kept => {}
-            Arg::Elements { elem, .. } => elem.for_each_read(&mut |v| {
-                if v.slot.index() < game.fields.len() {
-                    used.insert(v.slot.index());
+            Arg::Elements { elem, filters, .. } => {
+                for e in std::iter::once(elem).chain(filters) {
+                    e.for_each_read(&mut |v| {
+                        if v.slot.index() < game.fields.len() {
+                            used.insert(v.slot.index());
+                        }
+                    });
                 }
-            }),
+            }
             Arg::Computed(e) => {
                 used.insert(i);
                 e.for_each_read(&mut |v| {
@@ -119,46 +129,34 @@ fn tables(
     Some(SymmetryTables { context, maps })
 }
 
-/// How each field of `result` (a symmetry's image) is given, when the map has the form.
+/// How each field of `result` (a symmetry's image) is given, when the map has the form
+/// ([`field_images`], the reading the proof of `opt/symmetry.rs` shares).
 fn image_shape<'e>(
     gid: usize,
     game: &Game,
     elements: &[Option<Vec<Val>>],
     result: &'e IExpr,
 ) -> Option<Vec<Arg<'e>>> {
-    let IExprKind::Pos { game: g, args, .. } = result.kind() else {
-        return None;
-    };
-    if *g != gid {
-        return None;
-    }
     let n = game.fields.len();
     let sets = |i: usize| elements[i].is_some();
-    // Reads fields (with few values, not sets) and `x` alone.
+    // Fields with few values (not sets): a context.
+    let context = |v: VarId| v.index() < n && !sets(v.index());
+    // Reads context fields and `x` alone.
     let context_reads = |e: &IExpr, x: Option<VarId>| {
         let mut fine = true;
-        e.for_each_read(&mut |v| {
-            fine &= Some(v.slot) == x || (v.slot.index() < n && !sets(v.slot.index()))
-        });
+        e.for_each_read(&mut |v| fine &= Some(v.slot) == x || context(v.slot));
         fine
     };
+    let fields = field_images(gid, result, &context)?;
     let mut shape = Vec::with_capacity(n);
-    for (i, arg) in args.iter().enumerate() {
-        shape.push(match arg.kind() {
-            IExprKind::Var(v) if v.slot == VarId::new(i) => Arg::Kept,
-            IExprKind::Compr { elem, clauses } if sets(i) => {
-                let [IClause::Bind(vars, field)] = clauses.as_slice() else {
-                    return None;
-                };
-                let field = field.as_var()?;
-                let [x] = vars.as_slice() else {
-                    return None;
-                };
-                if field.slot != VarId::new(i) || !context_reads(elem, Some(x.slot)) {
-                    return None;
-                }
-                Arg::Elements { elem, x }
-            }
+    for (i, (arg, field)) in fields.into_iter().enumerate() {
+        shape.push(match field {
+            FieldImage::Kept => Arg::Kept,
+            FieldImage::Elements {
+                elem,
+                vars: [x],
+                filters,
+            } if sets(i) && context_reads(elem, Some(x.slot)) => Arg::Elements { elem, x, filters },
             _ if !sets(i) && context_reads(arg, None) => Arg::Computed(arg),
             _ => return None,
         });
@@ -193,13 +191,23 @@ fn table(
                         image[k] = v;
                         maps.push(None);
                     }
-                    Arg::Elements { elem, x } => {
+                    Arg::Elements { elem, x, filters } => {
                         let values = elements[i].as_ref()?;
-                        let images = evaluations.map(elem, x, &env, values)?;
-                        // `None` where `f` fails or leaves the element type.
+                        let mut images = evaluations.map(elem, x, &env, values)?;
+                        // `None` where `f` fails or leaves the element type, and where a
+                        // filter fails or leaves the element out (a set that holds it is
+                        // then mapped as written).
                         let FieldTy::Set(inner) = &game.fields[i].ty else {
                             return None;
                         };
+                        for filter in filters {
+                            let passes = evaluations.map(filter, x, &env, values)?;
+                            for (w, pass) in images.iter_mut().zip(passes) {
+                                if pass != Some(Val::Bool(true)) {
+                                    *w = None;
+                                }
+                            }
+                        }
                         let by_element: BTreeMap<Val, Option<Val>> = (values.iter().cloned())
                             .zip(images.into_iter().map(|w| w.filter(|w| inner.admits(w))))
                             .collect();

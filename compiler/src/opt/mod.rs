@@ -7,6 +7,7 @@ pub mod cells;
 pub mod checks;
 pub mod domains;
 pub mod elements;
+pub mod elementwise;
 pub mod evaluate;
 pub mod images;
 pub mod inverse;

@@ -18,6 +18,7 @@
 //! structure of the image's context. A map not proven is checked by the solver as it runs.
 
 use super::automorphism::{Graph, Perm};
+use super::elementwise::{field_images, FieldImage};
 use super::structure::{SVal, Structure};
 use crate::interp::{within_budget, EvalError, Interpreter};
 use crate::ir::*;
@@ -836,12 +837,8 @@ fn declared_map(
          field, the other fields from fields of few values)"
             .to_string()
     };
-    let IExprKind::Pos { game: g, args, .. } = result.kind() else {
-        return Err(not_elementwise());
-    };
-    if *g != gid {
-        return Err(not_elementwise());
-    }
+    let in_context = |v: VarId| structure.context.iter().any(|(f, _)| v == VarId::new(*f));
+    let fields = field_images(gid, result, &in_context).ok_or_else(not_elementwise)?;
     let n = structure.elements.len();
     // Names of inlined helpers lie past the game's.
     let mut frame = game.locals.len();
@@ -862,27 +859,23 @@ fn declared_map(
                 e.message
             )
         };
-        for (i, arg) in args.iter().enumerate() {
+        for (i, (arg, field)) in fields.iter().enumerate() {
             if let Some(k) = structure.context.iter().position(|(f, _)| *f == i) {
                 image[k] = interp.eval(arg, &mut env).map_err(fails)?;
                 continue;
             }
-            let p: Vec<u32> = match arg.kind() {
-                IExprKind::Var(v) if v.slot == VarId::new(i) => (0..n as u32).collect(),
-                IExprKind::Compr { elem, clauses } => {
-                    let Some((IClause::Bind(vars, field), filters)) = clauses.split_first() else {
-                        return Err(not_elementwise());
-                    };
-                    if field.as_var().is_none_or(|f| f.slot != VarId::new(i)) {
-                        return Err(not_elementwise());
-                    }
-                    let filters = element_filters(filters, vars, &structure.context)
-                        .ok_or_else(not_elementwise)?;
+            let p: Vec<u32> = match field {
+                FieldImage::Kept => (0..n as u32).collect(),
+                FieldImage::Elements {
+                    elem,
+                    vars,
+                    filters,
+                } => {
                     let mut p = Vec::with_capacity(n);
                     for e in &structure.elements {
                         crate::interp::bind(vars, e.clone(), &mut env).map_err(fails)?;
                         // A filter that every element passes leaves every set whole.
-                        for filter in &filters {
+                        for filter in filters {
                             match interp.eval(filter, &mut env).map_err(fails)? {
                                 Val::Bool(true) => {}
                                 _ => {
@@ -903,7 +896,7 @@ fn declared_map(
                     }
                     p
                 }
-                _ => return Err(not_elementwise()),
+                FieldImage::Other => return Err(not_elementwise()),
             };
             match &perm {
                 None => perm = Some(p),
@@ -929,33 +922,6 @@ fn declared_map(
         perms.push(p);
     }
     Ok((to, perms))
-}
-
-/// The conditions among a declared image's clauses after its binder (`{ f(x) for x in s
-/// where c(x) }`), where each reads only the bound names `vars` and context fields, so that
-/// it can be evaluated at each element alone; `None` where some clause is not such a
-/// condition.
-fn element_filters<'e>(
-    clauses: &'e [IClause],
-    vars: &[Var],
-    context: &[ContextField],
-) -> Option<Vec<&'e IExpr>> {
-    let mut out = Vec::with_capacity(clauses.len());
-    for clause in clauses {
-        let IClause::Cond(condition) = clause else {
-            return None;
-        };
-        let mut fine = true;
-        condition.for_each_read(&mut |v| {
-            fine &= vars.iter().any(|x| x.slot == v.slot)
-                || context.iter().any(|(f, _)| v.slot == VarId::new(*f));
-        });
-        if !fine {
-            return None;
-        }
-        out.push(condition);
-    }
-    Some(out)
 }
 
 /// The context `choice` of `game`'s fields, as `rows = 3, cols = 4` (or `always` for none).
