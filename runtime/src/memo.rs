@@ -93,7 +93,7 @@ impl<P: Copy + Eq + Hash> LeafMemo<P> {
     }
 
     /// The value stored for `p` (whose slot is `slot`), or `UNKNOWN`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, slot: Slot, p: P) -> u32 {
         match slot {
             Slot::Dense(i) => self.dense.get(i).copied().unwrap_or(UNKNOWN),
@@ -443,7 +443,7 @@ impl<E: TableEntry> KeyTable<E> {
         (E::spread(key) >> self.shift) as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, key: E::Key) -> u32 {
         if self.entries.is_empty() {
             return UNKNOWN;

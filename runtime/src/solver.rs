@@ -1301,9 +1301,18 @@ impl<'r, R: Rules> Solver<'r, R> {
                 }
             }
         }
+        // A value that needs every option, in the options' own order: the known ones in a
+        // loop of lookups alone.
+        let plain = !outcome_kind && frame.bufs.order.is_empty() && frame.bufs.fixing.is_empty();
         // (An option passed over once, for another thread was deciding it, is put at the
         // end of the order: past the options' count.)
         while frame.cursor < frame.bufs.opts.len().max(frame.bufs.order.len()) {
+            if plain {
+                self.known_options(kind, frame);
+                if frame.cursor >= frame.bufs.opts.len() {
+                    break;
+                }
+            }
             let i = frame.bufs.at(frame.cursor);
             if outcome_kind && frame.bufs.vals[i] != UNKNOWN {
                 // Known to be a losing move when the scan looked.
@@ -1346,6 +1355,29 @@ impl<'r, R: Rules> Solver<'r, R> {
             }
         }
         Ok(None)
+    }
+
+    /// Takes the options from the cursor on whose values the memo holds, up to the first
+    /// it does not, for a value that needs every option (not an outcome): what the loop of
+    /// [`Solver::step`] does with each (its value after the others'), in a loop of memo
+    /// lookups alone. An option that is a sum or an expression, or whose value is not
+    /// known, is left to that loop.
+    #[inline]
+    fn known_options(&self, kind: ValueKind, frame: &mut Frame<Pos<R>>) {
+        let memo = &self.leaf_memo[kind.slot()];
+        let bufs = &mut frame.bufs;
+        while let (Some(&OptRef::Leaves { len: 1, .. }), Some(&Some(image))) = (
+            bufs.opts.refs.get(frame.cursor),
+            bufs.images.get(frame.cursor),
+        ) {
+            match memo.get(self.slot(image), image) {
+                UNKNOWN | IN_PROGRESS => return,
+                v => {
+                    bufs.vals.push(v);
+                    frame.cursor += 1;
+                }
+            }
+        }
     }
 
     /// What the memo already tells about the options of an outcome search. Also records in

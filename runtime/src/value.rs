@@ -253,7 +253,26 @@ impl fmt::Display for Value {
 }
 
 /// Minimum excludant of a list of values.
+#[inline]
 pub(crate) fn mex(values: &[u32]) -> u32 {
+    // The values below 256 in a bitmap on the stack: a Grundy search takes a mex at every
+    // position, and its values are small. The least value missing from the bitmap is the
+    // mex, whatever the larger values; only where all of 0..256 are there does the mex need
+    // the rest.
+    let mut seen = [0u64; 4];
+    for &v in values {
+        if v < 256 {
+            seen[(v / 64) as usize] |= 1 << (v % 64);
+        }
+    }
+    match seen.iter().position(|&word| word != u64::MAX) {
+        Some(w) => w as u32 * 64 + (!seen[w]).trailing_zeros(),
+        None => mex_by_table(values),
+    }
+}
+
+/// Minimum excludant of a list of values, by a table of the values up to their count.
+fn mex_by_table(values: &[u32]) -> u32 {
     let mut seen = vec![false; values.len() + 1];
     for &v in values {
         if (v as usize) < seen.len() {
@@ -261,4 +280,31 @@ pub(crate) fn mex(values: &[u32]) -> u32 {
         }
     }
     seen.iter().position(|s| !s).unwrap_or(values.len()) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The mex by its definition: the least value not in the list.
+    fn least_missing(values: &[u32]) -> u32 {
+        (0..).find(|m| !values.contains(m)).unwrap_or(0)
+    }
+
+    proptest! {
+        /// Small values, values around the bitmap's end (256) and large ones; lists that
+        /// hold every value below 256 take the table's path.
+        #[test]
+        fn mex_is_the_least_missing_value(
+            mut values in proptest::collection::vec(
+                prop_oneof![0u32..8, 250u32..262, any::<u32>()], 0..40),
+            full in any::<bool>(),
+        ) {
+            if full {
+                values.extend(0..256);
+            }
+            prop_assert_eq!(mex(&values), least_missing(&values));
+        }
+    }
 }
