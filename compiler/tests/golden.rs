@@ -101,3 +101,31 @@ fn end_probes_need_calls_that_cannot_fail() {
     assert!(!unsure.contains("fn g_options_open("), "{unsure}");
     assert!(unsure.contains("out.position(make_g("), "{unsure}");
 }
+
+/// A least image that is a few bit maps of the position (Chomp's diagonal, found) is
+/// inlined into the solver's loop over options; one that moves positions to the corner
+/// or reads tables (Cram's regions) stays a call.
+#[test]
+fn small_least_images_are_inlined() {
+    let attribute = |source: &str| {
+        let program = cgdl_compiler::compile_str(source).expect("checks");
+        let code = generate_source(&program, source, &CodegenOptions::default())
+            .expect("compiles to native code");
+        let at = code.find("fn least_image_fixing").expect("symmetries");
+        let before = &code[..at];
+        before[before.rfind("#[").expect("an attribute")..]
+            .trim()
+            .to_string()
+    };
+    let chomp = "const R = 4\nconst C = 4\ntype Cell = (0..R, 0..C)\n\
+                 game Chomp(left: set<Cell>) {\n\
+                 move bite(x in left, x != (0, 0)) => Chomp({ y for y in left where y.0 < x.0 or y.1 < x.1 })\n\
+                 }\nvalue grundy of Chomp(Cell)\n";
+    assert_eq!(attribute(chomp), "#[inline(always)]");
+    let cram = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/cram.cgdl"
+    ))
+    .expect("the example");
+    assert_eq!(attribute(&cram), "#[inline]");
+}

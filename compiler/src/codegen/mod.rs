@@ -231,6 +231,7 @@ impl Gen<'_> {
         let mut kernels = Vec::new();
         let mut partizan_arms = Vec::new();
         let mut symmetry_arms = Vec::new();
+        let mut small_symmetries = true;
         let mut checked_arms = Vec::new();
         let mut partizan_pats = Vec::new();
         let mut split_pats = Vec::new();
@@ -251,6 +252,7 @@ impl Gen<'_> {
             typed.push(self.game_type(gid, game));
             if let Some(arms) = self.symmetry_fn(gid, game)? {
                 symmetry_arms.push(arms.least);
+                small_symmetries &= arms.small;
                 option_fns.push(arms.items);
                 if let Some([count, image, name]) = arms.checked {
                     checked_arms.push((count, image, name));
@@ -336,12 +338,18 @@ impl Gen<'_> {
         // With it, the symmetries that fix the position (see `Rules::least_image_fixing`).
         let symmetric = (!symmetry_arms.is_empty()).then(|| {
             let rest = (symmetry_arms.len() < games.len()).then(|| quote!(_ => (pos, 0),));
+            // A few bit maps a game are inlined into the solver's loop over options (a call
+            // per option costs about as much as the maps); larger ones stay calls.
+            let inline = match small_symmetries {
+                true => quote!(#[inline(always)]),
+                false => quote!(#[inline]),
+            };
             quote! {
                 #[inline]
                 fn least_image(&self, pos: Pos) -> Pos {
                     self.least_image_fixing(pos).0
                 }
-                #[inline]
+                #inline
                 fn least_image_fixing(&self, pos: Pos) -> (Pos, u64) {
                     match pos {
                         #(#symmetry_arms)*

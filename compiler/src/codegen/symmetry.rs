@@ -248,7 +248,14 @@ pub(super) struct SymmetryArms {
     /// Where the solver checks the maps (they are not proven): the arms of
     /// `Rules::checked_symmetries`, `Rules::symmetry_image` and `Rules::symmetry_name`.
     pub checked: Option<[TokenStream; 3]>,
+    /// Whether the arm is a few bit maps of the position alone (no tables of twins, no
+    /// move to the corner, no maps across contexts): cheap enough to inline into the
+    /// solver's loop over options, which takes a least image per option.
+    pub small: bool,
 }
+
+/// The most group elements a least-image arm inlined into the solver applies.
+const INLINED_GROUP: usize = 8;
 
 impl Gen<'_> {
     /// The arm of `Rules::least_image_fixing` and `<game>_symmetry` (the image of a
@@ -312,6 +319,7 @@ impl Gen<'_> {
                 least: arm,
                 items: quote!(#(#statics)*),
                 checked: None,
+                small: group.len() <= INLINED_GROUP,
             }));
         }
         let mut read: HashSet<Rc<str>> = HashSet::new();
@@ -481,6 +489,7 @@ impl Gen<'_> {
             least: arm,
             items: function,
             checked,
+            small: false,
         }))
     }
 
@@ -760,6 +769,7 @@ impl Gen<'_> {
             least: arm,
             items: quote!(#(#statics)*),
             checked: None,
+            small: !twins && corner.is_none() && most_across == 0 && most <= INLINED_GROUP,
         })
     }
 
