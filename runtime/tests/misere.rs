@@ -210,8 +210,9 @@ fn isomorphic(x: &cgdl_runtime::misere::Candidate, y: &cgdl_runtime::misere::Can
     if y.monoid().size() != n {
         return false;
     }
-    // Extends `map` (of elements `0..map.len()`) one element at a time, checking each
-    // product and P-membership as soon as both its factors are mapped.
+    // Extends `map` (of elements `0..map.len()`) one element at a time, pruning by the
+    // products whose factors and product are mapped already; a whole map is checked at
+    // every product (a product past both factors was not seen while pruning).
     fn extend(
         x: &cgdl_runtime::misere::Candidate,
         y: &cgdl_runtime::misere::Candidate,
@@ -221,7 +222,12 @@ fn isomorphic(x: &cgdl_runtime::misere::Candidate, y: &cgdl_runtime::misere::Can
         let n = x.monoid().size();
         let k = map.len();
         if k == n {
-            return true;
+            return (0..n as u32).all(|i| {
+                (0..n as u32).all(|j| {
+                    y.monoid().mul(map[i as usize], map[j as usize])
+                        == map[x.monoid().mul(i, j) as usize]
+                })
+            });
         }
         for to in 0..n as u32 {
             if used[to as usize] || x.p_portion()[k] != y.p_portion()[to as usize] {
@@ -275,9 +281,8 @@ fn quotients_obey_siegels_classification() {
             let c = q.candidate;
             let order = c.monoid().size();
             if c.p_portion().iter().filter(|&&x| x).count() == 2 {
-                let n = (order as u32).saturating_sub(2).max(1).ilog2();
                 assert!(
-                    order == (1 << n) + 2 || order == (1 << n) + 4,
+                    (1..32).any(|n| order == (1 << n) + 2 || order == (1 << n) + 4),
                     "{code}: a quotient with |P| = 2 of order {order}"
                 );
                 two_p.push(code.clone());
