@@ -1349,6 +1349,17 @@ impl Rules for Interpreter<'_> {
         }
     }
 
+    fn proven_least_image_fixing(&self, pos: u32) -> (u32, u64) {
+        let game = &self.program.games[self.position(pos).0];
+        if !game.checks_symmetries() {
+            return self.least_image_fixing(pos);
+        }
+        match &game.found {
+            Some(found) => self.found_least_image(pos, found),
+            None => (pos, 0),
+        }
+    }
+
     fn checked_symmetries(&self, pos: u32) -> usize {
         let game = &self.program.games[self.position(pos).0];
         match game.checks_symmetries() {

@@ -143,12 +143,26 @@ pub trait Rules {
     /// [`Rules::least_image_fixing`] must be [`checked_least_image_fixing`] over the maps
     /// [`Rules::symmetry_image`] gives, from the position's least image under the
     /// symmetries proven (where it has some: then each map's image is taken to its least
-    /// image under them too), and the solver verifies, at each position it
-    /// expands, that the position and each of its images have the same options (up to the
-    /// symmetries): a map that is not a symmetry stops the solve with an error naming it,
-    /// never a different value. Default: none.
+    /// image under them too), and [`Rules::proven_least_image_fixing`] the image under the
+    /// proven ones. The solver keeps values under the latter, verifies, at each position
+    /// it expands, that the position and each of its images have the same options (each
+    /// seen through its least image under all the maps), and then keeps the position's
+    /// values for its images too: a map that is not a symmetry stops the solve with an
+    /// error naming it, never a different value. Default: none.
     fn checked_symmetries(&self, _pos: Self::Pos) -> usize {
         0
+    }
+
+    /// The least image of `pos` under the symmetries the compiler proved, and the bits of
+    /// [`Rules::least_image_fixing`] (which are those of the proven symmetries): for a game
+    /// whose declared maps the solver checks ([`Rules::checked_symmetries`]), the image
+    /// before those maps, which are evaluated as written; for any other,
+    /// [`Rules::least_image_fixing`]. A solver keeps values under this image, and keeps a
+    /// value found for the other positions of the orbit under the checked maps too, once a
+    /// position rather than once an option. Default: [`Rules::least_image_fixing`].
+    #[inline]
+    fn proven_least_image_fixing(&self, pos: Self::Pos) -> (Self::Pos, u64) {
+        self.least_image_fixing(pos)
     }
 
     /// The image of `pos` under declared symmetry `k` of its game (`k` below
@@ -356,9 +370,9 @@ pub fn checked_least_image_fixing<P: Copy + Ord>(
 
 /// The least images of positions under maps the solver checks, kept for one thread: a
 /// position's least image ([`checked_least_image_fixing`] over its game's declared maps,
-/// each image taken to its least image under the symmetries the compiler proved), or its
-/// image under one map, is found once per position rather than each time the position is
-/// an option or expanded, since the declared maps are evaluated as written. A
+/// each image taken to its least image under the symmetries the compiler proved) is found
+/// once per position rather than each time the position is an option of a position
+/// checked or of a partizan game, since the declared maps are evaluated as written. A
 /// direct-mapped table (a newer entry takes an older one's slot): it only saves work, and
 /// never changes an image, since an image is a function of its position (and map).
 pub struct ImageCache<K, V = K> {

@@ -145,9 +145,12 @@ pub struct Solver<'r, R: Rules> {
     /// Whether some game of the rules declares symmetries ([`Rules::has_symmetries`], asked
     /// once): only then do searches ask which symmetries fix an option.
     symmetric: bool,
-    /// Positions whose orbits under checked symmetries were found to have their options
-    /// ([`Rules::checked_symmetries`]; emptied when large).
-    symmetry_checked: rustc_hash::FxHashSet<R::Pos>,
+    /// Positions whose orbits under checked symmetries have other positions and were found
+    /// to have their options ([`Rules::checked_symmetries`]; emptied when large), with the
+    /// orbit's other positions: they are given the position's values ([`Solver::store`]).
+    /// (An orbit of one position is checked again where the position is expanded again:
+    /// that costs about what remembering it would.)
+    checked_orbits: FxHashMap<R::Pos, crate::checked::Orbit<R::Pos>>,
     /// The values of the positions of loopy games' graphs solved so far ([`loopy`]).
     loopy: FxHashMap<Expr<Pos<R>>, loopy::Entry>,
     /// The outcomes of the positions of loopy partizan games' graphs solved so far.
@@ -209,7 +212,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             symmetry_stats: SymmetryStats::default(),
             misere_quotients: FxHashMap::default(),
             symmetric: rules.has_symmetries(),
-            symmetry_checked: Default::default(),
+            checked_orbits: Default::default(),
             loopy: FxHashMap::default(),
             loopy_partizan: FxHashMap::default(),
             loopy_forms: FxHashMap::default(),
@@ -237,7 +240,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.ended = EndedCache::default();
         self.not_values = FxHashMap::default();
         self.searching = Default::default();
-        self.symmetry_checked = Default::default();
+        self.checked_orbits = Default::default();
         self.loopy = FxHashMap::default();
         self.loopy_partizan = FxHashMap::default();
         self.loopy_forms = FxHashMap::default();
@@ -521,15 +524,14 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// Takes `value` as the Grundy value of the position `pos`, found elsewhere (by a tiered
     /// solve): the solver then answers its Grundy value, and its outcome in fast mode,
-    /// without a search. It must be the value of the definition. Nothing is kept for a
-    /// position whose game has symmetries the solver checks as it runs (a value kept under
-    /// an image would skip that check), nor in exact mode (which keeps no Grundy values of
-    /// positions for outcomes).
+    /// without a search. It must be the value of the definition. It is kept under the
+    /// position's image under the proven symmetries ([`Solver::image`]); nothing is kept
+    /// in exact mode (which keeps no Grundy values of positions for outcomes).
     pub fn know_grundy(&mut self, pos: Pos<R>, value: u32) {
-        if self.mode != Mode::Fast || self.rules.checked_symmetries(pos) > 0 {
+        if self.mode != Mode::Fast {
             return;
         }
-        let node = Node::Leaf(self.rules.least_image(pos));
+        let node = Node::Leaf(self.image(pos));
         self.store(
             Task {
                 kind: ValueKind::Grundy,
@@ -916,11 +918,9 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// a heap code's answers it again at once); `None` when the kernel declines, an error
     /// when it found `p` beyond any search.
     fn kernel_value(&mut self, p: Pos<R>, memoize: bool) -> Result<Option<u32>, Fail<Pos<R>>> {
-        // A kernel values positions from their options without least images: positions
-        // kept as images of others must be checked as the ordinary search expands them.
-        if self.symmetric && self.rules.checked_symmetries(p) > 0 {
-            return Ok(None);
-        }
+        // A kernel values positions from their options, each as it is: every value it keeps
+        // is the position's own. (The values a declared map the solver checks supplies are
+        // kept by the ordinary search alone, which checks the map first.)
         let grundy = ValueKind::Grundy.slot();
         let mut found = std::mem::take(&mut self.kernel_found);
         found.clear();
@@ -1175,14 +1175,16 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// Checks, once, that every position of `p`'s orbit under its game's checked symmetries
     /// has `p`'s options (see [`checked`]), before `p` is expanded.
     pub(crate) fn check_symmetries(&mut self, p: Pos<R>) -> Result<(), SolveError> {
-        if self.rules.checked_symmetries(p) == 0 || self.symmetry_checked.contains(&p) {
+        if self.rules.checked_symmetries(p) == 0 || self.checked_orbits.contains_key(&p) {
             return Ok(());
         }
-        check_orbit(self.rules, p, false)?;
-        if self.symmetry_checked.len() >= CHECKED_LIMIT {
-            self.symmetry_checked.clear();
+        let others = check_orbit(self.rules, p, false)?;
+        if !others.is_empty() {
+            if self.checked_orbits.len() >= CHECKED_LIMIT {
+                self.checked_orbits.clear();
+            }
+            self.checked_orbits.insert(p, others);
         }
-        self.symmetry_checked.insert(p);
         Ok(())
     }
 
@@ -1463,7 +1465,36 @@ impl<'r, R: Rules> Solver<'r, R> {
         bufs.order.extend(rest);
     }
 
+    /// Keeps `value` as `task`'s. A position's value is kept for the other positions of
+    /// its orbit under its game's checked maps as well ([`Rules::checked_symmetries`]),
+    /// where none is kept yet: the solver checked, before it expanded the position, that
+    /// each of them has its options ([`Solver::check_symmetries`]), so each has its value.
+    /// The maps are so evaluated once a position expanded, not once an option.
     fn store(&mut self, task: Task<Pos<R>>, value: u32) {
+        self.store_one(task, value);
+        if let (Node::Leaf(p), false) = (task.node, self.checked_orbits.is_empty()) {
+            if value != UNKNOWN && value != IN_PROGRESS {
+                self.store_orbit(task.kind, p, value);
+            }
+        }
+    }
+
+    /// Keeps `value` of kind `kind`, found for `p`, for the other positions of `p`'s
+    /// checked orbit that have none (see [`Solver::store`]).
+    fn store_orbit(&mut self, kind: ValueKind, p: Pos<R>, value: u32) {
+        let others = match self.checked_orbits.get(&p) {
+            Some(others) if !others.is_empty() => others.clone(),
+            _ => return,
+        };
+        for q in others {
+            if self.leaf_memo[kind.slot()].get(self.slot(q), q) == UNKNOWN {
+                let node = Node::Leaf(q);
+                self.store_one(Task { kind, node }, value);
+            }
+        }
+    }
+
+    fn store_one(&mut self, task: Task<Pos<R>>, value: u32) {
         let slot = task.kind.slot();
         match task.node {
             Node::Leaf(p) => {
@@ -1527,6 +1558,22 @@ impl<'r, R: Rules> Solver<'r, R> {
         slot_of(self.rules, p)
     }
 
+    /// The position the memo keeps `p`'s values under: its least image under the
+    /// symmetries the compiler proved ([`Rules::proven_least_image_fixing`]). Declared maps
+    /// that the solver checks are not evaluated here, once an option: a value found for a
+    /// position is kept for the other positions of its orbit under them as well, once it
+    /// is found (see [`Solver::store`]).
+    #[inline(always)]
+    pub(crate) fn image(&self, p: Pos<R>) -> Pos<R> {
+        self.image_fixing(p).0
+    }
+
+    /// [`Solver::image`], with the bits of [`Rules::least_image_fixing`].
+    #[inline(always)]
+    pub(crate) fn image_fixing(&self, p: Pos<R>) -> (Pos<R>, u64) {
+        self.rules.proven_least_image_fixing(p)
+    }
+
     #[inline]
     fn try_leaf(&self, kind: ValueKind, p: Pos<R>) -> Result<Step<Pos<R>>, Fail<Pos<R>>> {
         if self.ends_now(kind, p)? {
@@ -1535,7 +1582,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         // A position is solved and kept as its least image under the game's symmetries
         // (an exact search uses none).
         let p = match self.mode {
-            Mode::Fast => self.rules.least_image(p),
+            Mode::Fast => self.image(p),
             Mode::Exact => p,
         };
         self.look_up(kind, p)
@@ -1567,7 +1614,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         if self.ends_now(kind, p)? {
             return Ok((Step::Value(OUTCOME_N), None, 0));
         }
-        let (image, fixing) = self.rules.least_image_fixing(p);
+        let (image, fixing) = self.image_fixing(p);
         Ok((self.look_up(kind, image)?, Some(image), fixing))
     }
 
@@ -1632,7 +1679,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 OptRef::Leaves { start, len: 1 } => {
                     let p = bufs.opts.leaves[start as usize];
                     let image = match symmetric {
-                        true => self.rules.least_image(p),
+                        true => self.image(p),
                         false => p,
                     };
                     memo.prefetch(self.slot(image));

@@ -254,8 +254,8 @@ impl Gen<'_> {
                 symmetry_arms.push(arms.least);
                 small_symmetries &= arms.small;
                 option_fns.push(arms.items);
-                if let Some([count, image, name]) = arms.checked {
-                    checked_arms.push((count, image, name));
+                if let Some([count, image, name, proven]) = arms.checked {
+                    checked_arms.push((count, image, name, proven));
                 }
             }
             if game.splits() {
@@ -364,17 +364,19 @@ impl Gen<'_> {
         // Games whose maps the solver checks as it runs (not proven).
         let checked = (!checked_arms.is_empty()).then(|| {
             let all = checked_arms.len() == games.len();
-            let (count_rest, image_rest, name_rest) = match all {
-                true => (quote!(), quote!(), quote!()),
+            let (count_rest, image_rest, name_rest, proven_rest) = match all {
+                true => (quote!(), quote!(), quote!(), quote!()),
                 false => (
                     quote!(_ => 0,),
                     quote!(_ => ::std::option::Option::None,),
                     quote!(_ => ::std::format!("#{map_index}"),),
+                    quote!(_ => self.least_image_fixing(pos),),
                 ),
             };
             let counts = checked_arms.iter().map(|a| &a.0);
             let images = checked_arms.iter().map(|a| &a.1);
             let names = checked_arms.iter().map(|a| &a.2);
+            let provens = checked_arms.iter().map(|a| &a.3);
             quote! {
                 fn checked_symmetries(&self, pos: Pos) -> usize {
                     match pos {
@@ -392,6 +394,13 @@ impl Gen<'_> {
                     match pos {
                         #(#names)*
                         #name_rest
+                    }
+                }
+                #[inline]
+                fn proven_least_image_fixing(&self, pos: Pos) -> (Pos, u64) {
+                    match pos {
+                        #(#provens)*
+                        #proven_rest
                     }
                 }
             }

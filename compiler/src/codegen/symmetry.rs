@@ -246,8 +246,9 @@ pub(super) struct SymmetryArms {
     /// Its functions and tables.
     pub items: TokenStream,
     /// Where the solver checks the maps (they are not proven): the arms of
-    /// `Rules::checked_symmetries`, `Rules::symmetry_image` and `Rules::symmetry_name`.
-    pub checked: Option<[TokenStream; 3]>,
+    /// `Rules::checked_symmetries`, `Rules::symmetry_image`, `Rules::symmetry_name` and
+    /// `Rules::proven_least_image_fixing`.
+    pub checked: Option<[TokenStream; 4]>,
     /// Whether the arm is a few bit maps of the position alone (no tables of twins, no
     /// move to the corner, no maps across contexts): cheap enough to inline into the
     /// solver's loop over options, which takes a least image per option.
@@ -408,6 +409,8 @@ impl Gen<'_> {
         let other =
             (self.program.games.len() > 1).then(|| quote!(_ => ::std::option::Option::None,));
         let mut function = function;
+        // The arm of `Rules::proven_least_image_fixing` where the maps are checked.
+        let mut proven = quote!();
         let arm = match checked {
             false => quote! {
                 #any => #rt::rules::least_image_fixing(pos, #maps, |p, map_index| match p {
@@ -422,41 +425,36 @@ impl Gen<'_> {
                 let (base, found_items) = self.checked_base(gid, game);
                 function.extend(found_items);
                 let upper = name.to_string().to_ascii_uppercase();
-                let (cache, images) = (
-                    format_ident!("{upper}_CHECKED"),
-                    format_ident!("{upper}_IMAGES"),
-                );
+                let cache = format_ident!("{upper}_CHECKED");
                 let image_fn = format_ident!("{name}_checked_image");
                 let start = match &base {
                     Some(f) => quote!(#f(pos)),
                     None => quote!((pos, 0u64)),
                 };
+                proven = quote!(#any => #start,);
                 let image = match &base {
                     Some(f) => quote!(#name(#(#fields,)* map_index).ok().map(|q| #f(q).0)),
                     None => quote!(#name(#(#fields,)* map_index).ok()),
                 };
                 let doc = format!(
-                    " The image of a position of `{}` under a checked map, as the solver sees it \
-                     (found once a thread).",
+                    " The image of a position of `{}` under a checked map, as the solver sees it.",
                     game.name
                 );
+                // A least image under the maps is found once a thread (the search of a
+                // partizan game asks it of each option); a solver of values asks each map
+                // once a position it expands.
                 function.extend(quote! {
                     ::std::thread_local! {
                         static #cache: ::std::cell::RefCell<#rt::rules::ImageCache<Pos>> =
                             ::std::cell::RefCell::new(#rt::rules::ImageCache::new());
-                        static #images: ::std::cell::RefCell<
-                            #rt::rules::ImageCache<(Pos, usize), ::std::option::Option<Pos>>,
-                        > = ::std::cell::RefCell::new(#rt::rules::ImageCache::new());
                     }
                     #[doc = #doc]
                     #[allow(clippy::match_single_binding, unreachable_patterns)]
                     fn #image_fn(pos: Pos, map_index: usize) -> ::std::option::Option<Pos> {
-                        #images.with_borrow_mut(|cache| {
-                            cache.image((pos, map_index), |(p, map_index)| match p {
-                                #pattern => #image,
-                                #other
-                            })
-                        })
+                        match pos {
+                            #pattern => #image,
+                            #other
+                        }
                     }
                 });
                 quote! {
@@ -483,6 +481,7 @@ impl Gen<'_> {
                     #(#ks => #names.to_string(),)*
                     _ => ::std::format!("#{map_index}"),
                 },),
+                proven,
             ]
         });
         Ok(Some(SymmetryArms {
@@ -510,6 +509,7 @@ impl Gen<'_> {
             #items
             #[doc = #doc]
             #[allow(clippy::match_single_binding, unreachable_patterns)]
+            #[inline]
             fn #f(pos: Pos) -> (Pos, u64) {
                 match pos {
                     #least

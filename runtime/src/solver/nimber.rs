@@ -156,7 +156,7 @@ impl<R: Rules> Solver<'_, R> {
     /// The Grundy value of `p` by nimber search, or `None` when the search gave up. Used
     /// for a Grundy value in `Mode::Fast` where no kernel answers (see `Solver::run`).
     pub(super) fn nimber_search(&mut self, p: Pos<R>) -> Option<u32> {
-        let p = self.rules.least_image(p);
+        let p = self.image(p);
         if let Some(v) = self.known_grundy(p) {
             return Some(v);
         }
@@ -182,7 +182,7 @@ impl<R: Rules> Solver<'_, R> {
     /// where no kernel answers (see `Solver::run`).
     pub(super) fn outcome_search(&mut self, p: Pos<R>) -> Option<u32> {
         let zero = Values::single(0)?;
-        let root = self.rules.least_image(p);
+        let root = self.image(p);
         let shared = self.share_begin(root);
         let mut found = match shared && self.known_grundy(root).is_none() {
             // The options are asked whether they have value 0 as at the top of a nimber
@@ -242,7 +242,7 @@ impl<R: Rules> Solver<'_, R> {
         for &i in left {
             let mut parts: SmallVec<[Pos<R>; 4]> = match opts.refs[i] {
                 OptRef::Leaves { start, len } => (opts.leaf_slice(start, len).iter())
-                    .map(|&q| self.rules.least_image(q))
+                    .map(|&q| self.image(q))
                     .collect(),
                 _ => SmallVec::new(),
             };
@@ -341,7 +341,7 @@ impl<R: Rules> Solver<'_, R> {
 
     /// The value of `p` where it is in `want`; `None` says it is not.
     fn in_set(&mut self, p: Pos<R>, want: Values, depth: usize) -> Result<Option<u32>, GiveUp> {
-        let p = self.rules.least_image(p);
+        let p = self.image(p);
         if let Some(v) = self.known_grundy(p) {
             return Ok(Some(v));
         }
@@ -487,7 +487,7 @@ impl<R: Rules> Solver<'_, R> {
         depth: usize,
     ) -> Result<(Pos<R>, u32), GiveUp> {
         let last = (leaves.iter())
-            .rposition(|&q| self.known_grundy(self.rules.least_image(q)).is_none())
+            .rposition(|&q| self.known_grundy(self.image(q)).is_none())
             .unwrap_or(leaves.len() - 1);
         let mut others = 0;
         for (at, &q) in leaves.iter().enumerate() {
@@ -510,9 +510,7 @@ impl<R: Rules> Solver<'_, R> {
         match opts.refs[i] {
             OptRef::End => Some(0),
             OptRef::Leaves { start, len } => (opts.leaf_slice(start, len).iter())
-                .try_fold(0, |x, &q| {
-                    Some(x ^ self.known_grundy(self.rules.least_image(q))?)
-                }),
+                .try_fold(0, |x, &q| Some(x ^ self.known_grundy(self.image(q))?)),
             OptRef::Expr(_) => None,
         }
     }
@@ -600,7 +598,7 @@ impl<R: Rules> Solver<'_, R> {
 
     /// The Grundy value of `p`.
     fn nimber(&mut self, p: Pos<R>, depth: usize) -> Result<u32, GiveUp> {
-        let p = self.rules.least_image(p);
+        let p = self.image(p);
         if let Some(v) = self.known_grundy(p) {
             return Ok(v);
         }
@@ -630,7 +628,7 @@ impl<R: Rules> Solver<'_, R> {
 
     /// Whether the Grundy value of `p` is `k`.
     fn has(&mut self, p: Pos<R>, k: u32, depth: usize) -> Result<bool, GiveUp> {
-        let p = self.rules.least_image(p);
+        let p = self.image(p);
         if let Some(v) = self.known_grundy(p) {
             return Ok(v == k);
         }
@@ -702,7 +700,9 @@ impl<R: Rules> Solver<'_, R> {
         let asked = if self.symmetric { &left[..] } else { &[] };
         for &i in asked {
             if let OptRef::Leaves { start, len: 1 } = opts.refs[i] {
-                let (_, fixed) = self.rules.least_image_fixing(opts.leaves[start as usize]);
+                let (_, fixed) = self
+                    .rules
+                    .proven_least_image_fixing(opts.leaves[start as usize]);
                 if fixed != 0 {
                     fixing.resize(opts.len(), 0);
                     fixing[i] = fixed;
