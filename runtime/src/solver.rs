@@ -161,9 +161,10 @@ pub struct Solver<'r, R: Rules> {
     sharing: Option<shared::Sharing<Pos<R>>>,
 }
 
-/// How many positions [`Solver`] remembers as checked against their symmetries before it
-/// forgets them (and checks again where it meets them again).
-const CHECKED_LIMIT: usize = 1 << 20;
+/// How many positions [`Solver`] remembers as checked against their symmetries, each with
+/// its orbit (about 80 bytes), before it forgets them (and checks again where it meets
+/// them again).
+const CHECKED_LIMIT: usize = 1 << 18;
 
 /// How many times the memos may forget their oldest values while one value is solved: a
 /// solve whose positions are needed again and again would otherwise go on without end.
@@ -1542,6 +1543,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         }
         self.ended.clear();
         self.not_values = FxHashMap::default();
+        // Orbits checked again where met again: a position's values are then shared anew.
+        self.checked_orbits = FxHashMap::default();
         self.budget.cleared += 1;
         self.budget.clears_left -= 1;
         for i in 0..self.stack.len() {
