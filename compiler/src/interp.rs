@@ -343,6 +343,15 @@ impl<'p> Interpreter<'p> {
     /// image with its twins made least, least by the order of the fields' values, and the
     /// maps that fix it; and the same of each image under the maps across (each in its own
     /// context), where less.
+    /// `pos`'s least image under its game's found symmetries (where it has some, else `pos`
+    /// and no maps): the image the solver keeps values under before any map it checks.
+    fn found_base(&self, game: &Game, pos: u32) -> (u32, u64) {
+        match &game.found {
+            Some(found) => self.found_least_image(pos, found),
+            None => (pos, 0),
+        }
+    }
+
     fn found_least_image(&self, pos: u32, found: &FoundSymmetries) -> (u32, u64) {
         let (gid, fields) = self.position(pos);
         let Some(context) = found.context.rank_in(&fields) else {
@@ -1325,10 +1334,7 @@ impl Rules for Interpreter<'_> {
 
     fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
         let game = &self.program.games[self.position(pos).0];
-        let base = match &game.found {
-            Some(found) => self.found_least_image(pos, found),
-            None => (pos, 0),
-        };
+        let base = self.found_base(game, pos);
         let maps = game.symmetries.len();
         if maps == 0 {
             return base;
@@ -1351,12 +1357,9 @@ impl Rules for Interpreter<'_> {
 
     fn proven_least_image_fixing(&self, pos: u32) -> (u32, u64) {
         let game = &self.program.games[self.position(pos).0];
-        if !game.checks_symmetries() {
-            return self.least_image_fixing(pos);
-        }
-        match &game.found {
-            Some(found) => self.found_least_image(pos, found),
-            None => (pos, 0),
+        match game.checks_symmetries() {
+            true => self.found_base(game, pos),
+            false => self.least_image_fixing(pos),
         }
     }
 
@@ -1388,10 +1391,7 @@ impl Rules for Interpreter<'_> {
                 }
             }
         };
-        Some(match &game.found {
-            Some(found) => self.found_least_image(image, found).0,
-            None => image,
-        })
+        Some(self.found_base(game, image).0)
     }
 
     fn symmetry_name(&self, pos: u32, k: usize) -> String {

@@ -161,9 +161,9 @@ pub struct Solver<'r, R: Rules> {
     sharing: Option<shared::Sharing<Pos<R>>>,
 }
 
-/// How many positions [`Solver`] remembers as checked against their symmetries, each with
-/// its orbit (about 80 bytes), before it forgets them (and checks again where it meets
-/// them again).
+/// How many positions whose orbits have other positions [`Solver`] remembers as checked
+/// against their symmetries, each with its orbit (about 80 bytes), before it forgets them
+/// (and checks again where it meets them again).
 const CHECKED_LIMIT: usize = 1 << 18;
 
 /// How many times the memos may forget their oldest values while one value is solved: a
@@ -1483,9 +1483,8 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// Keeps `value` of kind `kind`, found for `p`, for the other positions of `p`'s
     /// checked orbit that have none (see [`Solver::store`]).
     fn store_orbit(&mut self, kind: ValueKind, p: Pos<R>, value: u32) {
-        let others = match self.checked_orbits.get(&p) {
-            Some(others) if !others.is_empty() => others.clone(),
-            _ => return,
+        let Some(others) = self.checked_orbits.get(&p).cloned() else {
+            return;
         };
         for q in others {
             if self.leaf_memo[kind.slot()].get(self.slot(q), q) == UNKNOWN {
