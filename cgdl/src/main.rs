@@ -309,7 +309,10 @@ fn cmd_check(file: &Path) -> Result<(), Stopped> {
         plural(program.games.len(), "game", "games"),
         plural(program.queries.len(), "query", "queries")
     ))?;
-    for line in compiler::opt::symmetry::describe(&program) {
+    let described = compiler::opt::symmetry::describe(&program)
+        .into_iter()
+        .chain(compiler::opt::splits::describe(&program));
+    for line in described {
         print_out(&format!("  {line}\n"))?;
     }
     Ok(())

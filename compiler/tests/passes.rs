@@ -1052,3 +1052,145 @@ value grundy of R(3)
         .expect_err("still an error");
     assert!(error.contains("internal error"), "{error}");
 }
+
+/// Whether the splits pass rewrote game `game` (`cgdl check` then says so).
+fn split(program: &Program, game: &str) -> bool {
+    let line = format!("{game}: a sum of the parts its moves join (found)");
+    let described = cgdl_compiler::opt::splits::describe(program).contains(&line);
+    let marked = (program.games.iter()).any(|g| g.name == game && g.split_by.is_some());
+    assert_eq!(described, marked);
+    marked
+}
+
+#[test]
+fn games_on_sets_whose_moves_touch_a_few_elements_become_sums_of_parts() {
+    // Cram as a newcomer writes it: the whole rest of the board as each move's result.
+    let cram = "const R = 3
+const C = 4
+type Cell = (0..R, 0..C)
+game Cram(empty: set<Cell>) {
+    move across((r, c) in empty, (r, c + 1) in empty) => Cram(empty - {(r, c), (r, c + 1)})
+    move down((r, c) in empty, (r + 1, c) in empty) => Cram(empty - {(r, c), (r + 1, c)})
+}
+value grundy, outcome, remoteness, suspense of Cram(Cell)
+value misere_outcome of Cram({ (0, c) for c in 0..C } | { (2, c) for c in 0..C })
+table grundy of Cram({ (r, c) for r in 0..R, c in 0..C where r * C + c < n }) for n in 0..=12
+table grundy of Cram(Cell - { (r, c) for r in 0..R, c in 0..C where (r + c * k) % 5 == 0 }) for k in 0..5
+";
+    let (written, optimized) = both(cram);
+    assert!(!split(&written, "Cram"));
+    assert!(split(&optimized, "Cram"), "whole-board Cram is split");
+    // The parts pass then divides each result on the board's bits.
+    assert!(moves_hold(&optimized, &|e| matches!(
+        e.kind(),
+        IExprKind::Parts(_)
+    )));
+
+    // Partizan: Domineering, each side's dominoes joining their cells.
+    let domineering = "type Cell = (0..3, 0..3)
+game D(free: set<Cell>) {
+    left move down(a in free, a.0 + 1 < 3, (a.0 + 1, a.1) in free) => D(free - {a, (a.0 + 1, a.1)})
+    right move across(a in free, a.1 + 1 < 3, (a.0, a.1 + 1) in free) => D(free - {a, (a.0, a.1 + 1)})
+}
+value canonical, outcome of D(Cell)
+value canonical of D(Cell - {(1, 1)})
+value canonical of D({(0, 0), (1, 0), (0, 2), (1, 2), (2, 1)})
+";
+    let (_, optimized) = both(domineering);
+    assert!(split(&optimized, "D"));
+
+    // Node Kayles: a vertex is joined to the neighbours it takes away, not they to each
+    // other (two vertices that share a neighbour lie apart once it is gone).
+    let node_kayles = "type V = (0..3, 0..4)
+fn neighbours(v: V) -> set<V> = { w for w in V where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }
+game NK(alive: set<V>) {
+    move pick(v in alive) => NK(alive - {v} - neighbours(v))
+}
+value grundy of NK(V)
+table grundy of NK(V - { (r, c) for r in 0..3, c in 0..4 where (r * 4 + c) % k == 1 }) for k in 2..7
+";
+    let (_, optimized) = both(node_kayles);
+    assert!(split(&optimized, "NK"));
+    let joins = optimized
+        .fns
+        .iter()
+        .find(|f| f.name == "joined_nk")
+        .and_then(|f| f.table.as_ref())
+        .expect("the joins are tabulated");
+    let degrees: Vec<usize> = (joins.values.iter())
+        .map(|v| match v {
+            Some(cgdl_compiler::ir::Val::Set(s)) => s.len(),
+            other => panic!("a set of vertices, not {other:?}"),
+        })
+        .collect();
+    assert_eq!(degrees.iter().max(), Some(&4), "the grid's own edges");
+
+    // Kayles as a row of pins, a set of places: a pin, or two side by side, knocked down.
+    // Its Grundy values are those of the octal game 0.77 (the heap engine's).
+    let pins = "game Pins(up: set<0..12>) {
+    move one(i in up) => Pins(up - {i})
+    move two(i in up, i + 1 in up) => Pins(up - {i, i + 1})
+}
+game Kayles = octal \"0.77\"
+table grundy of Pins({ i for i in 0..n }) for n in 0..=12
+table grundy of Kayles(n) for n in 0..=12
+value grundy of Pins({0, 1, 2, 4, 5, 7, 9, 10, 11}) + Kayles(1)
+";
+    let (_, optimized) = both(pins);
+    assert!(split(&optimized, "Pins"));
+    let answers = answers(&optimized, pins);
+    let json = |a: &Result<Answer, String>| {
+        let a = a.as_ref().expect("answers");
+        serde_json::to_value(a).expect("JSON")
+    };
+    let values = |a: &serde_json::Value| -> Vec<serde_json::Value> {
+        let rows = a.pointer("/rows").and_then(|r| r.as_array()).expect("rows");
+        rows.iter()
+            .map(|r| r.pointer("/1").cloned().expect("a value"))
+            .collect()
+    };
+    assert_eq!(values(&json(&answers[0])), values(&json(&answers[1])));
+    // Rows of 3, 2, 1 and 3 pins, plus a heap of 1: G(3) ^ G(2) ^ G(1) ^ G(3) ^ G(1),
+    // with Kayles' G(1), G(2), G(3) = 1, 2, 3.
+    let kayles = [0u64, 1, 2, 3];
+    assert_eq!(
+        json(&answers[2])
+            .pointer("/values/0/1")
+            .and_then(|v| v.as_u64()),
+        Some(kayles[3] ^ kayles[2] ^ kayles[1] ^ kayles[3] ^ kayles[1])
+    );
+
+    // Not split: a condition on the whole set, a move that adds, a test that an element is
+    // not in the set, and a bite joined to most of the board.
+    let refused = [
+        cram.replace(
+            "move across((r, c) in empty,",
+            "move across((r, c) in empty, len(empty) > 3,",
+        ),
+        cram.replace(
+            "Cram(empty - {(r, c), (r, c + 1)})",
+            "Cram(empty - {(r, c), (r, c + 1)} | {(0, 0)})",
+        ),
+        cram.replace(
+            "move down((r, c) in empty,",
+            "move down((r, c) in empty, (0, 0) not in empty,",
+        ),
+        "const R = 3
+const C = 4
+type Cell = (0..R, 0..C)
+fn quadrant(x: Cell) -> set<Cell> = { y for y in Cell where y.0 >= x.0 and y.1 >= x.1 }
+game Chomp(left: set<Cell>) {
+    move bite(x in left, x != (0, 0)) => Chomp(left - quadrant(x))
+}
+value grundy of Chomp(Cell)
+"
+        .to_string(),
+    ];
+    for source in &refused {
+        let (_, optimized) = both(source);
+        assert!(
+            !split(&optimized, "Cram") && !split(&optimized, "Chomp"),
+            "{source}"
+        );
+    }
+}

@@ -1432,6 +1432,10 @@ pub struct Game {
     pub kernel_moves: Option<Vec<KernelMove>>,
     /// How `cgdl explore` draws its positions, where the game declares it (`draw`).
     pub draw: Option<Draw>,
+    /// Where the compiler found that the game is the sum of its set's parts and rewrote
+    /// its moves' results so (`crate::opt::splits`): the helper function giving the
+    /// elements joined to each (for `cgdl check`).
+    pub split_by: Option<usize>,
 }
 
 /// A game's symmetries found by the compiler (`crate::opt::symmetry`): for each context

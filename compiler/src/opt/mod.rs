@@ -19,6 +19,7 @@ pub mod open;
 pub mod parts;
 pub mod probe;
 pub mod regions;
+pub mod splits;
 pub mod structure;
 pub mod symmetry;
 pub mod tables;
@@ -34,37 +35,40 @@ use crate::ir::Program;
 ///    position lies (and keeps its rules without their moves to the corner);
 /// 3. [`symmetry`]: finds each game's symmetries from its rules (or from those without
 ///    moves to the corner), and proves declared ones;
-/// 4. [`masks`]: conditions on an element of a set field become intersections with
+/// 4. [`splits`]: a game on a set whose every move looks at a few of its elements and
+///    takes some away becomes a sum over the parts its moves join (after the symmetry pass,
+///    which reads the moves as written; before the passes that divide `components`);
+/// 5. [`masks`]: conditions on an element of a set field become intersections with
 ///    tables of masks (after the symmetry pass, which reads the conditions);
-/// 5. [`probe`]: "some move is to `end`" as one cheap condition over the fields, where it
+/// 6. [`probe`]: "some move is to `end`" as one cheap condition over the fields, where it
 ///    is exact (it reads the quantifiers as written: before [`inverse`]);
-/// 6. [`inverse`]: `exists`/`count` over a finite type testing `x in f(b)` becomes a loop
+/// 7. [`inverse`]: `exists`/`count` over a finite type testing `x in f(b)` becomes a loop
 ///    over a table of `f`'s inverse (after the symmetry pass, which reads the quantifiers
 ///    as written);
-/// 7. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
+/// 8. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
 ///    leaves loops);
-/// 8. [`cells`]: a set of board cells moved to the corner, or the least of one part of its
+/// 9. [`cells`]: a set of board cells moved to the corner, or the least of one part of its
 ///    cells, marked for native code to do on the set's bits (after sharing, which names
 ///    the sets);
-/// 9. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
-///    positions whose probe said no move is to `end`;
-/// 10. [`domains`]: the few values the elements of a set field of a large type take (an
+/// 10. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
+///     positions whose probe said no move is to `end`;
+/// 11. [`domains`]: the few values the elements of a set field of a large type take (an
 ///     analysis: native code packs the field by it);
-/// 11. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
+/// 12. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
 ///     computed now (after the passes that add and rewrite functions);
-/// 12. [`parts`]: `components` by a function of board cells with a complete table is a
+/// 13. [`parts`]: `components` by a function of board cells with a complete table is a
 ///     division by the table, and a sum of positions over the parts of a board's cells
 ///     gets the board's table too (after the tables it reads, and the open moves it
 ///     rewrites as well);
-/// 13. [`kernel`]: an impartial game whose moves' results are `end`, positions of the game
+/// 14. [`kernel`]: an impartial game whose moves' results are `end`, positions of the game
 ///     itself or sums of two gets its moves as a bottom-up Grundy kernel reads them (after
 ///     the passes that rewrite moves: it copies their final form);
-/// 14. [`images`]: each declared symmetry that keeps, rebuilds element by element or
+/// 15. [`images`]: each declared symmetry that keeps, rebuilds element by element or
 ///     computes each field, as tables of its fields' values in each context (after the
 ///     domains pass, whose values it maps too);
-/// 15. [`leaves`]: a move's result that is a sum of positions goes to the options term by
+/// 16. [`leaves`]: a move's result that is a sum of positions goes to the options term by
 ///     term (no later pass reads the node it makes);
-/// 16. [`elements`]: `s | {x}` and `s - {x}` become operators on one element, `min` and
+/// 17. [`elements`]: `s | {x}` and `s - {x}` become operators on one element, `min` and
 ///     `max` of a comprehension a fold (the last: the passes before it read them as
 ///     written).
 pub fn optimize(program: &mut Program, source: &str) {
@@ -83,6 +87,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("regions", regions::run),
     ("translations", translations::run),
     ("symmetry", symmetry::run),
+    ("splits", splits::run),
     ("masks", masks::run),
     ("probe", probe::run),
     ("inverse", inverse::run),
