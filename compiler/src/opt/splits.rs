@@ -15,7 +15,9 @@
 //! finds that from the rules, and rewrites the results so.
 //!
 //! **When it holds.** A game `G` has one field `s`, a set of a finite type `T`, and every
-//! result of every move is `G(s - E1 - E2 ...)`, each `Ei` a set that does not read `s`. A
+//! result of every move is `G(s - E1 - E2 ...)`, each `Ei` a set that does not read `s`
+//! (under `let`s: a name bound to the set less some elements, `let rest = s - {a} in
+//! G(rest - {b})`, stands for it where the result uses it so, and nowhere else). A
 //! move reads `s` only where it binds an element of it (`x in s` as a binder) or tests one
 //! (`e in s` as a condition, or a conjunct of one); every other binder's domain, condition
 //! and `let` does not read `s`. Such a move, with its names chosen (an *instance*), is a move
@@ -55,7 +57,12 @@ const BUDGET: u64 = 4_000_000;
 /// Runs the pass on every game of `program`.
 pub fn run(program: &mut Program, source: &str) {
     for gid in 0..program.games.len() {
-        let Some((joins, moves)) = joins(program, source, gid) else {
+        let Some(Found {
+            joins,
+            moves,
+            halved,
+        }) = joins(program, source, gid)
+        else {
             continue;
         };
         let game = &program.games[gid];
@@ -69,12 +76,16 @@ pub fn run(program: &mut Program, source: &str) {
         let part = locals.bind(fresh(&locals, "part"), Ty::Set(Box::new(t.ty())));
         let at = locals.bind(fresh(&locals, "joined_at"), t.ty());
         let mut moves = moves;
-        for m in &mut moves {
-            let IExprKind::Pos { args, .. } = m.result.kind() else {
+        for (m, halved) in moves.iter_mut().zip(halved) {
+            if let Some(less) = halved {
+                m.clauses.insert(2, IClause::Cond(less));
+            }
+            let position = position_of(&mut m.result);
+            let IExprKind::Pos { args, .. } = position.kind() else {
                 unreachable!("the results are positions of the game")
             };
             let rest = args[0].clone();
-            let span = m.result.span();
+            let span = position.span();
             let step = IExpr::from(IExprKind::Call {
                 func,
                 args: vec![IExpr::from(IExprKind::Var(at.clone()))],
@@ -92,7 +103,7 @@ pub fn run(program: &mut Program, source: &str) {
                 args: vec![IExpr::from(IExprKind::Var(part.clone()))],
                 fits: false,
             });
-            m.result = IExpr::from(IExprKind::CompoundOf {
+            *position = IExpr::from(IExprKind::CompoundOf {
                 kind: Compound::Sum,
                 elem: Box::new(term),
                 clauses: vec![IClause::Bind(vec![part.clone()], components)],
@@ -199,11 +210,22 @@ enum Conjunct {
 struct Shape {
     clauses: Vec<Clause>,
     removed: Vec<IExpr>,
+    /// Where the move's first two clauses bind two elements of the set and no later clause
+    /// binds anything: the two elements, as expressions of the names bound.
+    pair: Option<(IExpr, IExpr)>,
 }
 
-/// Where game `gid` is the sum of its set's parts: the pairs of joined elements (both
-/// ways), and the game's moves (those the joins were found from).
-fn joins(program: &Program, source: &str, gid: usize) -> Option<(BTreeSet<Val>, Vec<Move>)> {
+/// What the pass makes of a game: the pairs of joined elements (both ways), and the
+/// game's moves, each with `a < b` where its instances come in pairs `(a, b)` and `(b, a)`
+/// that take away the same elements (each option listed twice).
+struct Found {
+    joins: BTreeSet<Val>,
+    moves: Vec<Move>,
+    halved: Vec<Option<IExpr>>,
+}
+
+/// Where game `gid` is the sum of its set's parts: what to make of it.
+fn joins(program: &Program, source: &str, gid: usize) -> Option<Found> {
     let game = &program.games[gid];
     let GameKind::Rules(moves) = &game.kind else {
         return None;
@@ -231,6 +253,7 @@ fn joins(program: &Program, source: &str, gid: usize) -> Option<(BTreeSet<Val>, 
     let interp = Interpreter::new(program, source);
     let universe: BTreeSet<Val> = all.iter().cloned().collect();
     let mut joins = BTreeSet::new();
+    let mut pairs = vec![Pairs::default(); shapes.len()];
     let (listed, spent) = within_budget(BUDGET, || {
         let mut env = vec![Val::Int(0); game.locals.len()];
         env[0] = Val::Set(Rc::new(universe.clone()));
@@ -238,10 +261,14 @@ fn joins(program: &Program, source: &str, gid: usize) -> Option<(BTreeSet<Val>, 
             interp: &interp,
             universe: &universe,
             joins: &mut joins,
+            pairs: Pairs::default(),
         };
-        shapes
-            .iter()
-            .try_for_each(|s| lister.clauses(s, 0, &mut env, &mut Vec::new()))
+        shapes.iter().zip(&mut pairs).try_for_each(|(s, pairs)| {
+            lister.pairs = Pairs::default();
+            lister.clauses(s, 0, &mut env, &mut Vec::new())?;
+            *pairs = std::mem::take(&mut lister.pairs);
+            Ok::<(), Refused>(())
+        })
     });
     if spent || !matches!(listed, Ok(())) {
         return None;
@@ -258,18 +285,54 @@ fn joins(program: &Program, source: &str, gid: usize) -> Option<(BTreeSet<Val>, 
     if degree.values().any(|&d| 2 * d >= all.len()) {
         return None;
     }
-    Some((joins, moves.clone()))
+    let halved = (shapes.iter().zip(&pairs))
+        .map(|(shape, pairs)| {
+            let (a, b) = shape.pair.clone()?;
+            pairs
+                .symmetric()
+                .then(|| IExpr::bin(Op::Lt, a, b, Default::default()))
+        })
+        .collect();
+    Some(Found {
+        joins,
+        moves: moves.clone(),
+        halved,
+    })
+}
+
+/// A move's instances by the two elements it binds first ([`Shape::pair`]): what each
+/// takes away of the type's elements.
+#[derive(Clone, Default)]
+struct Pairs {
+    taken: std::collections::BTreeMap<(Val, Val), BTreeSet<Val>>,
+    /// Two instances bound the same two elements.
+    repeated: bool,
+}
+
+impl Pairs {
+    /// Whether every instance `(a, b)` has `a != b` and a twin `(b, a)` that takes away the
+    /// same elements: its option is the twin's, so `a < b` keeps one of each.
+    fn symmetric(&self) -> bool {
+        !self.repeated
+            && !self.taken.is_empty()
+            && (self.taken.iter()).all(|((a, b), taken)| {
+                a != b && self.taken.get(&(b.clone(), a.clone())) == Some(taken)
+            })
+    }
 }
 
 /// `m` as this pass reads it, where it has the shape (see the module's doc).
 fn shape(m: &Move, gid: usize, field: &Var) -> Option<Shape> {
-    let reads = |e: &IExpr| e.reads_any(std::slice::from_ref(field));
+    // The set, and names of the result's `let`s whose values read it (`let rest = s - {a}
+    // in G(rest)`): a name that stands for `s - E`.
+    let mut tainted = vec![field.clone()];
+    let reads = |e: &IExpr, tainted: &[Var]| e.reads_any(tainted);
     let is_field = |e: &IExpr| e.as_var().is_some_and(|v| v.slot == field.slot);
     let mut clauses = Vec::new();
     for c in &m.clauses {
         clauses.push(match c {
             IClause::Bind(vars, domain) if is_field(domain) => Clause::Member(vars.clone()),
-            IClause::Cond(cond) if reads(cond) => {
+            IClause::Cond(cond) if reads(cond, &tainted) => {
                 let mut conjuncts = Vec::new();
                 for e in conjuncts_of(cond) {
                     conjuncts.push(match e.kind() {
@@ -277,40 +340,99 @@ fn shape(m: &Move, gid: usize, field: &Var) -> Option<Shape> {
                             op: Op::In,
                             lhs,
                             rhs,
-                        } if is_field(rhs) && !reads(lhs) => Conjunct::Member((**lhs).clone()),
-                        _ if reads(e) => return None,
+                        } if is_field(rhs) && !reads(lhs, &tainted) => {
+                            Conjunct::Member((**lhs).clone())
+                        }
+                        _ if reads(e, &tainted) => return None,
                         _ => Conjunct::Test(e.clone()),
                     });
                 }
                 Clause::Conds(conjuncts)
             }
-            c if reads(c.expr()) => return None,
+            c if reads(c.expr(), &tainted) => return None,
             c => Clause::Other(c.clone()),
         });
     }
-    let IExprKind::Pos { game, args, .. } = m.result.kind() else {
+    // The result's `let`s: those that do not read the set are evaluated as the move's own;
+    // those that do must be the set less some elements.
+    let mut standing_for = std::collections::HashMap::new();
+    let mut body = &m.result;
+    while let IExprKind::Let {
+        var,
+        value,
+        body: inner,
+    } = body.kind()
+    {
+        match reads(value, &tainted) {
+            true => {
+                standing_for.insert(var.slot, (**value).clone());
+                tainted.push(var.clone());
+            }
+            false => clauses.push(Clause::Other(IClause::Let(var.clone(), (**value).clone()))),
+        }
+        body = inner;
+    }
+    let IExprKind::Pos { game, args, .. } = body.kind() else {
         return None;
     };
     if *game != gid {
         return None;
     }
     let mut removed = Vec::new();
-    let mut rest = &args[0];
+    let mut rest = args[0].clone();
     loop {
-        match rest.kind() {
+        rest = match rest.kind() {
             IExprKind::Var(v) if v.slot == field.slot => break,
+            // Each such name once, on the way to the set: one that stood for anything else
+            // would be evaluated on a part where the rules evaluate it on the whole set.
+            IExprKind::Var(v) => standing_for.remove(&v.slot)?,
             IExprKind::Bin {
                 op: Op::SetDiff,
                 lhs,
                 rhs,
-            } if !reads(rhs) => {
+            } if !reads(rhs, &tainted) => {
                 removed.push((**rhs).clone());
-                rest = lhs;
+                (**lhs).clone()
             }
             _ => return None,
-        }
+        };
     }
-    Some(Shape { clauses, removed })
+    if !standing_for.is_empty() {
+        return None;
+    }
+    let element = |vars: &[Var]| match vars {
+        [v] => IExpr::from(IExprKind::Var(v.clone())),
+        vs => IExpr::from(IExprKind::Tuple(
+            vs.iter()
+                .map(|v| IExpr::from(IExprKind::Var(v.clone())))
+                .collect(),
+        )),
+    };
+    let pair = match clauses.as_slice() {
+        [Clause::Member(a), Clause::Member(b), rest @ ..]
+            if !(rest.iter())
+                .any(|c| matches!(c, Clause::Member(_) | Clause::Other(IClause::Bind(..)))) =>
+        {
+            Some((element(a), element(b)))
+        }
+        _ => None,
+    };
+    Some(Shape {
+        clauses,
+        removed,
+        pair,
+    })
+}
+
+/// The position a move's result names, under its `let`s.
+fn position_of(result: &mut IExpr) -> &mut IExpr {
+    match result.kind() {
+        IExprKind::Let { .. } => match result.kind_mut() {
+            IExprKind::Let { body, .. } => position_of(body),
+            _ => unreachable!("a `let`"),
+        },
+        _ => result,
+    }
 }
 
 /// The conjuncts of `a and b and ...`, in order.
@@ -334,6 +456,8 @@ struct Lister<'a, 'p> {
     interp: &'a Interpreter<'p>,
     universe: &'a BTreeSet<Val>,
     joins: &'a mut BTreeSet<Val>,
+    /// The instances of the move listed now, where it binds a pair.
+    pairs: Pairs,
 }
 
 /// Why listing stopped: an evaluation failed, or an instance has no footprint.
@@ -425,21 +549,27 @@ impl Lister<'_, '_> {
         if footprint.is_empty() {
             return Err(None);
         }
-        let mut touched: BTreeSet<Val> = footprint.iter().cloned().collect();
-        let mut shrinks = false;
+        // What it takes away of the type's elements (a set never holds others).
+        let mut taken = BTreeSet::new();
         for e in &shape.removed {
             match self.eval(e, env)?.normalize() {
                 Val::Set(s) => {
-                    shrinks |= footprint.iter().any(|x| s.contains(x));
-                    touched.extend(s.iter().filter(|x| self.universe.contains(*x)).cloned());
+                    taken.extend(s.iter().filter(|x| self.universe.contains(*x)).cloned())
                 }
                 _ => return Err(None),
             }
         }
+        let shrinks = footprint.iter().any(|x| taken.contains(x));
+        let mut touched: BTreeSet<Val> = footprint.iter().cloned().collect();
+        touched.extend(taken.iter().cloned());
         // A move that keeps its footprint could be played again and again: such a game is
         // left as written (its cycles are reported as the rules make them).
         if !shrinks {
             return Err(None);
+        }
+        if shape.pair.is_some() {
+            let key = (footprint[0].clone(), footprint[1].clone());
+            self.pairs.repeated |= self.pairs.taken.insert(key, taken).is_some();
         }
         // The footprint's elements together, and each element taken away to each of the
         // footprint's (a star: an element taken away lies in the footprint's part).
