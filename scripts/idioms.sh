@@ -72,6 +72,9 @@ verdict scripts/variants/cram_corner_mirrors.cgdl "declared symmetries (proven"
 verdict scripts/variants/cram_corner_guarded.cgdl "declared symmetries (proven"
 verdict scripts/variants/cram_corner_checked.cgdl "(checked as the solver runs)"
 verdict scripts/variants/chomp_diagonal.cgdl "declared symmetry (proven"
+verdict "$whole" "a sum of the parts its moves join (found)"
+verdict scripts/variants/cram_pairs.cgdl "a sum of the parts its moves join (found)"
+verdict scripts/variants/cram_numbered.cgdl "a sum of the parts its moves join (found)"
 row Cram "\`examples/cram.cgdl\`: \`components\`, the mirrors declared" examples/cram.cgdl Cram 5 6 cram
 row Cram "the example without its \`symmetry\` lines" "$plain_example" Cram 5 6 cram
 row Cram "corpus \`cram_closure\`: closures, \`rank(x) == min(...)\`" "$corpus/cram_closure.cgdl" Cram 5 6 cram
@@ -80,6 +83,8 @@ row Cram "\`cram_corner_mirrors\`: the same, mirrors declared over the corner (p
 row Cram "\`cram_corner_guarded\`: the mirrors behind a guard every cell passes (proven)" scripts/variants/cram_corner_guarded.cgdl Cram 5 6 cram
 row Cram "\`cram_corner_checked\`: the same mirrors, unprovable (checked)" scripts/variants/cram_corner_checked.cgdl Cram 5 6 cram
 row Cram "whole boards: the rest of the board as a move's result, no regions" "$whole" Cram 5 6 cram
+row Cram "\`cram_pairs\`: one move over neighbouring cells \`a\`, \`b\` (each domino twice), whole boards" scripts/variants/cram_pairs.cgdl Cram 5 6 cram
+row Cram "\`cram_numbered\`: cells numbered \`0..R * C\`, whole boards" scripts/variants/cram_numbered.cgdl Cram 5 6 cram
 for board in "4 7" "6 6" "5 7"; do
     row Cram "\`examples/cram.cgdl\`" examples/cram.cgdl Cram $board cram
 done

@@ -1138,6 +1138,22 @@ value outcome, remoteness, suspense of Cram(Cell - {(0, 0), (1, 1)})
         answers(&optimized, named)[1],
         written_cram[written_cram.len() - 1]
     );
+    // Twins available in different sets are both kept: `(a, b)` also needs the cell of an
+    // even column beside `a` (or `a`), `(b, a)` that beside `b`.
+    let lopsided = "const R = 5
+const C = 6
+type Cell = (0..R, 0..C)
+fn next_to(a: Cell, b: Cell) -> bool = abs(a.0 - b.0) + abs(a.1 - b.1) == 1
+game Cram(empty: set<Cell>) {
+    move place(a in empty, b in empty, next_to(a, b), (a.0, a.1 / 2 * 2) in empty) =>
+        Cram(empty - {a, b})
+}
+value grundy, remoteness of Cram({ (r, c) for r in 0..3, c in 0..4 })
+table grundy of Cram({ (r, c) for r in 0..3, c in 0..4 where (r + c * k) % 5 != 0 }) for k in 0..5
+";
+    let (written, optimized) = both(lopsided);
+    assert!(split(&optimized, "Cram"));
+    assert_eq!(options(&written), options(&optimized));
 
     // Partizan: Domineering, each side's dominoes joining their cells.
     let domineering = "type Cell = (0..3, 0..3)

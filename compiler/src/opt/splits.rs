@@ -300,18 +300,19 @@ fn joins(program: &Program, source: &str, gid: usize) -> Option<Found> {
     })
 }
 
-/// A move's instances by the two elements it binds first ([`Shape::pair`]): what each
-/// takes away of the type's elements.
+/// A move's instances by the two elements it binds first ([`Shape::pair`]): each one's
+/// footprint (where it is available) and what it takes away of the type's elements.
 #[derive(Clone, Default)]
 struct Pairs {
-    taken: std::collections::BTreeMap<(Val, Val), BTreeSet<Val>>,
+    taken: std::collections::BTreeMap<(Val, Val), (BTreeSet<Val>, BTreeSet<Val>)>,
     /// Two instances bound the same two elements.
     repeated: bool,
 }
 
 impl Pairs {
-    /// Whether every instance `(a, b)` has `a != b` and a twin `(b, a)` that takes away the
-    /// same elements: its option is the twin's, so `a < b` keeps one of each.
+    /// Whether every instance `(a, b)` has `a != b` and a twin `(b, a)` with the same
+    /// footprint (so the two are available in the same sets) that takes away the same
+    /// elements: its option is the twin's, so `a < b` keeps one of each.
     fn symmetric(&self) -> bool {
         !self.repeated
             && !self.taken.is_empty()
@@ -569,7 +570,9 @@ impl Lister<'_, '_> {
         }
         if shape.pair.is_some() {
             let key = (footprint[0].clone(), footprint[1].clone());
-            self.pairs.repeated |= self.pairs.taken.insert(key, taken).is_some();
+            let seen = footprint.iter().cloned().collect();
+            let twice = self.pairs.taken.insert(key, (seen, taken)).is_some();
+            self.pairs.repeated |= twice;
         }
         // The footprint's elements together, and each element taken away to each of the
         // footprint's (a star: an element taken away lies in the footprint's part).
