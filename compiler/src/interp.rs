@@ -1416,6 +1416,23 @@ impl Rules for Interpreter<'_> {
         self.program.games[self.position(pos).0].splits()
     }
 
+    fn rejoin(&self, of: u32, parts: &[u32]) -> Option<u32> {
+        let (gid, _) = self.position(of);
+        // Only a game the splits pass rewrote.
+        self.program.games[gid].split_by?;
+        let mut whole = BTreeSet::new();
+        for &p in parts {
+            match self.position(p) {
+                (g, fields) if g == gid => match &fields[0] {
+                    Val::Set(s) => whole.extend(s.iter().cloned()),
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        Some(self.intern(gid, vec![Val::Set(Rc::new(whole))].into()))
+    }
+
     fn side_options(&self, pos: u32, side: Side, out: &mut Options<u32>) -> Result<(), RuleError> {
         self.handed_over()?;
         let (gid, fields) = self.position(pos);

@@ -1074,6 +1074,8 @@ game Cram(empty: set<Cell>) {
 }
 value grundy, outcome, remoteness, suspense of Cram(Cell)
 value misere_outcome of Cram({ (0, c) for c in 0..C } | { (2, c) for c in 0..C })
+value options, moves of Cram(Cell - {(0, 0), (1, 2)})
+value options of Cram({(0, 0), (0, 1)}) + Cram({(2, 0), (2, 1), (2, 2)})
 table grundy of Cram({ (r, c) for r in 0..R, c in 0..C where r * C + c < n }) for n in 0..=12
 table grundy of Cram(Cell - { (r, c) for r in 0..R, c in 0..C where (r + c * k) % 5 == 0 }) for k in 0..5
 ";
@@ -1162,7 +1164,8 @@ game D(free: set<Cell>) {
     right move across(a in free, a.1 + 1 < 3, (a.0, a.1 + 1) in free) => D(free - {a, (a.0, a.1 + 1)})
 }
 value canonical, outcome of D(Cell)
-value canonical of D(Cell - {(1, 1)})
+value canonical, options of D(Cell - {(1, 1)})
+value options of D({(0, 0), (1, 0)})
 value canonical of D({(0, 0), (1, 0), (0, 2), (1, 2), (2, 1)})
 ";
     let (_, optimized) = both(domineering);

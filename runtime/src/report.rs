@@ -352,7 +352,12 @@ fn options_json<R: Rules>(
             let options = solver.partizan().options(target, side)?;
             for o in options {
                 let form = solver.canonical(o.clone())?;
-                out.push(format!("{name}: {} = {form}", solver.display(&o)));
+                let of = match target {
+                    Expr::Pos(p) => Some(*p),
+                    _ => None,
+                };
+                let text = solver.display_as_written(of, &o);
+                out.push(format!("{name}: {text} = {form}"));
             }
         }
     } else {

@@ -235,6 +235,15 @@ pub trait Rules {
         false
     }
 
+    /// The one position the rules as written give for an option of `of` that is the sum of
+    /// `parts` (`end` where there are none): where the compiler made `of`'s game's options
+    /// sums of the parts of a set (`opt::splits`), the position of the parts' union, for
+    /// output that writes options as the rules do. `None` for any other game. Default:
+    /// `None`.
+    fn rejoin(&self, _of: Self::Pos, _parts: &[Self::Pos]) -> Option<Self::Pos> {
+        None
+    }
+
     /// How `pos` is written in messages and output, e.g. `Kayles(7)`.
     fn write_pos(&self, pos: Self::Pos, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{pos:?}")

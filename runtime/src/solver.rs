@@ -671,16 +671,27 @@ impl<'r, R: Rules> Solver<'r, R> {
         let expr = expr.into_expr();
         let Expr::Compound(Compound::Sum, parts) = &expr else {
             let options = self.expr_options(&expr, false).map_err(Self::no_cycle)?;
+            let of = match expr {
+                Expr::Pos(p) => Some(p),
+                _ => None,
+            };
             return Ok(options
                 .into_iter()
-                .map(|o| (o.clone(), self.display(&o)))
+                .map(|o| {
+                    let text = self.display_as_written(of, &o);
+                    (o, text)
+                })
                 .collect());
         };
         let texts: Vec<String> = parts.iter().map(|p| self.display(p)).collect();
         let mut out = Vec::new();
         for (i, part) in parts.iter().enumerate() {
+            let of = match part {
+                Expr::Pos(p) => Some(*p),
+                _ => None,
+            };
             for o in self.expr_options(part, false).map_err(Self::no_cycle)? {
-                let moved = self.display(&o);
+                let moved = self.display_as_written(of, &o);
                 let text: Vec<&str> = (texts.iter().enumerate())
                     .map(|(j, t)| if j == i { moved.as_str() } else { t.as_str() })
                     .filter(|t| *t != "end")
@@ -740,6 +751,29 @@ impl<'r, R: Rules> Solver<'r, R> {
         let mut s = String::new();
         let _ = expr.write_sorted(&mut s, &|p, w| self.rules.write_pos(*p, w));
         s
+    }
+
+    /// [`Solver::display`] of an option of `of` (where it is one position) as the rules
+    /// write it: the parts of a set that the compiler made a sum of (none: `end`) written
+    /// as the one position of their union ([`Rules::rejoin`]).
+    pub fn display_as_written(&self, of: Option<Pos<R>>, option: &Expr<Pos<R>>) -> String {
+        let parts: Option<Vec<Pos<R>>> = match option {
+            Expr::End => Some(Vec::new()),
+            Expr::Compound(Compound::Sum, parts) => (parts.iter())
+                .map(|p| match p {
+                    Expr::Pos(q) => Some(*q),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        };
+        if let Some(whole) = of
+            .zip(parts)
+            .and_then(|(of, ps)| self.rules.rejoin(of, &ps))
+        {
+            return self.display(&Expr::Pos(whole));
+        }
+        self.display(option)
     }
 
     fn display_node(&self, node: Node<Pos<R>>) -> String {

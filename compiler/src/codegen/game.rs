@@ -65,6 +65,33 @@ impl Gen<'_> {
         }
     }
 
+    /// The arm of `Rules::rejoin` for game `gid`, where the splits pass rewrote it and its
+    /// one field is a set packed as bits: the parts' bits joined.
+    pub(super) fn rejoin_arm(&self, gid: usize, game: &Game) -> Option<TokenStream> {
+        game.split_by?;
+        let bits = match self.layout.games[gid].fields.as_slice() {
+            [Packed::Bits(_, wide) | Packed::Ranks(_, wide) | Packed::Domain(_, wide)] => {
+                super::layout::bits_type(*wide)
+            }
+            _ => return None,
+        };
+        let rt = &self.rt;
+        let v = &self.names.games[gid].variant;
+        Some(quote! {
+            Pos::#v(_) => {
+                let mut whole = 0;
+                for part in parts {
+                    match part {
+                        Pos::#v(bits) => whole |= bits.0,
+                        #[allow(unreachable_patterns)]
+                        _ => return ::std::option::Option::None,
+                    }
+                }
+                ::std::option::Option::Some(Pos::#v(#rt::native::#bits(whole)))
+            }
+        })
+    }
+
     /// A pattern matching every position of a game.
     pub(super) fn any_pos(&self, gid: usize, game: &Game) -> TokenStream {
         let v = &self.names.games[gid].variant;

@@ -235,6 +235,7 @@ impl Gen<'_> {
         let mut checked_arms = Vec::new();
         let mut partizan_pats = Vec::new();
         let mut split_pats = Vec::new();
+        let mut rejoin_arms = Vec::new();
         let mut heap_arms = Vec::new();
         for (gid, game) in games.iter().enumerate() {
             variants.push(self.pos_variant(gid, game));
@@ -260,6 +261,9 @@ impl Gen<'_> {
             }
             if game.splits() {
                 split_pats.push(self.any_pos(gid, game));
+            }
+            if let Some(arm) = self.rejoin_arm(gid, game) {
+                rejoin_arms.push(arm);
             }
             if let (
                 Some(digits),
@@ -322,6 +326,19 @@ impl Gen<'_> {
                     match pos {
                         #(#heap_arms)*
                         #other
+                    }
+                }
+            }
+        });
+        // Games the compiler made sums of their sets' parts: an option written back as the
+        // union of its parts.
+        let rejoin = (!rejoin_arms.is_empty()).then(|| {
+            quote! {
+                fn rejoin(&self, of: Pos, parts: &[Pos]) -> ::std::option::Option<Pos> {
+                    match of {
+                        #(#rejoin_arms)*
+                        #[allow(unreachable_patterns)]
+                        _ => ::std::option::Option::None,
                     }
                 }
             }
@@ -526,6 +543,7 @@ impl Gen<'_> {
                 #heap_of
                 #partizan
                 #splits
+                #rejoin
                 #symmetric
                 #checked
                 #ends_now

@@ -30,7 +30,9 @@
 //! footprint, so only elements of `P`; what it leaves is the other parts as they were, and
 //! the parts of `P - E`. So the game trees are the same, move for move: every value
 //! (outcomes, Grundy values, canonical forms, misère play, remoteness) is kept, and so is
-//! the order of each position's options.
+//! the order of each position's options. Output writes an option as the rules do: the
+//! runtime's `Rules::rejoin` (`Game::split_by` in both back ends) joins its parts back
+//! into one position.
 //!
 //! **How it is checked.** The instances are listed by evaluating the move with `s` the
 //! whole of `T` (conditions that do not read `s` hold or fail whatever `s` is); each must
