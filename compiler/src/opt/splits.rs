@@ -45,6 +45,7 @@
 //! where an element is joined to half the others or more (sets would seldom fall into parts,
 //! and finding the parts costs each option).
 
+use super::structure::conjuncts;
 use crate::interp::{truth, within_budget, EvalError, Interpreter};
 use crate::ir::*;
 use cgdl_runtime::Compound;
@@ -336,9 +337,9 @@ fn shape(m: &Move, gid: usize, field: &Var) -> Option<Shape> {
         clauses.push(match c {
             IClause::Bind(vars, domain) if is_field(domain) => Clause::Member(vars.clone()),
             IClause::Cond(cond) if reads(cond, &tainted) => {
-                let mut conjuncts = Vec::new();
-                for e in conjuncts_of(cond) {
-                    conjuncts.push(match e.kind() {
+                let mut tests = Vec::new();
+                for e in conjuncts(cond) {
+                    tests.push(match e.kind() {
                         IExprKind::Bin {
                             op: Op::In,
                             lhs,
@@ -350,7 +351,7 @@ fn shape(m: &Move, gid: usize, field: &Var) -> Option<Shape> {
                         _ => Conjunct::Test(e.clone()),
                     });
                 }
-                Clause::Conds(conjuncts)
+                Clause::Conds(tests)
             }
             c if reads(c.expr(), &tainted) => return None,
             c => Clause::Other(c.clone()),
@@ -435,22 +436,6 @@ fn position_of(result: &mut IExpr) -> &mut IExpr {
             _ => unreachable!("a `let`"),
         },
         _ => result,
-    }
-}
-
-/// The conjuncts of `a and b and ...`, in order.
-fn conjuncts_of(e: &IExpr) -> Vec<&IExpr> {
-    match e.kind() {
-        IExprKind::Bin {
-            op: Op::And,
-            lhs,
-            rhs,
-        } => {
-            let mut out = conjuncts_of(lhs);
-            out.extend(conjuncts_of(rhs));
-            out
-        }
-        _ => vec![e],
     }
 }
 

@@ -1379,8 +1379,8 @@ impl Names {
     }
 }
 
-/// The conjuncts of a condition (`a and b and c`).
-fn conjuncts(e: &IExpr) -> Vec<&IExpr> {
+/// The conjuncts of a condition (`a and b and c`), in order.
+pub(crate) fn conjuncts(e: &IExpr) -> Vec<&IExpr> {
     match e.kind() {
         IExprKind::Bin {
             op: Op::And,
