@@ -338,11 +338,6 @@ impl<'p> Interpreter<'p> {
         Ok(Val::Game(Rc::new(Expr::Pos(id))))
     }
 
-    /// The least image of `pos` under the symmetries the compiler found for its game (see
-    /// [`FoundSymmetries`]): over the identity and each map of its context's group, the
-    /// image with its twins made least, least by the order of the fields' values, and the
-    /// maps that fix it; and the same of each image under the maps across (each in its own
-    /// context), where less.
     /// `pos`'s least image under its game's found symmetries (where it has some, else `pos`
     /// and no maps): the image the solver keeps values under before any map it checks.
     fn found_base(&self, game: &Game, pos: u32) -> (u32, u64) {
@@ -352,6 +347,11 @@ impl<'p> Interpreter<'p> {
         }
     }
 
+    /// The least image of `pos` under the symmetries the compiler found for its game (see
+    /// [`FoundSymmetries`]): over the identity and each map of its context's group, the
+    /// image with its twins made least, least by the order of the fields' values, and the
+    /// maps that fix it; and the same of each image under the maps across (each in its own
+    /// context), where less.
     fn found_least_image(&self, pos: u32, found: &FoundSymmetries) -> (u32, u64) {
         let (gid, fields) = self.position(pos);
         let Some(context) = found.context.rank_in(&fields) else {
