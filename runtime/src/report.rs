@@ -352,11 +352,7 @@ fn options_json<R: Rules>(
             let options = solver.partizan().options(target, side)?;
             for o in options {
                 let form = solver.canonical(o.clone())?;
-                let of = match target {
-                    Expr::Pos(p) => Some(*p),
-                    _ => None,
-                };
-                let text = solver.display_as_written(of, &o);
+                let text = solver.display_as_written(target, &o);
                 out.push(format!("{name}: {text} = {form}"));
             }
         }

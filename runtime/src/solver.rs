@@ -671,14 +671,10 @@ impl<'r, R: Rules> Solver<'r, R> {
         let expr = expr.into_expr();
         let Expr::Compound(Compound::Sum, parts) = &expr else {
             let options = self.expr_options(&expr, false).map_err(Self::no_cycle)?;
-            let of = match expr {
-                Expr::Pos(p) => Some(p),
-                _ => None,
-            };
             return Ok(options
                 .into_iter()
                 .map(|o| {
-                    let text = self.display_as_written(of, &o);
+                    let text = self.display_as_written(&expr, &o);
                     (o, text)
                 })
                 .collect());
@@ -686,12 +682,8 @@ impl<'r, R: Rules> Solver<'r, R> {
         let texts: Vec<String> = parts.iter().map(|p| self.display(p)).collect();
         let mut out = Vec::new();
         for (i, part) in parts.iter().enumerate() {
-            let of = match part {
-                Expr::Pos(p) => Some(*p),
-                _ => None,
-            };
             for o in self.expr_options(part, false).map_err(Self::no_cycle)? {
-                let moved = self.display_as_written(of, &o);
+                let moved = self.display_as_written(part, &o);
                 let text: Vec<&str> = (texts.iter().enumerate())
                     .map(|(j, t)| if j == i { moved.as_str() } else { t.as_str() })
                     .filter(|t| *t != "end")
@@ -753,10 +745,14 @@ impl<'r, R: Rules> Solver<'r, R> {
         s
     }
 
-    /// [`Solver::display`] of an option of `of` (where it is one position) as the rules
-    /// write it: the parts of a set that the compiler made a sum of (none: `end`) written
-    /// as the one position of their union ([`Rules::rejoin`]).
-    pub fn display_as_written(&self, of: Option<Pos<R>>, option: &Expr<Pos<R>>) -> String {
+    /// [`Solver::display`] of an option of `of` as the rules write it: where `of` is one
+    /// position, the parts of a set that the compiler made the option a sum of (none:
+    /// `end`) written as the one position of their union ([`Rules::rejoin`]).
+    pub fn display_as_written(&self, of: &Expr<Pos<R>>, option: &Expr<Pos<R>>) -> String {
+        let of = match of {
+            Expr::Pos(p) => Some(*p),
+            _ => None,
+        };
         let parts: Option<Vec<Pos<R>>> = match option {
             Expr::End => Some(Vec::new()),
             Expr::Compound(Compound::Sum, parts) => (parts.iter())
