@@ -1419,7 +1419,9 @@ impl Rules for Interpreter<'_> {
     fn rejoin(&self, of: u32, parts: &[u32]) -> Option<u32> {
         let (gid, _) = self.position(of);
         // Only a game the splits pass rewrote.
-        self.program.games[gid].split_by?;
+        if !self.program.games[gid].split {
+            return None;
+        }
         let mut whole = BTreeSet::new();
         for &p in parts {
             match self.position(p) {

@@ -283,7 +283,7 @@ impl<'a> Checker<'a> {
                         open_moves: None,
                         kernel_moves: None,
                         draw: None,
-                        split_by: None,
+                        split: false,
                     });
                     game_decls.push(g);
                 }

@@ -68,7 +68,9 @@ impl Gen<'_> {
     /// The arm of `Rules::rejoin` for game `gid`, where the splits pass rewrote it and its
     /// one field is a set packed as bits: the parts' bits joined.
     pub(super) fn rejoin_arm(&self, gid: usize, game: &Game) -> Option<TokenStream> {
-        game.split_by?;
+        if !game.split {
+            return None;
+        }
         let bits = match self.layout.games[gid].fields.as_slice() {
             [Packed::Bits(_, wide) | Packed::Ranks(_, wide) | Packed::Domain(_, wide)] => {
                 super::layout::bits_type(*wide)

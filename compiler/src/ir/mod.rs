@@ -188,6 +188,19 @@ impl Locals {
         self.0.get(slot.0).map(|(n, t)| (n, t))
     }
 
+    /// `base`, or `base_1`, `base_2`, ...: the first that no slot is named.
+    pub fn fresh_name(&self, base: &str) -> Rc<str> {
+        let taken = |n: &str| self.0.iter().any(|(m, _)| &**m == n);
+        (0..)
+            .map(|k| match k {
+                0 => base.to_string(),
+                k => format!("{base}_{k}"),
+            })
+            .find(|n| !taken(n))
+            .unwrap_or_default()
+            .into()
+    }
+
     /// Forgets the slots from `len` on (names a pass bound for a rewrite it gave up).
     pub fn truncate(&mut self, len: usize) {
         self.0.truncate(len);
@@ -1432,10 +1445,10 @@ pub struct Game {
     pub kernel_moves: Option<Vec<KernelMove>>,
     /// How `cgdl explore` draws its positions, where the game declares it (`draw`).
     pub draw: Option<Draw>,
-    /// Where the compiler found that the game is the sum of its set's parts and rewrote
-    /// its moves' results so (`crate::opt::splits`): the helper function giving the
-    /// elements joined to each (for `cgdl check`).
-    pub split_by: Option<usize>,
+    /// Whether the compiler found that the game is the sum of its set's parts and rewrote
+    /// its moves' results so (`crate::opt::splits`): output joins an option's parts back
+    /// into one position, and `cgdl check` says so.
+    pub split: bool,
 }
 
 /// A game's symmetries found by the compiler (`crate::opt::symmetry`): for each context
@@ -1592,6 +1605,14 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether `name` names a helper function, a game or a type of the program (a pass
+    /// that adds a function gives it a name that is not).
+    pub fn name_taken(&self, name: &str) -> bool {
+        self.fns.iter().any(|f| f.name == name)
+            || self.games.iter().any(|g| g.name == name)
+            || self.types.iter().any(|t| t.name == name)
+    }
+
     /// Calls `f` on every expression of the rules a pass may rewrite, each whole: each
     /// function's body, then per game its end probe and each clause expression and result
     /// of its moves and of its open moves. (Symmetries and queries are left as written.)

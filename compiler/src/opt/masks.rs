@@ -430,11 +430,7 @@ impl Pass<'_, '_> {
 
     /// A function name no other name of the program has.
     fn fresh_name(&self) -> String {
-        let taken = |n: &str| {
-            (self.program.fns.iter().chain(self.added.iter())).any(|f| f.name == n)
-                || self.program.games.iter().any(|g| g.name == n)
-                || self.program.types.iter().any(|t| t.name == n)
-        };
+        let taken = |n: &str| self.program.name_taken(n) || self.added.iter().any(|f| f.name == n);
         (1..)
             .map(|k| format!("mask_{k}"))
             .find(|n| !taken(n))

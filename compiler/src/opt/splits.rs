@@ -37,11 +37,11 @@
 //! **How it is checked.** The instances are listed by evaluating the move with `s` the
 //! whole of `T` (conditions that do not read `s` hold or fail whatever `s` is); each must
 //! have a footprint and take away some of it (so the game ends), and every evaluation must
-//! succeed (so that no position can fail where
-//! the rewritten rules would not: with a smaller `s`, a move evaluates a part of what was
-//! evaluated here). The joins are kept as a helper function, `joined_g(x)` (`g` the game's name), the elements
-//! joined to `x`, whose table the tables pass computes; the parts pass then divides a set
-//! of board cells on its bits. Nothing is rewritten where some result already is a sum, or
+//! succeed (so that no position can fail where the rewritten rules would not: with a
+//! smaller `s`, a move evaluates a part of what was evaluated here). The joins are kept as
+//! a helper function, `joined_g(x)` (`g` the game's name), the elements joined to `x`,
+//! whose table the tables pass computes; the parts pass then divides a set of board cells
+//! on its bits. Nothing is rewritten where some result already is a sum, or
 //! where an element is joined to half the others or more (sets would seldom fall into parts,
 //! and finding the parts costs each option).
 
@@ -61,24 +61,26 @@ const BUDGET: u64 = 4_000_000;
 pub fn run(program: &mut Program, source: &str) {
     for gid in 0..program.games.len() {
         let Some(Found {
+            t,
+            all,
             joins,
-            moves,
             halved,
         }) = joins(program, source, gid)
         else {
             continue;
         };
-        let game = &program.games[gid];
-        let t = match &game.fields[0].ty {
-            FieldTy::Set(t) => (**t).clone(),
-            _ => unreachable!("the game's field is a set"),
-        };
         let func = program.fns.len();
-        let function = joined_fn(program, &game.name, &t, &joins);
-        let mut locals = game.locals.clone();
-        let part = locals.bind(fresh(&locals, "part"), Ty::Set(Box::new(t.ty())));
-        let at = locals.bind(fresh(&locals, "joined_at"), t.ty());
-        let mut moves = moves;
+        let function = joined_fn(program, &program.games[gid].name, &t, all, &joins);
+        let game = &mut program.games[gid];
+        let GameKind::Rules(moves) = &mut game.kind else {
+            unreachable!("the pass read the game's moves")
+        };
+        let part = game
+            .locals
+            .bind(game.locals.fresh_name("part"), Ty::Set(Box::new(t.ty())));
+        let at = game
+            .locals
+            .bind(game.locals.fresh_name("joined_at"), t.ty());
         for (m, halved) in moves.iter_mut().zip(halved) {
             if let Some(less) = halved {
                 m.clauses.insert(2, IClause::Cond(less));
@@ -113,44 +115,27 @@ pub fn run(program: &mut Program, source: &str) {
             })
             .at(span);
         }
+        game.split = true;
         program.fns.push(function);
-        let game = &mut program.games[gid];
-        game.kind = GameKind::Rules(moves);
-        game.locals = locals;
-        game.split_by = Some(func);
     }
 }
 
 /// For `cgdl check`: a line for each game this pass rewrote.
 pub fn describe(program: &Program) -> Vec<String> {
     (program.games.iter())
-        .filter(|g| g.split_by.is_some())
+        .filter(|g| g.split)
         .map(|g| format!("{}: a sum of the parts its moves join (found)", g.name))
         .collect()
 }
 
-/// A name for a new local that no local of the game has.
-fn fresh(locals: &Locals, base: &str) -> Rc<str> {
-    let taken = |n: &str| {
-        (0..locals.len()).any(|i| locals.get(VarId::new(i)).is_some_and(|(m, _)| &**m == n))
-    };
-    (0..)
-        .map(|k| match k {
-            0 => base.to_string(),
-            k => format!("{base}_{k}"),
-        })
-        .find(|n| !taken(n))
-        .unwrap_or_default()
-        .into()
-}
-
 /// `fn joined_g(x: T) -> set<T> = { y for y in T where (x, y) in JOINS }`.
-fn joined_fn(program: &Program, game: &str, t: &FieldTy, joins: &BTreeSet<Val>) -> Function {
-    let taken = |n: &str| {
-        program.fns.iter().any(|f| f.name == n)
-            || program.games.iter().any(|g| g.name == n)
-            || program.types.iter().any(|u| u.name == n)
-    };
+fn joined_fn(
+    program: &Program,
+    game: &str,
+    t: &FieldTy,
+    all: Vec<Val>,
+    joins: &BTreeSet<Val>,
+) -> Function {
     // Snake case, as native code names functions.
     let game = game.to_lowercase();
     let name = (0..)
@@ -158,14 +143,11 @@ fn joined_fn(program: &Program, game: &str, t: &FieldTy, joins: &BTreeSet<Val>) 
             0 => format!("joined_{game}"),
             k => format!("joined_{game}_{k}"),
         })
-        .find(|n| !taken(n))
+        .find(|n| !program.name_taken(n))
         .unwrap_or_default();
     let mut locals = Locals::default();
     let x = locals.bind("x".into(), t.ty());
     let y = locals.bind("y".into(), t.ty());
-    let all = t
-        .values(&program.types, MAX_ELEMENTS)
-        .expect("the type was listed before");
     let all = IExpr::from(IExprKind::AllOf {
         ty: t.clone(),
         values: Val::Set(Rc::new(all.into_iter().collect())),
@@ -218,12 +200,13 @@ struct Shape {
     pair: Option<(IExpr, IExpr)>,
 }
 
-/// What the pass makes of a game: the pairs of joined elements (both ways), and the
-/// game's moves, each with `a < b` where its instances come in pairs `(a, b)` and `(b, a)`
-/// that take away the same elements (each option listed twice).
+/// What the pass makes of a game: its set's element type and every value of it, the pairs
+/// of joined elements (both ways), and for each move `a < b` where its instances come in
+/// pairs `(a, b)` and `(b, a)` that take away the same elements (each option listed twice).
 struct Found {
+    t: FieldTy,
+    all: Vec<Val>,
     joins: BTreeSet<Val>,
-    moves: Vec<Move>,
     halved: Vec<Option<IExpr>>,
 }
 
@@ -297,19 +280,19 @@ fn joins(program: &Program, source: &str, gid: usize) -> Option<Found> {
         })
         .collect();
     Some(Found {
+        t: (**t).clone(),
+        all,
         joins,
-        moves: moves.clone(),
         halved,
     })
 }
 
 /// A move's instances by the two elements it binds first ([`Shape::pair`]): each one's
 /// footprint (where it is available) and what it takes away of the type's elements.
+/// (Each pair is listed once: no clause after the two binds anything.)
 #[derive(Clone, Default)]
 struct Pairs {
     taken: std::collections::BTreeMap<(Val, Val), (BTreeSet<Val>, BTreeSet<Val>)>,
-    /// Two instances bound the same two elements.
-    repeated: bool,
 }
 
 impl Pairs {
@@ -317,8 +300,7 @@ impl Pairs {
     /// footprint (so the two are available in the same sets) that takes away the same
     /// elements: its option is the twin's, so `a < b` keeps one of each.
     fn symmetric(&self) -> bool {
-        !self.repeated
-            && !self.taken.is_empty()
+        !self.taken.is_empty()
             && (self.taken.iter()).all(|((a, b), taken)| {
                 a != b && self.taken.get(&(b.clone(), a.clone())) == Some(taken)
             })
@@ -547,19 +529,17 @@ impl Lister<'_, '_> {
                 _ => return Err(None),
             }
         }
-        let shrinks = footprint.iter().any(|x| taken.contains(x));
-        let mut touched: BTreeSet<Val> = footprint.iter().cloned().collect();
-        touched.extend(taken.iter().cloned());
         // A move that keeps its footprint could be played again and again: such a game is
         // left as written (its cycles are reported as the rules make them).
-        if !shrinks {
+        if !footprint.iter().any(|x| taken.contains(x)) {
             return Err(None);
         }
+        let mut touched: BTreeSet<Val> = footprint.iter().cloned().collect();
+        touched.extend(taken.iter().cloned());
         if shape.pair.is_some() {
             let key = (footprint[0].clone(), footprint[1].clone());
             let seen = footprint.iter().cloned().collect();
-            let twice = self.pairs.taken.insert(key, (seen, taken)).is_some();
-            self.pairs.repeated |= twice;
+            self.pairs.taken.insert(key, (seen, taken));
         }
         // The footprint's elements together, and each element taken away to each of the
         // footprint's (a star: an element taken away lies in the footprint's part).
