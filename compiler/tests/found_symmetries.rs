@@ -6,7 +6,8 @@
 //! found has exactly as many elements (every element it uses is checked against the game's
 //! structure, so it is a subgroup: equal orders make the groups equal). Then every position
 //! of the board has the same value in the program as optimized, with the symmetries, as in
-//! the program as written without them (`Mode::Exact`).
+//! the program as written without them (`Mode::Exact`), and each position's least image
+//! is its own least image.
 
 use cgdl_compiler::interp::Interpreter;
 use cgdl_compiler::ir::Val;
@@ -45,6 +46,22 @@ const NODE_KAYLES: &str = "type V = (0..R, 0..C)
 fn neighbours(v: V) -> set<V> = { w for w in V where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }
 game NodeKayles(alive: set<V>) {
     move pick(v in alive) => NodeKayles(alive - {v} - neighbours(v))
+}";
+
+/// Take the two ends of three cells in a row, or a cell at the end of its row: the rows
+/// are independent, and each can be turned end for end, a group of 3! × 2³ = 48, more
+/// than the solver follows (it keeps a subgroup).
+const ENDS: &str = "type Cell = (0..R, 0..C)
+game Ends(s: set<Cell>) {
+    move take(a in s, (a.0, a.1 + 1) in s, (a.0, a.1 + 2) in s) => Ends(s - {a, (a.0, a.1 + 2)})
+    move edge(a in s, a.1 == 0 or a.1 == C - 1) => Ends(s - {a})
+}";
+
+/// [`ENDS`] without its moves at the ends of rows: the same wherever a position lies, its
+/// least images are moved to the corner too.
+const ENDS_ANYWHERE: &str = "type Cell = (0..R, 0..C)
+game Ends(s: set<Cell>) {
+    move take(a in s, (a.0, a.1 + 1) in s, (a.0, a.1 + 2) in s) => Ends(s - {a, (a.0, a.1 + 2)})
 }";
 
 const CHOMP: &str = "type Cell = (0..R, 0..C)
@@ -222,6 +239,10 @@ fn check(name: &str, source: &str) -> u128 {
     let mut fast = Solver::new(&optimized.interp);
     let mut exact = Solver::with_mode(&board.interp, Mode::Exact);
     for mask in 0..1u32 << n {
+        // A least image is its own least image: the solver looks values up under it.
+        let image = optimized.interp.least_image(optimized.pos(mask));
+        let again = optimized.interp.least_image(image);
+        assert_eq!(again, image, "{name}: {mask:b}'s least image");
         let (p, q) = (Expr::Pos(optimized.pos(mask)), Expr::Pos(board.pos(mask)));
         if board.partizan {
             let (a, b) = (fast.canonical(&p), exact.canonical(&q));
@@ -255,6 +276,8 @@ fn found_groups_are_the_games_symmetries() {
         ("Chomp", CHOMP, (3, 3), 2),
         ("Domineering", DOMINEERING, (3, 3), 4),
         ("Dots", DOTS, (3, 3), 8 * 16),
+        ("Ends", ENDS, (3, 4), 48),
+        ("Ends anywhere", ENDS_ANYWHERE, (3, 4), 48),
     ] {
         assert_eq!(check(name, &source(game, r, c)), order, "{name} {r}x{c}");
     }

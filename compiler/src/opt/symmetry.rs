@@ -507,6 +507,16 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
             found.elements = super::translations::cells(&translation.dims);
         }
         found.to_corner = true;
+        // An image moved to the corner is a least image of its own only where each map
+        // moves a translated position to a translation of its image: where the map is a
+        // turn or a flip of the whole board. The others are dropped (the maps that are
+        // left are a subgroup), and so are the twins, which need not move with it.
+        for group in &mut found.groups {
+            group
+                .maps
+                .retain(|m| moves_with_translations(&found.elements, m));
+            group.twins.clear();
+        }
     }
     // Every declared map proven: the found symmetries take them in (a map the groups do
     // not hold, one to another context, is applied before them), and the solver keeps
@@ -664,26 +674,24 @@ fn context_group(n: usize, values: &[SVal], extra: &[Perm]) -> ContextGroup {
                 .collect()
         })
         .collect();
-    let quotient = closure(blocks.len(), &on_blocks, MAX_MAPS + 1);
-    let mut maps = Vec::new();
-    for q in &quotient[1..] {
+    // Each permutation of the blocks as one of the elements, each block's order kept.
+    let lift = |q: &Perm| -> Perm {
         let mut p = vec![0u32; n];
         for (b, members) in blocks.iter().enumerate() {
             for (x, &e) in members.iter().zip(&blocks[q[b] as usize]) {
                 p[*x as usize] = e;
             }
         }
-        if preserves(&p) {
-            maps.push(p);
-        }
-    }
+        p
+    };
+    let quotient = subgroup(blocks.len(), &on_blocks, MAX_MAPS + 1, &|q| {
+        preserves(&lift(q))
+    });
+    let maps: Vec<Perm> = quotient[1..].iter().map(lift).collect();
     let twins: Vec<Vec<u32>> = blocks.iter().filter(|b| b.len() > 1).cloned().collect();
     let factorial = |k: usize| (1..=k as u128).fold(1u128, |a, b| a.saturating_mul(b));
     // The group's order (a bound, past which it is not counted on).
-    let group_order = match quotient.len() > MAX_MAPS {
-        false => quotient.len() as u128,
-        true => closure(blocks.len(), &on_blocks, ORDER_COUNTED).len() as u128,
-    };
+    let group_order = closure(blocks.len(), &on_blocks, ORDER_COUNTED).len() as u128;
     // Elements that no value holds are twins of each other, but no position the rules
     // reach holds them: the order counts the others' permutations.
     let mut used = vec![false; n];
@@ -731,6 +739,100 @@ fn closure(n: usize, generators: &[Perm], limit: usize) -> Vec<Perm> {
         }
     }
     elements
+}
+
+/// Whether permutation `map` of the cells `elements` (numbers, or tuples of numbers) is a
+/// turn or flip of their box: each step along a part of the cells, wherever it is taken,
+/// moves by one step its image, the same everywhere. Such a map moves a translated set of
+/// cells to a translation of its image.
+fn moves_with_translations(elements: &[Val], map: &[u32]) -> bool {
+    let coords = |v: &Val| -> Option<Vec<i64>> {
+        match v {
+            Val::Int(n) => Some(vec![*n]),
+            Val::Tuple(parts) => (parts.iter())
+                .map(|p| match p {
+                    Val::Int(n) => Some(*n),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    };
+    let Some(points) = elements.iter().map(coords).collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    let rank: HashMap<&[i64], usize> = (points.iter().enumerate())
+        .map(|(i, p)| (p.as_slice(), i))
+        .collect();
+    let k = points.first().map_or(0, |p| p.len());
+    let mut steps: Vec<Option<Vec<i64>>> = vec![None; k];
+    for (x, p) in points.iter().enumerate() {
+        let image = &points[map[x] as usize];
+        for (axis, step) in steps.iter_mut().enumerate() {
+            let mut next = p.clone();
+            next[axis] += 1;
+            let Some(&y) = rank.get(next.as_slice()) else {
+                continue;
+            };
+            let moved: Vec<i64> = (points[map[y] as usize].iter().zip(image))
+                .map(|(a, b)| a - b)
+                .collect();
+            // One step of one part, the same wherever it is taken.
+            if moved.iter().map(|d| d.abs()).sum::<i64>() != 1
+                || step.get_or_insert_with(|| moved.clone()) != &moved
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// How many of a large group's first elements [`subgroup`] tries.
+const SUBGROUP_CANDIDATES: usize = 1024;
+
+/// A subgroup of at most `limit` elements, the identity first, of the group `generators`
+/// generate on `0..n`, each of whose elements `keeps`: the whole group where it is that
+/// small, else one grown from the group's first elements (the generators first), each
+/// taken where the subgroup it makes with those taken before is small enough.
+///
+/// The solver's least image is the least over these maps (with twins made least), and
+/// only the least over a group is the same for every position of an orbit: over any other
+/// set of maps, the least image of a least image can be less again, and a value kept
+/// under one is looked up under the other.
+fn subgroup(
+    n: usize,
+    generators: &[Perm],
+    limit: usize,
+    keeps: &dyn Fn(&Perm) -> bool,
+) -> Vec<Perm> {
+    let whole = closure(n, generators, limit + 1);
+    if whole.len() <= limit && whole.iter().all(keeps) {
+        return whole;
+    }
+    let mut taken: Vec<Perm> = Vec::new();
+    let mut group = closure(n, &taken, 1);
+    for g in closure(n, generators, SUBGROUP_CANDIDATES)
+        .into_iter()
+        .skip(1)
+    {
+        // A larger subgroup holds this one at least twice over.
+        if group.len() * 2 > limit {
+            break;
+        }
+        if group.contains(&g) {
+            continue;
+        }
+        taken.push(g);
+        let grown = closure(n, &taken, limit + 1);
+        match grown.len() <= limit && grown.iter().all(keeps) {
+            true => group = grown,
+            false => {
+                taken.pop();
+            }
+        }
+    }
+    group
 }
 
 /// Each element's orbit (its least member) under `generators`.
