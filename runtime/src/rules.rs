@@ -114,7 +114,9 @@ pub trait Rules {
 
     /// The position the solver keeps `pos`'s values under: for a game with declared
     /// symmetries the least image of `pos` ([`least_image`]), otherwise `pos`. Every image
-    /// must have the values of `pos`; `Mode::Exact` does not use this.
+    /// must have the values of `pos`, and be its own image (the least of an orbit is: the
+    /// least over maps that do not make a group need not be, and a solver that meets one
+    /// that is not reports an internal error); `Mode::Exact` does not use this.
     fn least_image(&self, pos: Self::Pos) -> Self::Pos {
         pos
     }

@@ -781,10 +781,24 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     fn raw_value(&mut self, kind: ValueKind, expr: &Expr<Pos<R>>) -> Result<u32, SolveError> {
         self.budget.start_value();
+        let mut solved = None;
         loop {
             match self.try_expr(kind, expr) {
                 Ok(Step::Value(v)) => return Ok(v),
-                Ok(Step::Need(task)) => self.run(task)?,
+                // A task solved and still needed (not for want of memory) is kept under
+                // another key than it is looked up under (the rules' least image of a
+                // least image differs): an error, where solving it again would never end.
+                Ok(Step::Need(task)) if solved == Some(task) && !self.budget.memory_exhausted => {
+                    return Err(SolveError::Rule(RuleError::new(
+                        "internal error: a solved position is not found again under its \
+                         least image (the rules' least image is not the same for every \
+                         position of an orbit)",
+                    )))
+                }
+                Ok(Step::Need(task)) => {
+                    self.run(task)?;
+                    solved = Some(task);
+                }
                 Err(fail) => return Err(self.abort(fail)),
             }
         }

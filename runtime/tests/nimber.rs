@@ -487,3 +487,35 @@ fn the_position_limit_holds_for_every_thread_together() {
         }
     }
 }
+
+/// Positions with no moves whose least image halves them: the image of an image is less
+/// again, as over maps that do not make a group.
+struct Halving;
+
+impl Rules for Halving {
+    type Pos = u32;
+    fn options(&self, _: u32, _: &mut Options<u32>) -> Result<(), RuleError> {
+        Ok(())
+    }
+    fn splits(&self, _: u32) -> bool {
+        true
+    }
+    fn has_symmetries(&self) -> bool {
+        true
+    }
+    fn least_image(&self, n: u32) -> u32 {
+        n / 2
+    }
+}
+
+#[test]
+fn a_least_image_that_is_not_its_own_image_is_an_error_not_a_hang() {
+    let mut solver = Solver::new(&Halving);
+    let found = solver.grundy(8);
+    assert!(
+        matches!(&found, Err(SolveError::Rule(e)) if e.to_string().contains("least image")),
+        "{found:?}"
+    );
+    // Where the image is its own image, the value is found.
+    assert_eq!(Solver::new(&Halving).grundy(0).ok(), Some(0));
+}

@@ -14,7 +14,7 @@ pub(super) enum Node<P> {
 }
 
 /// One value of one node.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Task<P> {
     pub(super) kind: ValueKind,
     pub(super) node: Node<P>,
