@@ -91,13 +91,15 @@ fn analysis(program: &Program, interp: &Interpreter, gid: usize) -> Result<Analy
 
 /// The symmetries of `a`'s structure, the permutations `extra` (proven declared maps that
 /// keep every context) among the generators of each context's group; `None` where every
-/// group is trivial.
-fn find(a: &Analysis, extra: &[&Proof]) -> Option<FoundSymmetries> {
+/// group is trivial. Where images are moved to the corner (`corner`), the groups keep only
+/// motions of the board (see [`context_group`]).
+fn find(a: &Analysis, extra: &[&Proof], corner: bool) -> Option<FoundSymmetries> {
     let n = a.structure.elements.len();
+    let cells = corner.then_some(a.structure.elements.as_slice());
     let groups: Vec<ContextGroup> = (a.values.iter().enumerate())
         .map(|(c, v)| {
             let extra: Vec<Perm> = extra.iter().map(|p| p.perms[c].clone()).collect();
-            context_group(n, v, &extra)
+            context_group(n, v, &extra, cells)
         })
         .collect();
     groups.iter().any(|g| g.order > 1).then(|| FoundSymmetries {
@@ -457,7 +459,7 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
         let extra: Vec<&Proof> = (proofs.iter().flatten().flatten())
             .filter(|p| p.keeps_contexts())
             .collect();
-        find(a, &extra)
+        find(a, &extra, translation.is_some())
     });
     // Where the rules move sets to the corner, their symmetries are those of the rules
     // without those moves (which have the same values): a move to the corner hides them.
@@ -472,7 +474,7 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
                     let extra: Vec<&Proof> = (plain_proofs.iter().flatten().flatten())
                         .filter(|p| p.keeps_contexts())
                         .collect();
-                    found = find(&a, &extra);
+                    found = find(&a, &extra, true);
                     // Proofs on the rules as written are kept where the plain ones fail,
                     // but only the plain ones are in the found group.
                     for (p, q) in proofs.iter_mut().zip(plain_proofs) {
@@ -507,16 +509,6 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
             found.elements = super::translations::cells(&translation.dims);
         }
         found.to_corner = true;
-        // An image moved to the corner is a least image of its own only where each map
-        // moves a translated position to a translation of its image: where the map is a
-        // turn or a flip of the whole board. The others are dropped (the maps that are
-        // left are a subgroup), and so are the twins, which need not move with it.
-        for group in &mut found.groups {
-            group
-                .maps
-                .retain(|m| moves_with_translations(&found.elements, m));
-            group.twins.clear();
-        }
     }
     // Every declared map proven: the found symmetries take them in (a map the groups do
     // not hold, one to another context, is applied before them), and the solver keeps
@@ -594,8 +586,12 @@ fn game_symmetries(program: &Program, interp: &Interpreter, source: &str, gid: u
     }
 }
 
-/// The group of one context's structure `values` over `n` elements.
-fn context_group(n: usize, values: &[SVal], extra: &[Perm]) -> ContextGroup {
+/// The group of one context's structure `values` over `n` elements. Where the elements are
+/// `cells` whose images are moved to the corner, it keeps only motions of the board
+/// ([`board_motion`]) and no twins: only such a map moves a translated position to a
+/// translation of its image, so that a least image moved to the corner is its own least
+/// image (a swap of two rows is not).
+fn context_group(n: usize, values: &[SVal], extra: &[Perm], cells: Option<&[Val]>) -> ContextGroup {
     let graph = encode(n, values);
     let (found, complete) = graph.automorphisms();
     // Proven declared maps first, so that a group too large to list keeps them.
@@ -684,14 +680,17 @@ fn context_group(n: usize, values: &[SVal], extra: &[Perm]) -> ContextGroup {
         }
         p
     };
-    let quotient = subgroup(blocks.len(), &on_blocks, MAX_MAPS + 1, &|q| {
-        preserves(&lift(q))
+    // The group on the blocks: all of it, or its first elements (the generators first).
+    let elements = closure(blocks.len(), &on_blocks, ORDER_COUNTED);
+    let quotient = subgroup(&elements, MAX_MAPS + 1, &|q| {
+        let p = lift(q);
+        preserves(&p) && cells.is_none_or(|cells| board_motion(cells, &p))
     });
     let maps: Vec<Perm> = quotient[1..].iter().map(lift).collect();
     let twins: Vec<Vec<u32>> = blocks.iter().filter(|b| b.len() > 1).cloned().collect();
     let factorial = |k: usize| (1..=k as u128).fold(1u128, |a, b| a.saturating_mul(b));
     // The group's order (a bound, past which it is not counted on).
-    let group_order = closure(blocks.len(), &on_blocks, ORDER_COUNTED).len() as u128;
+    let group_order = elements.len() as u128;
     // Elements that no value holds are twins of each other, but no position the rules
     // reach holds them: the order counts the others' permutations.
     let mut used = vec![false; n];
@@ -701,6 +700,10 @@ fn context_group(n: usize, values: &[SVal], extra: &[Perm]) -> ContextGroup {
     let order = (twins.iter())
         .filter(|t| used[t[0] as usize])
         .fold(group_order, |o, t| o.saturating_mul(factorial(t.len())));
+    let twins = match cells {
+        Some(_) => Vec::new(),
+        None => twins,
+    };
     ContextGroup { twins, maps, order }
 }
 
@@ -741,89 +744,34 @@ fn closure(n: usize, generators: &[Perm], limit: usize) -> Vec<Perm> {
     elements
 }
 
-/// Whether permutation `map` of the cells `elements` (numbers, or tuples of numbers) is a
-/// turn or flip of their box: each step along a part of the cells, wherever it is taken,
-/// moves by one step its image, the same everywhere. Such a map moves a translated set of
-/// cells to a translation of its image.
-fn moves_with_translations(elements: &[Val], map: &[u32]) -> bool {
-    let coords = |v: &Val| -> Option<Vec<i64>> {
-        match v {
-            Val::Int(n) => Some(vec![*n]),
-            Val::Tuple(parts) => (parts.iter())
-                .map(|p| match p {
-                    Val::Int(n) => Some(*n),
-                    _ => None,
-                })
-                .collect(),
-            _ => None,
-        }
-    };
-    let Some(points) = elements.iter().map(coords).collect::<Option<Vec<_>>>() else {
-        return false;
-    };
-    let rank: HashMap<&[i64], usize> = (points.iter().enumerate())
-        .map(|(i, p)| (p.as_slice(), i))
-        .collect();
-    let k = points.first().map_or(0, |p| p.len());
-    let mut steps: Vec<Option<Vec<i64>>> = vec![None; k];
-    for (x, p) in points.iter().enumerate() {
-        let image = &points[map[x] as usize];
-        for (axis, step) in steps.iter_mut().enumerate() {
-            let mut next = p.clone();
-            next[axis] += 1;
-            let Some(&y) = rank.get(next.as_slice()) else {
-                continue;
-            };
-            let moved: Vec<i64> = (points[map[y] as usize].iter().zip(image))
-                .map(|(a, b)| a - b)
-                .collect();
-            // One step of one part, the same wherever it is taken.
-            if moved.iter().map(|d| d.abs()).sum::<i64>() != 1
-                || step.get_or_insert_with(|| moved.clone()) != &moved
-            {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 /// How many of a large group's first elements [`subgroup`] tries.
 const SUBGROUP_CANDIDATES: usize = 1024;
 
-/// A subgroup of at most `limit` elements, the identity first, of the group `generators`
-/// generate on `0..n`, each of whose elements `keeps`: the whole group where it is that
-/// small, else one grown from the group's first elements (the generators first), each
-/// taken where the subgroup it makes with those taken before is small enough.
+/// A subgroup of at most `limit` elements, the identity first, of a group whose first
+/// elements (the identity first, then the generators) are `elements`, each of its own
+/// elements one that `keeps`: the whole group where it is that small, else one grown from
+/// the first [`SUBGROUP_CANDIDATES`] of `elements`, each taken where the subgroup it makes with those taken before is small
+/// enough.
 ///
 /// The solver's least image is the least over these maps (with twins made least), and
 /// only the least over a group is the same for every position of an orbit: over any other
 /// set of maps, the least image of a least image can be less again, and a value kept
 /// under one is looked up under the other.
-fn subgroup(
-    n: usize,
-    generators: &[Perm],
-    limit: usize,
-    keeps: &dyn Fn(&Perm) -> bool,
-) -> Vec<Perm> {
-    let whole = closure(n, generators, limit + 1);
-    if whole.len() <= limit && whole.iter().all(keeps) {
-        return whole;
+fn subgroup(elements: &[Perm], limit: usize, keeps: &dyn Fn(&Perm) -> bool) -> Vec<Perm> {
+    if elements.len() <= limit && elements.iter().all(keeps) {
+        return elements.to_vec();
     }
-    let mut taken: Vec<Perm> = Vec::new();
-    let mut group = closure(n, &taken, 1);
-    for g in closure(n, generators, SUBGROUP_CANDIDATES)
-        .into_iter()
-        .skip(1)
-    {
+    let n = elements[0].len();
+    let (mut taken, mut group) = (Vec::new(), vec![elements[0].clone()]);
+    for g in elements.iter().take(SUBGROUP_CANDIDATES).skip(1) {
         // A larger subgroup holds this one at least twice over.
         if group.len() * 2 > limit {
             break;
         }
-        if group.contains(&g) {
+        if group.contains(g) {
             continue;
         }
-        taken.push(g);
+        taken.push(g.clone());
         let grown = closure(n, &taken, limit + 1);
         match grown.len() <= limit && grown.iter().all(keeps) {
             true => group = grown,
