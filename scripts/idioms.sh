@@ -23,19 +23,20 @@ least() {
 }
 ratio() { awk -v n="$1" -v t="$2" 'BEGIN { if (n ~ />|failed/ || t <= 0) print "-"; else printf "%.1f", n / t }'; }
 
-# `FILE` on an R × C board with one query, `value grundy of GAME(Cell)`, into `OUT`.
+# `FILE` on an R × C board with one query, `value grundy of GAME(Cell)` (or of the position
+# `$6`), into `OUT`.
 one_query() {
     sized "$1" "$2" "$3" "$4"
-    echo "value grundy of $5(Cell)" >> "$4"
+    echo "value grundy of ${6:-$5(Cell)}" >> "$4"
 }
 
 echo "| game | idiom | cgdl | igsolve | cgdl / igsolve |"
 echo "|---|---|---|---|---|"
-# One row: FILE (sized to R × C, asked the Grundy value of GAME(Cell)) against
-# `igsolve PEER -r R -c C`, taking turns.
+# One row: FILE (sized to R × C, asked the Grundy value of GAME(Cell), or of the position
+# ROOT) against `igsolve PEER -r R -c C`, taking turns.
 row() {
-    local label=$1 idiom=$2 file=$3 game=$4 r=$5 c=$6 peer=$7
-    one_query "$file" "$r" "$c" "$tmp/idiom.cgdl" "$game"
+    local label=$1 idiom=$2 file=$3 game=$4 r=$5 c=$6 peer=$7 root=${8:-}
+    one_query "$file" "$r" "$c" "$tmp/idiom.cgdl" "$game" "$root"
     $cgdl run --native --threads "$threads" "$tmp/idiom.cgdl" --max-positions 1 > /dev/null 2>&1 || true
     local n= p= value=
     for _ in $(seq "$runs"); do
@@ -75,6 +76,7 @@ verdict scripts/variants/chomp_diagonal.cgdl "declared symmetry (proven"
 verdict "$whole" "a sum of the parts its moves join (found)"
 verdict scripts/variants/cram_pairs.cgdl "a sum of the parts its moves join (found)"
 verdict scripts/variants/cram_numbered.cgdl "a sum of the parts its moves join (found)"
+verdict scripts/variants/cram_filled.cgdl "solved as the game of its set's complement (found)"
 row Cram "\`examples/cram.cgdl\`: \`components\`, the mirrors declared" examples/cram.cgdl Cram 5 6 cram
 row Cram "the example without its \`symmetry\` lines" "$plain_example" Cram 5 6 cram
 row Cram "corpus \`cram_closure\`: closures, \`rank(x) == min(...)\`" "$corpus/cram_closure.cgdl" Cram 5 6 cram
@@ -85,6 +87,7 @@ row Cram "\`cram_corner_checked\`: the same mirrors, unprovable (checked)" scrip
 row Cram "whole boards: the rest of the board as a move's result, no regions" "$whole" Cram 5 6 cram
 row Cram "\`cram_pairs\`: one move over neighbouring cells \`a\`, \`b\` (each domino twice), whole boards" scripts/variants/cram_pairs.cgdl Cram 5 6 cram
 row Cram "\`cram_numbered\`: cells numbered \`0..R * C\`, whole boards" scripts/variants/cram_numbered.cgdl Cram 5 6 cram
+row Cram "\`cram_filled\`: the filled cells, \`not in\` tests, whole boards" scripts/variants/cram_filled.cgdl Cram 5 6 cram "Cram({})"
 for board in "4 7" "6 6" "5 7"; do
     row Cram "\`examples/cram.cgdl\`" examples/cram.cgdl Cram $board cram
 done

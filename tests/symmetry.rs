@@ -200,3 +200,40 @@ fn moves_to_the_corner_keep_values_in_both_back_ends() {
     let whole = run_source(&(rules + "value grundy of Cram(Cell)\n"), Mode::Exact);
     assert_eq!(common::values(&fast[2]), common::values(&whole[0]));
 }
+
+/// Cram on the filled cells (`scripts/variants/cram_filled.cgdl` on 3 × 4): solved as the
+/// game of the free cells, with the options written as the filled cells, the same in both
+/// back ends, and the values of the example's Cram on the free cells.
+#[test]
+#[ignore = "builds native solvers: .ci/run runs it"]
+fn games_on_the_filled_cells_answer_alike_in_both_back_ends() {
+    let variant = std::fs::read_to_string(common::root().join("scripts/variants/cram_filled.cgdl"))
+        .expect("the variant");
+    let rules: String = (resized(&variant, 3, 4).lines())
+        .filter(|l| !l.starts_with("value "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let source = rules
+        + "value grundy, outcome, options of Cram({})
+table grundy, outcome, remoteness of Cram({ x for x in Cell where x.1 < k }) for k in 0..C
+value options, moves of Cram({(0, 0), (2, 3)})
+";
+    let check = cgdl::compiler::compile_str(&source).expect("checks");
+    assert!(check.games.iter().any(|g| g.complement_of.is_some()));
+    let fast = run_source(&source, Mode::Fast);
+    assert_eq!(fast, run_source(&source, Mode::Exact));
+    let path = temp_file("symmetry_cram_filled.cgdl", &source);
+    let outs = both_back_ends(&["run", path.to_str().expect("a UTF-8 path")]);
+    for out in &outs {
+        assert!(out.status.success(), "{}", common::stderr(out));
+    }
+    assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
+    assert!(stdout(&outs[0]).contains("Cram({(0, 0), (0, 1)}) = "));
+    let example = resized(&example("cram.cgdl"), 3, 4);
+    let rules: String = (example.lines())
+        .filter(|l| !l.starts_with("value "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let whole = run_source(&(rules + "value grundy of Cram(Cell)\n"), Mode::Exact);
+    assert_eq!(common::values(&fast[0])[0], common::values(&whole[0])[0]);
+}

@@ -365,7 +365,7 @@ fn collect_parts<'e>(expr: &'e Expr<u32>, out: &mut Vec<&'e Expr<u32>>) {
 
 /// Width, height and SVG of one position.
 fn draw_position(program: &Program, interp: &Interpreter<'_>, id: u32) -> (f64, f64, String) {
-    let (game, fields) = interp.position(id);
+    let (game, fields) = interp.position_as_written(id);
     let decl = &program.games[game];
     let text = {
         let mut s = String::new();

@@ -306,11 +306,12 @@ fn cmd_check(file: &Path) -> Result<(), Stopped> {
     print_out(&format!(
         "{}: ok ({}, {})\n",
         file.display(),
-        plural(program.games.len(), "game", "games"),
+        plural(program.declared_games(), "game", "games"),
         plural(program.queries.len(), "query", "queries")
     ))?;
-    let described = compiler::opt::symmetry::describe(&program)
+    let described = compiler::opt::complement::describe(&program)
         .into_iter()
+        .chain(compiler::opt::symmetry::describe(&program))
         .chain(compiler::opt::splits::describe(&program));
     for line in described {
         print_out(&format!("  {line}\n"))?;

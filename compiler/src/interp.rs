@@ -307,6 +307,23 @@ impl<'p> Interpreter<'p> {
         self.table.borrow().keys[id as usize].clone()
     }
 
+    /// Position `id`'s game and field values as the rules write it: a position of a game
+    /// the compiler made to solve another on its set's complement (`opt::complement`) is
+    /// that game's, with the set's complement.
+    pub fn position_as_written(&self, id: u32) -> (usize, Rc<[Val]>) {
+        let (gid, fields) = self.position(id);
+        match (&self.program.games[gid].complement_of, fields.first()) {
+            (Some(c), Some(Val::Set(free))) => {
+                let Val::Set(all) = &c.all else {
+                    return (gid, fields);
+                };
+                let filled: BTreeSet<Val> = all.difference(free).cloned().collect();
+                (c.game, Rc::from(vec![Val::Set(Rc::new(filled))]))
+            }
+            _ => (gid, fields),
+        }
+    }
+
     /// Evaluates a closed expression (a query target with its free names in `env`).
     pub fn eval(&self, e: &IExpr, env: &mut Vec<Val>) -> Result<Val, EvalError> {
         eval(e, env, Some(self))
@@ -1413,7 +1430,7 @@ impl Rules for Interpreter<'_> {
     }
 
     fn splits(&self, pos: u32) -> bool {
-        self.program.games[self.position(pos).0].splits()
+        self.program.splits(self.position(pos).0)
     }
 
     fn rejoin(&self, of: u32, parts: &[u32]) -> Option<u32> {
@@ -1492,7 +1509,7 @@ impl Rules for Interpreter<'_> {
     }
 
     fn write_pos(&self, pos: u32, out: &mut dyn fmt::Write) -> fmt::Result {
-        let (gid, fields) = self.position(pos);
+        let (gid, fields) = self.position_as_written(pos);
         out.write_str(&self.program.games[gid].name)?;
         if fields.is_empty() {
             return Ok(());

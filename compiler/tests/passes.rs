@@ -1356,3 +1356,241 @@ fn local_games_of_the_property_test_are_split() {
     let (_, optimized) = both(&source);
     assert!(split(&optimized, "G"), "{source}");
 }
+
+/// Whether game `game` of `program` is solved as the game of its set's complement.
+fn complemented(program: &Program, game: &str) -> bool {
+    let line = format!("{game}: solved as the game of its set's complement (found)");
+    let described = cgdl_compiler::opt::complement::describe(program).contains(&line);
+    let made = (program.games.iter())
+        .any(|g| (g.complement_of.as_ref()).is_some_and(|c| program.games[c.game].name == game));
+    assert_eq!(described, made);
+    made
+}
+
+/// [`local_game`] written on the filled cells: each tested cell `not in` the set (inside
+/// the board: its offsets bounded), and each move's cells added to it.
+fn filled_local_game(moves: &[LocalMove], partizan: bool) -> String {
+    let mut s = String::from(
+        "const R = 3\nconst C = 4\ntype Cell = (0..R, 0..C)\n\
+         fn near(v: Cell) -> set<Cell> = { w for w in Cell where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }\n\
+         game G(f: set<Cell>) {\n",
+    );
+    for (i, (side, offsets, taken, near)) in moves.iter().enumerate() {
+        let side = match (partizan, side % 2) {
+            (false, _) => "",
+            (true, 0) => "left ",
+            (true, _) => "right ",
+        };
+        let cell = |&(dr, dc): &(u8, u8)| format!("(a.0 + {dr}, a.1 + {dc})");
+        let tests: String = offsets
+            .iter()
+            .map(|o @ (dr, dc)| format!(", a.0 + {dr} < R, a.1 + {dc} < C, {} not in f", cell(o)))
+            .collect();
+        let mut filled = vec!["a".to_string()];
+        filled.extend(
+            (offsets.iter().enumerate())
+                .filter(|(k, _)| taken >> k & 1 == 1)
+                .map(|(_, o)| cell(o)),
+        );
+        let near = if *near { " | near(a)" } else { "" };
+        s.push_str(&format!(
+            "    {side}move m{i}(a in Cell, a not in f{tests}) => G(f | {{{}}}{near})\n",
+            filled.join(", ")
+        ));
+    }
+    s.push_str("}\n");
+    let value = if partizan {
+        "canonical"
+    } else {
+        "grundy, remoteness, misere_outcome"
+    };
+    s.push_str(&format!("value {value}, options of G({{}})\n"));
+    s.push_str(&format!(
+        "table {value} of G({{ (r, c) for r in 0..R, c in 0..C where (r * C + c) % k == 1 }}) for k in 2..7\n"
+    ));
+    s
+}
+
+/// Each answer's values but its options (which name positions), and its table's rows.
+fn values_but_options(answers: Vec<Result<Answer, String>>) -> Vec<String> {
+    (answers.into_iter())
+        .map(|a| {
+            let json = serde_json::to_value(a.expect("answers")).expect("JSON");
+            let values: Vec<&serde_json::Value> = (json.pointer("/values"))
+                .and_then(|v| v.as_array())
+                .into_iter()
+                .flatten()
+                .filter(|v| v.pointer("/0").and_then(|n| n.as_str()) != Some("options"))
+                .collect();
+            let rows = json.pointer("/rows").cloned().unwrap_or_default();
+            format!("{values:?} {rows}")
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 60, ..Default::default() })]
+
+    /// Random games of [`local_game`]'s form written on the filled cells: solved on the
+    /// complement (every one of them), they answer every query as written, options too, and
+    /// as the same game written on the free cells.
+    #[test]
+    fn filled_local_games_answer_as_written_on_the_complement(
+        moves in proptest::collection::vec(
+            (
+                0u8..2,
+                proptest::collection::vec((0u8..2, 0u8..3), 0..3),
+                0u8..8,
+                proptest::prelude::any::<bool>(),
+            ),
+            1..3,
+        ),
+        partizan in proptest::prelude::any::<bool>(),
+    ) {
+        let source = filled_local_game(&moves, partizan);
+        let (_, optimized) = both(&source);
+        proptest::prop_assert!(complemented(&optimized, "G"), "{}", source);
+        // The same values as the same game written on the free cells.
+        let free = local_game(&moves, partizan);
+        let free_program = compile_str(&free).expect("checks");
+        proptest::prop_assert_eq!(
+            values_but_options(answers(&optimized, &source)),
+            values_but_options(answers(&free_program, &free))
+        );
+    }
+}
+
+#[test]
+fn games_written_on_the_filled_cells_are_solved_on_the_free_ones() {
+    // Cram with the filled cells: each domino's cells tested `not in` the set.
+    let cram = "const R = 3
+const C = 4
+type Cell = (0..R, 0..C)
+game Cram(filled: set<Cell>) {
+    move across((r, c) in Cell, c + 1 < C, (r, c) not in filled, (r, c + 1) not in filled) =>
+        Cram(filled | {(r, c), (r, c + 1)})
+    move down((r, c) in Cell, r + 1 < R, (r, c) not in filled, (r + 1, c) not in filled) =>
+        Cram(filled | {(r, c), (r + 1, c)})
+}
+value grundy, outcome, remoteness, suspense, options of Cram({})
+value misere_outcome of Cram({ (1, c) for c in 0..C })
+value options, moves of Cram({(0, 0), (1, 2)})
+value options of Cram({(0, 0), (0, 1)}) + Cram({(2, 0), (2, 1), (2, 2)})
+table grundy of Cram({ (r, c) for r in 0..R, c in 0..C where r * C + c >= n }) for n in 0..=12
+";
+    let (written, optimized) = both(cram);
+    assert!(!complemented(&written, "Cram"));
+    assert!(complemented(&optimized, "Cram"));
+    // The game of the free cells is then a sum of its parts, like Cram on the free cells.
+    let free = (optimized.games.iter())
+        .find(|g| g.complement_of.is_some())
+        .expect("the game of the free cells");
+    assert!(free.split && free.found.is_some());
+    // 1 × n strips are Dawson's Kayles (0.07): 0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3.
+    let strips = "const R = 1
+const C = 12
+type Cell = (0..R, 0..C)
+game Cram(filled: set<Cell>) {
+    move across((r, c) in Cell, c + 1 < C, (r, c) not in filled, (r, c + 1) not in filled) =>
+        Cram(filled | {(r, c), (r, c + 1)})
+}
+table grundy of Cram({ (0, c) for c in n..C }) for n in 0..=12
+";
+    let (_, optimized) = both(strips);
+    assert!(complemented(&optimized, "Cram"));
+    let rows = serde_json::to_value(answers(&optimized, strips)[0].as_ref().expect("answers"))
+        .expect("JSON");
+    let values: Vec<u64> = (rows
+        .pointer("/rows")
+        .and_then(|r| r.as_array())
+        .expect("rows"))
+    .iter()
+    .map(|r| r.pointer("/1").and_then(|v| v.as_u64()).expect("a value"))
+    .collect();
+    assert_eq!(values, [0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2]);
+
+    // Partizan (Domineering), a test that a cell is filled, and Node Kayles filling a
+    // vertex's neighbours.
+    let others = [
+        "type Cell = (0..3, 0..3)
+game D(f: set<Cell>) {
+    left move down(a in Cell, a.0 + 1 < 3, a not in f, (a.0 + 1, a.1) not in f) => D(f | {a, (a.0 + 1, a.1)})
+    right move across(a in Cell, a.1 + 1 < 3, a not in f, (a.0, a.1 + 1) not in f) => D(f | {a, (a.0, a.1 + 1)})
+}
+value canonical, outcome, options of D({})
+value canonical, options of D({(1, 1)})
+",
+        "type Cell = (0..3, 0..4)
+game Grow(f: set<Cell>) {
+    move beside(a in Cell, a not in f, a.1 > 0, (a.0, a.1 - 1) in f) => Grow(f | {a})
+}
+value grundy, options of Grow({(0, 0), (2, 0)})
+table grundy of Grow({ (r, 0) for r in 0..n }) for n in 0..=3
+",
+        "type V = (0..3, 0..4)
+fn neighbours(v: V) -> set<V> = { w for w in V where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }
+game NK(taken: set<V>) {
+    move pick(v in V, v not in taken) => NK(taken | {v} | neighbours(v))
+}
+value grundy, options of NK({})
+table grundy of NK({ (r, c) for r in 0..3, c in 0..4 where (r * 4 + c) % k == 1 }) for k in 2..7
+",
+    ];
+    for source in others {
+        let (_, optimized) = both(source);
+        let name = &optimized.games[0].name;
+        assert!(complemented(&optimized, name), "{source}");
+    }
+
+    // Left as written: a tested cell off the board (no bound: `(r, c + 1) not in filled` holds
+    // there, so the move covers half a domino), a cell added off the board (an error as
+    // written), and a set read otherwise (its size).
+    let refused = [
+        cram.replace("c + 1 < C, ", ""),
+        cram.replace(
+            "Cram(filled | {(r, c), (r, c + 1)})",
+            "Cram(filled | {(r, c), (r, c + 2)})",
+        ),
+        cram.replace("c + 1 < C,", "c + 1 < C, len(filled) < 6,"),
+    ];
+    for source in &refused {
+        let (_, optimized) = both(source);
+        assert!(!complemented(&optimized, "Cram"), "{source}");
+    }
+}
+
+#[test]
+fn binders_over_a_type_tested_against_a_set_bind_the_set() {
+    // `(r, c) in Cell` then `((r, c) in empty)`: the move binds `(r, c) in empty`, so the
+    // translations pass finds that values do not change where a position lies.
+    let cram = "const R = 3
+const C = 4
+type Cell = (0..R, 0..C)
+game Cram(empty: set<Cell>) {
+    move across((r, c) in Cell, ((r, c) in empty), (r, c + 1) in empty) => Cram(empty - {(r, c), (r, c + 1)})
+    move down((r, c) in Cell, r >= 0, ((r, c) in empty), (r + 1, c) in empty) => Cram(empty - {(r, c), (r + 1, c)})
+}
+value grundy, outcome, options of Cram(Cell)
+table grundy of Cram({ (r, c) for r in 0..R, c in 0..C where r * C + c < n }) for n in 0..=12
+";
+    let binds_the_set = |p: &Program| {
+        let GameKind::Rules(moves) = &p.games[0].kind else {
+            panic!("rules")
+        };
+        (moves.iter())
+            .filter(|m| {
+                matches!(&m.clauses[0], cgdl_compiler::ir::IClause::Bind(_, d) if d.is_var(cgdl_compiler::ir::VarId::new(0)))
+            })
+            .count()
+    };
+    let (written, optimized) = both(cram);
+    assert_eq!(binds_the_set(&written), 0);
+    assert!(optimized.games[0].translation.is_some());
+    // Both moves: the condition between binder and test cannot fail.
+    assert_eq!(binds_the_set(&optimized), 2);
+    // Arithmetic between the binder and the test could fail where the element is not in
+    // the set: that move is left as written (its answers the same).
+    let guarded = cram.replace("r >= 0,", "r + 1 < R,");
+    let (_, optimized) = both(&guarded);
+    assert_eq!(binds_the_set(&optimized), 1);
+}

@@ -284,6 +284,7 @@ impl<'a> Checker<'a> {
                         kernel_moves: None,
                         draw: None,
                         split: false,
+                        complement_of: None,
                     });
                     game_decls.push(g);
                 }

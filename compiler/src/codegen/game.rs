@@ -223,17 +223,52 @@ impl Gen<'_> {
         if game.fields.is_empty() {
             return quote!(#pattern => out.write_str(#name),);
         }
+        // A game made to solve another on its set's complement is written as that one.
+        let (name, complement) = match (&game.complement_of, self.complemented(gid, &fields[0])) {
+            (Some(c), Some(complement)) => (
+                Literal::string(&self.program.games[c.game].name),
+                Some(complement),
+            ),
+            _ => (name, None),
+        };
         let shows = fields.iter().enumerate().map(|(i, s)| {
             let value = self.unpack(gid, i, s);
             let sep = (i > 0).then(|| quote!(out.write_str(", ")?;));
             quote!(#sep out.write_str(&#rt::native::Show::shown(&(#value)))?;)
         });
         quote!(#pattern => {
+            #complement
             out.write_str(#name)?;
             out.write_str("(")?;
             #(#shows)*
             out.write_str(")")
         })
+    }
+
+    /// Where game `gid` was made to solve another on its set's complement
+    /// (`opt::complement`): `let s = ...;`, its stored set `s` made the other's (the bits of
+    /// the set's type that `s` does not hold).
+    fn complemented(&self, gid: usize, s: &Ident) -> Option<TokenStream> {
+        let rt = &self.rt;
+        let c = self.program.games[gid].complement_of.as_ref()?;
+        let [Packed::Bits(_, wide) | Packed::Ranks(_, wide)] = &self.layout.games[gid].fields[..]
+        else {
+            return None;
+        };
+        let Val::Set(all) = &c.all else {
+            return None;
+        };
+        let bits = super::layout::bits_type(*wide);
+        let mask = Literal::u128_unsuffixed(u128::MAX >> (128 - all.len().min(128)));
+        Some(quote!(let #s = #rt::native::#bits(#mask & !#s.0);))
+    }
+
+    /// The game made to solve game `gid` on its set's complement, where there is one: its
+    /// id, and its stored set made `gid`'s set as [`Gen::complemented`] does.
+    fn complement_game(&self, gid: usize, s: &Ident) -> Option<(usize, TokenStream)> {
+        let free = (self.program.games.iter())
+            .position(|h| h.complement_of.as_ref().is_some_and(|c| c.game == gid))?;
+        Some((free, self.complemented(free, s)?))
     }
 
     /// `make_<game>(fields..., at)`: builds a position, checking every field's type.
@@ -800,12 +835,21 @@ impl Gen<'_> {
                 let other = many.then(
                     || quote!(_ => ::std::unreachable!("a typed position holds its own game"),),
                 );
+                // A position of the game that solves this one on its set's complement.
+                let free = self.complement_game(gid, x).map(|(free, complement)| {
+                    let fv = &self.names.games[free].variant;
+                    quote!(Pos::#fv(#x) => {
+                        #complement
+                        #value
+                    })
+                });
                 accessors.push(quote! {
                     #[doc = #doc]
                     #[allow(non_snake_case)]
                     pub fn #method(self) -> #value_ty {
                         match self.pos {
                             Pos::#v(#(#binds),*) => #value,
+                            #free
                             #other
                         }
                     }
@@ -818,6 +862,12 @@ impl Gen<'_> {
             signature.join(", ")
         );
         let other = many.then(|| quote!(_ => ::std::option::Option::None,));
+        let free = (self.program.games.iter())
+            .position(|h| h.complement_of.as_ref().is_some_and(|c| c.game == gid))
+            .map(|free| {
+                let fv = &self.names.games[free].variant;
+                quote!(Pos::#fv(..) => ::std::option::Option::Some(#ty { pos }),)
+            });
         let new_doc = format!(
             " `{}(...)`. Panics if a field is outside its declared type; [`{}::try_new`] \
              returns the error instead.",
@@ -857,6 +907,7 @@ impl Gen<'_> {
                 pub fn from_pos(pos: Pos) -> ::std::option::Option<#ty> {
                     match pos {
                         #any => ::std::option::Option::Some(#ty { pos }),
+                        #free
                         #other
                     }
                 }

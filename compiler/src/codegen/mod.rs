@@ -250,7 +250,11 @@ impl Gen<'_> {
                 open_arms.push(self.options_open_arm(gid, game));
             }
             write_arms.push(self.write_arm(gid, game));
-            typed.push(self.game_type(gid, game));
+            // A game made to solve another on its set's complement has no type of its own:
+            // its positions are the other's (`from_pos`, and the field, complemented).
+            if game.complement_of.is_none() {
+                typed.push(self.game_type(gid, game));
+            }
             if let Some(arms) = self.symmetry_fn(gid, game)? {
                 symmetry_arms.push(arms.least);
                 small_symmetries &= arms.small;
@@ -259,7 +263,7 @@ impl Gen<'_> {
                     checked_arms.push((count, image, name, proven));
                 }
             }
-            if game.splits() {
+            if self.program.splits(gid) {
                 split_pats.push(self.any_pos(gid, game));
             }
             if let Some(arm) = self.rejoin_arm(gid, game) {

@@ -1449,6 +1449,19 @@ pub struct Game {
     /// its moves' results so (`crate::opt::splits`): output joins an option's parts back
     /// into one position, and `cgdl check` says so.
     pub split: bool,
+    /// Where the compiler made this game to solve another on its set's complement
+    /// (`crate::opt::complement`): that game, whose positions this one's are written as.
+    pub complement_of: Option<Complement>,
+}
+
+/// The game a game made by `crate::opt::complement` stands for: its position `G'(s)` is
+/// the written game's `G(all - s)`.
+#[derive(Clone, Debug)]
+pub struct Complement {
+    /// The game as written.
+    pub game: usize,
+    /// Every value of the set's element type, as a set.
+    pub all: Val,
 }
 
 /// A game's symmetries found by the compiler (`crate::opt::symmetry`): for each context
@@ -1605,6 +1618,32 @@ pub struct Program {
 }
 
 impl Program {
+    /// How `cgdl check` names `game`: its name, or for a game the compiler made to solve
+    /// another on its set's complement, that game's, said so.
+    pub fn label(&self, game: &Game) -> String {
+        match &game.complement_of {
+            Some(c) => format!("{} (on its set's complement)", self.games[c.game].name),
+            None => game.name.clone(),
+        }
+    }
+
+    /// Whether a move of game `gid` can split a position into a sum ([`Game::splits`]), or
+    /// leads to a game that can, made to solve it on its set's complement: the solver finds
+    /// such a position's Grundy value by nimber search (`Rules::splits`).
+    pub fn splits(&self, gid: usize) -> bool {
+        self.games[gid].splits()
+            || (self.games.iter())
+                .any(|h| h.complement_of.as_ref().is_some_and(|c| c.game == gid) && h.splits())
+    }
+
+    /// The games the file declares (not those the compiler made).
+    pub fn declared_games(&self) -> usize {
+        self.games
+            .iter()
+            .filter(|g| g.complement_of.is_none())
+            .count()
+    }
+
     /// Whether `name` names a helper function, a game or a type of the program (a pass
     /// that adds a function gives it a name that is not).
     pub fn name_taken(&self, name: &str) -> bool {

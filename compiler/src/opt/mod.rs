@@ -5,6 +5,7 @@
 pub mod automorphism;
 pub mod cells;
 pub mod checks;
+pub mod complement;
 pub mod domains;
 pub mod elements;
 pub mod elementwise;
@@ -15,6 +16,7 @@ pub mod kernel;
 pub mod knowledge;
 pub mod leaves;
 pub mod masks;
+pub mod members;
 pub mod open;
 pub mod parts;
 pub mod probe;
@@ -29,46 +31,51 @@ use crate::ir::Program;
 
 /// Runs every pass on `program` (checked from `source`), in order:
 ///
-/// 1. [`regions`]: a sum over representatives of closures becomes a sum over
+/// 1. [`complement`]: a game on a set's complement (the filled cells, tested `not in`)
+///    gets a game of the free cells beside it that its moves go to (the first: every
+///    later pass reads that game as one written on the free cells);
+/// 2. [`members`]: a binder over a type followed by a test that its element lies in a set
+///    field binds the set's elements (translations and sums of parts read such binders);
+/// 3. [`regions`]: a sum over representatives of closures becomes a sum over
 ///    `components` (which the symmetry pass and the region fast path understand);
-/// 2. [`translations`]: proves that a game on a board has the same values wherever its
+/// 4. [`translations`]: proves that a game on a board has the same values wherever its
 ///    position lies (and keeps its rules without their moves to the corner);
-/// 3. [`symmetry`]: finds each game's symmetries from its rules (or from those without
+/// 5. [`symmetry`]: finds each game's symmetries from its rules (or from those without
 ///    moves to the corner), and proves declared ones;
-/// 4. [`splits`]: a game on a set whose every move looks at a few of its elements and
+/// 6. [`splits`]: a game on a set whose every move looks at a few of its elements and
 ///    takes some away becomes a sum over the parts its moves join (after the symmetry pass,
 ///    which reads the moves as written; before the passes that divide `components`);
-/// 5. [`masks`]: conditions on an element of a set field become intersections with
+/// 7. [`masks`]: conditions on an element of a set field become intersections with
 ///    tables of masks (after the symmetry pass, which reads the conditions);
-/// 6. [`probe`]: "some move is to `end`" as one cheap condition over the fields, where it
+/// 8. [`probe`]: "some move is to `end`" as one cheap condition over the fields, where it
 ///    is exact (it reads the quantifiers as written: before [`inverse`]);
-/// 7. [`inverse`]: `exists`/`count` over a finite type testing `x in f(b)` becomes a loop
+/// 9. [`inverse`]: `exists`/`count` over a finite type testing `x in f(b)` becomes a loop
 ///    over a table of `f`'s inverse (after the symmetry pass, which reads the quantifiers
 ///    as written);
-/// 8. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
-///    leaves loops);
-/// 9. [`cells`]: a set of board cells moved to the corner, or the least of one part of its
-///    cells, marked for native code to do on the set's bits (after sharing, which names
-///    the sets);
-/// 10. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
+/// 10. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
+///     leaves loops);
+/// 11. [`cells`]: a set of board cells moved to the corner, or the least of one part of
+///     its cells, marked for native code to do on the set's bits (after sharing, which
+///     names the sets);
+/// 12. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
 ///     positions whose probe said no move is to `end`;
-/// 11. [`domains`]: the few values the elements of a set field of a large type take (an
+/// 13. [`domains`]: the few values the elements of a set field of a large type take (an
 ///     analysis: native code packs the field by it);
-/// 12. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
+/// 14. [`tables`]: each helper function's values over a box of at most 1,024 arguments,
 ///     computed now (after the passes that add and rewrite functions);
-/// 13. [`parts`]: `components` by a function of board cells with a complete table is a
+/// 15. [`parts`]: `components` by a function of board cells with a complete table is a
 ///     division by the table, and a sum of positions over the parts of a board's cells
 ///     gets the board's table too (after the tables it reads, and the open moves it
 ///     rewrites as well);
-/// 14. [`kernel`]: an impartial game whose moves' results are `end`, positions of the game
+/// 16. [`kernel`]: an impartial game whose moves' results are `end`, positions of the game
 ///     itself or sums of two gets its moves as a bottom-up Grundy kernel reads them (after
 ///     the passes that rewrite moves: it copies their final form);
-/// 15. [`images`]: each declared symmetry that keeps, rebuilds element by element or
+/// 17. [`images`]: each declared symmetry that keeps, rebuilds element by element or
 ///     computes each field, as tables of its fields' values in each context (after the
 ///     domains pass, whose values it maps too);
-/// 16. [`leaves`]: a move's result that is a sum of positions goes to the options term by
+/// 18. [`leaves`]: a move's result that is a sum of positions goes to the options term by
 ///     term (no later pass reads the node it makes);
-/// 17. [`elements`]: `s | {x}` and `s - {x}` become operators on one element, `min` and
+/// 19. [`elements`]: `s | {x}` and `s - {x}` become operators on one element, `min` and
 ///     `max` of a comprehension a fold (the last: the passes before it read them as
 ///     written).
 pub fn optimize(program: &mut Program, source: &str) {
@@ -84,6 +91,8 @@ pub type Pass = fn(&mut Program, &str);
 
 /// The passes [`optimize`] runs, in order, each with its name.
 pub const PASSES: &[(&str, Pass)] = &[
+    ("complement", complement::run),
+    ("members", members::run),
     ("regions", regions::run),
     ("translations", translations::run),
     ("symmetry", symmetry::run),

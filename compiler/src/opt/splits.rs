@@ -124,7 +124,12 @@ pub fn run(program: &mut Program, source: &str) {
 pub fn describe(program: &Program) -> Vec<String> {
     (program.games.iter())
         .filter(|g| g.split)
-        .map(|g| format!("{}: a sum of the parts its moves join (found)", g.name))
+        .map(|g| {
+            format!(
+                "{}: a sum of the parts its moves join (found)",
+                program.label(g)
+            )
+        })
         .collect()
 }
 

@@ -990,6 +990,7 @@ fn context_text(game: &Game, context: &[ContextField], choice: &[Val]) -> String
 pub fn describe(program: &Program) -> Vec<String> {
     let mut out = Vec::new();
     for game in &program.games {
+        let name = program.label(game);
         if let Some(found) = &game.found {
             let order = found.order();
             // The order saturates (40 twins alone are 40! > 2¹²⁸ permutations).
@@ -1006,12 +1007,9 @@ pub fn describe(program: &Program) -> Vec<String> {
                 false => ", by context".to_string(),
             };
             out.push(match (found.to_corner, order) {
-                (true, 1) => format!("{}: translations (found)", game.name),
-                (true, _) => format!(
-                    "{}: {size} symmetries and translations (found{note})",
-                    game.name
-                ),
-                (false, _) => format!("{}: {size} symmetries (found{note})", game.name),
+                (true, 1) => format!("{}: translations (found)", name),
+                (true, _) => format!("{}: {size} symmetries and translations (found{note})", name),
+                (false, _) => format!("{}: {size} symmetries (found{note})", name),
             });
         }
         let declared = |n: usize| match n {
@@ -1021,7 +1019,7 @@ pub fn describe(program: &Program) -> Vec<String> {
         if !game.held_by_found.is_empty() {
             out.push(format!(
                 "{}: {} (proven, among the found ones)",
-                game.name,
+                name,
                 declared(game.held_by_found.len())
             ));
             for (name, note) in &game.held_by_found {
@@ -1035,10 +1033,10 @@ pub fn describe(program: &Program) -> Vec<String> {
                 .collect();
             let n = game.symmetries.len();
             out.push(match unproven.as_slice() {
-                [] => format!("{}: {} (proven)", game.name, declared(n)),
+                [] => format!("{}: {} (proven)", name, declared(n)),
                 names => format!(
                     "{}: {}, not proven: {} (checked as the solver runs)",
-                    game.name,
+                    name,
                     declared(n),
                     names
                         .iter()

@@ -3,7 +3,7 @@
 //! with the symmetries are the values of an exact search, which uses none.
 
 use cgdl_native_tests::natural::{
-    Chomp, Cram, Domineering, DotPairs, Dots, Line, NodeKayles, Pos, Universe,
+    Chomp, Cram, Domineering, DotPairs, Dots, FilledCram, Line, NodeKayles, Pos, Universe,
 };
 use cgdl_runtime::{Mode, Rules, Solver, ValueKind};
 
@@ -91,4 +91,44 @@ fn lines_as_pairs_of_dots_are_the_same_game() {
     // A pair that is no line of the board is none of the values kept: an error.
     let error = DotPairs::try_new([((0, 0), (1, 1))]).expect_err("not a line");
     assert!(error.to_string().contains("none of the values"), "{error}");
+}
+
+/// Cram on the filled cells (solved as the game of the free cells) has at every position
+/// the values of Cram on the free ones, and its options are its own positions, holding the
+/// cells they fill.
+#[test]
+fn cram_on_the_filled_cells_is_cram_on_the_free_ones() {
+    let mut solver = Solver::new(&Universe);
+    let mut exact = Solver::with_mode(&Universe, Mode::Exact);
+    for mask in 0..1u32 << 9 {
+        let filled = FilledCram::new(cells(mask));
+        let free = Cram::new(cells(!mask & 0x1ff)).pos();
+        for kind in [ValueKind::Grundy, ValueKind::Outcome, ValueKind::Remoteness] {
+            let (a, b) = (
+                solver.value_of(kind, filled.pos()),
+                exact.value_of(kind, free),
+            );
+            assert_eq!(a.expect("value"), b.expect("value"), "{mask:b} {kind:?}");
+        }
+        // Its options are its own positions, each with one domino more.
+        let mut options = cgdl_runtime::Options::new();
+        Universe
+            .options(filled.pos(), &mut options)
+            .expect("options");
+        for option in options.to_exprs() {
+            let cgdl_runtime::Expr::Pos(p) = option else {
+                panic!("{mask:b}: an option of one position, not {option:?}");
+            };
+            let game = FilledCram::from_pos(p).expect("a position of the game written");
+            let more: Vec<_> = game.filled().into_iter().collect();
+            assert_eq!(more.len(), cells(mask).count() + 2, "{mask:b}");
+            assert!(cells(mask).all(|x| more.contains(&x)), "{mask:b}");
+            // Written as the game written, with the filled cells.
+            assert_eq!(
+                game.to_string(),
+                FilledCram::new(more).to_string(),
+                "{mask:b}"
+            );
+        }
+    }
 }
