@@ -1593,4 +1593,27 @@ table grundy of Cram({ (r, c) for r in 0..R, c in 0..C where r * C + c < n }) fo
     let guarded = cram.replace("r >= 0,", "r + 1 < R,");
     let (_, optimized) = both(&guarded);
     assert_eq!(binds_the_set(&optimized), 1);
+    // A test after another binder: both binders bind the set (the second through the
+    // masks pass, `empty & mask(a)`).
+    let pairs = "const R = 3
+const C = 4
+type Cell = (0..R, 0..C)
+fn next_to(a: Cell, b: Cell) -> bool = abs(a.0 - b.0) + abs(a.1 - b.1) == 1
+game Cram(empty: set<Cell>) {
+    move place(a in Cell, b in Cell, a != b, (a in empty), (b in empty), next_to(a, b)) => Cram(empty - {a, b})
+}
+value grundy, outcome of Cram(Cell)
+table grundy of Cram({ (r, c) for r in 0..R, c in 0..C where r * C + c < n }) for n in 0..=12
+";
+    let (_, optimized) = both(pairs);
+    let GameKind::Rules(moves) = &optimized.games[0].kind else {
+        panic!("rules")
+    };
+    let field = cgdl_compiler::ir::VarId::new(0);
+    assert!(
+        matches!(&moves[0].clauses[..2], [cgdl_compiler::ir::IClause::Bind(_, a), cgdl_compiler::ir::IClause::Bind(_, b)]
+            if a.is_var(field) && holds(b, &|e| e.is_var(field))),
+        "{:?}",
+        moves[0].clauses
+    );
 }

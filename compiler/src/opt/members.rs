@@ -30,7 +30,8 @@ pub fn run(program: &mut Program, _source: &str) {
                 ty: ty.clone(),
             };
             for m in moves.iter_mut() {
-                // Clauses between that cannot fail: no arithmetic, no call.
+                // Clauses between that cannot fail: no arithmetic, no call (a binder's
+                // domain too).
                 bind_members(&mut m.clauses, &f, &all, &|c| {
                     let props = c.expr().props();
                     !props.fallible && props.calls.is_empty()
@@ -44,11 +45,11 @@ pub fn run(program: &mut Program, _source: &str) {
 const MAX_ELEMENTS: usize = 1 << 12;
 
 /// Each binder over every value `all` of the type of the set field `f`, `x in T`, followed
-/// by conditions and `let`s that `sure` accepts and then a test `x in f`, made a binder over
-/// the set, `x in f` (the test dropped): the same instances in the same order (a type's
-/// values and a set's elements are both listed in increasing order). The clauses between
-/// are no longer evaluated where `x` is not in `f`: `sure` must accept only clauses that
-/// cannot fail there.
+/// by clauses that `sure` accepts (conditions, `let`s, other binders) and then a test `x in
+/// f`, made a binder over the set, `x in f` (the test dropped): the same instances in the
+/// same order (a type's values and a set's elements are both listed in increasing order).
+/// The clauses between are no longer evaluated where `x` is not in `f`: `sure` must accept
+/// only clauses that cannot fail there.
 pub fn bind_members(
     clauses: &mut Vec<IClause>,
     f: &Var,
@@ -103,11 +104,8 @@ pub fn bind_members(
                     },
                     _ => false,
                 };
-                let j = (i + 1..clauses.len()).find(|&j| {
-                    is_test(&clauses[j])
-                        || !matches!(clauses[j], IClause::Cond(_) | IClause::Let(..))
-                        || !sure(&clauses[j])
-                })?;
+                let j =
+                    (i + 1..clauses.len()).find(|&j| is_test(&clauses[j]) || !sure(&clauses[j]))?;
                 is_test(&clauses[j]).then_some(j)
             })
             .flatten();
