@@ -436,10 +436,10 @@ fn answers(source: &str) -> (Vec<String>, u64) {
     (answers, solver.positions_solved())
 }
 
-/// Maps the solver checks (the swaps of three heaps: no set field, so not proven) are
-/// kept for the orbit of each position it expands: every value is the value without them,
-/// the search solves fewer positions, and a map that is no symmetry (a heap
-/// turned end over end) is an error, never a value.
+/// Maps the solver checks (the swaps of three heaps written so that no pass can prove them:
+/// a heap's size plus nothing) are kept for the orbit of each position it expands: every
+/// value is the value without them, the search solves fewer positions, and a map that is no
+/// symmetry (a heap turned end over end) is an error, never a value.
 #[test]
 fn checked_maps_share_values_across_orbits() {
     let game = |maps: &str| {
@@ -458,7 +458,7 @@ value outcome of H(6, 5, 4)
 "
         )
     };
-    let swaps = "    symmetry ab => H(b, a, c)\n    symmetry bc => H(a, c, b)\n";
+    let swaps = "    symmetry ab => H(b + 0, a, c)\n    symmetry bc => H(a, c + 0, b)\n";
     let program = compile_str(&game(swaps)).expect("the file checks");
     let report = cgdl_compiler::opt::symmetry::describe(&program).join("\n");
     assert!(
@@ -472,7 +472,7 @@ value outcome of H(6, 5, 4)
         solved_with * 2 < solved_without,
         "{solved_with} positions with the swaps, {solved_without} without"
     );
-    let wrong = "    symmetry ab => H(b, a, c)\n    symmetry turn => H(6 - a, b, c)\n";
+    let wrong = "    symmetry ab => H(b + 0, a, c)\n    symmetry turn => H(6 - a, b, c)\n";
     let program = compile_str(&game(wrong)).expect("the file checks");
     let interp = cgdl_compiler::interp::Interpreter::new(&program, "");
     let mut solver = cgdl_runtime::Solver::new(&interp);
@@ -481,4 +481,73 @@ value outcome of H(6, 5, 4)
         Err(cgdl_runtime::SolveError::NotASymmetry { .. }) => {}
         other => panic!("a wrong map answered: {other:?}"),
     }
+}
+
+/// Swaps of fields proven from the moves (`opt::fields`): the three heaps' swaps are proven,
+/// answer as the file without them and solve far fewer positions; a swap the moves do not
+/// respect (one heap's moves differ), or a map that is not a permutation, is left to be
+/// checked, and the wrong swap is an error, never a value.
+#[test]
+fn swaps_of_fields_the_moves_permute_are_proven() {
+    let game = |extra: &str, maps: &str| {
+        format!(
+            "const M = 7
+game H(a: 0..100000, b: 0..100000, c: 0..100000) {{
+    move one(k in 1..M, k <= a) => H(a - k, b, c)
+    move two(k in 1..M, k <= b) => H(a, b - k, c)
+    move three(k in 1..M, k <= c{extra}) => H(a, b, c - k)
+    move pair(k in 1..M, k <= a, k <= b, k < 3) => H(a - k, b - k, c)
+    move outer(k in 1..M, k <= c, k <= a, k < 3) => H(a - k, b, c - k)
+    move inner(k in 1..M, k <= b, k <= c, k < 3) => H(a, b - k, c - k)
+{maps}}}
+table outcome, grundy of H(a, b, 6) for a in 0..M, b in 0..M
+value outcome, remoteness of H(6, 5, 4)
+"
+        )
+    };
+    let swaps = "    symmetry ab => H(b, a, c)\n    symmetry bc => H(a, c, b)\n";
+    let program = compile_str(&game("", swaps)).expect("the file checks");
+    assert!(program.games[0].symmetries.iter().all(|s| s.proven));
+    let report = cgdl_compiler::opt::symmetry::describe(&program).join("\n");
+    assert!(
+        report.contains("proven: its moves are permuted as it permutes the fields"),
+        "{report}"
+    );
+    let (with, solved_with) = answers(&game("", swaps));
+    let (without, solved_without) = answers(&game("", ""));
+    assert_eq!(with, without);
+    assert!(
+        solved_with * 3 < solved_without,
+        "{solved_with} positions with the swaps, {solved_without} without"
+    );
+    // The third heap takes at most 5: `bc` is no symmetry, `ab` still is.
+    let lopsided = game(", k < 6", swaps);
+    let program = compile_str(&lopsided).expect("the file checks");
+    let proven: Vec<bool> = program.games[0]
+        .symmetries
+        .iter()
+        .map(|s| s.proven)
+        .collect();
+    assert_eq!(proven, [true, false]);
+    let note = &program.games[0].symmetries[1].note;
+    assert!(
+        note.contains("move `two` with the fields permuted"),
+        "{note}"
+    );
+    let interp = cgdl_compiler::interp::Interpreter::new(&program, "");
+    let mut solver = cgdl_runtime::Solver::new(&interp);
+    let plan = cgdl_compiler::queries::plan(&interp, &program.queries[1]).expect("a plan");
+    match cgdl_runtime::report::run_plan(&mut solver, plan) {
+        Err(cgdl_runtime::SolveError::NotASymmetry { .. }) => {}
+        other => panic!("a wrong map answered: {other:?}"),
+    }
+    // Not a permutation of the fields: a heap's size moved.
+    let program = compile_str(&game("", "    symmetry shift => H(b, a, c + 0)\n")).expect("checks");
+    let map = &program.games[0].symmetries[0];
+    assert!(!map.proven);
+    assert!(
+        map.note.contains("not the game's fields in another order"),
+        "{}",
+        map.note
+    );
 }

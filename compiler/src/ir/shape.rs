@@ -35,6 +35,11 @@ impl Shape {
         // Names hash by what they are called, their slots aside: the renaming kept the hash.
         Shape(e, hash)
     }
+
+    /// The expression with its spans forgotten and its own names renamed.
+    pub fn expr(&self) -> &IExpr {
+        &self.0
+    }
 }
 
 impl PartialEq for Shape {

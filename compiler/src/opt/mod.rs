@@ -10,6 +10,7 @@ pub mod domains;
 pub mod elements;
 pub mod elementwise;
 pub mod evaluate;
+pub mod fields;
 pub mod images;
 pub mod inverse;
 pub mod kernel;

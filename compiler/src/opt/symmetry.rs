@@ -415,14 +415,24 @@ pub fn run(program: &mut Program, source: &str) {
             .map(|gid| game_symmetries(program, &interp, source, gid))
             .collect()
     };
-    for (game, o) in program.games.iter_mut().zip(outcomes) {
+    // Maps that permute the fields of a game without sets, proven from its moves.
+    let permuted: Vec<Vec<Option<Result<String, String>>>> = (0..program.games.len())
+        .map(|gid| {
+            (program.games[gid].symmetries.iter())
+                .map(|s| super::fields::prove(program, gid, s))
+                .collect()
+        })
+        .collect();
+    for ((game, o), permuted) in program.games.iter_mut().zip(outcomes).zip(permuted) {
         game.found = o.found;
-        for (s, proof) in game.symmetries.iter_mut().zip(&o.proofs) {
-            s.proven = proof.is_ok();
-            s.note = match proof.as_ref().map(|p| p.first()) {
-                Ok(Some(p)) => format!("proven: {}", p.how),
-                Ok(None) => "proven".to_string(),
-                Err(why) => format!("not proven: {why}"),
+        for ((s, proof), permuted) in game.symmetries.iter_mut().zip(&o.proofs).zip(permuted) {
+            s.proven = proof.is_ok() || matches!(permuted, Some(Ok(_)));
+            // A game without sets: the permutation of its fields says why, not the sets.
+            s.note = match (proof.as_ref().map(|p| p.first()), permuted.as_ref()) {
+                (Ok(Some(p)), _) => format!("proven: {}", p.how),
+                (Ok(None), _) => "proven".to_string(),
+                (Err(_), Some(Ok(how))) => format!("proven: {how}"),
+                (Err(_), Some(Err(why))) | (Err(why), None) => format!("not proven: {why}"),
             };
         }
         let (held, kept): (Vec<_>, Vec<_>) = (game.symmetries.drain(..))
