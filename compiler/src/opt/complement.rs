@@ -81,7 +81,7 @@ pub fn run(program: &mut Program, source: &str) {
             // The listing evaluated every clause at every element of the type without fail.
             super::members::bind_members(&mut m.clauses, &f, &all, &|_| true);
             redirect(&mut m.result, gid, &f, &mut |chain| {
-                let (_, removed) = union_chain(&chain, &f).expect("checked by the listing");
+                let removed = union_chain(&chain, &f).expect("checked by the listing");
                 let mut rest = IExpr::from(IExprKind::Var(f.clone()));
                 for e in removed {
                     rest = IExpr::bin(Op::SetDiff, rest, e.clone(), Default::default());
@@ -151,7 +151,7 @@ fn reads(e: &IExpr, f: &Var) -> bool {
 }
 
 /// Where `e` is `f | E1 | E2 ...` (in any grouping and order, `f` once): the sets `Ei`.
-fn union_chain<'e>(e: &'e IExpr, f: &Var) -> Option<(usize, Vec<&'e IExpr>)> {
+fn union_chain<'e>(e: &'e IExpr, f: &Var) -> Option<Vec<&'e IExpr>> {
     fn walk<'e>(e: &'e IExpr, f: &Var, fields: &mut usize, out: &mut Vec<&'e IExpr>) {
         match e.kind() {
             IExprKind::Var(v) if v.slot == f.slot => *fields += 1,
@@ -169,7 +169,7 @@ fn union_chain<'e>(e: &'e IExpr, f: &Var) -> Option<(usize, Vec<&'e IExpr>)> {
     let mut fields = 0;
     let mut removed = Vec::new();
     walk(e, f, &mut fields, &mut removed);
-    (fields == 1 && !removed.iter().any(|x| reads(x, f))).then_some((fields, removed))
+    (fields == 1 && !removed.iter().any(|x| reads(x, f))).then_some(removed)
 }
 
 /// `e in f` and `e not in f` turned around, in the conjuncts of `cond`.
@@ -300,7 +300,7 @@ fn test<'e>(e: &'e IExpr, f: &Var) -> Option<&'e IExpr> {
 fn results_read_as_written(e: &IExpr, gid: usize, f: &Var, inner: bool) -> bool {
     match e.kind() {
         IExprKind::Pos { game, args, .. } if *game == gid && reads(&args[0], f) => {
-            let Some((_, removed)) = union_chain(&args[0], f) else {
+            let Some(removed) = union_chain(&args[0], f) else {
                 return false;
             };
             !inner || removed.iter().all(|x| !reads_inner(x, e))
@@ -403,7 +403,7 @@ impl Lister<'_, '_> {
 fn positions<'e>(e: &'e IExpr, gid: usize, f: &Var, out: &mut Vec<&'e IExpr>) {
     if let IExprKind::Pos { game, args, .. } = e.kind() {
         if *game == gid {
-            if let Some((_, removed)) = union_chain(&args[0], f) {
+            if let Some(removed) = union_chain(&args[0], f) {
                 out.extend(removed);
             }
             return;
