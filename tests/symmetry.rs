@@ -157,19 +157,34 @@ proptest! {
     }
 }
 
+/// The Grundy value of the whole 3 × 4 board by `examples/cram.cgdl` (patterns,
+/// `components`, declared mirrors), solved by exact search.
+fn example_cram_3_by_4() -> Vec<cgdl::runtime::report::Answer> {
+    let example = resized(&example("cram.cgdl"), 3, 4);
+    let rules: String = (example.lines())
+        .filter(|l| !l.starts_with("value "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    run_source(&(rules + "value grundy of Cram(Cell)\n"), Mode::Exact)
+}
+
+/// The rules of `scripts/variants/NAME` on a 3 × 4 board, without its queries.
+fn variant_rules(name: &str) -> String {
+    let variant = std::fs::read_to_string(common::root().join("scripts/variants").join(name))
+        .expect("the variant");
+    (resized(&variant, 3, 4).lines())
+        .filter(|l| !l.starts_with("value "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// Cram with its regions moved to the corner by a helper (`scripts/variants/cram_corner.cgdl`
 /// on 3 × 4): the compiler proves that values do not change when a position moves, finds
 /// the mirrors on the rules without the move to the corner, and keeps each position as
 /// the least of its images moved to the corner. Positions on the board's edge and away
 /// from it, in both back ends, against exact search.
 fn cram_corner() -> String {
-    let variant = std::fs::read_to_string(common::root().join("scripts/variants/cram_corner.cgdl"))
-        .expect("the variant");
-    let rules: String = (resized(&variant, 3, 4).lines())
-        .filter(|l| !l.starts_with("value "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    rules
+    variant_rules("cram_corner.cgdl")
         + "table grundy, outcome, remoteness of Cram({ x for x in Cell where x.1 >= k }) for k in 0..C
 table grundy, outcome of Cram({ x for x in Cell where x.0 >= k and x != (2, 3) }) for k in 0..R
 value grundy of Cram(Cell)
@@ -192,12 +207,7 @@ fn moves_to_the_corner_keep_values_in_both_back_ends() {
     assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
     // The whole 3 × 4 board against another description of Cram (the example: patterns,
     // `components`, declared mirrors), solved by exact search.
-    let example = resized(&example("cram.cgdl"), 3, 4);
-    let rules: String = (example.lines())
-        .filter(|l| !l.starts_with("value "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let whole = run_source(&(rules + "value grundy of Cram(Cell)\n"), Mode::Exact);
+    let whole = example_cram_3_by_4();
     assert_eq!(common::values(&fast[2]), common::values(&whole[0]));
 }
 
@@ -207,13 +217,7 @@ fn moves_to_the_corner_keep_values_in_both_back_ends() {
 #[test]
 #[ignore = "builds native solvers: .ci/run runs it"]
 fn games_on_the_filled_cells_answer_alike_in_both_back_ends() {
-    let variant = std::fs::read_to_string(common::root().join("scripts/variants/cram_filled.cgdl"))
-        .expect("the variant");
-    let rules: String = (resized(&variant, 3, 4).lines())
-        .filter(|l| !l.starts_with("value "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let source = rules
+    let source = variant_rules("cram_filled.cgdl")
         + "value grundy, outcome, options of Cram({})
 table grundy, outcome, remoteness of Cram({ x for x in Cell where x.1 < k }) for k in 0..C
 value options, moves of Cram({(0, 0), (2, 3)})
@@ -229,11 +233,6 @@ value options, moves of Cram({(0, 0), (2, 3)})
     }
     assert_eq!(stdout(&outs[0]), stdout(&outs[1]));
     assert!(stdout(&outs[0]).contains("Cram({(0, 0), (0, 1)}) = "));
-    let example = resized(&example("cram.cgdl"), 3, 4);
-    let rules: String = (example.lines())
-        .filter(|l| !l.starts_with("value "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let whole = run_source(&(rules + "value grundy of Cram(Cell)\n"), Mode::Exact);
+    let whole = example_cram_3_by_4();
     assert_eq!(common::values(&fast[0])[0], common::values(&whole[0])[0]);
 }

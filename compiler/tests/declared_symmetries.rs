@@ -436,6 +436,18 @@ fn answers(source: &str) -> (Vec<String>, u64) {
     (answers, solver.positions_solved())
 }
 
+/// That query `query` of `program` (interpreted) stops with the error of a declared map that
+/// is no symmetry, never a value.
+fn assert_not_a_symmetry(program: &cgdl_compiler::ir::Program, query: usize) {
+    let interp = cgdl_compiler::interp::Interpreter::new(program, "");
+    let mut solver = cgdl_runtime::Solver::new(&interp);
+    let plan = cgdl_compiler::queries::plan(&interp, &program.queries[query]).expect("a plan");
+    match cgdl_runtime::report::run_plan(&mut solver, plan) {
+        Err(cgdl_runtime::SolveError::NotASymmetry { .. }) => {}
+        other => panic!("a wrong map answered: {other:?}"),
+    }
+}
+
 /// Maps the solver checks (the swaps of three heaps written so that no pass can prove them:
 /// a heap's size plus nothing) are kept for the orbit of each position it expands: every
 /// value is the value without them, the search solves fewer positions, and a map that is no
@@ -474,13 +486,7 @@ value outcome of H(6, 5, 4)
     );
     let wrong = "    symmetry ab => H(b + 0, a, c)\n    symmetry turn => H(6 - a, b, c)\n";
     let program = compile_str(&game(wrong)).expect("the file checks");
-    let interp = cgdl_compiler::interp::Interpreter::new(&program, "");
-    let mut solver = cgdl_runtime::Solver::new(&interp);
-    let plan = cgdl_compiler::queries::plan(&interp, &program.queries[1]).expect("a plan");
-    match cgdl_runtime::report::run_plan(&mut solver, plan) {
-        Err(cgdl_runtime::SolveError::NotASymmetry { .. }) => {}
-        other => panic!("a wrong map answered: {other:?}"),
-    }
+    assert_not_a_symmetry(&program, 1);
 }
 
 /// Swaps of fields proven from the moves (`opt::fields`): the three heaps' swaps are proven,
@@ -534,13 +540,7 @@ value outcome, remoteness of H(6, 5, 4)
         note.contains("move `two` with the fields permuted"),
         "{note}"
     );
-    let interp = cgdl_compiler::interp::Interpreter::new(&program, "");
-    let mut solver = cgdl_runtime::Solver::new(&interp);
-    let plan = cgdl_compiler::queries::plan(&interp, &program.queries[1]).expect("a plan");
-    match cgdl_runtime::report::run_plan(&mut solver, plan) {
-        Err(cgdl_runtime::SolveError::NotASymmetry { .. }) => {}
-        other => panic!("a wrong map answered: {other:?}"),
-    }
+    assert_not_a_symmetry(&program, 1);
     // Not a permutation of the fields: a heap's size moved.
     let program = compile_str(&game("", "    symmetry shift => H(b, a, c + 0)\n")).expect("checks");
     let map = &program.games[0].symmetries[0];

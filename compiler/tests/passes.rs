@@ -1282,10 +1282,23 @@ type LocalMove = (u8, Vec<(u8, u8)>, u8, bool);
 /// test cells at offsets from it, and take away `a` with some of those cells and perhaps
 /// cells beside them that they do not test.
 fn local_game(moves: &[LocalMove], partizan: bool) -> String {
-    let mut s = String::from(
+    local_game_written(moves, partizan, false)
+}
+
+/// [`local_game`] written on the filled cells: each tested cell `not in` the set (inside
+/// the board: its offsets bounded), and each move's cells added to it; its first query
+/// asks for the options too.
+fn filled_local_game(moves: &[LocalMove], partizan: bool) -> String {
+    local_game_written(moves, partizan, true)
+}
+
+/// [`local_game`], on the cells left or (`filled`) on the cells filled.
+fn local_game_written(moves: &[LocalMove], partizan: bool, filled: bool) -> String {
+    let field = if filled { "f" } else { "s" };
+    let mut s = format!(
         "const R = 3\nconst C = 4\ntype Cell = (0..R, 0..C)\n\
-         fn near(v: Cell) -> set<Cell> = { w for w in Cell where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }\n\
-         game G(s: set<Cell>) {\n",
+         fn near(v: Cell) -> set<Cell> = {{ w for w in Cell where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }}\n\
+         game G({field}: set<Cell>) {{\n",
     );
     for (i, (side, offsets, taken, near)) in moves.iter().enumerate() {
         let side = match (partizan, side % 2) {
@@ -1294,21 +1307,29 @@ fn local_game(moves: &[LocalMove], partizan: bool) -> String {
             (true, _) => "right ",
         };
         let cell = |&(dr, dc): &(u8, u8)| format!("(a.0 + {dr}, a.1 + {dc})");
-        let tests: String = offsets
-            .iter()
-            .map(|o| format!(", {} in s", cell(o)))
+        let tests: String = (offsets.iter())
+            .map(|o @ (dr, dc)| match filled {
+                false => format!(", {} in s", cell(o)),
+                true => format!(", a.0 + {dr} < R, a.1 + {dc} < C, {} not in f", cell(o)),
+            })
             .collect();
-        let mut gone = vec!["a".to_string()];
-        gone.extend(
+        let mut cells = vec!["a".to_string()];
+        cells.extend(
             (offsets.iter().enumerate())
                 .filter(|(k, _)| taken >> k & 1 == 1)
                 .map(|(_, o)| cell(o)),
         );
-        let near = if *near { " - near(a)" } else { "" };
-        s.push_str(&format!(
-            "    {side}move m{i}(a in s{tests}) => G(s - {{{}}}{near})\n",
-            gone.join(", ")
-        ));
+        let cells = cells.join(", ");
+        s.push_str(&match (filled, near) {
+            (false, near) => {
+                let near = if *near { " - near(a)" } else { "" };
+                format!("    {side}move m{i}(a in s{tests}) => G(s - {{{cells}}}{near})\n")
+            }
+            (true, near) => {
+                let near = if *near { " | near(a)" } else { "" };
+                format!("    {side}move m{i}(a in Cell, a not in f{tests}) => G(f | {{{cells}}}{near})\n")
+            }
+        });
     }
     s.push_str("}\n");
     let value = if partizan {
@@ -1316,11 +1337,34 @@ fn local_game(moves: &[LocalMove], partizan: bool) -> String {
     } else {
         "grundy, remoteness, misere_outcome"
     };
-    s.push_str(&format!("value {value} of G(Cell)\n"));
+    let removed = "{ (r, c) for r in 0..R, c in 0..C where (r * C + c) % k == 1 }";
+    let (first, table) = match filled {
+        false => (
+            format!("value {value} of G(Cell)"),
+            format!("G(Cell - {removed})"),
+        ),
+        true => (
+            format!("value {value}, options of G({{}})"),
+            format!("G({removed})"),
+        ),
+    };
     s.push_str(&format!(
-        "table {value} of G(Cell - {{ (r, c) for r in 0..R, c in 0..C where (r * C + c) % k == 1 }}) for k in 2..7\n"
+        "{first}\ntable {value} of {table} for k in 2..7\n"
     ));
     s
+}
+
+/// One or two random moves of [`local_game`]'s form.
+fn local_moves() -> impl proptest::strategy::Strategy<Value = Vec<LocalMove>> {
+    proptest::collection::vec(
+        (
+            0u8..2,
+            proptest::collection::vec((0u8..2, 0u8..3), 0..3),
+            0u8..8,
+            proptest::prelude::any::<bool>(),
+        ),
+        1..3,
+    )
 }
 
 proptest::proptest! {
@@ -1330,15 +1374,7 @@ proptest::proptest! {
     /// the splits pass finds one: about 60 % of them) they answer every query as written.
     #[test]
     fn local_games_answer_as_written_when_split(
-        moves in proptest::collection::vec(
-            (
-                0u8..2,
-                proptest::collection::vec((0u8..2, 0u8..3), 0..3),
-                0u8..8,
-                proptest::prelude::any::<bool>(),
-            ),
-            1..3,
-        ),
+        moves in local_moves(),
         partizan in proptest::prelude::any::<bool>(),
     ) {
         let source = local_game(&moves, partizan);
@@ -1367,50 +1403,6 @@ fn complemented(program: &Program, game: &str) -> bool {
     made
 }
 
-/// [`local_game`] written on the filled cells: each tested cell `not in` the set (inside
-/// the board: its offsets bounded), and each move's cells added to it.
-fn filled_local_game(moves: &[LocalMove], partizan: bool) -> String {
-    let mut s = String::from(
-        "const R = 3\nconst C = 4\ntype Cell = (0..R, 0..C)\n\
-         fn near(v: Cell) -> set<Cell> = { w for w in Cell where abs(w.0 - v.0) + abs(w.1 - v.1) == 1 }\n\
-         game G(f: set<Cell>) {\n",
-    );
-    for (i, (side, offsets, taken, near)) in moves.iter().enumerate() {
-        let side = match (partizan, side % 2) {
-            (false, _) => "",
-            (true, 0) => "left ",
-            (true, _) => "right ",
-        };
-        let cell = |&(dr, dc): &(u8, u8)| format!("(a.0 + {dr}, a.1 + {dc})");
-        let tests: String = offsets
-            .iter()
-            .map(|o @ (dr, dc)| format!(", a.0 + {dr} < R, a.1 + {dc} < C, {} not in f", cell(o)))
-            .collect();
-        let mut filled = vec!["a".to_string()];
-        filled.extend(
-            (offsets.iter().enumerate())
-                .filter(|(k, _)| taken >> k & 1 == 1)
-                .map(|(_, o)| cell(o)),
-        );
-        let near = if *near { " | near(a)" } else { "" };
-        s.push_str(&format!(
-            "    {side}move m{i}(a in Cell, a not in f{tests}) => G(f | {{{}}}{near})\n",
-            filled.join(", ")
-        ));
-    }
-    s.push_str("}\n");
-    let value = if partizan {
-        "canonical"
-    } else {
-        "grundy, remoteness, misere_outcome"
-    };
-    s.push_str(&format!("value {value}, options of G({{}})\n"));
-    s.push_str(&format!(
-        "table {value} of G({{ (r, c) for r in 0..R, c in 0..C where (r * C + c) % k == 1 }}) for k in 2..7\n"
-    ));
-    s
-}
-
 /// Each answer's values but its options (which name positions), and its table's rows.
 fn values_but_options(answers: Vec<Result<Answer, String>>) -> Vec<String> {
     (answers.into_iter())
@@ -1436,15 +1428,7 @@ proptest::proptest! {
     /// as the same game written on the free cells.
     #[test]
     fn filled_local_games_answer_as_written_on_the_complement(
-        moves in proptest::collection::vec(
-            (
-                0u8..2,
-                proptest::collection::vec((0u8..2, 0u8..3), 0..3),
-                0u8..8,
-                proptest::prelude::any::<bool>(),
-            ),
-            1..3,
-        ),
+        moves in local_moves(),
         partizan in proptest::prelude::any::<bool>(),
     ) {
         let source = filled_local_game(&moves, partizan);
