@@ -266,8 +266,7 @@ impl Gen<'_> {
     /// The game made to solve game `gid` on its set's complement, where there is one: its
     /// id, and its stored set made `gid`'s set as [`Gen::complemented`] does.
     fn complement_game(&self, gid: usize, s: &Ident) -> Option<(usize, TokenStream)> {
-        let free = (self.program.games.iter())
-            .position(|h| h.complement_of.as_ref().is_some_and(|c| c.game == gid))?;
+        let free = self.program.complement_game(gid)?;
         Some((free, self.complemented(free, s)?))
     }
 
@@ -862,12 +861,10 @@ impl Gen<'_> {
             signature.join(", ")
         );
         let other = many.then(|| quote!(_ => ::std::option::Option::None,));
-        let free = (self.program.games.iter())
-            .position(|h| h.complement_of.as_ref().is_some_and(|c| c.game == gid))
-            .map(|free| {
-                let fv = &self.names.games[free].variant;
-                quote!(Pos::#fv(..) => ::std::option::Option::Some(#ty { pos }),)
-            });
+        let free = self.program.complement_game(gid).map(|free| {
+            let fv = &self.names.games[free].variant;
+            quote!(Pos::#fv(..) => ::std::option::Option::Some(#ty { pos }),)
+        });
         let new_doc = format!(
             " `{}(...)`. Panics if a field is outside its declared type; [`{}::try_new`] \
              returns the error instead.",

@@ -1632,8 +1632,13 @@ impl Program {
     /// such a position's Grundy value by nimber search (`Rules::splits`).
     pub fn splits(&self, gid: usize) -> bool {
         self.games[gid].splits()
-            || (self.games.iter())
-                .any(|h| h.complement_of.as_ref().is_some_and(|c| c.game == gid) && h.splits())
+            || (self.complement_game(gid)).is_some_and(|free| self.games[free].splits())
+    }
+
+    /// The game the compiler made to solve game `gid` on its set's complement
+    /// (`crate::opt::complement`), where there is one.
+    pub fn complement_game(&self, gid: usize) -> Option<usize> {
+        (self.games.iter()).position(|h| h.complement_of.as_ref().is_some_and(|c| c.game == gid))
     }
 
     /// The games the file declares (not those the compiler made).
