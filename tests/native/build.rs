@@ -16,6 +16,7 @@ fn main() {
     println!("cargo:rerun-if-changed=wrong_symmetries.rs");
     println!("cargo:rerun-if-changed=loopy_digraphs.rs");
     println!("cargo:rerun-if-changed=natural.cgdl");
+    println!("cargo:rerun-if-changed=permuted.cgdl");
     println!("cargo:rerun-if-changed=../../examples");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
 
@@ -39,6 +40,8 @@ fn main() {
     build.file("names.cgdl");
     // Games whose symmetries the compiler finds (tests/found_symmetries.rs).
     build.file("natural.cgdl");
+    // Games whose declared maps permute their fields (tests/permuted_fields.rs).
+    build.file("permuted.cgdl");
     // Declared symmetries, most of them wrong (tests/checked_symmetries.rs).
     let wrong = out.join("wrong_symmetries.cgdl");
     std::fs::write(&wrong, wrong_symmetries::source()).expect("write wrong_symmetries.cgdl");

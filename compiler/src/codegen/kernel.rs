@@ -118,6 +118,8 @@ impl Gen<'_> {
         let lints = super::user_code_lints(&["redundant_closure_call"]);
         let kernel = quote! {
             #[doc = #doc]
+            // A game's fields, then the kernel's own four.
+            #[allow(clippy::too_many_arguments)]
             fn #name(
                 #(#params,)*
                 known: &dyn Fn(Pos) -> ::std::option::Option<u32>,

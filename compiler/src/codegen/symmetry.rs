@@ -239,6 +239,59 @@ fn bit_group(generators: &[BitSymmetry]) -> Option<Vec<BitSymmetry>> {
     Some(group)
 }
 
+/// The most elements of a group of permutations of fields whose images a least-image arm
+/// tries one by one (`Gen::permutation_arm`).
+const PERMUTATION_GROUP: usize = 64;
+
+/// The group the permutations `perms` of `n` fields generate (`σ(p)_i = p_π(i)`, the
+/// identity first), or `None` past 5040 elements.
+fn permutation_group(perms: &[Vec<usize>], n: usize) -> Option<Vec<Vec<usize>>> {
+    let mut group = vec![(0..n).collect::<Vec<usize>>()];
+    let mut seen: HashSet<Vec<usize>> = group.iter().cloned().collect();
+    let mut next = 0;
+    while next < group.len() {
+        for pi in perms {
+            let composed: Vec<usize> = pi.iter().map(|&j| group[next][j]).collect();
+            if seen.insert(composed.clone()) {
+                if group.len() == 5040 {
+                    return None;
+                }
+                group.push(composed);
+            }
+        }
+        next += 1;
+    }
+    Some(group)
+}
+
+/// The orbits of `0..n` under the permutations `perms`, each in increasing order.
+fn field_orbits(perms: &[Vec<usize>], n: usize) -> Vec<Vec<usize>> {
+    let mut orbit_of: Vec<usize> = (0..n).collect();
+    let find = |orbit_of: &Vec<usize>, mut i: usize| {
+        while orbit_of[i] != i {
+            i = orbit_of[i];
+        }
+        i
+    };
+    for pi in perms {
+        for (i, &j) in pi.iter().enumerate() {
+            let (a, b) = (find(&orbit_of, i), find(&orbit_of, j));
+            orbit_of[a.max(b)] = a.min(b);
+        }
+    }
+    let mut orbits: Vec<Vec<usize>> = Vec::new();
+    let mut index = vec![usize::MAX; n];
+    for i in 0..n {
+        let root = find(&orbit_of, i);
+        if index[root] == usize::MAX {
+            index[root] = orbits.len();
+            orbits.push(Vec::new());
+        }
+        orbits[index[root]].push(i);
+    }
+    orbits
+}
+
 /// What a game with symmetries adds to the universe's `Rules`.
 pub(super) struct SymmetryArms {
     /// The arm of `Rules::least_image_fixing`.
@@ -322,6 +375,12 @@ impl Gen<'_> {
                 checked: None,
                 small: group.len() <= INLINED_GROUP,
             }));
+        }
+        if let Some(arms) = (!checked)
+            .then(|| self.permutation_arm(gid, game))
+            .flatten()
+        {
+            return Ok(Some(arms));
         }
         let mut read: HashSet<Rc<str>> = HashSet::new();
         let (mut arms, mut statics) = (Vec::new(), Vec::new());
@@ -490,6 +549,107 @@ impl Gen<'_> {
             checked,
             small: false,
         }))
+    }
+
+    /// The arm of `Rules::least_image_fixing` for a game whose declared maps are proven and
+    /// each permutes its fields (`Game::field_permutation`) among fields stored alike: where
+    /// the group they generate is every permutation within each of its orbits of fields
+    /// (three heaps and their swaps), each orbit's stored values sorted; where it is some
+    /// other group of at most [`PERMUTATION_GROUP`] elements, the least of their images.
+    /// Either is the least image in `Pos` order (fields compared in order), with each map's
+    /// bit where it fixes the position. `None` for other games.
+    fn permutation_arm(&self, gid: usize, game: &Game) -> Option<SymmetryArms> {
+        let perms: Vec<Vec<usize>> = (game.symmetries.iter())
+            .map(|s| game.field_permutation(gid, &s.result))
+            .collect::<Option<_>>()?;
+        let packing = &self.layout.games[gid].fields;
+        let alike = |i: usize, j: usize| match (&packing[i], &packing[j]) {
+            (Packed::Plain, Packed::Plain) => true,
+            (Packed::Narrow(a), Packed::Narrow(b)) => a == b,
+            (Packed::Bits(a, x), Packed::Bits(b, y)) => a == b && x == y,
+            (Packed::Ranks(a, x), Packed::Ranks(b, y)) => a == b && x == y,
+            (Packed::Domain(a, x), Packed::Domain(b, y)) => a == b && x == y,
+            // Each list field has its own interner.
+            _ => false,
+        };
+        if !(perms.iter()).all(|pi| pi.iter().enumerate().all(|(i, &j)| alike(i, j))) {
+            return None;
+        }
+        let group = permutation_group(&perms, game.fields.len())?;
+        let fields = self.field_names(game);
+        let pattern = self.pos_pattern(gid, &fields);
+        // Map `k` fixes the position where every field it moves equals its image's.
+        let fixes = perms
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k < 64)
+            .map(|(k, pi)| {
+                let pairs: std::collections::BTreeSet<(usize, usize)> = (pi.iter().enumerate())
+                    .filter(|&(i, &j)| i != j)
+                    .map(|(i, &j)| (i.min(j), i.max(j)))
+                    .collect();
+                let same = pairs.into_iter().map(|(i, j)| {
+                    let (a, b) = (&fields[i], &fields[j]);
+                    quote!(#a == #b)
+                });
+                let bit = Literal::u64_unsuffixed(1 << k);
+                quote!(if #(#same)&&* { fixing |= #bit; })
+            });
+        let orbits = field_orbits(&perms, game.fields.len());
+        let full: usize = (orbits.iter())
+            .map(|o| (1..=o.len()).product::<usize>())
+            .product();
+        let least = if group.len() == full {
+            let mut sorted: Vec<TokenStream> = fields.iter().map(|f| quote!(#f)).collect();
+            let sorts = (orbits.iter().enumerate())
+                .filter(|(_, o)| o.len() > 1)
+                .map(|(b, orbit)| {
+                    let block = format_ident!("block_{b}");
+                    let values = orbit.iter().map(|&i| &fields[i]);
+                    for (k, &i) in orbit.iter().enumerate() {
+                        let k = Literal::usize_unsuffixed(k);
+                        sorted[i] = quote!(#block[#k]);
+                    }
+                    quote! {
+                        let mut #block = [#(#values),*];
+                        #block.sort_unstable();
+                    }
+                })
+                .collect::<Vec<_>>();
+            let image = self.pos_pattern(gid, &sorted);
+            quote!(#(#sorts)* (#image, fixing))
+        } else if group.len() <= PERMUTATION_GROUP {
+            let tries = group
+                .iter()
+                .filter(|g| g.iter().enumerate().any(|(i, &j)| i != j));
+            let tries = tries.map(|g| {
+                let image =
+                    self.pos_pattern(gid, &g.iter().map(|&j| &fields[j]).collect::<Vec<_>>());
+                quote! {
+                    let image = #image;
+                    if image < least {
+                        least = image;
+                    }
+                }
+            });
+            quote! {
+                let mut least = pos;
+                #(#tries)*
+                (least, fixing)
+            }
+        } else {
+            return None;
+        };
+        Some(SymmetryArms {
+            least: quote!(#pattern => {
+                let mut fixing = 0u64;
+                #(#fixes)*
+                #least
+            }),
+            items: quote!(),
+            checked: None,
+            small: group.len() == full || group.len() <= INLINED_GROUP,
+        })
     }
 
     /// For a game whose declared maps the solver checks and that has found symmetries too:
@@ -908,7 +1068,7 @@ impl Gen<'_> {
             };
             rank = Some(match rank {
                 None => digit,
-                Some(rank) => quote!(#rank * #count + #digit),
+                Some(rank) => quote!((#rank) * #count + #digit),
             });
         }
         quote!(let context: usize = #rank;)

@@ -1513,6 +1513,32 @@ pub struct ContextGroup {
 }
 
 impl Game {
+    /// `π` where `image` (a symmetry's image of a position of this game, game `gid`) is
+    /// `G(f_π(0), f_π(1), ...)`: each field once, each of the type of the field whose place
+    /// it takes. The map then permutes the fields: `σ(p)_i = p_π(i)`.
+    pub fn field_permutation(&self, gid: usize, image: &IExpr) -> Option<Vec<usize>> {
+        let IExprKind::Pos { game: g, args, .. } = image.kind() else {
+            return None;
+        };
+        if *g != gid || args.len() != self.fields.len() {
+            return None;
+        }
+        let pi: Vec<usize> = (args.iter())
+            .map(|a| match a.kind() {
+                IExprKind::Var(v) if v.slot.index() < self.fields.len() => Some(v.slot.index()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let mut seen = vec![false; pi.len()];
+        for (i, &j) in pi.iter().enumerate() {
+            if seen[j] || self.fields[i].ty != self.fields[j].ty {
+                return None;
+            }
+            seen[j] = true;
+        }
+        Some(pi)
+    }
+
     /// Whether the game declares a symmetry that the solver must check as it runs (one
     /// not proven): its positions are kept as least images only with that check.
     pub fn checks_symmetries(&self) -> bool {

@@ -32,7 +32,7 @@ pub fn prove(program: &Program, gid: usize, sym: &Symmetry) -> Option<Result<Str
     if game.fields.iter().any(|f| matches!(f.ty, FieldTy::Set(_))) {
         return None;
     }
-    let Some(pi) = permutation(game, gid, &sym.result) else {
+    let Some(pi) = game.field_permutation(gid, &sym.result) else {
         return Some(Err(
             "its image is not the game's fields in another order (each of the type of the \
              field whose place it takes)"
@@ -64,31 +64,6 @@ pub fn prove(program: &Program, gid: usize, sym: &Symmetry) -> Option<Result<Str
     Some(Ok(
         "its moves are permuted as it permutes the fields".to_string()
     ))
-}
-
-/// `π` where `result` is `G(f_π(0), f_π(1), ...)`, each field once, each of the type of the
-/// field whose place it takes.
-fn permutation(game: &Game, gid: usize, result: &IExpr) -> Option<Vec<usize>> {
-    let IExprKind::Pos { game: g, args, .. } = result.kind() else {
-        return None;
-    };
-    if *g != gid || args.len() != game.fields.len() {
-        return None;
-    }
-    let pi: Vec<usize> = (args.iter())
-        .map(|a| match a.kind() {
-            IExprKind::Var(v) if v.slot.index() < game.fields.len() => Some(v.slot.index()),
-            _ => None,
-        })
-        .collect::<Option<_>>()?;
-    let mut seen = vec![false; pi.len()];
-    for (i, &j) in pi.iter().enumerate() {
-        if seen[j] || game.fields[i].ty != game.fields[j].ty {
-            return None;
-        }
-        seen[j] = true;
-    }
-    Some(pi)
 }
 
 /// The field in slot `i` of `game`, as a name.

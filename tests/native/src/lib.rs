@@ -45,6 +45,12 @@ pub mod natural {
     include!(concat!(env!("OUT_DIR"), "/natural.rs"));
 }
 
+/// `permuted.cgdl`: games whose declared symmetries permute their fields.
+#[allow(missing_docs)]
+pub mod permuted {
+    include!(concat!(env!("OUT_DIR"), "/permuted.rs"));
+}
+
 /// `wrong_symmetries.cgdl` (written by build.rs from `wrong_symmetries.rs`): declared
 /// symmetries, most of them wrong.
 #[allow(missing_docs)]

@@ -9,6 +9,7 @@ mod loopy_digraphs;
 mod memo_keys;
 mod names;
 mod partizan_outcome;
+mod permuted_fields;
 mod probe;
 mod regions;
 mod symmetries;
