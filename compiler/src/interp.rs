@@ -1032,7 +1032,7 @@ fn parts(op: &PartsOp, env: &mut Vec<Val>, cx: Option<&Interpreter>) -> Result<V
     };
     // A set within the board is divided by the board's table, its cells by rank.
     let Some(ranks) = (whole.iter())
-        .map(|x| board_rank(*board, x))
+        .map(|x| board.rank(x))
         .collect::<Option<Vec<usize>>>()
     else {
         return eval(&op.written, env, cx);

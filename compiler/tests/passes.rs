@@ -487,7 +487,7 @@ fn components_by_a_table_of_cells_is_divided_by_the_table() {
     let (written, optimized) = both(&cram);
     assert!(kinds(&written).is_empty());
     // Each move's sum over the parts, on the 3 × 4 board; inside it the parts themselves.
-    let sum = "sum true (0, 3, 0, 4)";
+    let sum = "sum true Board((0, 3, 0, 4))";
     assert_eq!(kinds(&optimized), [sum, "sets", sum, "sets"]);
     // The interpreter reads the board's table: one that joins nothing gives other values.
     let mut wrong = optimized.clone();
@@ -510,7 +510,7 @@ fn components_by_a_table_of_cells_is_divided_by_the_table() {
         .replace("sum(Cram(part) for part", "sum(Cram(part - {}) for part")
         .replace("symmetry", "// symmetry");
     let (_, optimized) = both(&computed);
-    assert_eq!(kinds(&optimized)[0], "sum false (0, 3, 0, 4)");
+    assert_eq!(kinds(&optimized)[0], "sum false Board((0, 3, 0, 4))");
     // A step that does not cover the board (no neighbours for the last row) divides by the
     // table, but the sum over the parts is not on the board's bits.
     let partial = cram.replace(
@@ -540,6 +540,42 @@ fn components_by_a_table_of_cells_is_divided_by_the_table() {
     let unlike = cram.replace("x => neighbours(x)", "x => neighbours(x) - {(0, 0)}");
     let (_, optimized) = both(&unlike);
     assert!(kinds(&optimized).is_empty());
+    // Cells numbered row by row: the parts of a set of numbers, ranked from the least.
+    let numbered = "const R = 3
+const C = 4
+type Cell = 0..(R * C)
+fn neighbours(x: Cell) -> set<Cell> =
+    { y for y in Cell where (abs(y - x) == 1 and y / C == x / C) or abs(y - x) == C }
+game Cram(empty: set<Cell>) {
+    move across(x in empty, x % C + 1 < C, x + 1 in empty) =>
+        sum(Cram(part) for part in components(empty - {x, x + 1}, y => neighbours(y)))
+    move down(x in empty, x + C in empty) =>
+        sum(Cram(part) for part in components(empty - {x, x + C}, y => neighbours(y)))
+}
+value outcome, grundy of Cram(Cell)
+table grundy of Cram({ x for x in Cell where x < n }) for n in 0..=12
+table grundy of Cram({ x for x in Cell where (x * k) % 5 != 0 }) for k in 0..5
+";
+    let (written, optimized) = both(numbered);
+    assert!(kinds(&written).is_empty());
+    let sum = "sum true Range(0, 11)";
+    assert_eq!(kinds(&optimized), [sum, "sets", sum, "sets"]);
+    let as_cells = answers(&both(&cram).1, &cram);
+    let by_number = answers(&optimized, numbered);
+    assert_eq!(answers(&written, numbered), by_number);
+    // Cram(Cell)'s values, as on the board of cells.
+    let values = |a: &Result<cgdl_runtime::report::Answer, String>| match a {
+        Ok(cgdl_runtime::report::Answer::Value { values, .. }) => values.clone(),
+        other => panic!("a value: {other:?}"),
+    };
+    assert_eq!(values(&by_number[0]), values(&as_cells[0]));
+    let mut wrong = optimized.clone();
+    for g in &mut wrong.games {
+        if let GameKind::Rules(moves) = &mut g.kind {
+            moves.iter_mut().for_each(|m| unjoin(&mut m.result));
+        }
+    }
+    assert_ne!(answers(&wrong, numbered), by_number);
 }
 
 #[test]

@@ -36,7 +36,14 @@ impl Gen<'_> {
             let step = #next;
             ::std::result::Result::Ok(step)
         });
-        let Some(steps) = steps else {
+        // The table's code words are for board cells; numbers take the step as written
+        // (the function's own table).
+        let coded = steps.filter(|s| {
+            (s.by_cell.iter()).all(|(x, step)| {
+                cell_code(x).is_some() && step.iter().all(|y| cell_code(y).is_some())
+            })
+        });
+        let Some(steps) = coded else {
             return Ok(quote!(#rt::native::components(#whole, #step)?));
         };
         let entries = steps.by_cell.iter().map(|(cell, step)| {
@@ -92,8 +99,9 @@ impl Gen<'_> {
             unreachable!("a sum of parts is a sum")
         };
         let general = self.emit_sum_leaves(elem, clauses)?;
-        let wide = match &self.layout.games[*game].fields[0] {
-            Packed::Ranks(t, wide) if t.board() == Some(*board) => *wide,
+        let wide = match (&self.layout.games[*game].fields[0], board) {
+            (Packed::Ranks(t, wide), Ranked::Board(b)) if t.board() == Some(*b) => *wide,
+            (Packed::Bits(lo, wide), Ranked::Range(from, _)) if lo == from => *wide,
             _ => {
                 return Ok(quote!({
                     let start = out.open_sum();
@@ -102,21 +110,34 @@ impl Gen<'_> {
                 } out.check()?;))
             }
         };
-        let (r0, rows, c0, cols) = *board;
+        // Whether the set divided lies among the ranked elements, its bits by rank, and a
+        // part's bits as the set of elements.
+        let (within, pack, unpack) = match *board {
+            Ranked::Board((r0, rows, c0, cols)) => (
+                quote!(whole.cells_within(#r0, #rows, #c0, #cols)),
+                quote!(pack_cells(&whole, #r0, #rows, #c0, #cols)),
+                quote!(unpack_cells(#r0, #rows, #c0, #cols)),
+            ),
+            Ranked::Range(lo, hi) => (
+                quote!(whole.within(#lo, #hi)),
+                quote!(pack(&whole, #lo)),
+                quote!(unpack(#lo)),
+            ),
+        };
         let whole = self.value(op.closure().0)?;
         let steps = joined.iter().map(|&w| Literal::u128_unsuffixed(w));
         let v = &self.names.games[*game].variant;
-        let (bits, word) = match wide {
-            true => (quote!(Bits), quote!(part)),
-            false => (quote!(Bits64), quote!(part as u64)),
+        let (bits, word, ranks) = match wide {
+            true => (quote!(Bits), quote!(part), quote!(ranks.0)),
+            false => (quote!(Bits64), quote!(part as u64), quote!(u128::from(ranks.0))),
         };
         let each_part = if *direct {
             quote! {
-                #rt::native::rank_components(u128::from(ranks.0), &STEPS, |part| {
+                #rt::native::rank_components(#ranks, &STEPS, |part| {
                     out.leaf(Pos::#v(#rt::native::#bits(#word)))
                 });
             }
-        } else if *corner {
+        } else if let (true, Ranked::Board((_, rows, _, cols))) = (*corner, board) {
             // The part (never empty) moved to the corner on its bits: the board's ranks are
             // the field's, from its first cell `(0, 0)`.
             let moved = match wide {
@@ -124,7 +145,7 @@ impl Gen<'_> {
                 false => quote!(#rt::native::to_corner64(part as u64, #rows, #cols)),
             };
             quote! {
-                #rt::native::rank_components(u128::from(ranks.0), &STEPS, |part| {
+                #rt::native::rank_components(#ranks, &STEPS, |part| {
                     out.leaf(Pos::#v(#rt::native::#bits(#moved)))
                 });
             }
@@ -132,8 +153,8 @@ impl Gen<'_> {
             let name = self.binder(part);
             let leaf = self.position(elem)?;
             quote! {
-                #rt::native::try_rank_components(u128::from(ranks.0), &STEPS, |part| {
-                    let #name = #rt::native::#bits(#word).unpack_cells(#r0, #rows, #c0, #cols);
+                #rt::native::try_rank_components(#ranks, &STEPS, |part| {
+                    let #name = #rt::native::#bits(#word).#unpack;
                     out.leaf(#leaf);
                     ::std::result::Result::Ok(())
                 })?;
@@ -145,8 +166,8 @@ impl Gen<'_> {
                     ::std::sync::LazyLock::new(|| #rt::native::RankSteps::new(&[#(#steps),*]));
                 let start = out.open_sum();
                 let whole = #whole;
-                if whole.cells_within(#r0, #rows, #c0, #cols) {
-                    let ranks = #rt::native::#bits::pack_cells(&whole, #r0, #rows, #c0, #cols);
+                if #within {
+                    let ranks = #rt::native::#bits::#pack;
                     #each_part
                 } else {
                     #general

@@ -632,8 +632,8 @@ pub enum PartsKind {
     /// The list of parts (`components(...)` itself).
     Sets,
     /// `sum(G(arg) for part in components(...))`, `G` a game whose one field is a set of
-    /// the cells of `board`: where the set divided lies in the board, each part goes to
-    /// the sum by the board's table `joined`.
+    /// the elements `board` ranks (a board's cells, a range's numbers): where the set
+    /// divided lies among them, each part goes to the sum by the table `joined`.
     Sum {
         /// `G`.
         game: usize,
@@ -645,10 +645,10 @@ pub enum PartsKind {
         /// (`G(shift(part))`, `crate::opt::translations::corner_fn`; the board's first cell
         /// is `(0, 0)`): a part is never empty, so native code moves its bits.
         corner: bool,
-        /// The cells of `G`'s field: `(r0, rows, c0, cols)`.
-        board: (u32, u32, u32, u32),
-        /// For each cell of the board by rank (row by row), the ranks of the cells a step
-        /// joins it to, from it or into it.
+        /// The elements of `G`'s field: a board's cells or a range's numbers.
+        board: Ranked,
+        /// For each element by rank (a board's cells row by row), the ranks of the elements
+        /// a step joins it to, from it or into it.
         joined: Rc<[u128]>,
     },
 }

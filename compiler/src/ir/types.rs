@@ -390,6 +390,49 @@ impl fmt::Display for Val {
     }
 }
 
+/// The elements whose parts a division finds on bits ([`crate::ir::PartsKind::Sum`]): a
+/// board's cells, row by row ([`FieldTy::board`]), or the numbers of a range, from its
+/// least; at most 128 of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranked {
+    /// The cells of a board `(r0, rows, c0, cols)`.
+    Board((u32, u32, u32, u32)),
+    /// The numbers `lo..=hi`.
+    Range(i64, i64),
+}
+
+impl Ranked {
+    /// The elements of a type that are ranked so: a board's cells, or a range's numbers, at
+    /// most 128 of them.
+    pub fn of(t: &FieldTy) -> Option<Ranked> {
+        let ranked = match (t, t.board()) {
+            (_, Some(board)) => Ranked::Board(board),
+            (FieldTy::Range(lo, hi), None) => Ranked::Range(*lo, *hi),
+            _ => return None,
+        };
+        (ranked.count() <= 128).then_some(ranked)
+    }
+
+    /// How many elements there are.
+    pub fn count(&self) -> usize {
+        match *self {
+            Ranked::Board((_, rows, _, cols)) => (rows * cols) as usize,
+            Ranked::Range(lo, hi) => (hi - lo + 1).max(0) as usize,
+        }
+    }
+
+    /// The rank of `v`, when it is one of the elements.
+    pub fn rank(&self, v: &Val) -> Option<usize> {
+        match (*self, v) {
+            (Ranked::Board(board), _) => board_rank(board, v),
+            (Ranked::Range(lo, hi), Val::Int(x)) => {
+                (lo..=hi).contains(x).then(|| (x - lo) as usize)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The rank of cell `v` on `board` (`(r0, rows, c0, cols)`, [`FieldTy::board`]), row by
 /// row, when it lies on it.
 pub fn board_rank((r0, rows, c0, cols): (u32, u32, u32, u32), v: &Val) -> Option<usize> {

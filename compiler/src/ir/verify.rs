@@ -318,7 +318,7 @@ impl Verifier<'_> {
                         PartsKind::Sum {
                             game,
                             part,
-                            board: (_, rows, _, cols),
+                            board,
                             joined,
                             ..
                         },
@@ -334,10 +334,7 @@ impl Verifier<'_> {
                         };
                         let of_game =
                             matches!(elem.kind(), IExprKind::Pos { game: g, .. } if g == game);
-                        one_part
-                            && of_game
-                            && joined.len() == (rows * cols) as usize
-                            && joined.len() <= 128
+                        one_part && of_game && joined.len() == board.count() && joined.len() <= 128
                     }
                     _ => false,
                 };

@@ -4,7 +4,8 @@
 //! positions over those parts, `sum(G(part) for part in components(...))` (or `G(h(part))`),
 //! where `G`'s one field is a set of the cells of a board whose every cell the table holds,
 //! holds the board's table of joined cells by rank too, so that each part is found on the
-//! field's bits and goes straight to the sum.
+//! field's bits and goes straight to the sum. Numbers stand for cells alike (`set<0..30>`,
+//! the cells of a board numbered row by row: [`Ranked`]), ranked from the range's least.
 //!
 //! Both back ends read the tables. The step is the function and its table holds its
 //! values, so every value is the program's: a cell the table does not hold takes the step
@@ -29,7 +30,7 @@ pub fn run(program: &mut Program, _source: &str) {
                 [Field {
                     ty: FieldTy::Set(t),
                     ..
-                }] => t.board(),
+                }] => Ranked::of(t),
                 _ => None,
             })
             .collect(),
@@ -41,15 +42,19 @@ pub fn run(program: &mut Program, _source: &str) {
 }
 
 /// Function `id`'s table as cells, when it has one parameter, maps board cells to sets of
-/// board cells, and its table holds a value at every argument.
+/// board cells (or numbers of a range of at most 128 to sets of them), and its table holds
+/// a value at every argument.
 fn cell_steps(program: &Program, id: usize) -> Option<CellSteps> {
     let f = &program.fns[id];
     let table = f.table.as_ref()?;
     let ([(_, param)], FieldTy::Set(elem)) = (f.params.as_slice(), &f.ret) else {
         return None;
     };
-    param.board()?;
-    elem.board()?;
+    let cells = param.board().is_some() && elem.board().is_some();
+    let numbers = |t: &FieldTy| matches!(Ranked::of(t), Some(Ranked::Range(..)));
+    if !(cells || numbers(param) && numbers(elem)) {
+        return None;
+    }
     let args = FieldTy::Tuple(table.types.clone()).values(&program.types, table.values.len())?;
     let mut by_cell = BTreeMap::new();
     for (arg, value) in args.iter().zip(table.values.iter()) {
@@ -58,7 +63,8 @@ fn cell_steps(program: &Program, id: usize) -> Option<CellSteps> {
         };
         let [cell] = arg.as_ref() else { return None };
         let codes = (step.iter()).all(|y| cell_code(y).is_some());
-        if cell_code(cell).is_none() || !codes || !f.ret.admits(&Val::Set(step.clone())) {
+        let coded = !cells || (cell_code(cell).is_some() && codes);
+        if !coded || !f.ret.admits(&Val::Set(step.clone())) {
             return None;
         }
         by_cell.insert(cell.clone(), step.clone());
@@ -70,7 +76,7 @@ fn cell_steps(program: &Program, id: usize) -> Option<CellSteps> {
 /// (the cells of its one field, a set of them).
 struct Known {
     steps: Vec<Option<Rc<CellSteps>>>,
-    boards: Vec<Option<(u32, u32, u32, u32)>>,
+    boards: Vec<Option<Ranked>>,
     /// Whether each function moves its one argument, a set of cells, to the corner.
     corners: Vec<bool>,
 }
@@ -139,19 +145,16 @@ impl Known {
         if !direct && !arg.reads_any(vars) {
             return None;
         }
-        let board @ (r0, rows, c0, cols) = self.boards[*game]?;
+        let board = self.boards[*game]?;
         let corner = matches!(arg.kind(), IExprKind::Call { func, args, .. }
             if self.corners[*func]
                 && matches!(args.as_slice(), [a] if a.as_var().is_some_and(|v| v.slot == part.slot)))
-            && (r0, c0) == (0, 0);
+            && matches!(board, Ranked::Board((0, _, 0, _)));
         // Each cell's steps by rank, and the steps into it (symmetric, as `components`
         // joins a step either way); a step out of the board joins nothing here.
-        let rank = |v: &Val| board_rank(board, v);
-        // The parts are found on at most 128 bits.
-        let count = (rows * cols) as usize;
-        if count > 128 {
-            return None;
-        }
+        let rank = |v: &Val| board.rank(v);
+        // The parts are found on at most 128 bits (`Ranked::of`).
+        let count = board.count();
         let mut joined = vec![0u128; count];
         let mut held = vec![false; count];
         for (cell, step) in &inner.steps.by_cell {

@@ -3,7 +3,8 @@
 //! with the symmetries are the values of an exact search, which uses none.
 
 use cgdl_native_tests::natural::{
-    Chomp, Cram, Domineering, DotPairs, Dots, FilledCram, Line, NodeKayles, Pos, Universe,
+    Chomp, Cram, Domineering, DotPairs, Dots, FilledCram, Line, NodeKayles, NumberedCram, Pos,
+    Universe,
 };
 use cgdl_runtime::{Mode, Rules, Solver, ValueKind};
 
@@ -12,6 +13,11 @@ fn cells(mask: u32) -> impl Iterator<Item = (i64, i64)> {
     (0..9)
         .filter(move |i| mask >> i & 1 == 1)
         .map(|i| (i / 3, i % 3))
+}
+
+/// The cells of the board in `mask`, numbered row by row.
+fn numbers(mask: u32) -> impl Iterator<Item = i64> {
+    (0..9).filter(move |i| mask >> i & 1 == 1)
 }
 
 /// Checks every position `make` builds from a mask of `bits` bits.
@@ -41,6 +47,7 @@ fn found_symmetries_keep_every_value() {
     assert!(Universe.has_symmetries());
     check(9, false, &|m| Cram::new(cells(m)).pos());
     check(9, false, &|m| NodeKayles::new(cells(m)).pos());
+    check(9, false, &|m| NumberedCram::new(numbers(m)).pos());
     check(9, false, &|m| Chomp::new(cells(m)).pos());
     check(9, true, &|m| Domineering::new(cells(m)).pos());
     let lines: Vec<Line> = (0..3)
@@ -129,6 +136,25 @@ fn cram_on_the_filled_cells_is_cram_on_the_free_ones() {
                 FilledCram::new(more).to_string(),
                 "{mask:b}"
             );
+        }
+    }
+}
+
+/// Cram on cells numbered row by row (divided into parts on the field's bits, the numbers
+/// ranked from the least) has at every position the values of Cram on the cells.
+#[test]
+fn cram_on_numbered_cells_is_cram_on_the_cells() {
+    let mut solver = Solver::new(&Universe);
+    let mut exact = Solver::with_mode(&Universe, Mode::Exact);
+    for mask in 0..1u32 << 9 {
+        let numbered = NumberedCram::new(numbers(mask)).pos();
+        let on_cells = Cram::new(cells(mask)).pos();
+        for kind in [ValueKind::Grundy, ValueKind::Outcome, ValueKind::Remoteness] {
+            let (a, b) = (
+                solver.value_of(kind, numbered),
+                exact.value_of(kind, on_cells),
+            );
+            assert_eq!(a.expect("value"), b.expect("value"), "{mask:b} {kind:?}");
         }
     }
 }
