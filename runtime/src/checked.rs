@@ -86,6 +86,83 @@ fn same_leaves<R: Rules>(
     Ok(true)
 }
 
+/// A cheaper test that implies [`same_leaves`] of an impartial orbit (the entries of
+/// [`permuted_orbit`]: each position with the entry and map it is the image of): each
+/// position's options are its parent's options each taken through the map, as sets of
+/// leaves (each through its least image under the proven symmetries alone; `end` as
+/// itself), and each option of the orbit's first position lies in an orbit the maps
+/// permute. `false` where that does not hold, or some option is a sum or of a game whose
+/// maps the map cannot name; [`same_leaves`] then decides.
+///
+/// **Why it implies [`same_leaves`].** Let `C` be the least image under all the maps. Where
+/// `y`'s orbit is permuted, `C` is one value on it, and every map takes `y` within it. The
+/// options of the first position lie in permuted orbits; a child's options are images of
+/// its parent's under one map, so (the orbit's entries coming after their parents) every
+/// position's options lie in permuted orbits, and `C` of a child's options, option by
+/// option, is `C` of its parent's. So every position's options, each through `C`, are the
+/// first position's: what [`same_leaves`] compares. The map's image of an option is the
+/// image under its own game's map of that number, and `C` its orbit under its own game's
+/// maps: the argument holds for each game alike.
+fn mapped_leaves<R: Rules>(
+    rules: &R,
+    orbit: &[(R::Pos, usize, usize)],
+) -> Result<bool, SolveError> {
+    use rustc_hash::FxHashSet;
+    let mut opts = Options::new();
+    // Each position's options as leaves, each through the proven symmetries' least image.
+    let mut lists: Vec<Vec<Option<R::Pos>>> = Vec::with_capacity(orbit.len());
+    for &(q, _, _) in orbit {
+        opts.clear();
+        rules.options(q, &mut opts).map_err(SolveError::Rule)?;
+        let mut list = Vec::with_capacity(opts.refs.len());
+        for r in &opts.refs {
+            list.push(match *r {
+                OptRef::End => None,
+                OptRef::Leaves { start, len: 1 } => {
+                    let x = opts.leaves[start as usize];
+                    Some(rules.proven_least_image_fixing(x).0)
+                }
+                _ => return Ok(false),
+            });
+        }
+        lists.push(list);
+    }
+    // The first position's options lie in orbits the maps permute.
+    for &y in lists[0].iter().flatten() {
+        let maps = rules.checked_symmetries(y);
+        let permuted = maps > 0
+            && (rules.least_image(y) != y
+                || permuted_orbit(y, maps, |p, k| rules.symmetry_image(p, k)).is_some());
+        if !permuted {
+            return Ok(false);
+        }
+    }
+    let (mut listed, mut mapped) = (FxHashSet::default(), FxHashSet::default());
+    for (i, &(_, parent, k)) in orbit.iter().enumerate().skip(1) {
+        listed.clear();
+        listed.extend(lists[i].iter().copied());
+        mapped.clear();
+        for &y in &lists[parent] {
+            let image = match y {
+                None => None,
+                Some(y) if k < rules.checked_symmetries(y) => match rules.symmetry_image(y, k) {
+                    Some(image) => Some(image),
+                    None => return Ok(false),
+                },
+                Some(_) => return Ok(false),
+            };
+            if !listed.contains(&image) {
+                return Ok(false);
+            }
+            mapped.insert(image);
+        }
+        if mapped.len() != listed.len() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 fn same<P: Eq>(a: &Seen<P>, b: &Seen<P>) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && x.1 == y.1)
 }
@@ -114,7 +191,9 @@ pub(crate) fn check_orbit<R: Rules>(
         return Ok(Orbit::new());
     }
     let others = || orbit[1..].iter().map(|&(q, _, _)| q).collect();
-    if !partizan && same_leaves(rules, orbit.iter().map(|&(q, _, _)| q))? {
+    if !partizan
+        && (mapped_leaves(rules, &orbit)? || same_leaves(rules, orbit.iter().map(|&(q, _, _)| q))?)
+    {
         return Ok(others());
     }
     let mut seen = Vec::with_capacity(orbit.len());
@@ -184,5 +263,130 @@ fn not_a_symmetry<R: Rules>(
         position: show(&Expr::Pos(a)),
         image: show(&Expr::Pos(b)),
         detail,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleError;
+    use proptest::prelude::*;
+
+    /// A game on the positions `0..n` with listed options (`n` standing for `end`) and
+    /// declared maps, each a function of the positions (`None`: not applied there), all of
+    /// them checked.
+    #[derive(Debug)]
+    struct Listed {
+        options: Vec<Vec<u32>>,
+        maps: Vec<Vec<Option<u32>>>,
+    }
+
+    impl Rules for Listed {
+        type Pos = u32;
+        fn options(&self, pos: u32, out: &mut Options<u32>) -> Result<(), RuleError> {
+            for &o in &self.options[pos as usize] {
+                match o as usize == self.options.len() {
+                    true => out.end(),
+                    false => out.position(o),
+                }
+            }
+            Ok(())
+        }
+        fn least_image(&self, pos: u32) -> u32 {
+            self.least_image_fixing(pos).0
+        }
+        fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
+            crate::rules::checked_least_image_fixing(pos, self.maps.len(), |p, k| {
+                self.symmetry_image(p, k)
+            })
+        }
+        fn proven_least_image_fixing(&self, pos: u32) -> (u32, u64) {
+            (pos, 0)
+        }
+        fn checked_symmetries(&self, _pos: u32) -> usize {
+            self.maps.len()
+        }
+        fn symmetry_image(&self, pos: u32, k: usize) -> Option<u32> {
+            self.maps[k][pos as usize]
+        }
+    }
+
+    /// A game of `n` positions whose first map is an involution that the options mostly
+    /// respect (each position's options the images of its partner's, where `kept`), the
+    /// second a random partial function.
+    fn listed() -> impl Strategy<Value = Listed> {
+        (4usize..24)
+            .prop_flat_map(|n| {
+                (
+                    Just(n),
+                    prop::collection::vec(0..n, n),
+                    prop::collection::vec(prop::collection::vec(0..=n as u32, 0..5), n),
+                    prop::collection::vec(any::<bool>(), n),
+                    prop::collection::vec(prop::option::weighted(0.9, 0..n as u32), n),
+                    any::<bool>(),
+                )
+            })
+            .prop_map(|(n, swaps, mut options, kept, second, two)| {
+                // An involution: transpositions of `i` and `swaps[i]` while both are free.
+                let mut sigma: Vec<u32> = (0..n as u32).collect();
+                for (i, &j) in swaps.iter().enumerate() {
+                    if sigma[i] == i as u32 && sigma[j] == j as u32 && i != j {
+                        sigma.swap(i, j);
+                    }
+                }
+                for i in 0..n {
+                    let j = sigma[i] as usize;
+                    if j > i && kept[i] {
+                        let image = |o: u32| match o as usize == n {
+                            true => o,
+                            false => sigma[o as usize],
+                        };
+                        options[j] = options[i].iter().map(|&o| image(o)).collect();
+                    }
+                }
+                let mut maps = vec![sigma.into_iter().map(Some).collect::<Vec<_>>()];
+                if two {
+                    maps.push(second);
+                }
+                Listed { options, maps }
+            })
+    }
+
+    proptest! {
+        /// The cheaper test of an orbit never passes one that the definition fails: where
+        /// `mapped_leaves` holds, so does `same_leaves`.
+        #[test]
+        fn mapped_leaves_implies_the_same_leaves(game in listed()) {
+            for p in 0..game.options.len() as u32 {
+                let maps = game.maps.len();
+                let Some(orbit) = permuted_orbit(p, maps, |q, k| game.symmetry_image(q, k)) else {
+                    continue;
+                };
+                if mapped_leaves(&game, &orbit).expect("options") {
+                    let same = same_leaves(&game, orbit.iter().map(|&(q, _, _)| q));
+                    prop_assert!(same.expect("options"), "{p}: {orbit:?}");
+                }
+            }
+        }
+    }
+
+    /// A game whose involution every position's options respect passes the cheaper test at
+    /// every orbit of two positions.
+    #[test]
+    fn a_true_symmetry_passes_the_cheaper_test() {
+        // Positions 0..6: 0 and 1 mirror each other, 2 and 3, 4 and 5; 6 is `end`.
+        let game = Listed {
+            options: vec![vec![2, 4], vec![3, 5], vec![6], vec![6], vec![], vec![]],
+            maps: vec![vec![1, 0, 3, 2, 5, 4].into_iter().map(Some).collect()],
+        };
+        for p in 0..6 {
+            let orbit = permuted_orbit(p, 1, |q, k| game.symmetry_image(q, k)).expect("permuted");
+            assert!(mapped_leaves(&game, &orbit).expect("options"), "{p}");
+        }
+        // Position 1 losing an option: no longer.
+        let mut broken = game;
+        broken.options[1] = vec![3];
+        let orbit = permuted_orbit(0, 1, |q, k| broken.symmetry_image(q, k)).expect("permuted");
+        assert!(!mapped_leaves(&broken, &orbit).expect("options"));
     }
 }

@@ -129,7 +129,11 @@ impl Gen<'_> {
         let v = &self.names.games[*game].variant;
         let (bits, word, ranks) = match wide {
             true => (quote!(Bits), quote!(part), quote!(ranks.0)),
-            false => (quote!(Bits64), quote!(part as u64), quote!(u128::from(ranks.0))),
+            false => (
+                quote!(Bits64),
+                quote!(part as u64),
+                quote!(u128::from(ranks.0)),
+            ),
         };
         let each_part = if *direct {
             quote! {
