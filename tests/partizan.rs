@@ -458,3 +458,46 @@ fn partizan_solves_stop_with_clear_errors() {
         "reached its memory limit of 1.0 MiB",
     );
 }
+
+/// Options of a partizan game that the compiler solves as sums of parts (`opt::splits`)
+/// are written as the rules write them: one position, not the sum of its parts; an option
+/// of a sum written in the query keeps the sum's parts in their order, the one that moved
+/// in its place.
+#[test]
+fn partizan_options_are_written_as_the_rules_write_them() {
+    let source = "const R = 3
+const C = 3
+type Cell = (0..R, 0..C)
+game Domineering(free: set<Cell>) {
+    left move down(a in free, a.0 + 1 < R, (a.0 + 1, a.1) in free) =>
+        Domineering(free - {a, (a.0 + 1, a.1)})
+    right move across(a in free, a.1 + 1 < C, (a.0, a.1 + 1) in free) =>
+        Domineering(free - {a, (a.0, a.1 + 1)})
+}
+value left_moves, options of Domineering({(0, 0), (1, 0), (2, 0), (0, 2), (1, 2)})
+value left_moves of Domineering({(0, 0), (1, 0), (0, 1), (1, 1)}) + Domineering({(0, 0), (0, 1)})
+";
+    let program = cgdl::compiler::compile_str(source).expect("the file checks");
+    assert!(
+        program.games[0].split,
+        "the game is solved as sums of parts"
+    );
+    let answers = run_source(source, cgdl::runtime::Mode::Fast);
+    assert_eq!(
+        value(&answers[0], "left_moves"),
+        "Domineering({(0, 2), (1, 2), (2, 0)}); Domineering({(0, 0), (1, 0), (2, 0)}); \
+         Domineering({(0, 0), (0, 2), (1, 2)})"
+    );
+    assert_eq!(
+        value(&answers[0], "options"),
+        // Each leaves Left one move and Right none (no two cells side by side).
+        "left: Domineering({(0, 2), (1, 2), (2, 0)}) = 1; \
+         left: Domineering({(0, 0), (1, 0), (2, 0)}) = 1; \
+         left: Domineering({(0, 0), (0, 2), (1, 2)}) = 1"
+    );
+    assert_eq!(
+        value(&answers[1], "left_moves"),
+        "Domineering({(0, 1), (1, 1)}) + Domineering({(0, 0), (0, 1)}); \
+         Domineering({(0, 0), (1, 0)}) + Domineering({(0, 0), (0, 1)})"
+    );
+}

@@ -349,10 +349,8 @@ fn options_json<R: Rules>(
     let mut out = Vec::new();
     if partizan::is_partizan(solver.rules(), target) {
         for (side, name) in [(Side::Left, "left"), (Side::Right, "right")] {
-            let options = solver.partizan().options(target, side)?;
-            for o in options {
-                let form = solver.canonical(o.clone())?;
-                let text = solver.display_as_written(target, &o);
+            for (o, text) in solver.side_options_as_written(target, side)? {
+                let form = solver.canonical(o)?;
                 out.push(format!("{name}: {text} = {form}"));
             }
         }
@@ -394,11 +392,16 @@ fn partizan_json<R: Rules>(
         PartizanKind::LeftMoves => Side::Left,
         PartizanKind::RightMoves => Side::Right,
     };
-    let moves = p.winning_moves(target, side)?;
-    Ok(json!(moves
-        .iter()
-        .map(|m| solver.display(m))
-        .collect::<Vec<_>>()))
+    // The winning options, each once, written as the rules write them.
+    let mut winning: Vec<Expr<R::Pos>> = Vec::new();
+    let mut texts = Vec::new();
+    for (o, text) in solver.side_options_as_written(target, side)? {
+        if !winning.contains(&o) && solver.partizan().wins(&o, side)? {
+            winning.push(o);
+            texts.push(text);
+        }
+    }
+    Ok(json!(texts))
 }
 
 /// A solved part of a query, in the order the driver prints it: a table comes as its

@@ -700,6 +700,45 @@ impl<'r, R: Rules> Solver<'r, R> {
         Ok(out)
     }
 
+    /// One side's options of a partizan position expression in the order of the rules,
+    /// each with its text as [`Solver::options_as_written`] writes an impartial one's: a
+    /// sum's parts in their order with the one that moves replaced in place by its option
+    /// (itself written as the rules write it).
+    pub fn side_options_as_written(
+        &mut self,
+        expr: &Expr<Pos<R>>,
+        side: crate::partizan::Side,
+    ) -> Result<Vec<WrittenOption<Pos<R>>>, SolveError> {
+        let Expr::Compound(Compound::Sum, parts) = expr else {
+            let options = self.partizan().options(expr, side)?;
+            return Ok((options.into_iter())
+                .map(|o| {
+                    let text = self.display_as_written(expr, &o);
+                    (o, text)
+                })
+                .collect());
+        };
+        let texts: Vec<String> = parts.iter().map(|p| self.display(p)).collect();
+        let mut out = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            for o in self.partizan().options(part, side)? {
+                let moved = self.display_as_written(part, &o);
+                let text: Vec<&str> = (texts.iter().enumerate())
+                    .map(|(j, t)| if j == i { moved.as_str() } else { t.as_str() })
+                    .filter(|t| *t != "end")
+                    .collect();
+                let text = match text.is_empty() {
+                    true => "end".to_string(),
+                    false => text.join(" + "),
+                };
+                let mut next = parts.to_vec();
+                next[i] = o;
+                out.push((Expr::sum(next), text));
+            }
+        }
+        Ok(out)
+    }
+
     /// The winning moves, written as [`Solver::options_as_written`] writes them.
     pub fn winning_moves_as_written(
         &mut self,

@@ -522,16 +522,21 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
     ) -> Result<Vec<Expr<R::Pos>>, SolveError> {
         let mut winning = Vec::new();
         for o in self.options(expr, side)? {
-            let g = self.value(&o)?;
-            let wins = match side {
-                Side::Left => self.forms.le(GameId::ZERO, g),
-                Side::Right => self.forms.le(g, GameId::ZERO),
-            };
-            if wins && !winning.contains(&o) {
+            if self.wins(&o, side)? && !winning.contains(&o) {
                 winning.push(o);
             }
         }
         Ok(winning)
+    }
+
+    /// Whether `option`, one of `side`'s options, wins for `side` (the other player moving
+    /// next): `>= 0` for Left, `<= 0` for Right.
+    pub fn wins(&mut self, option: &Expr<R::Pos>, side: Side) -> Result<bool, SolveError> {
+        let g = self.value(option)?;
+        Ok(match side {
+            Side::Left => self.forms.le(GameId::ZERO, g),
+            Side::Right => self.forms.le(g, GameId::ZERO),
+        })
     }
 }
 
