@@ -1506,7 +1506,8 @@ table grundy of Cram({ (r, c) for r in 0..R, c in 0..C where r * C + c >= n }) f
         .find(|g| g.complement_of.is_some())
         .expect("the game of the free cells");
     assert!(free.split && free.found.is_some());
-    // 1 × n strips are Dawson's Kayles (0.07): 0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3.
+    // 1 × n strips are Dawson's Kayles (0.07, OEIS A002187), n = 0..=12:
+    // 0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2.
     let strips = "const R = 1
 const C = 12
 type Cell = (0..R, 0..C)
