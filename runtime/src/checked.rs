@@ -91,8 +91,9 @@ fn same_leaves<R: Rules>(
 /// position's options are its parent's options each taken through the map, as sets of
 /// leaves (each through its least image under the proven symmetries alone; `end` as
 /// itself), and each option of the orbit's first position lies in an orbit the maps
-/// permute. `false` where that does not hold, or some option is a sum or of a game whose
-/// maps the map cannot name; [`same_leaves`] then decides.
+/// permute. `Some(false)` where that does not hold, or some option is of a game whose maps
+/// the map cannot name ([`same_leaves`] then decides); `None` where some option is a sum
+/// (which [`same_leaves`] does not compare either).
 ///
 /// **Why it implies [`same_leaves`].** Let `C` be the least image under all the maps. Where
 /// `y`'s orbit is permuted, `C` is one value on it, and every map takes `y` within it. The
@@ -106,7 +107,7 @@ fn same_leaves<R: Rules>(
 fn mapped_leaves<R: Rules>(
     rules: &R,
     orbit: &[(R::Pos, usize, usize)],
-) -> Result<bool, SolveError> {
+) -> Result<Option<bool>, SolveError> {
     use rustc_hash::FxHashSet;
     let mut opts = Options::new();
     // Each position's options as leaves, each through the proven symmetries' least image.
@@ -122,7 +123,7 @@ fn mapped_leaves<R: Rules>(
                     let x = opts.leaves[start as usize];
                     Some(rules.proven_least_image_fixing(x).0)
                 }
-                _ => return Ok(false),
+                _ => return Ok(None),
             });
         }
         lists.push(list);
@@ -134,7 +135,7 @@ fn mapped_leaves<R: Rules>(
             && (rules.least_image(y) != y
                 || permuted_orbit(y, maps, |p, k| rules.symmetry_image(p, k)).is_some());
         if !permuted {
-            return Ok(false);
+            return Ok(Some(false));
         }
     }
     let (mut listed, mut mapped) = (FxHashSet::default(), FxHashSet::default());
@@ -147,20 +148,20 @@ fn mapped_leaves<R: Rules>(
                 None => None,
                 Some(y) if k < rules.checked_symmetries(y) => match rules.symmetry_image(y, k) {
                     Some(image) => Some(image),
-                    None => return Ok(false),
+                    None => return Ok(Some(false)),
                 },
-                Some(_) => return Ok(false),
+                Some(_) => return Ok(Some(false)),
             };
             if !listed.contains(&image) {
-                return Ok(false);
+                return Ok(Some(false));
             }
             mapped.insert(image);
         }
         if mapped.len() != listed.len() {
-            return Ok(false);
+            return Ok(Some(false));
         }
     }
-    Ok(true)
+    Ok(Some(true))
 }
 
 fn same<P: Eq>(a: &Seen<P>, b: &Seen<P>) -> bool {
@@ -191,10 +192,16 @@ pub(crate) fn check_orbit<R: Rules>(
         return Ok(Orbit::new());
     }
     let others = || orbit[1..].iter().map(|&(q, _, _)| q).collect();
-    if !partizan
-        && (mapped_leaves(rules, &orbit)? || same_leaves(rules, orbit.iter().map(|&(q, _, _)| q))?)
-    {
-        return Ok(others());
+    if !partizan {
+        // Where some option is a sum, neither test of leaves applies.
+        let leaves = match mapped_leaves(rules, &orbit)? {
+            Some(true) => true,
+            Some(false) => same_leaves(rules, orbit.iter().map(|&(q, _, _)| q))?,
+            None => false,
+        };
+        if leaves {
+            return Ok(others());
+        }
     }
     let mut seen = Vec::with_capacity(orbit.len());
     for &(q, _, _) in &orbit {
@@ -362,7 +369,7 @@ mod tests {
                 let Some(orbit) = permuted_orbit(p, maps, |q, k| game.symmetry_image(q, k)) else {
                     continue;
                 };
-                if mapped_leaves(&game, &orbit).expect("options") {
+                if mapped_leaves(&game, &orbit).expect("options") == Some(true) {
                     let same = same_leaves(&game, orbit.iter().map(|&(q, _, _)| q));
                     prop_assert!(same.expect("options"), "{p}: {orbit:?}");
                 }
@@ -381,12 +388,19 @@ mod tests {
         };
         for p in 0..6 {
             let orbit = permuted_orbit(p, 1, |q, k| game.symmetry_image(q, k)).expect("permuted");
-            assert!(mapped_leaves(&game, &orbit).expect("options"), "{p}");
+            assert_eq!(
+                mapped_leaves(&game, &orbit).expect("options"),
+                Some(true),
+                "{p}"
+            );
         }
         // Position 1 losing an option: no longer.
         let mut broken = game;
         broken.options[1] = vec![3];
         let orbit = permuted_orbit(0, 1, |q, k| broken.symmetry_image(q, k)).expect("permuted");
-        assert!(!mapped_leaves(&broken, &orbit).expect("options"));
+        assert_eq!(
+            mapped_leaves(&broken, &orbit).expect("options"),
+            Some(false)
+        );
     }
 }
