@@ -669,35 +669,11 @@ impl<'r, R: Rules> Solver<'r, R> {
         expr: impl IntoExpr<Pos<R>>,
     ) -> Result<Vec<WrittenOption<Pos<R>>>, SolveError> {
         let expr = expr.into_expr();
-        let Expr::Compound(Compound::Sum, parts) = &expr else {
-            let options = self.expr_options(&expr, false).map_err(Self::no_cycle)?;
-            return Ok(options
-                .into_iter()
-                .map(|o| {
-                    let text = self.display_as_written(&expr, &o);
-                    (o, text)
-                })
-                .collect());
-        };
-        let texts: Vec<String> = parts.iter().map(|p| self.display(p)).collect();
-        let mut out = Vec::new();
-        for (i, part) in parts.iter().enumerate() {
-            for o in self.expr_options(part, false).map_err(Self::no_cycle)? {
-                let moved = self.display_as_written(part, &o);
-                let text: Vec<&str> = (texts.iter().enumerate())
-                    .map(|(j, t)| if j == i { moved.as_str() } else { t.as_str() })
-                    .filter(|t| *t != "end")
-                    .collect();
-                let text = match text.is_empty() {
-                    true => "end".to_string(),
-                    false => text.join(" + "),
-                };
-                let mut next = parts.to_vec();
-                next[i] = o;
-                out.push((Expr::compound_in_order(Compound::Sum, next), text));
-            }
-        }
-        Ok(out)
+        self.written_options(
+            &expr,
+            &mut |s, e| s.expr_options(e, false).map_err(Self::no_cycle),
+            |parts| Expr::compound_in_order(Compound::Sum, parts),
+        )
     }
 
     /// One side's options of a partizan position expression in the order of the rules,
@@ -709,8 +685,24 @@ impl<'r, R: Rules> Solver<'r, R> {
         expr: &Expr<Pos<R>>,
         side: crate::partizan::Side,
     ) -> Result<Vec<WrittenOption<Pos<R>>>, SolveError> {
+        self.written_options(expr, &mut |s, e| s.partizan().options(e, side), Expr::sum)
+    }
+
+    /// The options `options_of` gives of `expr` (of each part of a sum, the sum made by
+    /// `sum` with the part replaced), each with its text as [`Solver::options_as_written`]
+    /// writes it.
+    fn written_options<F, S>(
+        &mut self,
+        expr: &Expr<Pos<R>>,
+        options_of: &mut F,
+        sum: S,
+    ) -> Result<Vec<WrittenOption<Pos<R>>>, SolveError>
+    where
+        F: FnMut(&mut Self, &Expr<Pos<R>>) -> Result<Vec<Expr<Pos<R>>>, SolveError>,
+        S: Fn(Vec<Expr<Pos<R>>>) -> Expr<Pos<R>>,
+    {
         let Expr::Compound(Compound::Sum, parts) = expr else {
-            let options = self.partizan().options(expr, side)?;
+            let options = options_of(self, expr)?;
             return Ok((options.into_iter())
                 .map(|o| {
                     let text = self.display_as_written(expr, &o);
@@ -721,7 +713,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         let texts: Vec<String> = parts.iter().map(|p| self.display(p)).collect();
         let mut out = Vec::new();
         for (i, part) in parts.iter().enumerate() {
-            for o in self.partizan().options(part, side)? {
+            for o in options_of(self, part)? {
                 let moved = self.display_as_written(part, &o);
                 let text: Vec<&str> = (texts.iter().enumerate())
                     .map(|(j, t)| if j == i { moved.as_str() } else { t.as_str() })
@@ -733,7 +725,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                 };
                 let mut next = parts.to_vec();
                 next[i] = o;
-                out.push((Expr::sum(next), text));
+                out.push((sum(next), text));
             }
         }
         Ok(out)
