@@ -596,9 +596,11 @@ impl Gen<'_> {
                 quote!(if #(#same)&&* { fixing |= #bit; })
             });
         let orbits = field_orbits(&perms, game.fields.len());
-        let full: usize = (orbits.iter())
-            .map(|o| (1..=o.len()).product::<usize>())
-            .product();
+        // Every permutation within each orbit: the product of the orbits' factorials (a
+        // large orbit's past any group this arm takes).
+        let full = (orbits.iter())
+            .flat_map(|o| 1..=o.len())
+            .fold(1usize, |n, k| n.saturating_mul(k));
         let least = if group.len() == full {
             let mut sorted: Vec<TokenStream> = fields.iter().map(|f| quote!(#f)).collect();
             let sorts = (orbits.iter().enumerate())
