@@ -56,7 +56,9 @@ fn seen_options<R: Rules>(
 /// Whether the impartial positions `orbit` all have the same options as the solver sees
 /// them, where each option of each is a position or `end` (as [`seen_options`] compares
 /// them: least images, sorted, without repeats, with no expression built): `false` where
-/// they differ or some option is a sum, which [`seen_options`] then compares.
+/// they differ or some option is a sum. The definition [`same_lists`] computes from the
+/// options listed once (the property test's oracle).
+#[cfg(test)]
 fn same_leaves<R: Rules>(
     rules: &R,
     orbit: impl Iterator<Item = R::Pos>,
@@ -86,32 +88,17 @@ fn same_leaves<R: Rules>(
     Ok(true)
 }
 
-/// A cheaper test that implies [`same_leaves`] of an impartial orbit (the entries of
-/// [`permuted_orbit`]: each position with the entry and map it is the image of): each
-/// position's options are its parent's options each taken through the map, as sets of
-/// leaves (each through its least image under the proven symmetries alone; `end` as
-/// itself), and each option of the orbit's first position lies in an orbit the maps
-/// permute. `Some(false)` where that does not hold, or some option is of a game whose maps
-/// the map cannot name ([`same_leaves`] then decides); `None` where some option is a sum
-/// (which [`same_leaves`] does not compare either).
-///
-/// **Why it implies [`same_leaves`].** Let `C` be the least image under all the maps. Where
-/// `y`'s orbit is permuted, `C` is one value on it, and every map takes `y` within it. The
-/// options of the first position lie in permuted orbits; a child's options are images of
-/// its parent's under one map, so (the orbit's entries coming after their parents) every
-/// position's options lie in permuted orbits, and `C` of a child's options, option by
-/// option, is `C` of its parent's. So every position's options, each through `C`, are the
-/// first position's: what [`same_leaves`] compares. The map's image of an option is the
-/// image under its own game's map of that number, and `C` its orbit under its own game's
-/// maps: the argument holds for each game alike.
-fn mapped_leaves<R: Rules>(
+/// Each orbit position's options as leaves (`None` for `end`), each through its least
+/// image under the proven symmetries alone, listed once for both tests of leaves; `None`
+/// where some option is a sum (which neither compares: [`seen_options`] does).
+type LeafLists<P> = Vec<Vec<Option<P>>>;
+
+fn leaf_lists<R: Rules>(
     rules: &R,
     orbit: &[(R::Pos, usize, usize)],
-) -> Result<Option<bool>, SolveError> {
-    use rustc_hash::FxHashSet;
+) -> Result<Option<LeafLists<R::Pos>>, SolveError> {
     let mut opts = Options::new();
-    // Each position's options as leaves, each through the proven symmetries' least image.
-    let mut lists: Vec<Vec<Option<R::Pos>>> = Vec::with_capacity(orbit.len());
+    let mut lists = Vec::with_capacity(orbit.len());
     for &(q, _, _) in orbit {
         opts.clear();
         rules.options(q, &mut opts).map_err(SolveError::Rule)?;
@@ -128,6 +115,49 @@ fn mapped_leaves<R: Rules>(
         }
         lists.push(list);
     }
+    Ok(Some(lists))
+}
+
+/// Whether every orbit position's options (`lists`, [`leaf_lists`]), each through its least
+/// image under all the maps, sorted and without repeats, are the first position's: the
+/// comparison [`seen_options`] makes, where no option is a sum (a position's least image is
+/// that of its least image under the proven symmetries).
+fn same_lists<R: Rules>(rules: &R, lists: &LeafLists<R::Pos>) -> bool {
+    let seen = |list: &Vec<Option<R::Pos>>| {
+        let mut seen: Vec<Option<R::Pos>> = list
+            .iter()
+            .map(|y| y.map(|y| rules.least_image(y)))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen
+    };
+    let first = seen(&lists[0]);
+    lists[1..].iter().all(|list| seen(list) == first)
+}
+
+/// A cheaper test that implies [`same_lists`] of an impartial orbit (the entries of
+/// [`permuted_orbit`]: each position with the entry and map it is the image of, and
+/// `lists` its positions' options, [`leaf_lists`]): each position's options are its
+/// parent's options each taken through the map, as sets, and each option of the orbit's
+/// first position lies in an orbit the maps permute. `false` where that does not hold, or
+/// some option is of a game whose maps the map cannot name ([`same_lists`] then decides).
+///
+/// **Why it implies [`same_lists`].** Let `C` be the least image under all the maps. Where
+/// `y`'s orbit is permuted, `C` is one value on it, and every map takes `y` within it. The
+/// options of the first position lie in permuted orbits; a child's options are images of
+/// its parent's under one map, so (the orbit's entries coming after their parents) every
+/// position's options lie in permuted orbits, and `C` of a child's options, option by
+/// option, is `C` of its parent's. So every position's options, each through `C`, are the
+/// first position's: what [`same_lists`] compares. The map's image of an option is the
+/// image under its own game's map of that number, and `C` its orbit under its own game's
+/// maps: the argument holds for each game alike.
+fn mapped_leaves<R: Rules>(
+    rules: &R,
+    orbit: &[(R::Pos, usize, usize)],
+    lists: &LeafLists<R::Pos>,
+) -> bool {
+    use rustc_hash::FxHashSet;
     // The first position's options lie in orbits the maps permute.
     for &y in lists[0].iter().flatten() {
         let maps = rules.checked_symmetries(y);
@@ -135,7 +165,7 @@ fn mapped_leaves<R: Rules>(
             && (rules.least_image(y) != y
                 || permuted_orbit(y, maps, |p, k| rules.symmetry_image(p, k)).is_some());
         if !permuted {
-            return Ok(Some(false));
+            return false;
         }
     }
     let (mut listed, mut mapped) = (FxHashSet::default(), FxHashSet::default());
@@ -148,20 +178,20 @@ fn mapped_leaves<R: Rules>(
                 None => None,
                 Some(y) if k < rules.checked_symmetries(y) => match rules.symmetry_image(y, k) {
                     Some(image) => Some(image),
-                    None => return Ok(Some(false)),
+                    None => return false,
                 },
-                Some(_) => return Ok(Some(false)),
+                Some(_) => return false,
             };
             if !listed.contains(&image) {
-                return Ok(Some(false));
+                return false;
             }
             mapped.insert(image);
         }
         if mapped.len() != listed.len() {
-            return Ok(Some(false));
+            return false;
         }
     }
-    Ok(Some(true))
+    true
 }
 
 fn same<P: Eq>(a: &Seen<P>, b: &Seen<P>) -> bool {
@@ -194,13 +224,10 @@ pub(crate) fn check_orbit<R: Rules>(
     let others = || orbit[1..].iter().map(|&(q, _, _)| q).collect();
     if !partizan {
         // Where some option is a sum, neither test of leaves applies.
-        let leaves = match mapped_leaves(rules, &orbit)? {
-            Some(true) => true,
-            Some(false) => same_leaves(rules, orbit.iter().map(|&(q, _, _)| q))?,
-            None => false,
-        };
-        if leaves {
-            return Ok(others());
+        if let Some(lists) = leaf_lists(rules, &orbit)? {
+            if mapped_leaves(rules, &orbit, &lists) || same_lists(rules, &lists) {
+                return Ok(others());
+            }
         }
     }
     let mut seen = Vec::with_capacity(orbit.len());
@@ -369,9 +396,12 @@ mod tests {
                 let Some(orbit) = permuted_orbit(p, maps, |q, k| game.symmetry_image(q, k)) else {
                     continue;
                 };
-                if mapped_leaves(&game, &orbit).expect("options") == Some(true) {
-                    let same = same_leaves(&game, orbit.iter().map(|&(q, _, _)| q));
-                    prop_assert!(same.expect("options"), "{p}: {orbit:?}");
+                let same = same_leaves(&game, orbit.iter().map(|&(q, _, _)| q)).expect("options");
+                let lists = leaf_lists(&game, &orbit).expect("options").expect("no sums");
+                // The comparison of the lists listed once is the definition's.
+                prop_assert_eq!(same_lists(&game, &lists), same, "{}: {:?}", p, orbit);
+                if mapped_leaves(&game, &orbit, &lists) {
+                    prop_assert!(same, "{}: {:?}", p, orbit);
                 }
             }
         }
@@ -388,19 +418,19 @@ mod tests {
         };
         for p in 0..6 {
             let orbit = permuted_orbit(p, 1, |q, k| game.symmetry_image(q, k)).expect("permuted");
-            assert_eq!(
-                mapped_leaves(&game, &orbit).expect("options"),
-                Some(true),
-                "{p}"
-            );
+            let lists = leaf_lists(&game, &orbit)
+                .expect("options")
+                .expect("no sums");
+            assert!(mapped_leaves(&game, &orbit, &lists), "{p}");
         }
         // Position 1 losing an option: no longer.
         let mut broken = game;
         broken.options[1] = vec![3];
         let orbit = permuted_orbit(0, 1, |q, k| broken.symmetry_image(q, k)).expect("permuted");
-        assert_eq!(
-            mapped_leaves(&broken, &orbit).expect("options"),
-            Some(false)
-        );
+        let lists = leaf_lists(&broken, &orbit)
+            .expect("options")
+            .expect("no sums");
+        assert!(!mapped_leaves(&broken, &orbit, &lists));
+        assert!(!same_lists(&broken, &lists));
     }
 }
