@@ -379,29 +379,25 @@ fn partizan_json<R: Rules>(
     if kind == PartizanKind::Canonical {
         return Ok(json!(solver.canonical(target.clone())?));
     }
-    let p = solver.partizan();
-    let g = p.value(target)?;
-    let f = p.forms();
+    // The target's form, asked only by the kinds that read it.
+    let mut form = |read: fn(&mut partizan::Forms, partizan::GameId) -> serde_json::Value| {
+        let p = solver.partizan();
+        let g = p.value(target)?;
+        Ok::<_, SolveError>(read(p.forms(), g))
+    };
     let side = match kind {
-        PartizanKind::Canonical => return Ok(json!(f.display(g))),
-        PartizanKind::Temperature => return Ok(dyadic_json(f.temperature(g))),
-        PartizanKind::Mean => return Ok(dyadic_json(f.mean(g))),
-        PartizanKind::LeftStop => return Ok(dyadic_json(f.left_stop(g))),
-        PartizanKind::RightStop => return Ok(dyadic_json(f.right_stop(g))),
-        PartizanKind::Birthday => return Ok(json!(f.birthday(g))),
+        PartizanKind::Canonical => return form(|f, g| json!(f.display(g))),
+        PartizanKind::Temperature => return form(|f, g| dyadic_json(f.temperature(g))),
+        PartizanKind::Mean => return form(|f, g| dyadic_json(f.mean(g))),
+        PartizanKind::LeftStop => return form(|f, g| dyadic_json(f.left_stop(g))),
+        PartizanKind::RightStop => return form(|f, g| dyadic_json(f.right_stop(g))),
+        PartizanKind::Birthday => return form(|f, g| json!(f.birthday(g))),
         PartizanKind::LeftMoves => Side::Left,
         PartizanKind::RightMoves => Side::Right,
     };
     // The winning options, each once, written as the rules write them.
-    let mut winning: Vec<Expr<R::Pos>> = Vec::new();
-    let mut texts = Vec::new();
-    for (o, text) in solver.side_options_as_written(target, side)? {
-        if !winning.contains(&o) && solver.partizan().wins(&o, side)? {
-            winning.push(o);
-            texts.push(text);
-        }
-    }
-    Ok(json!(texts))
+    let options = solver.side_options_as_written(target, side)?;
+    Ok(json!(solver.partizan().winning(options, side)?))
 }
 
 /// A solved part of a query, in the order the driver prints it: a table comes as its

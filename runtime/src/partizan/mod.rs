@@ -520,13 +520,26 @@ impl<'r, R: Rules> PartizanSolver<'r, R> {
         expr: &Expr<R::Pos>,
         side: Side,
     ) -> Result<Vec<Expr<R::Pos>>, SolveError> {
-        let mut winning = Vec::new();
-        for o in self.options(expr, side)? {
-            if self.wins(&o, side)? && !winning.contains(&o) {
-                winning.push(o);
+        let options = self.options(expr, side)?;
+        self.winning(options.into_iter().map(|o| (o.clone(), o)), side)
+    }
+
+    /// What goes with each of `side`'s options that wins for `side` ([`Self::wins`]), in
+    /// order, each option once (the first of two equal options).
+    pub fn winning<T>(
+        &mut self,
+        options: impl IntoIterator<Item = (Expr<R::Pos>, T)>,
+        side: Side,
+    ) -> Result<Vec<T>, SolveError> {
+        let mut seen = std::collections::HashSet::new();
+        let mut wins = Vec::new();
+        for (option, what) in options {
+            if !seen.contains(&option) && self.wins(&option, side)? {
+                wins.push(what);
             }
+            seen.insert(option);
         }
-        Ok(winning)
+        Ok(wins)
     }
 
     /// Whether `option`, one of `side`'s options, wins for `side` (the other player moving
