@@ -386,25 +386,58 @@ mod tests {
             })
     }
 
+    /// Each orbit of `game` (one a position whose maps permute it): whether the cheaper
+    /// test passes it, whether the lists' comparison does, and whether the definition
+    /// (`same_leaves`) does.
+    fn verdicts(game: &Listed) -> Vec<(u32, bool, bool, bool)> {
+        let mut out = Vec::new();
+        for p in 0..game.options.len() as u32 {
+            let maps = game.maps.len();
+            let Some(orbit) = permuted_orbit(p, maps, |q, k| game.symmetry_image(q, k)) else {
+                continue;
+            };
+            let same = same_leaves(game, orbit.iter().map(|&(q, _, _)| q)).expect("options");
+            let lists = leaf_lists(game, &orbit).expect("options").expect("no sums");
+            let mapped = mapped_leaves(game, &orbit, &lists);
+            out.push((p, mapped, same_lists(game, &lists), same));
+        }
+        out
+    }
+
     proptest! {
         /// The cheaper test of an orbit never passes one that the definition fails: where
         /// `mapped_leaves` holds, so does `same_leaves`.
         #[test]
         fn mapped_leaves_implies_the_same_leaves(game in listed()) {
-            for p in 0..game.options.len() as u32 {
-                let maps = game.maps.len();
-                let Some(orbit) = permuted_orbit(p, maps, |q, k| game.symmetry_image(q, k)) else {
-                    continue;
-                };
-                let same = same_leaves(&game, orbit.iter().map(|&(q, _, _)| q)).expect("options");
-                let lists = leaf_lists(&game, &orbit).expect("options").expect("no sums");
+            for (p, mapped, listed_same, same) in verdicts(&game) {
                 // The comparison of the lists listed once is the definition's.
-                prop_assert_eq!(same_lists(&game, &lists), same, "{}: {:?}", p, orbit);
-                if mapped_leaves(&game, &orbit, &lists) {
-                    prop_assert!(same, "{}: {:?}", p, orbit);
+                prop_assert_eq!(listed_same, same, "{}", p);
+                if mapped {
+                    prop_assert!(same, "{}", p);
                 }
             }
         }
+    }
+
+    /// The property above is not vacuous: over a fixed batch of its games, the cheaper test
+    /// passes some orbits, and the definition passes some and fails some.
+    #[test]
+    fn the_generated_games_meet_every_verdict() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let (mut mapped, mut same, mut differ) = (0, 0, 0);
+        for _ in 0..200 {
+            let game = listed().new_tree(&mut runner).expect("a game").current();
+            for (_, m, _, s) in verdicts(&game) {
+                mapped += usize::from(m);
+                same += usize::from(s);
+                differ += usize::from(!s);
+            }
+        }
+        assert!(
+            mapped > 0 && same > 0 && differ > 0,
+            "cheaper test passed {mapped}, definition passed {same}, failed {differ}"
+        );
     }
 
     /// A game whose involution every position's options respect passes the cheaper test at

@@ -41,7 +41,12 @@ pub fn resized(source: &str, r: u32, c: u32) -> String {
 pub fn run_source(source: &str, mode: Mode) -> Vec<Answer> {
     let program = compiler::compile_str(source)
         .unwrap_or_else(|d| panic!("{}", compiler::diagnostics::render_all(&d, "test", source)));
-    let interp = Interpreter::new(&program, source);
+    run_program(&program, source, mode)
+}
+
+/// Runs every query of a checked program (of `source`) with the interpreter.
+pub fn run_program(program: &compiler::ir::Program, source: &str, mode: Mode) -> Vec<Answer> {
+    let interp = Interpreter::new(program, source);
     let mut solver = Solver::with_mode(&interp, mode);
     program
         .queries
