@@ -431,6 +431,16 @@ fn operations_on_sets_of_cells_are_marked_for_the_bits() {
             if let IExprKind::Cells(op) = e.kind() {
                 out.push(match &op.kind {
                     CellOpKind::Moved { by } => format!("moved {} {}", by.len(), op.set.name),
+                    CellOpKind::Mapped { swapped, flips } => {
+                        let flip = |k: &Option<IExpr>| match k.as_ref().map(|k| k.kind()) {
+                            Some(IExprKind::Lit(v)) => format!("{v:?}"),
+                            Some(IExprKind::Var(v)) => v.name.to_string(),
+                            Some(_) => "other".to_string(),
+                            None => "-".to_string(),
+                        };
+                        let (first, second) = (flip(&flips[0]), flip(&flips[1]));
+                        format!("mapped {swapped} {first} {second} {}", op.set.name)
+                    }
                     CellOpKind::Extreme { part, largest } => {
                         format!("extreme {part} {largest} {}", op.set.name)
                     }
@@ -440,6 +450,11 @@ fn operations_on_sets_of_cells_are_marked_for_the_bits() {
         }
         for f in &p.fns {
             each(&f.body, &mut kinds);
+        }
+        for g in &p.games {
+            for s in &g.symmetries {
+                each(&s.result, &mut kinds);
+            }
         }
         kinds
     };
@@ -454,6 +469,39 @@ fn operations_on_sets_of_cells_are_marked_for_the_bits() {
     assert_eq!(
         kinds(&optimized),
         ["extreme 0 false s", "extreme 1 false s"]
+    );
+    // Maps of the board in the declared symmetries (checked: joined with the empty set),
+    // each `k` a constant folded or a name bound outside; a map that reads one part twice,
+    // or subtracts from the element, is none.
+    let declared = |images: &[&str]| {
+        let mut file = source.replace("value grundy", "// value grundy");
+        let maps: Vec<String> = (images.iter().enumerate())
+            .map(|(i, image)| {
+                format!("    symmetry m{i} => Cram(corner({{ {image} for x in cells }} | {{}}))\n")
+            })
+            .collect();
+        file = file.replacen("\n}\n", &format!("\n{}}}\n", maps.concat()), 1);
+        file.push_str("value grundy of Cram(Cell)\nvalue grundy of Cram(Cell - {(1, 1)})\n");
+        both(&file).1
+    };
+    let optimized = declared(&[
+        "(R - 1 - x.0, x.1)",
+        "(x.0, C - 1 - x.1)",
+        "(x.1, x.0)",
+        "(x.1, R - 1 - x.0)",
+        "(R - 1 - x.0, C - 1 - x.1)",
+        "(x.0, x.0)",
+        "(x.0, x.1 - x.0)",
+    ]);
+    assert_eq!(
+        kinds(&optimized)[3..],
+        [
+            "mapped false Int(2) - cells",
+            "mapped false - Int(2) cells",
+            "mapped true - - cells",
+            "mapped true - Int(2) cells",
+            "mapped false Int(2) Int(2) cells",
+        ]
     );
 }
 

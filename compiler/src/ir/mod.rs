@@ -673,8 +673,9 @@ pub struct CellOp {
     pub set: Var,
     /// What is done to it.
     pub kind: CellOpKind,
-    /// The expression as written: for [`CellOpKind::Moved`] the comprehension, for
-    /// [`CellOpKind::Extreme`] the `min` or `max` of a comprehension.
+    /// The expression as written: for [`CellOpKind::Moved`] and [`CellOpKind::Mapped`]
+    /// the comprehension, for [`CellOpKind::Extreme`] the `min` or `max` of a
+    /// comprehension.
     pub written: IExpr,
 }
 
@@ -686,6 +687,15 @@ pub enum CellOpKind {
     Moved {
         /// The amounts of the two parts.
         by: Box<[IExpr; 2]>,
+    },
+    /// `{ (f0(x.i), f1(x.j)) for x in set }` with `(i, j)` the parts `(0, 1)` or, where
+    /// `swapped`, `(1, 0)`, and each `f` the part as it is or `k - ` it (`k` a name or a
+    /// constant): a mirror, a transpose or a turn of the board.
+    Mapped {
+        /// The parts exchanged.
+        swapped: bool,
+        /// Each output part's `k`, where it is subtracted from one.
+        flips: Box<[Option<IExpr>; 2]>,
     },
     /// `min({ x.i for x in set })` (or `max`): the least (largest) of one part.
     Extreme {

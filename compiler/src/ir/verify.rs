@@ -285,7 +285,10 @@ impl Verifier<'_> {
             }
             IExprKind::Cells(op) => {
                 let shaped = match (&op.kind, op.written.kind()) {
-                    (CellOpKind::Moved { .. }, IExprKind::Compr { .. }) => true,
+                    (
+                        CellOpKind::Moved { .. } | CellOpKind::Mapped { .. },
+                        IExprKind::Compr { .. },
+                    ) => true,
                     (CellOpKind::Extreme { .. }, IExprKind::Builtin { args, .. }) => {
                         matches!(args.as_slice(), [c] if matches!(c.kind(), IExprKind::Compr { .. }))
                     }

@@ -6,24 +6,35 @@
 //!   in s }`, either part possibly unmoved, each amount a name bound outside or a
 //!   constant), is one shift of the bits where no part goes below 0 (where one would, the
 //!   subtraction fails: native code runs the comprehension as written and fails as it does);
+//! - a map of the board, `{ (R - 1 - x.0, x.1) for x in s }` (each part as it is or
+//!   subtracted from a name bound outside or a constant, the two parts exchanged or not: a
+//!   mirror, a transpose or a turn), maps each bit's code in turn, with no list built and
+//!   sorted, where no subtraction goes below 0;
 //! - the least or largest of one part, `min({ x.0 for x in s })`, is read off the first or
 //!   last bit, or off the columns' union.
 //!
 //! An analysis in effect: the interpreter evaluates the expression as written, and native
 //! code runs it wherever the bits do not answer, so every value and every error is the
 //! program's. After the sharing pass, which names the sets these read (`s - {x}` becomes a
-//! `let`).
+//! `let`); after the symmetry pass, which reads the declared maps' images as written (the
+//! images pass reads through the marks).
 
 use crate::ir::*;
 
-/// Runs the pass on every rule expression of `program`.
+/// Runs the pass on every rule expression of `program`, and on the declared symmetries'
+/// images (those the solver checks evaluate them at each position it expands).
 pub fn run(program: &mut Program, _source: &str) {
     program.for_each_rule_expr_mut(&mut |e| e.rewrite_up(&mut expr));
+    for game in &mut program.games {
+        for s in &mut game.symmetries {
+            s.result.rewrite_up(&mut expr);
+        }
+    }
 }
 
 /// Rewrites `e`, whose parts are rewritten.
 fn expr(e: &mut IExpr) {
-    if let Some((set, kind)) = moved(e).or_else(|| extreme(e)) {
+    if let Some((set, kind)) = moved(e).or_else(|| mapped(e)).or_else(|| extreme(e)) {
         let written = std::mem::replace(e, IExpr::from(IExprKind::End));
         *e = IExpr::from(IExprKind::Cells(Box::new(CellOp { set, kind, written })));
     }
@@ -98,6 +109,69 @@ fn moved(e: &IExpr) -> Option<(Var, CellOpKind)> {
     };
     let by = [amount(0, first)?, amount(1, second)?];
     Some((over.set.clone(), CellOpKind::Moved { by: Box::new(by) }))
+}
+
+/// `{ elem for clauses }` as a map of the board taking each cell of a set named by a
+/// variable to a cell whose parts are its parts, exchanged or not, each as it is or
+/// subtracted from a name bound outside or a constant; not the map that keeps every cell
+/// (a translation by 0).
+fn mapped(e: &IExpr) -> Option<(Var, CellOpKind)> {
+    let IExprKind::Compr { elem, clauses } = e.kind() else {
+        return None;
+    };
+    let (Some(over), IExprKind::Tuple(items)) = (OverCells::of(clauses), elem.kind()) else {
+        return None;
+    };
+    let [first, second] = items.as_slice() else {
+        return None;
+    };
+    // Which part of the element an item reads, and the `k` it is subtracted from.
+    let read = |item: &IExpr| -> Option<(usize, Option<IExpr>)> {
+        if let Some(i) = over.part(item) {
+            return Some((i, None));
+        }
+        let (Op::NatSub, k, v) = item.as_bin()? else {
+            return None;
+        };
+        let i = over.part(v)?;
+        let k = match k.kind() {
+            IExprKind::Var(x) if !over.vars.iter().any(|b| b.slot == x.slot) => k.clone(),
+            _ => IExpr::from(IExprKind::Lit(Val::Int(constant(k)?))),
+        };
+        Some((i, Some(k)))
+    };
+    let ((i, first), (j, second)) = (read(first)?, read(second)?);
+    if i == j || (i == 0 && first.is_none() && second.is_none()) {
+        return None;
+    }
+    let flips = Box::new([first, second]);
+    Some((
+        over.set.clone(),
+        CellOpKind::Mapped {
+            swapped: i == 1,
+            flips,
+        },
+    ))
+}
+
+/// `e`'s value where it is a constant integer: literals under `+`, `-` and `*` (`R - 1`
+/// with `R` a constant is `5 - 1`), where no step overflows or, subtracting naturals, goes
+/// below 0 (those would fail as written).
+fn constant(e: &IExpr) -> Option<i64> {
+    match e.kind() {
+        IExprKind::Lit(Val::Int(k)) => Some(*k),
+        IExprKind::Bin { op, lhs, rhs, .. } => {
+            let (a, b) = (constant(lhs)?, constant(rhs)?);
+            match op {
+                Op::Add => a.checked_add(b),
+                Op::Sub => a.checked_sub(b),
+                Op::NatSub => a.checked_sub(b).filter(|v| *v >= 0),
+                Op::Mul => a.checked_mul(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// `min({ elem for clauses })` (or `max`) where `elem` is one part of each cell of a set

@@ -382,6 +382,8 @@ impl Walk<'_, '_> {
                 self.bind_let(var, value, &mut inner);
                 self.elements(body, &inner)?
             }
+            // A set of cells marked for native code (`opt::cells`), as written.
+            IExprKind::Cells(op) => self.elements(&op.written, env)?,
             IExprKind::Compr { elem, clauses } => {
                 let mut inner = env.clone();
                 for clause in clauses {

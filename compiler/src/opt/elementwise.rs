@@ -39,7 +39,12 @@ pub fn field_images<'e>(
     if *game != gid {
         return None;
     }
-    let image = |i: usize, arg: &'e IExpr| match arg.kind() {
+    // A map of cells marked for native code (`opt::cells`) is read as written.
+    let written = |arg: &'e IExpr| match arg.kind() {
+        IExprKind::Cells(op) => &op.written,
+        _ => arg,
+    };
+    let image = |i: usize, arg: &'e IExpr| match written(arg).kind() {
         IExprKind::Var(v) if v.slot == VarId::new(i) => FieldImage::Kept,
         IExprKind::Compr { elem, clauses } => {
             let Some((IClause::Bind(vars, field), rest)) = clauses.split_first() else {

@@ -55,9 +55,10 @@ use crate::ir::Program;
 ///    as written);
 /// 10. [`crate::ir::share`]: computes costly work once (common subexpressions, work that
 ///     leaves loops);
-/// 11. [`cells`]: a set of board cells moved to the corner, or the least of one part of
-///     its cells, marked for native code to do on the set's bits (after sharing, which
-///     names the sets);
+/// 11. [`cells`]: a set of board cells moved to the corner, mirrored, transposed or
+///     turned, or the least of one part of its cells, marked for native code to do on the
+///     set's bits (after sharing, which names the sets, and the symmetry pass, which reads
+///     the declared maps as written);
 /// 12. [`open`]: a game with a probe gets its moves without their tests for `end`, for the
 ///     positions whose probe said no move is to `end`;
 /// 13. [`domains`]: the few values the elements of a set field of a large type take (an

@@ -1077,6 +1077,25 @@ where
     }
 }
 
+/// Transposes a 16 × 16 matrix of bits, row `r` the lane `rows[r]` with column `c` its bit
+/// `c`: bit `c` of row `r` becomes bit `r` of row `c` (blocks of 8, 4, 2 and 1 exchanged
+/// in turn).
+fn transpose(rows: &mut [u16; 16]) {
+    let mut size = 8;
+    let mut mask: u16 = 0x00ff;
+    while size > 0 {
+        for r in 0..16 {
+            if r & size == 0 {
+                let t = ((rows[r] >> size) ^ rows[r + size]) & mask;
+                rows[r] ^= t << size;
+                rows[r + size] ^= t;
+            }
+        }
+        size /= 2;
+        mask ^= mask << size;
+    }
+}
+
 impl Set<(i64, i64)> {
     /// Whether every element is a cell `(r, c)` with `r` in `r0..r0 + rows` and `c` in
     /// `c0..c0 + cols` (all below 16): a field type's check, on the bits when the set is
@@ -1150,6 +1169,48 @@ impl Set<(i64, i64)> {
             low | high
         });
         Some(Set::from_code_words(moved))
+    }
+
+    /// `{ (f0(p0), f1(p1)) for x in self }`, where `(p0, p1)` is `(x.0, x.1)`, or
+    /// `(x.1, x.0)` where `swapped`, and `fi(v)` is `v`, or `k - v` with natural
+    /// subtraction where `flips[i]` is `Some(k)` (a mirror, a transpose or a turn of a
+    /// board), on the set's bits: each element's code mapped in turn, with no list built
+    /// and sorted. `None` where the set is not bits, or some `v` exceeds its `k`, or a `k`
+    /// lies past the bits' 16 codes a part (the caller then computes it element by
+    /// element, and fails where the comprehension fails).
+    #[inline]
+    pub fn cells_mapped(&self, swapped: bool, flips: [Option<i64>; 2]) -> Option<Set<(i64, i64)>> {
+        let w = self.code_words()?;
+        // Row `r` is lane `r`: the 16 bits of codes `16 r..16 r + 16`.
+        let mut rows: [u16; 16] = std::array::from_fn(|r| (w[r / 4] >> (16 * (r % 4))) as u16);
+        if swapped {
+            transpose(&mut rows);
+        }
+        // A `k` with a code, not below the part it is subtracted from.
+        let room = |k: Option<i64>, largest: Option<u32>| match (k, largest) {
+            (None, _) | (Some(_), None) => Some(None),
+            (Some(k), Some(v)) => ((0..16).contains(&k) && i64::from(v) <= k).then_some(Some(k)),
+        };
+        let last_row = rows.iter().rposition(|&r| r != 0).map(|r| r as u32);
+        let columns = rows.iter().fold(0, |a, &r| a | r);
+        let last_column = (columns != 0).then(|| 15 - columns.leading_zeros());
+        let (flip_rows, flip_columns) = (room(flips[0], last_row)?, room(flips[1], last_column)?);
+        let mut mapped = [0u64; CODE_WORDS];
+        for (r, &row) in rows.iter().enumerate() {
+            if row == 0 {
+                continue;
+            }
+            let to = match flip_rows {
+                Some(k) => k as usize - r,
+                None => r,
+            };
+            let row = match flip_columns {
+                Some(k) => row.reverse_bits() >> (15 - k),
+                None => row,
+            };
+            mapped[to / 4] |= u64::from(row) << (16 * (to % 4));
+        }
+        Some(Set::from_code_words(mapped))
     }
 }
 
@@ -1577,6 +1638,34 @@ mod tests {
             prop_assert!(wide.translated_down(dr, dc).is_none());
             prop_assert!(wide.part_extreme(1, false).is_none());
             prop_assert!(set.translated_down(-1, dc).is_none());
+        }
+
+        /// `cells_mapped` against the comprehension it stands for, element by element
+        /// with natural subtraction: it answers on every set whose subtractions never go
+        /// below 0 and whose `k`s have codes, and on no other.
+        #[test]
+        fn mapped_cells_are_the_comprehension(
+            cells in proptest::collection::vec((0i64..16, 0i64..16), 0..12),
+            swapped in any::<bool>(),
+            flips in [proptest::option::of(-1i64..18), proptest::option::of(-1i64..18)],
+        ) {
+            let set: Set<(i64, i64)> = cells.iter().copied().collect();
+            let image = |&(r, c): &(i64, i64)| {
+                let (p0, p1) = if swapped { (c, r) } else { (r, c) };
+                let flip = |v: i64, k: Option<i64>| match k {
+                    None => Some(v),
+                    Some(k) => (v <= k).then_some(k - v),
+                };
+                Some((flip(p0, flips[0])?, flip(p1, flips[1])?))
+            };
+            let by_elements: Option<Set<(i64, i64)>> = cells.iter().map(image).collect();
+            let coded = flips.iter().flatten().all(|&k| (0..16).contains(&k));
+            let mapped = set.cells_mapped(swapped, flips);
+            prop_assert_eq!(mapped.is_some(), by_elements.is_some() && (coded || cells.is_empty()));
+            if let Some(mapped) = mapped {
+                prop_assert_eq!(Some(mapped), by_elements);
+            }
+            prop_assert!(set.with((20, 0)).cells_mapped(swapped, flips).is_none());
         }
 
         /// Sets of pairs (bits of codes while every part is in `0..16`, else a vector) and
