@@ -1,8 +1,8 @@
 //! Operations on a set of board cells (`opt/cells.rs` lowers them to [`IExprKind::Cells`]) on
 //! the set's bits (a cell `(r, c)` has the code `16 r + c`), each with the expression as
 //! written where the set is not bits or the bits do not answer: a translation is one shift
-//! of the words where no part goes below 0; a mirror, transpose or turn maps each bit's
-//! code; the least or largest of one part is the first or last bit, or the union of the
+//! of the words where no part goes below 0; a mirror, transpose or turn moves the rows
+//! and reverses their bits; the least or largest of one part is the first or last bit, or the union of the
 //! rows.
 
 use super::{CodegenError, Gen};

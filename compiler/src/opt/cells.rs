@@ -8,8 +8,8 @@
 //!   subtraction fails: native code runs the comprehension as written and fails as it does);
 //! - a map of the board, `{ (R - 1 - x.0, x.1) for x in s }` (each part as it is or
 //!   subtracted from a name bound outside or a constant, the two parts exchanged or not: a
-//!   mirror, a transpose or a turn), maps each bit's code in turn, with no list built and
-//!   sorted, where no subtraction goes below 0;
+//!   mirror, a transpose or a turn), moves the rows and reverses their bits, with no list
+//!   built and sorted, where no subtraction goes below 0;
 //! - the least or largest of one part, `min({ x.0 for x in s })`, is read off the first or
 //!   last bit, or off the columns' union.
 //!

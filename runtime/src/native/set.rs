@@ -1174,10 +1174,10 @@ impl Set<(i64, i64)> {
     /// `{ (f0(p0), f1(p1)) for x in self }`, where `(p0, p1)` is `(x.0, x.1)`, or
     /// `(x.1, x.0)` where `swapped`, and `fi(v)` is `v`, or `k - v` with natural
     /// subtraction where `flips[i]` is `Some(k)` (a mirror, a transpose or a turn of a
-    /// board), on the set's bits: each element's code mapped in turn, with no list built
-    /// and sorted. `None` where the set is not bits, or some `v` exceeds its `k`, or a `k`
-    /// lies past the bits' 16 codes a part (the caller then computes it element by
-    /// element, and fails where the comprehension fails).
+    /// board), on the set's bits: its 16 rows transposed, moved and reversed as words,
+    /// with no list built and sorted. `None` where the set is not bits, or some `v`
+    /// exceeds its `k`, or a `k` lies past the bits' 16 codes a part (the caller then
+    /// computes it element by element, and fails where the comprehension fails).
     #[inline]
     pub fn cells_mapped(&self, swapped: bool, flips: [Option<i64>; 2]) -> Option<Set<(i64, i64)>> {
         let w = self.code_words()?;
