@@ -470,6 +470,12 @@ fn operations_on_sets_of_cells_are_marked_for_the_bits() {
         kinds(&optimized),
         ["extreme 0 false s", "extreme 1 false s"]
     );
+    // An amount that is a constant written as arithmetic is folded.
+    let (_, optimized) = both(&source.replace("(x.0 - r0, x.1 - c0)", "(x.0 - r0, x.1 - (1 - 1))"));
+    assert_eq!(
+        kinds(&optimized),
+        ["extreme 0 false s", "extreme 1 false s", "moved 2 s"]
+    );
     // Maps of the board in the declared symmetries (checked: joined with the empty set),
     // each `k` a constant folded or a name bound outside; a map that reads one part twice,
     // or subtracts from the element, is none.

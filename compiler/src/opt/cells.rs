@@ -78,9 +78,9 @@ impl<'e> OverCells<'e> {
     }
 }
 
-/// `{ elem for clauses }` as a translation of a set of cells named by a variable by amounts
-/// named by variables or constants.
-fn moved(e: &IExpr) -> Option<(Var, CellOpKind)> {
+/// A comprehension `{ (first, second) for x in s }` over a set of cells named by a
+/// variable: the binder, and the element's two items.
+fn pair_over_cells(e: &IExpr) -> Option<(OverCells<'_>, &IExpr, &IExpr)> {
     let IExprKind::Compr { elem, clauses } = e.kind() else {
         return None;
     };
@@ -90,20 +90,27 @@ fn moved(e: &IExpr) -> Option<(Var, CellOpKind)> {
     let [first, second] = items.as_slice() else {
         return None;
     };
-    // What part `i` is moved down by: a name bound outside, or a constant.
-    let amount = |i: usize, item: &IExpr| match item.kind() {
-        IExprKind::Bin {
-            op: Op::NatSub,
-            lhs,
-            rhs,
-            ..
-        } if over.is_part(lhs, i) => match rhs.kind() {
-            IExprKind::Var(v) if !over.vars.iter().any(|x| x.slot == v.slot) => {
-                Some((**rhs).clone())
-            }
-            IExprKind::Lit(Val::Int(_)) => Some((**rhs).clone()),
-            _ => None,
-        },
+    Some((over, first, second))
+}
+
+impl OverCells<'_> {
+    /// `e` as an amount: a name bound outside the comprehension, or a constant (folded).
+    fn amount(&self, e: &IExpr) -> Option<IExpr> {
+        match e.kind() {
+            IExprKind::Var(v) if !self.vars.iter().any(|x| x.slot == v.slot) => Some(e.clone()),
+            IExprKind::Lit(Val::Int(_)) => Some(e.clone()),
+            _ => Some(IExpr::from(IExprKind::Lit(Val::Int(constant(e)?)))),
+        }
+    }
+}
+
+/// `{ elem for clauses }` as a translation of a set of cells named by a variable by amounts
+/// named by variables or constants.
+fn moved(e: &IExpr) -> Option<(Var, CellOpKind)> {
+    let (over, first, second) = pair_over_cells(e)?;
+    // What part `i` is moved down by.
+    let amount = |i: usize, item: &IExpr| match item.as_bin() {
+        Some((Op::NatSub, lhs, rhs)) if over.is_part(lhs, i) => over.amount(rhs),
         _ if over.is_part(item, i) => Some(IExpr::from(IExprKind::Lit(Val::Int(0)))),
         _ => None,
     };
@@ -116,15 +123,7 @@ fn moved(e: &IExpr) -> Option<(Var, CellOpKind)> {
 /// subtracted from a name bound outside or a constant; not the map that keeps every cell
 /// (a translation by 0).
 fn mapped(e: &IExpr) -> Option<(Var, CellOpKind)> {
-    let IExprKind::Compr { elem, clauses } = e.kind() else {
-        return None;
-    };
-    let (Some(over), IExprKind::Tuple(items)) = (OverCells::of(clauses), elem.kind()) else {
-        return None;
-    };
-    let [first, second] = items.as_slice() else {
-        return None;
-    };
+    let (over, first, second) = pair_over_cells(e)?;
     // Which part of the element an item reads, and the `k` it is subtracted from.
     let read = |item: &IExpr| -> Option<(usize, Option<IExpr>)> {
         if let Some(i) = over.part(item) {
@@ -133,12 +132,7 @@ fn mapped(e: &IExpr) -> Option<(Var, CellOpKind)> {
         let (Op::NatSub, k, v) = item.as_bin()? else {
             return None;
         };
-        let i = over.part(v)?;
-        let k = match k.kind() {
-            IExprKind::Var(x) if !over.vars.iter().any(|b| b.slot == x.slot) => k.clone(),
-            _ => IExpr::from(IExprKind::Lit(Val::Int(constant(k)?))),
-        };
-        Some((i, Some(k)))
+        Some((over.part(v)?, Some(over.amount(k)?)))
     };
     let ((i, first), (j, second)) = (read(first)?, read(second)?);
     if i == j || (i == 0 && first.is_none() && second.is_none()) {
