@@ -88,11 +88,12 @@ fn same_leaves<R: Rules>(
     Ok(true)
 }
 
-/// Each orbit position's options as leaves (`None` for `end`), each through its least
-/// image under the proven symmetries alone, listed once for both tests of leaves; `None`
-/// where some option is a sum (which neither compares: [`seen_options`] does).
+/// Each orbit position's options as leaves (`None` for `end`), in the orbit's order.
 type LeafLists<P> = Vec<Vec<Option<P>>>;
 
+/// The options of the orbit's positions as [`LeafLists`], each through its least image
+/// under the proven symmetries alone, listed once for both tests of leaves; `None` where
+/// some option is a sum (which neither compares: [`seen_options`] does).
 fn leaf_lists<R: Rules>(
     rules: &R,
     orbit: &[(R::Pos, usize, usize)],

@@ -1181,20 +1181,19 @@ impl Set<(i64, i64)> {
     #[inline]
     pub fn cells_mapped(&self, swapped: bool, flips: [Option<i64>; 2]) -> Option<Set<(i64, i64)>> {
         let w = self.code_words()?;
+        // Each `k` has a code and is not below the largest value of the part it is
+        // subtracted from (`part_extreme` of the set as it is, before any exchange).
+        let room = |k: Option<i64>, part: usize| match (k, self.part_extreme(part, true)?) {
+            (None, _) | (Some(_), None) => Some(None),
+            (Some(k), Some(v)) => ((0..16).contains(&k) && v <= k).then_some(Some(k)),
+        };
+        let (p0, p1) = if swapped { (1, 0) } else { (0, 1) };
+        let (flip_rows, flip_columns) = (room(flips[0], p0)?, room(flips[1], p1)?);
         // Row `r` is lane `r`: the 16 bits of codes `16 r..16 r + 16`.
         let mut rows: [u16; 16] = std::array::from_fn(|r| (w[r / 4] >> (16 * (r % 4))) as u16);
         if swapped {
             transpose(&mut rows);
         }
-        // A `k` with a code, not below the part it is subtracted from.
-        let room = |k: Option<i64>, largest: Option<u32>| match (k, largest) {
-            (None, _) | (Some(_), None) => Some(None),
-            (Some(k), Some(v)) => ((0..16).contains(&k) && i64::from(v) <= k).then_some(Some(k)),
-        };
-        let last_row = rows.iter().rposition(|&r| r != 0).map(|r| r as u32);
-        let columns = rows.iter().fold(0, |a, &r| a | r);
-        let last_column = (columns != 0).then(|| 15 - columns.leading_zeros());
-        let (flip_rows, flip_columns) = (room(flips[0], last_row)?, room(flips[1], last_column)?);
         let mut mapped = [0u64; CODE_WORDS];
         for (r, &row) in rows.iter().enumerate() {
             if row == 0 {
