@@ -151,6 +151,9 @@ pub struct Solver<'r, R: Rules> {
     /// (An orbit of one position is checked again where the position is expanded again:
     /// that costs about what remembering it would.)
     checked_orbits: FxHashMap<R::Pos, crate::checked::Orbit<R::Pos>>,
+    /// How many values the memos keep under a position as it was listed besides its least
+    /// image ([`Solver::store_alias`]).
+    aliases: u64,
     /// The values of the positions of loopy games' graphs solved so far ([`loopy`]).
     loopy: FxHashMap<Expr<Pos<R>>, loopy::Entry>,
     /// The outcomes of the positions of loopy partizan games' graphs solved so far.
@@ -214,6 +217,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             misere_quotients: FxHashMap::default(),
             symmetric: rules.has_symmetries(),
             checked_orbits: Default::default(),
+            aliases: 0,
             loopy: FxHashMap::default(),
             loopy_partizan: FxHashMap::default(),
             loopy_forms: FxHashMap::default(),
@@ -902,6 +906,7 @@ impl<'r, R: Rules> Solver<'r, R> {
                         frame.bufs.opts = Options::default();
                         frame.bufs.opts.set_memory_limit(self.budget.max_memory);
                         frame.bufs.images = Vec::new();
+                        frame.bufs.found = Vec::new();
                         frame.dropped = true;
                     }
                     self.stack.push(frame);
@@ -1307,6 +1312,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             bufs.order.clear();
             bufs.fixing.clear();
             bufs.images.clear();
+            bufs.found.clear();
             self.pool.push(bufs);
         }
     }
@@ -1441,16 +1447,23 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// lookups alone. An option that is a sum or an expression, or whose value is not
     /// known, is left to that loop.
     #[inline]
-    fn known_options(&self, kind: ValueKind, frame: &mut Frame<Pos<R>>) {
-        let memo = &self.leaf_memo[kind.slot()];
+    fn known_options(&mut self, kind: ValueKind, frame: &mut Frame<Pos<R>>) {
         let bufs = &mut frame.bufs;
-        while let (Some(&OptRef::Leaves { len: 1, .. }), Some(&Some(image))) = (
+        while let (Some(&OptRef::Leaves { len: 1, start }), Some(&Some(image))) = (
             bufs.opts.refs.get(frame.cursor),
             bufs.images.get(frame.cursor),
         ) {
-            match memo.get(self.slot(image), image) {
+            let found = match bufs.found.get(frame.cursor) {
+                Some(&v) if v != UNKNOWN => v,
+                _ => self.leaf_memo[kind.slot()].get(self.slot(image), image),
+            };
+            match found {
                 UNKNOWN | IN_PROGRESS => return,
                 v => {
+                    let p = bufs.opts.leaves[start as usize];
+                    if p != image {
+                        self.store_alias(kind, p, v);
+                    }
                     bufs.vals.push(v);
                     frame.cursor += 1;
                 }
@@ -1567,6 +1580,29 @@ impl<'r, R: Rules> Solver<'r, R> {
                 self.store_one(Task { kind, node }, value);
             }
         }
+    }
+
+    /// Keeps `value`, found under `p`'s least image, under `p` as it was listed too, so that
+    /// the next lookup of `p` as listed needs no image ([`Solver::find_images`]): a
+    /// symmetric position is met in each of its forms again and again, and its least image
+    /// costs more than a lookup. An alias is a cache and never changes a value (the memo
+    /// keeps a position's own value under each key). At most one alias is kept for each
+    /// position solved, so aliases at most double a memo, and none that would grow a table
+    /// past the memory limit's room: an alias never makes a memo forget a value.
+    fn store_alias(&mut self, kind: ValueKind, p: Pos<R>, value: u32) {
+        if self.aliases >= self.budget.solved {
+            return;
+        }
+        let at = self.slot(p);
+        let grows = self.leaf_memo[kind.slot()].growth_bytes(at);
+        if let (true, Some(_)) = (grows > 0, self.budget.max_memory) {
+            self.measure_memory();
+            if grows > self.budget.free_memory {
+                return;
+            }
+        }
+        self.leaf_memo[kind.slot()].set(at, p, value);
+        self.aliases += 1;
     }
 
     fn store_one(&mut self, task: Task<Pos<R>>, value: u32) {
@@ -1746,11 +1782,47 @@ impl<'r, R: Rules> Solver<'r, R> {
 
     /// Writes each option's image (see [`Buffers::images`]), and asks the memory system
     /// for every image's memo entry before any is looked up (a large memo is bound by
-    /// memory latency, not by the work of a lookup).
+    /// memory latency, not by the work of a lookup). With symmetries, each option is looked
+    /// up as listed first, and its value, where found, kept in [`Buffers::found`]: the
+    /// least image is found only for the others (see [`Solver::store_alias`]).
     fn find_images(&self, kind: ValueKind, bufs: &mut Buffers<Pos<R>>) {
         let symmetric = self.mode == Mode::Fast && self.symmetric;
         bufs.images.clear();
+        bufs.found.clear();
         let memo = &self.leaf_memo[kind.slot()];
+        if symmetric {
+            // Every key the memo holds a value under is a position whose value it is (a
+            // least image, an alias, or a position of a checked orbit): an option found as
+            // listed needs no image. Most options of a large search are known.
+            for r in &bufs.opts.refs {
+                if let OptRef::Leaves { start, len: 1 } = *r {
+                    memo.prefetch(self.slot(bufs.opts.leaves[start as usize]));
+                }
+            }
+            for r in &bufs.opts.refs {
+                let mut found = UNKNOWN;
+                let image = match *r {
+                    OptRef::Leaves { start, len: 1 } => {
+                        let p = bufs.opts.leaves[start as usize];
+                        match memo.get(self.slot(p), p) {
+                            UNKNOWN | IN_PROGRESS => {
+                                let image = self.image(p);
+                                memo.prefetch(self.slot(image));
+                                Some(image)
+                            }
+                            v => {
+                                found = v;
+                                Some(p)
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+                bufs.images.push(image);
+                bufs.found.push(found);
+            }
+            return;
+        }
         for r in &bufs.opts.refs {
             let image = match *r {
                 OptRef::Leaves { start, len: 1 } => {

@@ -2,6 +2,7 @@
 //! once and run in parallel. `memory_limit.rs` is a binary of its own, since the limit it
 //! tests is measured on the whole process.
 
+mod aliases;
 mod compounds;
 mod forms_share;
 mod heap;

@@ -36,10 +36,14 @@ pub(super) struct Buffers<P> {
     /// `order` is not empty.
     pub(super) fixing: Vec<u64>,
     /// Per option, where it is one position and it was found, the position the memo keeps
-    /// it as (its least image under the game's symmetries, or itself): found once, when the
-    /// options are listed (with the memo's entries for all of them asked of the memory
-    /// system at once), or in an outcome search as the scan reaches the option.
+    /// it under (its least image under the game's symmetries, or itself where the memo
+    /// holds its value under it as listed): found once, when the options are listed (with
+    /// the memo's entries for all of them asked of the memory system at once), or in an
+    /// outcome search as the scan reaches the option.
     pub(super) images: Vec<Option<P>>,
+    /// Per option, its value where the memo held one under the option as it is (see
+    /// `Solver::find_images`), else `UNKNOWN`; empty where the images were found otherwise.
+    pub(super) found: Vec<u32>,
 }
 
 impl<P> Default for Buffers<P> {
@@ -50,6 +54,7 @@ impl<P> Default for Buffers<P> {
             order: Vec::new(),
             fixing: Vec::new(),
             images: Vec::new(),
+            found: Vec::new(),
         }
     }
 }
