@@ -154,6 +154,8 @@ pub struct Solver<'r, R: Rules> {
     /// How many values the memos keep under a position as it was listed besides its least
     /// image ([`Solver::store_alias`]).
     aliases: u64,
+    /// The least images found last, by a hash of the position (see [`Solver::image_fixing`]).
+    image_cache: Vec<std::cell::Cell<Option<CachedImage<Pos<R>>>>>,
     /// The values of the positions of loopy games' graphs solved so far ([`loopy`]).
     loopy: FxHashMap<Expr<Pos<R>>, loopy::Entry>,
     /// The outcomes of the positions of loopy partizan games' graphs solved so far.
@@ -218,6 +220,10 @@ impl<'r, R: Rules> Solver<'r, R> {
             symmetric: rules.has_symmetries(),
             checked_orbits: Default::default(),
             aliases: 0,
+            image_cache: match rules.has_symmetries() {
+                true => (0..IMAGE_CACHE).map(|_| Default::default()).collect(),
+                false => Vec::new(),
+            },
             loopy: FxHashMap::default(),
             loopy_partizan: FxHashMap::default(),
             loopy_forms: FxHashMap::default(),
@@ -1681,10 +1687,28 @@ impl<'r, R: Rules> Solver<'r, R> {
         self.image_fixing(p).0
     }
 
-    /// [`Solver::image`], with the bits of [`Rules::least_image_fixing`].
+    /// [`Solver::image`], with the bits of [`Rules::least_image_fixing`]. The answers are
+    /// cached in a table of [`IMAGE_CACHE`] entries, each holding the position it answers
+    /// for (the one hashed there last), so a cached answer is the rules' answer: a nimber
+    /// search asks the image of an option when it looks it up, orders it and descends into
+    /// it, and a board's images (a bit permutation for each map) cost more than the hash.
     #[inline(always)]
     pub(crate) fn image_fixing(&self, p: Pos<R>) -> (Pos<R>, u64) {
-        self.rules.proven_least_image_fixing(p)
+        if self.image_cache.is_empty() {
+            return self.rules.proven_least_image_fixing(p);
+        }
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        p.hash(&mut hasher);
+        let entry = &self.image_cache[(hasher.finish() >> 52) as usize % IMAGE_CACHE];
+        if let Some((q, image, fixing)) = entry.get() {
+            if q == p {
+                return (image, fixing);
+            }
+        }
+        let (image, fixing) = self.rules.proven_least_image_fixing(p);
+        entry.set(Some((p, image, fixing)));
+        (image, fixing)
     }
 
     #[inline]
@@ -1969,6 +1993,13 @@ fn shorten(text: String) -> String {
 }
 
 /// Where the memo keeps `p`: the flat array, the key table or the hash map.
+/// Entries of [`Solver::image_fixing`]'s cache.
+const IMAGE_CACHE: usize = 1024;
+
+/// An entry of [`Solver::image_fixing`]'s cache: a position, its least image and the bits
+/// of the symmetries that fix it.
+type CachedImage<P> = (P, P, u64);
+
 #[inline]
 fn slot_of<R: Rules>(rules: &R, p: R::Pos) -> Slot {
     match rules.dense_index(p) {
@@ -2068,6 +2099,37 @@ pub(crate) mod tests {
                     assert_eq!(got.ok(), Some(want), "{kind:?} of {n}, limit {limit}");
                 }
                 assert_eq!(solver.held_options, 0);
+            }
+        }
+    }
+
+    /// Pairs under their swap, the least image of each found by its definition.
+    struct Pairs;
+
+    impl Rules for Pairs {
+        type Pos = (u32, u32);
+
+        fn options(&self, _: (u32, u32), _: &mut Options<(u32, u32)>) -> Result<(), RuleError> {
+            Ok(())
+        }
+
+        fn has_symmetries(&self) -> bool {
+            true
+        }
+
+        fn least_image_fixing(&self, (a, b): (u32, u32)) -> ((u32, u32), u64) {
+            ((a.min(b), a.max(b)), u64::from(a == b))
+        }
+    }
+
+    proptest::proptest! {
+        /// The cache of least images answers as the rules do, whatever positions share its
+        /// entries (far more positions than entries, each asked again and again).
+        #[test]
+        fn cached_images_are_the_rules(asked in proptest::collection::vec((0u32..200, 0u32..200), 1..3000)) {
+            let solver = Solver::new(&Pairs);
+            for p in asked.iter().chain(asked.iter().rev()) {
+                proptest::prop_assert_eq!(solver.image_fixing(*p), Pairs.least_image_fixing(*p));
             }
         }
     }
