@@ -1700,7 +1700,7 @@ impl<'r, R: Rules> Solver<'r, R> {
         use std::hash::{Hash, Hasher};
         let mut hasher = rustc_hash::FxHasher::default();
         p.hash(&mut hasher);
-        let entry = &self.image_cache[(hasher.finish() >> 52) as usize % IMAGE_CACHE];
+        let entry = &self.image_cache[(hasher.finish() >> (64 - IMAGE_CACHE_BITS)) as usize];
         if let Some((q, image, fixing)) = entry.get() {
             if q == p {
                 return (image, fixing);
@@ -1992,14 +1992,16 @@ fn shorten(text: String) -> String {
     }
 }
 
-/// Where the memo keeps `p`: the flat array, the key table or the hash map.
+/// The bits of the hash that pick an entry of [`Solver::image_fixing`]'s cache.
+const IMAGE_CACHE_BITS: u32 = 10;
 /// Entries of [`Solver::image_fixing`]'s cache.
-const IMAGE_CACHE: usize = 1024;
+const IMAGE_CACHE: usize = 1 << IMAGE_CACHE_BITS;
 
 /// An entry of [`Solver::image_fixing`]'s cache: a position, its least image and the bits
 /// of the symmetries that fix it.
 type CachedImage<P> = (P, P, u64);
 
+/// Where the memo keeps `p`: the flat array, the key table or the hash map.
 #[inline]
 fn slot_of<R: Rules>(rules: &R, p: R::Pos) -> Slot {
     match rules.dense_index(p) {
