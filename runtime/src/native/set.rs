@@ -1183,9 +1183,13 @@ impl Set<(i64, i64)> {
         let w = self.code_words()?;
         // Each `k` has a code and is not below the largest value of the part it is
         // subtracted from (`part_extreme` of the set as it is, before any exchange).
-        let room = |k: Option<i64>, part: usize| match (k, self.part_extreme(part, true)?) {
-            (None, _) | (Some(_), None) => Some(None),
-            (Some(k), Some(v)) => ((0..16).contains(&k) && v <= k).then_some(Some(k)),
+        // A part with no `k` is not read.
+        let room = |k: Option<i64>, part: usize| match k {
+            None => Some(None),
+            Some(k) => match self.part_extreme(part, true)? {
+                None => Some(None),
+                Some(v) => ((0..16).contains(&k) && v <= k).then_some(Some(k)),
+            },
         };
         let (p0, p1) = if swapped { (1, 0) } else { (0, 1) };
         let (flip_rows, flip_columns) = (room(flips[0], p0)?, room(flips[1], p1)?);
