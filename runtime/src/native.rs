@@ -981,6 +981,27 @@ macro_rules! bits {
                 }
             }
 
+            /// `pack_cells` of `{cell}` with the cells outside the rows and columns left
+            /// out: the mask that `bits & !mask` removes the cell with from a packed set
+            /// of those cells.
+            #[inline(always)]
+            pub fn pack_cell((r, c): (i64, i64), r0: u32, rows: u32, c0: u32, cols: u32) -> $name {
+                let (r, c) = (r.wrapping_sub(i64::from(r0)), c.wrapping_sub(i64::from(c0)));
+                match (0..i64::from(rows)).contains(&r) && (0..i64::from(cols)).contains(&c) {
+                    true => $name(1 << (r as u32 * cols + c as u32)),
+                    false => $name(0),
+                }
+            }
+
+            /// The cells of a set that `pack_cells` packed, in order, without unpacking it.
+            #[inline(always)]
+            pub fn cells(self, r0: u32, c0: u32, cols: u32) -> impl Iterator<Item = (i64, i64)> {
+                set::BitIter::of(u128::from(self.0)).map(move |i| {
+                    let i = i as u32;
+                    (i64::from(i / cols + r0), i64::from(i % cols + c0))
+                })
+            }
+
             /// The inverse of `pack_cells`.
             #[inline]
             pub fn unpack_cells(self, r0: u32, rows: u32, c0: u32, cols: u32) -> Set<(i64, i64)> {

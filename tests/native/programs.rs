@@ -268,6 +268,21 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
          sum(D(p, tags) for p in components(cells - {{x}}, y => near(y)))\n",
         more.int(1, 3)
     );
+    // Set algebra on the field itself, which native code does on its stored bits
+    // (`codegen/packed_sets.rs`): binders over the field less a cell and within cells
+    // written out (one off a small board), results that keep or remove a table's cells or
+    // cells written out (some off the board).
+    out += &format!(
+        "    move keep(x in cells - {{(0, 0)}}, x not in around(x), len(cells) >= {}) => \
+         D(around(x) & cells, tags)\n",
+        more.int(2, 4)
+    );
+    out += &format!(
+        "    move cut((r, c) in cells & {{(0, 0), (0, 1), (1, 2)}}, (r, c + 1) in cells, r + c <= {}) => \
+         D(cells - {{(r, c + 1), (r + 1, c)}}, tags)\n",
+        more.int(0, 2)
+    );
+    out += "    move shave(x in cells, len(around(x) & cells) > 0) => D(cells - around(x), tags | {tag(x)})\n";
     if s.chance(0.5) {
         out += &format!(
             "    move finish((r, c) in cells, (r, c + 1) in cells, r >= {}) => end\n",

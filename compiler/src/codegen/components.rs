@@ -124,7 +124,18 @@ impl Gen<'_> {
                 quote!(unpack(#lo)),
             ),
         };
-        let whole = self.value(op.closure().0)?;
+        // The set divided, on the moving game's bits where they serve: it then lies in the
+        // board (a part of a field on the same board).
+        let seed = op.closure().0;
+        let from_bits = (*self.move_bits.borrow()).and_then(|from| {
+            let b = self.bits_of(from, &self.layout.games[*game].fields[0], seed)?;
+            Some((from, b))
+        });
+        let ranks_of_bits = match (from_bits, board) {
+            (Some((from, b)), Ranked::Board(_)) => Some(self.bits_value(from, &b)?),
+            _ => None,
+        };
+        let whole = self.value(seed)?;
         let steps = joined.iter().map(|&w| Literal::u128_unsuffixed(w));
         let v = &self.names.games[*game].variant;
         let (bits, word, ranks) = match wide {
@@ -164,6 +175,19 @@ impl Gen<'_> {
                 })?;
             }
         };
+        if let Some(ranks) = ranks_of_bits {
+            return Ok(quote! {
+                {
+                    static STEPS: ::std::sync::LazyLock<#rt::native::RankSteps> =
+                        ::std::sync::LazyLock::new(|| #rt::native::RankSteps::new(&[#(#steps),*]));
+                    let start = out.open_sum();
+                    let ranks = #ranks;
+                    #each_part
+                    out.close_sum(start);
+                }
+                out.check()?;
+            });
+        }
         Ok(quote! {
             {
                 static STEPS: ::std::sync::LazyLock<#rt::native::RankSteps> =

@@ -106,6 +106,10 @@ impl Gen<'_> {
                 return Ok(quote!(for rank in 0..#count { let #pattern = #value; #body }));
             }
         }
+        // Set algebra on the moving game's field: over its stored bits.
+        if let Some(looped) = self.for_each_cell(&pattern, dom, &body)? {
+            return Ok(looped);
+        }
         // A name or a constant set is borrowed (its elements are copied once; a large one
         // is read in its static); a computed domain is consumed.
         if matches!(dom.kind(), IExprKind::Var(_) | IExprKind::Lit(Val::Set(_))) {
@@ -216,39 +220,36 @@ impl Gen<'_> {
     /// A `Pos` from an `IExprKind::Pos`.
     pub(super) fn position(&self, e: &IExpr) -> Result<TokenStream, CodegenError> {
         let span = &e.span();
-        let IExprKind::Pos { game, args, fits } = e.kind() else {
+        let IExprKind::Pos { game, args, .. } = e.kind() else {
             return Err(unsupported("this position expression"));
         };
         let make = &self.names.games[*game].make;
-        // (A list field is interned and a domain checked, which may fail: those keep the
-        // maker.)
-        let lists = (self.layout.games[*game].fields.iter()).any(|p| {
-            matches!(
-                p,
-                super::layout::Packed::List | super::layout::Packed::Domain(..)
-            )
-        });
-        let fits = *fits && !lists;
-        let args = args
-            .iter()
-            .map(|a| self.value(a))
-            .collect::<Result<Vec<_>, _>>()?;
-        if fits {
-            // Every value surely fits its field: packed without the maker's checks.
+        if self.packs_directly(e) {
+            // Every value surely fits its field: packed without the maker's checks. A
+            // field kept from the moving game's bits is bound to its stored form.
             let fields = self.field_names(&self.program.games[*game]);
-            let stored = (0..fields.len())
-                .map(|i| {
-                    let x = &fields[i];
-                    self.pack(*game, i, quote!(#x))
-                })
-                .collect::<Vec<_>>();
+            let scope = *self.move_bits.borrow();
+            let mut values = Vec::new();
+            let mut stored = Vec::new();
+            for (i, (x, a)) in fields.iter().zip(args).enumerate() {
+                match scope.and_then(|from| Some((from, self.bits_arg(from, *game, i, a)?))) {
+                    Some((from, b)) => {
+                        values.push(self.bits_value(from, &b)?);
+                        stored.push(quote!(#x));
+                    }
+                    None => {
+                        values.push(self.value(a)?);
+                        stored.push(self.pack(*game, i, quote!(#x)));
+                    }
+                }
+            }
             let build = self.pos_pattern(*game, &stored);
-            let bind = match (fields.as_slice(), args.as_slice()) {
+            let bind = match (fields.as_slice(), values.as_slice()) {
                 ([], _) => quote!(),
                 // (`let n = n;` would be a redundant local.)
                 ([x], [v]) if *x == v.to_string() => quote!(),
                 ([x], [v]) => quote!(let #x = #v;),
-                _ => quote!(let (#(#fields,)*) = (#(#args,)*);),
+                _ => quote!(let (#(#fields,)*) = (#(#values,)*);),
             };
             if bind.is_empty() {
                 return Ok(build);
@@ -258,6 +259,10 @@ impl Gen<'_> {
                 #build
             }));
         }
+        let args = args
+            .iter()
+            .map(|a| self.value(a))
+            .collect::<Result<Vec<_>, _>>()?;
         let at = self.at(*span);
         Ok(quote!(#make(#(#args,)* #at)?))
     }
@@ -306,7 +311,7 @@ impl Gen<'_> {
 
     /// An argument of a function that takes a value of type `ty`: by reference when it is
     /// not `Copy`.
-    fn argument(&self, e: &IExpr, ty: &Ty) -> Result<TokenStream, CodegenError> {
+    pub(super) fn argument(&self, e: &IExpr, ty: &Ty) -> Result<TokenStream, CodegenError> {
         if is_copy(self.program, ty) {
             return self.value(e);
         }

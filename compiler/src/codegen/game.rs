@@ -8,7 +8,7 @@ use crate::ir::*;
 use cgdl_runtime::native::CODE_WORDS;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{quote, ToTokens};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::rc::Rc;
 
 /// Whether values of type `t` copy without allocating in generated code (numbers, tuples,
@@ -353,6 +353,8 @@ impl Gen<'_> {
             true => &names.options_open,
         };
         let open_moves = game.open_moves.as_deref().filter(|_| open);
+        // The fields whose stored bits some move reads (`packed_sets.rs`).
+        let mut with_bits = BTreeSet::new();
         for (k, (m, used)) in moves.iter().zip(&uses).enumerate() {
             // A move whose open result is its result has the same options either way: the
             // open options call its function.
@@ -367,6 +369,15 @@ impl Gen<'_> {
             let mut params = Vec::new();
             let mut args = Vec::new();
             let mut borrowed = HashSet::new();
+            let result = open_result.unwrap_or(&m.result);
+            let bits_read = self.bits_read(gid, &m.clauses, result);
+            for &i in &bits_read {
+                let bits = &names.bits[i];
+                let ty = self.stored_ty(&game.fields[i].ty, &self.layout.games[gid].fields[i]);
+                params.push(quote!(#bits: #ty));
+                args.push(quote!(#bits));
+                with_bits.insert(i);
+            }
             for &i in used {
                 let (f, x) = (&game.fields[i], &fields[i]);
                 let ty = self.value_ty(&f.ty);
@@ -392,11 +403,12 @@ impl Gen<'_> {
                 continue;
             }
             *self.borrowed.borrow_mut() = borrowed;
+            *self.move_bits.borrow_mut() = Some(gid);
             self.reading(|f| m.for_each_read(f));
-            let result = open_result.unwrap_or(&m.result).clone();
-            let emitted = self.emit(&result);
+            let emitted = self.emit(result);
             let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
             self.borrowed.borrow_mut().clear();
+            *self.move_bits.borrow_mut() = None;
             let body = body?;
             let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
             let doc = match own {
@@ -404,9 +416,12 @@ impl Gen<'_> {
                 true => format!("{doc} (no move is to `end`)"),
             };
             let lints = super::user_code_lints(&["ptr_arg"]);
+            // (A field read only where its bits serve is not read as a value.)
+            let unused = (!bits_read.is_empty()).then(|| quote!(#[allow(unused_variables)]));
             move_fns.push(quote! {
                 #[doc = #doc]
                 #lints
+                #unused
                 fn #fname(#(#params,)* out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
                     #body
                     ::std::result::Result::Ok(())
@@ -427,6 +442,10 @@ impl Gen<'_> {
                 };
                 quote!(#x: #ty)
             });
+            if with_bits.contains(&i) {
+                let bits = &names.bits[i];
+                unpacked.push(quote!(let #bits = #x;));
+            }
             if !matches!(packing, Packed::Plain) && uses.iter().any(|u| u.contains(&i)) {
                 let value = self.unpack(gid, i, x);
                 unpacked.push(quote!(let #x = #value;));

@@ -9,7 +9,8 @@
 //!
 //! The module is split by construct: `names` chooses every Rust name once (the user's
 //! own wherever Rust allows), `layout` decides how positions are stored, `types` emits
-//! declared types, `game` the games and their moves, `expr` expressions, `kernel`
+//! declared types, `game` the games and their moves, `expr` expressions, `packed_sets`
+//! the set algebra a move does on its game's stored bits, `kernel`
 //! the bottom-up Grundy kernels, `plans` the queries, `datum` positions given at run time,
 //! and `tidy` drops needless parentheses from the result.
 //!
@@ -26,6 +27,7 @@ mod inverse;
 mod kernel;
 mod layout;
 mod names;
+mod packed_sets;
 mod plans;
 mod probe;
 mod symmetry;
@@ -92,6 +94,7 @@ pub fn generate_file(
         reads: RefCell::new(HashSet::new()),
         lookups: RefCell::new(HashMap::new()),
         constants: RefCell::new(Vec::new()),
+        move_bits: RefCell::new(None),
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -138,6 +141,9 @@ struct Gen<'a> {
     /// Large constant sets, made once as statics (`CONSTANT_SET_<k>`, by index): each
     /// value, its elements' Rust type, and the expression that builds it.
     constants: RefCell<Vec<(crate::ir::Val, TokenStream, TokenStream)>>,
+    /// The game whose move function is being generated, when it has its fields' stored
+    /// bits at hand (`packed_sets.rs`).
+    move_bits: RefCell<Option<usize>>,
 }
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds

@@ -298,6 +298,9 @@ pub(super) struct GameNames {
     /// `DOMAIN_<game>_<field>` and `domain_<game>_<field>`: the values of each set field
     /// packed by its domain, and the index of a value among them (by field index).
     pub domains: Vec<(Ident, Ident)>,
+    /// `<field>_bits`: a board field's stored bits, beside its value, in a move that
+    /// reads them (`packed_sets.rs`), by field index.
+    pub bits: Vec<Ident>,
 }
 
 /// The generated names of one tagged union.
@@ -414,6 +417,9 @@ impl Names {
                                 taken.claim(&format!("domain_{s}_{i}")),
                             )
                         })
+                        .collect(),
+                    bits: (g.fields.iter())
+                        .map(|f| taken.claim(&format!("{}_bits", snake(&f.name))))
                         .collect(),
                 }
             })

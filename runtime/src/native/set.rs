@@ -1712,6 +1712,33 @@ mod tests {
             }
         }
 
+        /// Set algebra on packed cells is the algebra of the sets, packed: a cell's bit
+        /// (none off the board) removes it, and the packed cells read back in order.
+        #[test]
+        fn packed_cells_are_the_sets(
+            cells in proptest::collection::vec((0u32..4, 0u32..5), 0..20),
+            cell in (-2i64..8, -2i64..8),
+            r0 in 0u32..3,
+            c0 in 0u32..3,
+        ) {
+            use crate::native::{Bits, Bits64};
+            let set: Set<(i64, i64)> = (cells.iter())
+                .map(|&(r, c)| (i64::from(r + r0), i64::from(c + c0)))
+                .collect();
+            let removed = set.diff(&Set::from_array([cell]));
+            let kept = set.inter(&Set::from_array([cell]));
+            let packed = Bits::pack_cells(&set, r0, 4, c0, 5);
+            let bit = Bits::pack_cell(cell, r0, 4, c0, 5);
+            prop_assert_eq!(Bits(packed.0 & !bit.0), Bits::pack_cells(&removed, r0, 4, c0, 5));
+            prop_assert_eq!(Bits(packed.0 & bit.0), Bits::pack_cells(&kept, r0, 4, c0, 5));
+            let packed64 = Bits64::pack_cells(&set, r0, 4, c0, 5);
+            let bit64 = Bits64::pack_cell(cell, r0, 4, c0, 5);
+            prop_assert_eq!(Bits64(packed64.0 & !bit64.0), Bits64::pack_cells(&removed, r0, 4, c0, 5));
+            let read: Vec<(i64, i64)> = packed.cells(r0, c0, 5).collect();
+            prop_assert_eq!(&read, &set.iter().collect::<Vec<_>>());
+            prop_assert_eq!(packed64.cells(r0, c0, 5).collect::<Vec<_>>(), read);
+        }
+
         /// A set of a type with codes packs into a position's field by its codes, and back.
         #[test]
         fn codes_pack(ranks in proptest::collection::vec(0u32..100, 0..20)) {
