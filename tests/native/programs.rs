@@ -282,7 +282,8 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
          D(cells - {{(r, c + 1), (r + 1, c)}}, tags)\n",
         more.int(0, 2)
     );
-    out += "    move shave(x in cells, len(around(x) & cells) > 0) => D(cells - around(x), tags | {tag(x)})\n";
+    out += "    move shave(x in cells, len(around(x) & cells) > 0) => \
+            let rest = cells - around(x) in D(rest, tags | {tag(x)})\n";
     if s.chance(0.5) {
         out += &format!(
             "    move finish((r, c) in cells, (r, c + 1) in cells, r >= {}) => end\n",

@@ -127,12 +127,9 @@ impl Gen<'_> {
         // The set divided, on the moving game's bits where they serve: it then lies in the
         // board (a part of a field on the same board).
         let seed = op.closure().0;
-        let from_bits = (*self.move_bits.borrow()).and_then(|from| {
-            let b = self.bits_of(from, &self.layout.games[*game].fields[0], seed)?;
-            Some((from, b))
-        });
+        let from_bits = self.bits_of(&self.layout.games[*game].fields[0], seed);
         let ranks_of_bits = match (from_bits, board) {
-            (Some((from, b)), Ranked::Board(_)) => Some(self.bits_value(from, &b)?),
+            (Some(b), Ranked::Board(_)) => Some(self.bits_value(&b)?),
             _ => None,
         };
         let whole = self.value(seed)?;

@@ -58,9 +58,7 @@ impl Gen<'_> {
                 self.for_each(vars, dom, inner)?
             }
             IClause::Let(var, value) => {
-                let (x, v) = (self.binder(var), self.value(value)?);
-                let inner = self.clauses(rest, inner)?;
-                quote!({ let #x = #v; #inner })
+                self.let_with_bits(var, value, &|| self.clauses(rest, inner))?
             }
         })
     }
@@ -141,10 +139,7 @@ impl Gen<'_> {
                 quote!(if #c { #a } else { #b })
             }
             IExprKind::Let { var, value, body } => {
-                let x = self.binder(var);
-                let v = self.value(value)?;
-                let body = self.result_tree(body, leaf)?;
-                quote!({ let #x = #v; #body })
+                self.let_with_bits(var, value, &|| self.result_tree(body, leaf))?
             }
             _ => leaf(e)?,
         })
@@ -228,13 +223,12 @@ impl Gen<'_> {
             // Every value surely fits its field: packed without the maker's checks. A
             // field kept from the moving game's bits is bound to its stored form.
             let fields = self.field_names(&self.program.games[*game]);
-            let scope = *self.move_bits.borrow();
             let mut values = Vec::new();
             let mut stored = Vec::new();
             for (i, (x, a)) in fields.iter().zip(args).enumerate() {
-                match scope.and_then(|from| Some((from, self.bits_arg(from, *game, i, a)?))) {
-                    Some((from, b)) => {
-                        values.push(self.bits_value(from, &b)?);
+                match self.bits_arg(*game, i, a) {
+                    Some(b) => {
+                        values.push(self.bits_value(&b)?);
                         stored.push(quote!(#x));
                     }
                     None => {

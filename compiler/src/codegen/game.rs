@@ -370,7 +370,8 @@ impl Gen<'_> {
             let mut args = Vec::new();
             let mut borrowed = HashSet::new();
             let result = open_result.unwrap_or(&m.result);
-            let bits_read = self.bits_read(gid, &m.clauses, result);
+            let scope = self.bits_scope(gid, &m.clauses, result);
+            let bits_read = scope.fields().clone();
             for &i in &bits_read {
                 let bits = &names.bits[i];
                 let ty = self.stored_ty(&game.fields[i].ty, &self.layout.games[gid].fields[i]);
@@ -403,7 +404,7 @@ impl Gen<'_> {
                 continue;
             }
             *self.borrowed.borrow_mut() = borrowed;
-            *self.move_bits.borrow_mut() = Some(gid);
+            *self.move_bits.borrow_mut() = Some(scope);
             self.reading(|f| m.for_each_read(f));
             let emitted = self.emit(result);
             let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));

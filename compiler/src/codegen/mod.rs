@@ -141,9 +141,9 @@ struct Gen<'a> {
     /// Large constant sets, made once as statics (`CONSTANT_SET_<k>`, by index): each
     /// value, its elements' Rust type, and the expression that builds it.
     constants: RefCell<Vec<(crate::ir::Val, TokenStream, TokenStream)>>,
-    /// The game whose move function is being generated, when it has its fields' stored
-    /// bits at hand (`packed_sets.rs`).
-    move_bits: RefCell<Option<usize>>,
+    /// The sets whose bits the move function being generated has at hand
+    /// (`packed_sets.rs`).
+    move_bits: RefCell<Option<packed_sets::BitsScope>>,
 }
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds

@@ -328,6 +328,8 @@ pub(super) struct Names {
     pub fn_tables: Vec<Ident>,
     /// Each local name of the file (fields, binders, parameters) and its Rust name.
     locals: HashMap<Rc<str>, Ident>,
+    /// Each local's bits where a `let` binds it to a set with bits (`packed_sets.rs`).
+    let_bits: HashMap<Rc<str>, Ident>,
 }
 
 /// Lower-case names already given out: a new one takes `base`, or `base_2`, `base_3`, ...
@@ -442,6 +444,11 @@ impl Names {
                 locals.insert(n.clone(), ident);
             }
         }
+        // Last, so that no name above changes: the bits beside each local a `let` may
+        // bind (`packed_sets.rs`).
+        let let_bits = (all_locals.iter())
+            .map(|n| (n.clone(), taken.claim(&format!("{}_bits", snake(n)))))
+            .collect();
         Names {
             games,
             unions,
@@ -449,6 +456,15 @@ impl Names {
             fn_bodies,
             fn_tables,
             locals,
+            let_bits,
+        }
+    }
+
+    /// The name of the bits beside local `name` where a `let` binds it to a set with bits.
+    pub fn let_bits(&self, name: &str) -> Ident {
+        match self.let_bits.get(name) {
+            Some(ident) => ident.clone(),
+            None => unreachable!("local `{name}` was not collected"),
         }
     }
 

@@ -9,30 +9,65 @@
 //! out, each cell's bit at run time. Cells off the board count for nothing, as they do in
 //! the value: `field` holds none of them. `T` is evaluated where the value would be, with
 //! the same errors, so no value and no error changes.
+//!
+//! A `let` of such a set (`let rest = cells - {a, b} in ...`) binds its bits beside its
+//! value, and the set's uses above serve from them too: `Cram(rest)`, the parts of `rest`.
 
 use super::layout::{bits_type, Packed};
 use super::{CodegenError, Gen};
 use crate::ir::*;
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+
+/// A board: first row, rows, first column, columns.
+type Board = (u32, u32, u32, u32);
+
+/// The sets whose bits a move's function has at hand ([`Gen::move_bits`]).
+#[derive(Clone)]
+pub(super) struct BitsScope {
+    /// The moving game.
+    from: usize,
+    /// Its fields whose stored bits are parameters.
+    fields: BTreeSet<usize>,
+    /// Names bound by `let` to a set with bits: the bits' name, board and width.
+    lets: HashMap<VarId, (Ident, Board, bool)>,
+}
+
+impl BitsScope {
+    /// The moving game's fields whose bits are parameters.
+    pub(super) fn fields(&self) -> &BTreeSet<usize> {
+        &self.fields
+    }
+}
+
+/// Where a set's bits are.
+#[derive(Clone)]
+enum Source {
+    /// A field of the moving game: its index, and its bits' name.
+    Field(usize, Ident),
+    /// A name bound by `let`: its bits' name.
+    Let(Ident),
+}
 
 /// A stored field computed from a field's bits ([`Gen::bits_arg`]).
 pub(super) struct BitsArg<'e> {
-    /// The moving game's field whose bits are read.
-    field: usize,
+    /// The set whose bits are read.
+    source: Source,
     /// Whether `T`'s cells are kept (`&`) or removed (`-`).
     keep: bool,
     /// `T`.
     operand: Operand<'e>,
-    /// The board: first row, rows, first column, columns.
-    board: (u32, u32, u32, u32),
+    /// The board.
+    board: Board,
     /// Whether the bits are 128 (`Bits`) rather than 64 (`Bits64`).
     wide: bool,
 }
 
 /// How the bits of `T` are found.
 enum Operand<'e> {
+    /// No `T`: the set itself.
+    All,
     /// A constant set: its bits.
     Constant(u128),
     /// A call of a function whose table of cell sets is complete, at arguments that lie in
@@ -43,68 +78,90 @@ enum Operand<'e> {
 }
 
 impl Gen<'_> {
-    /// The form of `arg`, the value of field `field` of a position of game `target` made by
-    /// a move of game `from`, on `from`'s stored bits; `None` where it has none.
+    /// The form of `arg`, the value of field `field` of a position of game `target`, on the
+    /// bits in scope; `None` where it has none.
     pub(super) fn bits_arg<'e>(
         &self,
-        from: usize,
         target: usize,
         field: usize,
         arg: &'e IExpr,
     ) -> Option<BitsArg<'e>> {
-        self.bits_of(from, &self.layout.games[target].fields[field], arg)
+        let scope = self.move_bits.borrow();
+        self.bits_form(
+            scope.as_ref()?,
+            Some(&self.layout.games[target].fields[field]),
+            arg,
+            true,
+        )
     }
 
-    /// The form of set `e`, stored as `packing`, on the stored bits of a field of game
-    /// `from`; `None` where it has none.
-    pub(super) fn bits_of<'e>(
-        &self,
-        from: usize,
-        packing: &Packed,
-        e: &'e IExpr,
-    ) -> Option<BitsArg<'e>> {
-        self.bits_form(from, Some(packing), e)
+    /// The form of set `e`, stored as `packing`, on the bits in scope; `None` where it has
+    /// none.
+    pub(super) fn bits_of<'e>(&self, packing: &Packed, e: &'e IExpr) -> Option<BitsArg<'e>> {
+        let scope = self.move_bits.borrow();
+        self.bits_form(scope.as_ref()?, Some(packing), e, false)
     }
 
-    /// The form of set `e` on the stored bits of a field of game `from`, packed as
-    /// `packing` (or as that field is, with `None`); `None` where it has none.
+    /// The form of set `e` on the bits of `scope`, packed as `packing` (or as its source
+    /// is, with `None`); `None` where it has none. A field read alone is a form only with
+    /// `bare_fields` (a position's field: its bits as they are).
     fn bits_form<'e>(
         &self,
-        from: usize,
+        scope: &BitsScope,
         packing: Option<&Packed>,
         e: &'e IExpr,
+        bare_fields: bool,
     ) -> Option<BitsArg<'e>> {
-        let IExprKind::Bin { op, lhs, rhs } = e.kind() else {
-            return None;
+        // The set read, its board and width.
+        let source_of = |e: &IExpr| {
+            let IExprKind::Var(v) = e.kind() else {
+                return None;
+            };
+            let i = v.slot.index();
+            let (source, board, wide) = match scope.lets.get(&v.slot) {
+                Some((bits, board, wide)) => (Source::Let(bits.clone()), *board, *wide),
+                None if scope.fields.contains(&i) => {
+                    let Packed::Ranks(t, wide) = &self.layout.games[scope.from].fields[i] else {
+                        return None;
+                    };
+                    let bits = self.names.games[scope.from].bits[i].clone();
+                    (Source::Field(i, bits), t.board()?, *wide)
+                }
+                None => return None,
+            };
+            let fits = match packing {
+                Some(Packed::Ranks(s, w)) => s.board() == Some(board) && *w == wide,
+                Some(_) => false,
+                None => true,
+            };
+            fits.then_some((source, board, wide))
         };
-        // The field read, its board and width, and the other operand (`&` either way round).
-        let field_of = |e: &IExpr| match e.kind() {
-            IExprKind::Var(v) if v.slot.index() < self.program.games[from].fields.len() => {
-                let source = &self.layout.games[from].fields[v.slot.index()];
-                let Packed::Ranks(t, wide) = source else {
-                    return None;
-                };
-                let board = t.board()?;
-                let fits = match packing {
-                    Some(Packed::Ranks(s, w)) => s.board() == Some(board) && w == wide,
-                    Some(_) => false,
-                    None => true,
-                };
-                fits.then_some((v.slot.index(), board, *wide))
+        let whole = |(source, board, wide)| BitsArg {
+            source,
+            keep: true,
+            operand: Operand::All,
+            board,
+            wide,
+        };
+        let (op, lhs, rhs) = match e.kind() {
+            IExprKind::Bin { op, lhs, rhs } => (op, lhs, rhs),
+            IExprKind::Var(v) if bare_fields || scope.lets.contains_key(&v.slot) => {
+                return source_of(e).map(whole);
             }
-            _ => None,
+            _ => return None,
         };
-        let ((field, board, wide), other, keep) = match op {
-            Op::SetInter => match field_of(lhs) {
+        // The other operand (`&` either way round).
+        let ((source, board, wide), other, keep) = match op {
+            Op::SetInter => match source_of(lhs) {
                 Some(f) => (f, &**rhs, true),
-                None => (field_of(rhs)?, &**lhs, true),
+                None => (source_of(rhs)?, &**lhs, true),
             },
-            Op::SetDiff => (field_of(lhs)?, &**rhs, false),
+            Op::SetDiff => (source_of(lhs)?, &**rhs, false),
             Op::Remove => {
-                let (field, board, wide) = field_of(lhs)?;
+                let (source, board, wide) = source_of(lhs)?;
                 let operand = Operand::Cells(vec![&**rhs]);
                 return Some(BitsArg {
-                    field,
+                    source,
                     keep: false,
                     operand,
                     board,
@@ -129,7 +186,7 @@ impl Gen<'_> {
             _ => return None,
         };
         Some(BitsArg {
-            field,
+            source,
             keep,
             operand,
             board,
@@ -138,24 +195,107 @@ impl Gen<'_> {
     }
 
     /// The loop over the cells of `dom`, a binder's domain, binding `pattern` to each in
-    /// order, on the moving game's stored bits (`None` where they do not serve).
+    /// order, on the bits in scope (`None` where they do not serve).
     pub(super) fn for_each_cell(
         &self,
         pattern: &TokenStream,
         dom: &IExpr,
         body: &TokenStream,
     ) -> Result<Option<TokenStream>, CodegenError> {
-        let Some(from) = *self.move_bits.borrow() else {
-            return Ok(None);
+        let b = {
+            let scope = self.move_bits.borrow();
+            let Some(b) = scope
+                .as_ref()
+                .and_then(|s| self.bits_form(s, None, dom, false))
+            else {
+                return Ok(None);
+            };
+            b
         };
-        let Some(b) = self.bits_form(from, None, dom) else {
-            return Ok(None);
-        };
-        let set = self.bits_value(from, &b)?;
+        let set = self.bits_value(&b)?;
         let (r0, _, c0, cols) = b.board;
         Ok(Some(
             quote!(for #pattern in #set.cells(#r0, #c0, #cols) { #body }),
         ))
+    }
+
+    /// `let x = value;` with the bits of `value` bound beside it where they are at hand,
+    /// and `body` made with them in scope.
+    pub(super) fn let_with_bits(
+        &self,
+        var: &Var,
+        value: &IExpr,
+        body: &dyn Fn() -> Result<TokenStream, CodegenError>,
+    ) -> Result<TokenStream, CodegenError> {
+        let (x, v) = (self.binder(var), self.value(value)?);
+        let found = {
+            let scope = self.move_bits.borrow();
+            scope
+                .as_ref()
+                .and_then(|s| self.bits_form(s, None, value, false))
+        };
+        let Some(b) = found else {
+            let body = body()?;
+            return Ok(quote!({ let #x = #v; #body }));
+        };
+        let bits = self.names.let_bits(&var.name);
+        let stored = self.bits_value(&b)?;
+        let entry = (bits.clone(), b.board, b.wide);
+        let before =
+            (self.move_bits.borrow_mut().as_mut()).and_then(|s| s.lets.insert(var.slot, entry));
+        let body = body();
+        if let Some(s) = self.move_bits.borrow_mut().as_mut() {
+            match before {
+                Some(old) => s.lets.insert(var.slot, old),
+                None => s.lets.remove(&var.slot),
+            };
+        }
+        let body = body?;
+        Ok(quote!({ let #x = #v; let #bits = #stored; #body }))
+    }
+
+    /// The sets whose bits a move of game `gid` of `clauses` and `result` has at hand: the
+    /// fields that every set it may take from them reads (more than it takes does no harm:
+    /// a parameter is then unused).
+    pub(super) fn bits_scope(&self, gid: usize, clauses: &[IClause], result: &IExpr) -> BitsScope {
+        let game = &self.program.games[gid];
+        let all = BitsScope {
+            from: gid,
+            fields: (0..game.fields.len()).collect(),
+            lets: HashMap::new(),
+        };
+        let mut read = BTreeSet::new();
+        for c in clauses {
+            self.note_bits_read(&all, c.expr(), &mut read);
+        }
+        self.note_bits_read(&all, result, &mut read);
+        BitsScope {
+            from: gid,
+            fields: read,
+            lets: HashMap::new(),
+        }
+    }
+
+    fn note_bits_read(&self, all: &BitsScope, e: &IExpr, read: &mut BTreeSet<usize>) {
+        let mut note = |b: Option<BitsArg>| {
+            if let Some(BitsArg {
+                source: Source::Field(i, _),
+                ..
+            }) = b
+            {
+                read.insert(i);
+            }
+        };
+        note(self.bits_form(all, None, e, false));
+        if let IExprKind::Pos { game, args, .. } = e.kind() {
+            if self.packs_directly(e) {
+                for (i, a) in args.iter().enumerate() {
+                    let packing = &self.layout.games[*game].fields[i];
+                    note(self.bits_form(all, Some(packing), a, true));
+                }
+            }
+        }
+        e.for_each_child(&mut |c| self.note_bits_read(all, c, read));
     }
 
     /// The values of function `func` when its table is complete and of cell sets, in rank
@@ -172,31 +312,6 @@ impl Gen<'_> {
         Some((plan.types, values))
     }
 
-    /// The fields of game `gid` whose stored bits a move of `clauses` and `result` reads:
-    /// those of every position it makes that [`Gen::bits_arg`] rewrites.
-    pub(super) fn bits_read(
-        &self,
-        gid: usize,
-        clauses: &[IClause],
-        result: &IExpr,
-    ) -> BTreeSet<usize> {
-        let mut read = BTreeSet::new();
-        for c in clauses {
-            self.note_bits_read(gid, c.expr(), &mut read);
-        }
-        self.note_bits_read(gid, result, &mut read);
-        read
-    }
-
-    fn note_bits_read(&self, gid: usize, e: &IExpr, read: &mut BTreeSet<usize>) {
-        // Every set that a position's field or a binder's domain may take from the bits
-        // (more than either takes does no harm: the parameter is then unused).
-        if let Some(b) = self.bits_form(gid, None, e) {
-            read.insert(b.field);
-        }
-        e.for_each_child(&mut |c| self.note_bits_read(gid, c, read));
-    }
-
     /// Whether the fields of position `e` are packed in place, without the maker's checks
     /// ([`Gen::position`]).
     pub(super) fn packs_directly(&self, e: &IExpr) -> bool {
@@ -211,7 +326,7 @@ impl Gen<'_> {
     }
 
     /// The stored value of `b`.
-    pub(super) fn bits_value(&self, from: usize, b: &BitsArg) -> Result<TokenStream, CodegenError> {
+    pub(super) fn bits_value(&self, b: &BitsArg) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let bits_ty = bits_type(b.wide);
         let word = |w: u128| match b.wide {
@@ -219,7 +334,9 @@ impl Gen<'_> {
             false => Literal::u64_suffixed(w as u64),
         };
         let (r0, rows, c0, cols) = b.board;
+        let (Source::Field(_, bits) | Source::Let(bits)) = &b.source;
         let mask = match &b.operand {
+            Operand::All => return Ok(quote!(#bits)),
             Operand::Constant(w) => {
                 let w = word(*w);
                 quote!(#w)
@@ -258,7 +375,6 @@ impl Gen<'_> {
                 })
             }
         };
-        let bits = &self.names.games[from].bits[b.field];
         Ok(match b.keep {
             true => quote!(#rt::native::#bits_ty(#bits.0 & #mask)),
             false => quote!(#rt::native::#bits_ty(#bits.0 & !#mask)),
