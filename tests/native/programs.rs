@@ -284,6 +284,12 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
     );
     out += "    move shave(x in cells, len(around(x) & cells) > 0) => \
             let rest = cells - around(x) in D(rest, tags | {tag(x)})\n";
+    // A set bound with its bits and read only where they do not serve.
+    out += &format!(
+        "    move thin(x in cells, len(around(x) & cells) > 0) => let rest = cells - {{x}} in \
+         if len(rest) >= {} then D(cells - around(x), tags) else D(cells - around(x), tags | {{tag(x)}})\n",
+        more.int(1, 3)
+    );
     if s.chance(0.5) {
         out += &format!(
             "    move finish((r, c) in cells, (r, c + 1) in cells, r >= {}) => end\n",

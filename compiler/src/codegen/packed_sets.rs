@@ -251,7 +251,13 @@ impl Gen<'_> {
             };
         }
         let body = body?;
-        Ok(quote!({ let #x = #v; let #bits = #stored; #body }))
+        // (The set may be read only where its bits do not serve.)
+        Ok(quote!({
+            let #x = #v;
+            #[allow(unused_variables)]
+            let #bits = #stored;
+            #body
+        }))
     }
 
     /// The sets whose bits a move of game `gid` of `clauses` and `result` has at hand: the
