@@ -98,16 +98,18 @@ impl Gen<'_> {
         let IExprKind::CompoundOf { elem, clauses, .. } = op.written.kind() else {
             unreachable!("a sum of parts is a sum")
         };
-        let general = self.emit_sum_leaves(elem, clauses)?;
+        // (Made only where it is used: making it may add constants.)
+        let general = || self.emit_sum_leaves(elem, clauses);
         let wide = match (&self.layout.games[*game].fields[0], board) {
             (Packed::Ranks(t, wide), Ranked::Board(b)) if t.board() == Some(*b) => *wide,
             (Packed::Bits(lo, wide), Ranked::Range(from, _)) if lo == from => *wide,
             _ => {
+                let general = general()?;
                 return Ok(quote!({
                     let start = out.open_sum();
                     #general
                     out.close_sum(start);
-                } out.check()?;))
+                } out.check()?;));
             }
         };
         // Whether the set divided lies among the ranked elements, its bits by rank, and a
@@ -132,7 +134,6 @@ impl Gen<'_> {
             (Some(b), Ranked::Board(_)) => Some(self.bits_value(&b)?),
             _ => None,
         };
-        let whole = self.value(seed)?;
         let steps = joined.iter().map(|&w| Literal::u128_unsuffixed(w));
         let v = &self.names.games[*game].variant;
         let (bits, word, ranks) = match wide {
@@ -185,6 +186,7 @@ impl Gen<'_> {
                 out.check()?;
             });
         }
+        let (whole, general) = (self.value(seed)?, general()?);
         Ok(quote! {
             {
                 static STEPS: ::std::sync::LazyLock<#rt::native::RankSteps> =
