@@ -100,17 +100,21 @@ impl Gen<'_> {
         };
         // (Made only where it is used: making it may add constants.)
         let general = || self.emit_sum_leaves(elem, clauses);
+        // Every form of the sum collects its leaves between `open_sum` and `close_sum`.
+        let in_sum = |body: TokenStream| {
+            quote! {
+                {
+                    let start = out.open_sum();
+                    #body
+                    out.close_sum(start);
+                }
+                out.check()?;
+            }
+        };
         let wide = match (&self.layout.games[*game].fields[0], board) {
             (Packed::Ranks(t, wide), Ranked::Board(b)) if t.board() == Some(*b) => *wide,
             (Packed::Bits(lo, wide), Ranked::Range(from, _)) if lo == from => *wide,
-            _ => {
-                let general = general()?;
-                return Ok(quote!({
-                    let start = out.open_sum();
-                    #general
-                    out.close_sum(start);
-                } out.check()?;));
-            }
+            _ => return Ok(in_sum(general()?)),
         };
         // Whether the set divided lies among the ranked elements, its bits by rank, and a
         // part's bits as the set of elements.
@@ -173,35 +177,30 @@ impl Gen<'_> {
                 })?;
             }
         };
-        if let Some(ranks) = ranks_of_bits {
-            return Ok(quote! {
-                {
-                    static STEPS: ::std::sync::LazyLock<#rt::native::RankSteps> =
-                        ::std::sync::LazyLock::new(|| #rt::native::RankSteps::new(&[#(#steps),*]));
-                    let start = out.open_sum();
-                    let ranks = #ranks;
-                    #each_part
-                    out.close_sum(start);
+        // The ranks of the set divided: its bits where they serve, else packed when it lies
+        // among the ranked elements, else the sum as written.
+        let divide = match ranks_of_bits {
+            Some(ranks) => quote! {
+                let ranks = #ranks;
+                #each_part
+            },
+            None => {
+                let (whole, general) = (self.value(seed)?, general()?);
+                quote! {
+                    let whole = #whole;
+                    if #within {
+                        let ranks = #rt::native::#bits::#pack;
+                        #each_part
+                    } else {
+                        #general
+                    }
                 }
-                out.check()?;
-            });
-        }
-        let (whole, general) = (self.value(seed)?, general()?);
-        Ok(quote! {
-            {
-                static STEPS: ::std::sync::LazyLock<#rt::native::RankSteps> =
-                    ::std::sync::LazyLock::new(|| #rt::native::RankSteps::new(&[#(#steps),*]));
-                let start = out.open_sum();
-                let whole = #whole;
-                if #within {
-                    let ranks = #rt::native::#bits::#pack;
-                    #each_part
-                } else {
-                    #general
-                }
-                out.close_sum(start);
             }
-            out.check()?;
-        })
+        };
+        Ok(in_sum(quote! {
+            static STEPS: ::std::sync::LazyLock<#rt::native::RankSteps> =
+                ::std::sync::LazyLock::new(|| #rt::native::RankSteps::new(&[#(#steps),*]));
+            #divide
+        }))
     }
 }
