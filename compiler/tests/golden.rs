@@ -129,3 +129,47 @@ fn small_least_images_are_inlined() {
     .expect("the example");
     assert_eq!(attribute(&cram), "#[inline]");
 }
+
+/// A move that keeps part of its board field does its set algebra on the field's stored
+/// bits: by a constant set, by a tabulated function's cell sets (one static table of bits
+/// however many moves read it), by cells written out, and through a `let`. (The values are
+/// held to the interpreter's by the differential test of generated programs; this holds
+/// the rewrite to happening.)
+#[test]
+fn set_algebra_reads_the_stored_bits() {
+    let source = "const R = 3\nconst C = 4\ntype Cell = (0..R, 0..C)\n\
+                  fn after(x: Cell) -> set<Cell> = { y for y in Cell where y.0 >= x.0 and y.1 >= x.1 }\n\
+                  game G(cells: set<Cell>) {\n\
+                  move bite(x in cells, x != (0, 0)) => G(cells - after(x))\n\
+                  move nibble(x in cells) => G(cells & after(x))\n\
+                  move corner(x in cells - {(0, 0)}) => G(cells - {x})\n\
+                  move pair(x in cells) => let rest = cells - {x, (x.0, x.1 + 1)} in G(rest)\n\
+                  }\nvalue grundy of G(Cell)\n";
+    let program = cgdl_compiler::compile_str(source).expect("checks");
+    let code = generate_source(&program, source, &CodegenOptions::default()).expect("compiles");
+    let body = |name: &str| {
+        let at = code.find(&format!("fn {name}(")).expect("a move function");
+        let len = code[at..].find("\n}\n").expect("its end");
+        // (Without the formatter's line breaks.)
+        code[at..at + len].split_whitespace().collect::<String>()
+    };
+    for name in ["g_bite", "g_nibble"] {
+        let f = body(name);
+        assert!(
+            f.contains("cells_bits.0") && f.contains("CELL_BITS_0["),
+            "{f}"
+        );
+    }
+    assert_eq!(code.matches("static CELL_BITS_").count(), 1, "one table");
+    let corner = body("g_corner");
+    assert!(
+        corner.contains("forxin::cgdl_runtime::native::Bits64(cells_bits.0"),
+        "{corner}"
+    );
+    assert!(corner.contains("pack_cell(x"), "{corner}");
+    let pair = body("g_pair");
+    assert!(
+        pair.contains("letrest_bits") && pair.contains("letcells=rest_bits;"),
+        "{pair}"
+    );
+}

@@ -95,6 +95,7 @@ pub fn generate_file(
         lookups: RefCell::new(HashMap::new()),
         constants: RefCell::new(Vec::new()),
         move_bits: RefCell::new(None),
+        bits_tables: RefCell::new(Vec::new()),
     };
     let tokens = gen.module()?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -144,6 +145,9 @@ struct Gen<'a> {
     /// The sets whose bits the move function being generated has at hand
     /// (`packed_sets.rs`).
     move_bits: RefCell<Option<packed_sets::BitsScope>>,
+    /// The tables of a function's cell sets as bits on a board, made once each as statics
+    /// (`CELL_BITS_<k>`, by index) for the moves that read them (`packed_sets.rs`).
+    bits_tables: RefCell<Vec<packed_sets::BitsTable>>,
 }
 
 /// The hulls of helper functions' values over boxes of arguments, as code generation finds
@@ -525,6 +529,9 @@ impl Gen<'_> {
                 }
             })
             .collect();
+        let bits_tables: Vec<TokenStream> = (self.bits_tables.borrow().iter().enumerate())
+            .map(|(k, table)| table.item(k))
+            .collect();
         let camel = names::camel_case_allowance(self.names.games.iter().map(|g| &g.variant));
         Ok(quote! {
             /// A position of any game of the file.
@@ -586,6 +593,7 @@ impl Gen<'_> {
             #(#option_fns)*
             #(#kernels)*
             #(#constants)*
+            #(#bits_tables)*
             #plans
         })
     }

@@ -64,6 +64,34 @@ pub(super) struct BitsArg<'e> {
     wide: bool,
 }
 
+/// The bits of a function's complete table of cell sets on a board, one static shared by
+/// every move that reads them (`CELL_BITS_<k>`).
+pub(super) struct BitsTable {
+    /// The function, the board and whether the words are 128 bits wide.
+    key: (usize, Board, bool),
+    /// The entries, in rank order.
+    words: Vec<Literal>,
+}
+
+impl BitsTable {
+    /// The name of the `k`th table.
+    fn name(k: usize) -> Ident {
+        quote::format_ident!("CELL_BITS_{k}")
+    }
+
+    /// The static of the `k`th table.
+    pub(super) fn item(&self, k: usize) -> TokenStream {
+        let (name, words, len) = (Self::name(k), &self.words, self.words.len());
+        let entry = match self.key.2 {
+            true => quote!(u128),
+            false => quote!(u64),
+        };
+        quote! {
+            static #name: [#entry; #len] = [#(#words),*];
+        }
+    }
+}
+
 /// How the bits of `T` are found.
 enum Operand<'e> {
     /// No `T`: the set itself.
@@ -364,20 +392,11 @@ impl Gen<'_> {
                 let args = (args.iter().zip(params))
                     .map(|(a, (_, t))| self.argument(a, &t.ty()))
                     .collect::<Result<Vec<_>, _>>()?;
-                let words = (values.iter()).map(|v| match v {
-                    Val::Set(members) => word(cell_bits(b.board, members.iter())),
-                    _ => unreachable!("a table of cell sets (`cell_table`)"),
-                });
-                let len = values.len();
-                let entry = match b.wide {
-                    true => quote!(u128),
-                    false => quote!(u64),
-                };
+                let table = self.bits_table(*func, b.board, b.wide, &values);
                 let rank = self.rank(&FieldTy::Tuple(types), quote!(key));
                 quote!({
                     let key = (#(#args,)*);
-                    static TABLE: [#entry; #len] = [#(#words),*];
-                    TABLE[(#rank) as usize]
+                    #table[(#rank) as usize]
                 })
             }
         };
@@ -385,6 +404,32 @@ impl Gen<'_> {
             true => quote!(#rt::native::#bits_ty(#bits.0 & #mask)),
             false => quote!(#rt::native::#bits_ty(#bits.0 & !#mask)),
         })
+    }
+}
+
+impl Gen<'_> {
+    /// The name of the static of `values`, function `func`'s table of cell sets, as bits
+    /// on `board`: made on first use.
+    fn bits_table(&self, func: usize, board: Board, wide: bool, values: &[Val]) -> Ident {
+        let key = (func, board, wide);
+        let mut tables = self.bits_tables.borrow_mut();
+        if let Some(k) = tables.iter().position(|t| t.key == key) {
+            return BitsTable::name(k);
+        }
+        let words = (values.iter())
+            .map(|v| {
+                let Val::Set(members) = v else {
+                    unreachable!("a table of cell sets (`cell_table`)")
+                };
+                let w = cell_bits(board, members.iter());
+                match wide {
+                    true => Literal::u128_suffixed(w),
+                    false => Literal::u64_suffixed(w as u64),
+                }
+            })
+            .collect();
+        tables.push(BitsTable { key, words });
+        BitsTable::name(tables.len() - 1)
     }
 }
 
