@@ -105,6 +105,26 @@ enum Operand<'e> {
     Cells(Vec<&'e IExpr>),
 }
 
+impl<'e> Operand<'e> {
+    /// Cells given one by one: their bits when every one is written as a constant (which
+    /// cannot fail).
+    fn cells(board: Board, cells: Vec<&'e IExpr>) -> Self {
+        fn constant(e: &IExpr) -> Option<Val> {
+            match e.kind() {
+                IExprKind::Lit(v) => Some(v.clone()),
+                IExprKind::Tuple(es) => Some(Val::Tuple(
+                    es.iter().map(constant).collect::<Option<_>>()?,
+                )),
+                _ => None,
+            }
+        }
+        match cells.iter().map(|c| constant(c)).collect::<Option<Vec<Val>>>() {
+            Some(values) => Operand::Constant(cell_bits(board, values.iter())),
+            None => Operand::Cells(cells),
+        }
+    }
+}
+
 impl Gen<'_> {
     /// The form of `arg`, the value of field `field` of a position of game `target`, on the
     /// bits in scope; `None` where it has none.
@@ -187,7 +207,7 @@ impl Gen<'_> {
             Op::SetDiff => (source_of(lhs)?, &**rhs, false),
             Op::Remove => {
                 let (source, board, wide) = source_of(lhs)?;
-                let operand = Operand::Cells(vec![&**rhs]);
+                let operand = Operand::cells(board, vec![&**rhs]);
                 return Some(BitsArg {
                     source,
                     keep: false,
@@ -204,7 +224,7 @@ impl Gen<'_> {
                 values: Val::Set(members),
                 ..
             } => Operand::Constant(cell_bits(board, members.iter())),
-            IExprKind::Set(cells) => Operand::Cells(cells.iter().collect()),
+            IExprKind::Set(cells) => Operand::cells(board, cells.iter().collect()),
             IExprKind::Call {
                 func,
                 args,
