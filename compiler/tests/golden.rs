@@ -132,7 +132,8 @@ fn small_least_images_are_inlined() {
 
 /// A move that keeps part of its board field does its set algebra on the field's stored
 /// bits: by a constant set, by a tabulated function's cell sets (one static table of bits
-/// however many moves read it), by cells written out, and through a `let`. (The values are
+/// however many moves read it), by cells written out, and through a `let`; a binder over
+/// the field walks its bits, and a field read only so is never unpacked. (The values are
 /// held to the interpreter's by the differential test of generated programs; this holds
 /// the rewrite to happening.)
 #[test]
@@ -167,6 +168,17 @@ fn set_algebra_reads_the_stored_bits() {
         "{corner}"
     );
     assert!(corner.contains("pack_cell(x"), "{corner}");
+    // Every move reads `cells` through its bits alone (`x in cells` walks them): none takes
+    // the set as a value, and the options never unpack it.
+    assert!(
+        !body("g_options").contains("unpack_cells"),
+        "{}",
+        body("g_options")
+    );
+    assert!(
+        !code.contains("allow(unused_variables)"),
+        "moves take what they read"
+    );
     let pair = body("g_pair");
     assert!(
         pair.contains("letrest_bits") && pair.contains("letcells=rest_bits;"),

@@ -993,6 +993,13 @@ macro_rules! bits {
                 }
             }
 
+            /// Whether a set that `pack_cells` packed holds `cell`, without unpacking it (a
+            /// cell outside the rows and columns is in none).
+            #[inline(always)]
+            pub fn has_cell(self, cell: (i64, i64), r0: u32, rows: u32, c0: u32, cols: u32) -> bool {
+                self.0 & Self::pack_cell(cell, r0, rows, c0, cols).0 != 0
+            }
+
             /// The cells of a set that `pack_cells` packed, in order, without unpacking it.
             #[inline(always)]
             pub fn cells(self, r0: u32, c0: u32, cols: u32) -> impl Iterator<Item = (i64, i64)> {

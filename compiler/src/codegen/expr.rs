@@ -12,6 +12,9 @@ use quote::quote;
 impl Gen<'_> {
     /// The Rust name of a local.
     pub(super) fn var(&self, v: &Var) -> Ident {
+        if let Some(reads) = self.move_reads.borrow_mut().as_mut() {
+            reads.values.insert(v.slot);
+        }
         self.names.local(&v.name)
     }
 
@@ -19,7 +22,7 @@ impl Gen<'_> {
     /// it.
     pub(super) fn binder(&self, v: &Var) -> TokenStream {
         if self.reads.borrow().contains(&v.name) {
-            let x = self.var(v);
+            let x = self.names.local(&v.name);
             quote!(#x)
         } else {
             quote!(_)
@@ -632,8 +635,13 @@ impl Gen<'_> {
         let at = self.at(span);
         Ok(match op {
             Op::In | Op::NotIn => {
-                let (x, d) = (self.value(lhs)?, self.domain_ref(rhs)?);
-                let test = quote!(#rt::native::Domain::has(#d, &#x));
+                let test = match self.cell_in_bits(lhs, rhs)? {
+                    Some(test) => test,
+                    None => {
+                        let (x, d) = (self.value(lhs)?, self.domain_ref(rhs)?);
+                        quote!(#rt::native::Domain::has(#d, &#x))
+                    }
+                };
                 if op == Op::In {
                     test
                 } else {

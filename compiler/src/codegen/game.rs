@@ -2,6 +2,7 @@
 //! how a position is written, and the typed API (`Kayles::new(7)`).
 
 use super::layout::{bit_words, is_copy, union_plain, Packed};
+use super::packed_sets::MoveReads;
 use super::{CodegenError, Gen};
 use crate::ast::MoveSide;
 use crate::ir::*;
@@ -353,8 +354,10 @@ impl Gen<'_> {
             true => &names.options_open,
         };
         let open_moves = game.open_moves.as_deref().filter(|_| open);
-        // The fields whose stored bits some move reads (`packed_sets.rs`).
+        // The fields that some move reads through their stored bits, and as values
+        // (`packed_sets.rs`).
         let mut with_bits = BTreeSet::new();
+        let mut with_values = BTreeSet::new();
         for (k, (m, used)) in moves.iter().zip(&uses).enumerate() {
             // A move whose open result is its result has the same options either way: the
             // open options call its function.
@@ -366,20 +369,37 @@ impl Gen<'_> {
                 false => &names.moves[k],
                 true => &names.moves_open[k],
             };
+            // The fields not copied are held by reference.
+            let borrowed = (used.iter())
+                .map(|&i| &game.fields[i])
+                .filter(|f| !is_copy(self.program, &f.ty.ty()))
+                .map(|f| Rc::from(f.name.as_str()))
+                .collect();
+            let result = open_result.unwrap_or(&m.result);
+            // The body, made first: it finds what the function takes. (A move whose
+            // function the options without `end` share is made again, for its
+            // parameters.)
+            *self.borrowed.borrow_mut() = borrowed;
+            *self.move_bits.borrow_mut() = Some(self.bits_scope(gid, &m.clauses, result));
+            *self.move_reads.borrow_mut() = Some(MoveReads::default());
+            self.reading(|f| m.for_each_read(f));
+            let emitted = self.emit(result);
+            let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
+            self.borrowed.borrow_mut().clear();
+            *self.move_bits.borrow_mut() = None;
+            let reads = self.move_reads.borrow_mut().take().unwrap_or_default();
+            let body = body?;
             let mut params = Vec::new();
             let mut args = Vec::new();
-            let mut borrowed = HashSet::new();
-            let result = open_result.unwrap_or(&m.result);
-            let scope = self.bits_scope(gid, &m.clauses, result);
-            let bits_read = scope.fields().clone();
-            for &i in &bits_read {
+            for &i in &reads.field_bits {
                 let bits = &names.bits[i];
                 let ty = self.stored_ty(&game.fields[i].ty, &self.layout.games[gid].fields[i]);
                 params.push(quote!(#bits: #ty));
                 args.push(quote!(#bits));
                 with_bits.insert(i);
             }
-            for &i in used {
+            let values = (0..game.fields.len()).filter(|&i| reads.values.contains(&VarId::new(i)));
+            for i in values {
                 let (f, x) = (&game.fields[i], &fields[i]);
                 let ty = self.value_ty(&f.ty);
                 if is_copy(self.program, &f.ty.ty()) {
@@ -388,8 +408,8 @@ impl Gen<'_> {
                 } else {
                     params.push(quote!(#x: &#ty));
                     args.push(quote!(&#x));
-                    borrowed.insert(Rc::from(f.name.as_str()));
                 }
+                with_values.insert(i);
             }
             let name = Literal::string(&m.name);
             let call = quote! {
@@ -403,26 +423,15 @@ impl Gen<'_> {
             if open && !own {
                 continue;
             }
-            *self.borrowed.borrow_mut() = borrowed;
-            *self.move_bits.borrow_mut() = Some(scope);
-            self.reading(|f| m.for_each_read(f));
-            let emitted = self.emit(result);
-            let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
-            self.borrowed.borrow_mut().clear();
-            *self.move_bits.borrow_mut() = None;
-            let body = body?;
             let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
             let doc = match own {
                 false => doc,
                 true => format!("{doc} (no move is to `end`)"),
             };
             let lints = super::user_code_lints(&["ptr_arg"]);
-            // (A field read only where its bits serve is not read as a value.)
-            let unused = (!bits_read.is_empty()).then(|| quote!(#[allow(unused_variables)]));
             move_fns.push(quote! {
                 #[doc = #doc]
                 #lints
-                #unused
                 fn #fname(#(#params,)* out: &mut #rt::Options<Pos>) -> ::std::result::Result<(), #rt::RuleError> {
                     #body
                     ::std::result::Result::Ok(())
@@ -447,7 +456,7 @@ impl Gen<'_> {
                 let bits = &names.bits[i];
                 unpacked.push(quote!(let #bits = #x;));
             }
-            if !matches!(packing, Packed::Plain) && uses.iter().any(|u| u.contains(&i)) {
+            if !matches!(packing, Packed::Plain) && with_values.contains(&i) {
                 let value = self.unpack(gid, i, x);
                 unpacked.push(quote!(let #x = #value;));
             }

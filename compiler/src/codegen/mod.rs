@@ -95,6 +95,7 @@ pub fn generate_file(
         lookups: RefCell::new(HashMap::new()),
         constants: RefCell::new(Vec::new()),
         move_bits: RefCell::new(None),
+        move_reads: RefCell::new(None),
         bits_tables: RefCell::new(Vec::new()),
     };
     let tokens = gen.module()?;
@@ -145,6 +146,9 @@ struct Gen<'a> {
     /// The sets whose bits the move function being generated has at hand
     /// (`packed_sets.rs`).
     move_bits: RefCell<Option<packed_sets::BitsScope>>,
+    /// What the move function being generated reads, as its code is made: which of its
+    /// game's fields it takes, and as what (`packed_sets.rs`).
+    move_reads: RefCell<Option<packed_sets::MoveReads>>,
     /// The tables of a function's cell sets as bits on a board, made once each as statics
     /// (`CELL_BITS_<k>`, by index) for the moves that read them (`packed_sets.rs`).
     bits_tables: RefCell<Vec<packed_sets::BitsTable>>,

@@ -34,11 +34,17 @@ pub(super) struct BitsScope {
     lets: HashMap<VarId, (Ident, Board, bool)>,
 }
 
-impl BitsScope {
-    /// The moving game's fields whose bits are parameters.
-    pub(super) fn fields(&self) -> &BTreeSet<usize> {
-        &self.fields
-    }
+/// What the move function being generated reads ([`Gen::move_reads`]), found as its code
+/// is made, so that it takes exactly what it reads: a field read only through its bits is
+/// neither passed as a value nor unpacked.
+#[derive(Default)]
+pub(super) struct MoveReads {
+    /// The names read as values, by slot (a game's fields are its first slots).
+    pub(super) values: BTreeSet<VarId>,
+    /// The moving game's fields read through their bits.
+    pub(super) field_bits: BTreeSet<usize>,
+    /// The bits of sets bound by `let` that are read, by name.
+    let_bits: BTreeSet<String>,
 }
 
 /// Where a set's bits are.
@@ -112,13 +118,17 @@ impl<'e> Operand<'e> {
         fn constant(e: &IExpr) -> Option<Val> {
             match e.kind() {
                 IExprKind::Lit(v) => Some(v.clone()),
-                IExprKind::Tuple(es) => Some(Val::Tuple(
-                    es.iter().map(constant).collect::<Option<_>>()?,
-                )),
+                IExprKind::Tuple(es) => {
+                    Some(Val::Tuple(es.iter().map(constant).collect::<Option<_>>()?))
+                }
                 _ => None,
             }
         }
-        match cells.iter().map(|c| constant(c)).collect::<Option<Vec<Val>>>() {
+        match cells
+            .iter()
+            .map(|c| constant(c))
+            .collect::<Option<Vec<Val>>>()
+        {
             Some(values) => Operand::Constant(cell_bits(board, values.iter())),
             None => Operand::Cells(cells),
         }
@@ -243,7 +253,8 @@ impl Gen<'_> {
     }
 
     /// The loop over the cells of `dom`, a binder's domain, binding `pattern` to each in
-    /// order, on the bits in scope (`None` where they do not serve).
+    /// order, on the bits in scope (`None` where they do not serve). (Ranks run in the
+    /// order of the cells: row by row.)
     pub(super) fn for_each_cell(
         &self,
         pattern: &TokenStream,
@@ -254,7 +265,7 @@ impl Gen<'_> {
             let scope = self.move_bits.borrow();
             let Some(b) = scope
                 .as_ref()
-                .and_then(|s| self.bits_form(s, None, dom, false))
+                .and_then(|s| self.bits_form(s, None, dom, true))
             else {
                 return Ok(None);
             };
@@ -267,15 +278,38 @@ impl Gen<'_> {
         ))
     }
 
+    /// `cell in set` on the bits in scope (`None` where they do not serve). As `Domain::has`
+    /// does, the set is evaluated first.
+    pub(super) fn cell_in_bits(
+        &self,
+        cell: &IExpr,
+        set: &IExpr,
+    ) -> Result<Option<TokenStream>, CodegenError> {
+        let b = {
+            let scope = self.move_bits.borrow();
+            let Some(b) = scope
+                .as_ref()
+                .and_then(|s| self.bits_form(s, None, set, true))
+            else {
+                return Ok(None);
+            };
+            b
+        };
+        let (bits, x) = (self.bits_value(&b)?, self.value(cell)?);
+        let (r0, rows, c0, cols) = b.board;
+        Ok(Some(quote!(#bits.has_cell(#x, #r0, #rows, #c0, #cols))))
+    }
+
     /// `let x = value;` with the bits of `value` bound beside it where they are at hand,
-    /// and `body` made with them in scope.
+    /// and `body` made with them in scope: each bound only where `body` reads it (the value
+    /// where neither is, for its errors).
     pub(super) fn let_with_bits(
         &self,
         var: &Var,
         value: &IExpr,
         body: &dyn Fn() -> Result<TokenStream, CodegenError>,
     ) -> Result<TokenStream, CodegenError> {
-        let (x, v) = (self.binder(var), self.value(value)?);
+        let x = self.binder(var);
         let found = {
             let scope = self.move_bits.borrow();
             scope
@@ -283,14 +317,18 @@ impl Gen<'_> {
                 .and_then(|s| self.bits_form(s, None, value, false))
         };
         let Some(b) = found else {
+            let v = self.value(value)?;
             let body = body()?;
             return Ok(quote!({ let #x = #v; #body }));
         };
         let bits = self.names.let_bits(&var.name);
-        let stored = self.bits_value(&b)?;
         let entry = (bits.clone(), b.board, b.wide);
         let before =
             (self.move_bits.borrow_mut().as_mut()).and_then(|s| s.lets.insert(var.slot, entry));
+        // Whether `body` reads the value and the bits (noted afresh, then as they were).
+        let key = bits.to_string();
+        let read_before = (self.move_reads.borrow_mut().as_mut())
+            .map(|r| (r.values.remove(&var.slot), r.let_bits.remove(&key)));
         let body = body();
         if let Some(s) = self.move_bits.borrow_mut().as_mut() {
             match before {
@@ -298,12 +336,40 @@ impl Gen<'_> {
                 None => s.lets.remove(&var.slot),
             };
         }
+        let (read_value, read_bits) = match self.move_reads.borrow_mut().as_mut() {
+            Some(r) => {
+                let read = (r.values.contains(&var.slot), r.let_bits.contains(&key));
+                let (value_before, bits_before) = read_before.unwrap_or_default();
+                if value_before {
+                    r.values.insert(var.slot);
+                }
+                if bits_before {
+                    r.let_bits.insert(key);
+                }
+                read
+            }
+            None => (true, true),
+        };
         let body = body?;
-        // (The set may be read only where its bits do not serve.)
+        // The bits evaluate what the value does, in order and with the same errors: the
+        // value may go where only they are read.
+        let value = match read_value || !read_bits {
+            true => {
+                let v = self.value(value)?;
+                quote!(let #x = #v;)
+            }
+            false => quote!(),
+        };
+        let stored = match read_bits {
+            true => {
+                let stored = self.bits_value(&b)?;
+                quote!(let #bits = #stored;)
+            }
+            false => quote!(),
+        };
         Ok(quote!({
-            let #x = #v;
-            #[allow(unused_variables)]
-            let #bits = #stored;
+            #value
+            #stored
             #body
         }))
     }
@@ -388,6 +454,12 @@ impl Gen<'_> {
             false => Literal::u64_suffixed(w as u64),
         };
         let (r0, rows, c0, cols) = b.board;
+        if let Some(reads) = self.move_reads.borrow_mut().as_mut() {
+            match &b.source {
+                Source::Field(i, _) => reads.field_bits.insert(*i),
+                Source::Let(bits) => reads.let_bits.insert(bits.to_string()),
+            };
+        }
         let (Source::Field(_, bits) | Source::Let(bits)) = &b.source;
         let mask = match &b.operand {
             Operand::All => return Ok(quote!(#bits)),

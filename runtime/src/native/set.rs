@@ -1713,7 +1713,8 @@ mod tests {
         }
 
         /// Set algebra on packed cells is the algebra of the sets, packed: a cell's bit
-        /// (none off the board) removes it, and the packed cells read back in order.
+        /// (none off the board) removes it, the packed cells read back in order, and a
+        /// cell is in them as in the set.
         #[test]
         fn packed_cells_are_the_sets(
             cells in proptest::collection::vec((0u32..4, 0u32..5), 0..20),
@@ -1737,6 +1738,8 @@ mod tests {
             let read: Vec<(i64, i64)> = packed.cells(r0, c0, 5).collect();
             prop_assert_eq!(&read, &set.iter().collect::<Vec<_>>());
             prop_assert_eq!(packed64.cells(r0, c0, 5).collect::<Vec<_>>(), read);
+            prop_assert_eq!(packed.has_cell(cell, r0, 4, c0, 5), set.contains(&cell));
+            prop_assert_eq!(packed64.has_cell(cell, r0, 4, c0, 5), set.contains(&cell));
         }
 
         /// A set of a type with codes packs into a position's field by its codes, and back.
