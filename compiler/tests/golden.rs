@@ -145,6 +145,7 @@ fn set_algebra_reads_the_stored_bits() {
                   move nibble(x in cells) => G(cells & after(x))\n\
                   move corner(x in cells - {(0, 0)}) => G(cells - {x})\n\
                   move pair(x in cells) => let rest = cells - {x, (x.0, x.1 + 1)} in G(rest)\n\
+                  move both(x in cells) => let rest = cells - {x} in if len(rest) > 3 then G(rest) else G(cells)\n\
                   }\nvalue grundy of G(Cell)\n";
     let program = cgdl_compiler::compile_str(source).expect("checks");
     let code = generate_source(&program, source, &CodegenOptions::default()).expect("compiles");
@@ -179,6 +180,9 @@ fn set_algebra_reads_the_stored_bits() {
         !code.contains("allow(unused_variables)"),
         "moves take what they read"
     );
+    // A set read both ways is made from its bits, its cells evaluated once.
+    let both = body("g_both");
+    assert!(both.contains("letrest=rest_bits.unpack_cells("), "{both}");
     let pair = body("g_pair");
     assert!(
         pair.contains("letrest_bits") && pair.contains("letcells=rest_bits;"),

@@ -290,6 +290,12 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
          if len(rest) >= {} then D(cells - around(x), tags) else D(cells - around(x), tags | {{tag(x)}})\n",
         more.int(1, 3)
     );
+    // A set read both as a value and through its bits (its value then made from them).
+    out += &format!(
+        "    move trim(x in cells & around((1, 1))) => let rest = cells - {{x}} in \
+         if len(rest | around((0, 0))) >= {} then D(rest, tags) else D(rest & around(x), tags)\n",
+        more.int(2, 5)
+    );
     if s.chance(0.5) {
         out += &format!(
             "    move finish((r, c) in cells, (r, c + 1) in cells, r >= {}) => end\n",

@@ -302,7 +302,7 @@ impl Gen<'_> {
 
     /// `let x = value;` with the bits of `value` bound beside it where they are at hand,
     /// and `body` made with them in scope: each bound only where `body` reads it (the value
-    /// where neither is, for its errors).
+    /// where neither is, for its errors), and the value made from the bits where both are.
     pub(super) fn let_with_bits(
         &self,
         var: &Var,
@@ -351,27 +351,28 @@ impl Gen<'_> {
             None => (true, true),
         };
         let body = body?;
-        // The bits evaluate what the value does, in order and with the same errors: the
-        // value may go where only they are read.
-        let value = match read_value || !read_bits {
-            true => {
+        // The bits evaluate what the value does, in order and with the same errors: where
+        // they are read, the value is theirs unpacked (the set lies on the board), and
+        // where only they are, there is no value.
+        let (r0, rows, c0, cols) = b.board;
+        Ok(match (read_value, read_bits) {
+            (_, false) => {
                 let v = self.value(value)?;
-                quote!(let #x = #v;)
+                quote!({ let #x = #v; #body })
             }
-            false => quote!(),
-        };
-        let stored = match read_bits {
-            true => {
+            (false, true) => {
                 let stored = self.bits_value(&b)?;
-                quote!(let #bits = #stored;)
+                quote!({ let #bits = #stored; #body })
             }
-            false => quote!(),
-        };
-        Ok(quote!({
-            #value
-            #stored
-            #body
-        }))
+            (true, true) => {
+                let stored = self.bits_value(&b)?;
+                quote!({
+                    let #bits = #stored;
+                    let #x = #bits.unpack_cells(#r0, #rows, #c0, #cols);
+                    #body
+                })
+            }
+        })
     }
 
     /// The sets whose bits a move of game `gid` of `clauses` and `result` has at hand: the
