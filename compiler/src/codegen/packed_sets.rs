@@ -252,6 +252,13 @@ impl Gen<'_> {
         })
     }
 
+    /// The form of set `e` on the bits in scope, packed as its source is; `None` where it
+    /// has none. A field read alone is a form only with `bare_fields`.
+    fn set_bits<'e>(&self, e: &'e IExpr, bare_fields: bool) -> Option<BitsArg<'e>> {
+        let scope = self.move_bits.borrow();
+        self.bits_form(scope.as_ref()?, None, e, bare_fields)
+    }
+
     /// The loop over the cells of `dom`, a binder's domain, binding `pattern` to each in
     /// order, on the bits in scope (`None` where they do not serve). (Ranks run in the
     /// order of the cells: row by row.)
@@ -261,15 +268,8 @@ impl Gen<'_> {
         dom: &IExpr,
         body: &TokenStream,
     ) -> Result<Option<TokenStream>, CodegenError> {
-        let b = {
-            let scope = self.move_bits.borrow();
-            let Some(b) = scope
-                .as_ref()
-                .and_then(|s| self.bits_form(s, None, dom, true))
-            else {
-                return Ok(None);
-            };
-            b
+        let Some(b) = self.set_bits(dom, true) else {
+            return Ok(None);
         };
         let set = self.bits_value(&b)?;
         let (r0, _, c0, cols) = b.board;
@@ -285,15 +285,8 @@ impl Gen<'_> {
         cell: &IExpr,
         set: &IExpr,
     ) -> Result<Option<TokenStream>, CodegenError> {
-        let b = {
-            let scope = self.move_bits.borrow();
-            let Some(b) = scope
-                .as_ref()
-                .and_then(|s| self.bits_form(s, None, set, true))
-            else {
-                return Ok(None);
-            };
-            b
+        let Some(b) = self.set_bits(set, true) else {
+            return Ok(None);
         };
         let (bits, x) = (self.bits_value(&b)?, self.value(cell)?);
         let (r0, rows, c0, cols) = b.board;
@@ -310,13 +303,7 @@ impl Gen<'_> {
         body: &dyn Fn() -> Result<TokenStream, CodegenError>,
     ) -> Result<TokenStream, CodegenError> {
         let x = self.binder(var);
-        let found = {
-            let scope = self.move_bits.borrow();
-            scope
-                .as_ref()
-                .and_then(|s| self.bits_form(s, None, value, false))
-        };
-        let Some(b) = found else {
+        let Some(b) = self.set_bits(value, false) else {
             let v = self.value(value)?;
             let body = body()?;
             return Ok(quote!({ let #x = #v; #body }));
