@@ -83,7 +83,7 @@ row Cram "corpus \`cram_closure\`: closures, \`rank(x) == min(...)\`" "$corpus/c
 row Cram "variant \`cram_corner\`: closures moved to the corner, \`a < b\`" scripts/variants/cram_corner.cgdl Cram 5 6 cram
 row Cram "\`cram_corner_mirrors\`: the same, mirrors declared over the corner (proven)" scripts/variants/cram_corner_mirrors.cgdl Cram 5 6 cram
 row Cram "\`cram_corner_guarded\`: the mirrors behind a guard every cell passes (proven)" scripts/variants/cram_corner_guarded.cgdl Cram 5 6 cram
-row Cram "\`cram_corner_checked\`: the same mirrors, unprovable (checked)" scripts/variants/cram_corner_checked.cgdl Cram 5 6 cram
+row Cram "\`cram_corner_checked\`: the same mirrors, unprovable (checked, then dropped)" scripts/variants/cram_corner_checked.cgdl Cram 5 6 cram
 row Cram "whole boards: the rest of the board as a move's result, no regions" "$whole" Cram 5 6 cram
 row Cram "\`cram_pairs\`: one move over neighbouring cells \`a\`, \`b\` (each domino twice), whole boards" scripts/variants/cram_pairs.cgdl Cram 5 6 cram
 row Cram "\`cram_numbered\`: cells numbered \`0..R * C\`, whole boards" scripts/variants/cram_numbered.cgdl Cram 5 6 cram

@@ -1349,6 +1349,10 @@ impl Rules for Interpreter<'_> {
         (self.program.games.iter()).any(|g| !g.symmetries.is_empty() || g.found.is_some())
     }
 
+    fn has_proven_symmetries(&self) -> bool {
+        (self.program.games.iter()).any(|g| g.has_proven_symmetries())
+    }
+
     fn least_image_fixing(&self, pos: u32) -> (u32, u64) {
         let game = &self.program.games[self.position(pos).0];
         let base = self.found_base(game, pos);

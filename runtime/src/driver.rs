@@ -393,8 +393,17 @@ fn stats_line<R: Rules>(solver: &Solver<'_, R>, started: &Started) -> String {
         (Some(cpu), n) => format!(" ({cpu:.2} s of processor time on {n} threads)"),
         (None, _) => String::new(),
     };
+    let dropped = solver
+        .checked_maps_dropped()
+        .map(|n| {
+            format!(
+                "; the checked symmetries were checked for {n} positions, then dropped \
+                 (checking a position costs what solving it does)"
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "stats: {} positions solved in {:.2} s{processor}{memory}",
+        "stats: {} positions solved in {:.2} s{processor}{memory}{dropped}",
         solver.positions_solved(),
         started.at.elapsed().as_secs_f64()
     )

@@ -24,7 +24,7 @@ pub enum Side {
 /// | the game itself | `options`, `is_partizan`, `side_options`, `write_pos` | impartial: each side's options are `options` |
 /// | memo layout | `dense_index`, `key`, `wide_key`, `code`, `position_of_code`, `measures` | positions kept in a hash map; no tiered solve |
 /// | fast paths | `grundy_kernel`, `heap_of`, `least_image`, `least_image_fixing`, `has_symmetries`, `ends_now`, `options_open`, `splits` | none: every search as the definition goes |
-/// | checks and resources | `checked_symmetries`, `symmetry_image`, `symmetry_name`, `forget_positions` | nothing checked; positions are values |
+/// | checks and resources | `checked_symmetries`, `symmetry_image`, `symmetry_name`, `has_proven_symmetries`, `forget_positions` | nothing checked; positions are values |
 ///
 /// A fast path never changes a value: each answers as its definition says (the method's
 /// documentation), or declines (`None`, [`KernelAnswer::Declined`], `false`) and the
@@ -138,6 +138,15 @@ pub trait Rules {
     /// Default: no.
     fn has_symmetries(&self) -> bool {
         false
+    }
+
+    /// Whether some game of the universe keeps a position as another under symmetries
+    /// that were proven ([`Rules::proven_least_image_fixing`] is not `pos` itself for
+    /// every position): a solver that stops checking the declared maps
+    /// ([`Rules::checked_symmetries`]) then still keeps positions as least images.
+    /// Default: whether the universe has symmetries at all.
+    fn has_proven_symmetries(&self) -> bool {
+        self.has_symmetries()
     }
 
     /// How many declared symmetries of `pos`'s game the solver checks as it runs: those of a

@@ -151,6 +151,9 @@ pub struct Solver<'r, R: Rules> {
     /// (An orbit of one position is checked again where the position is expanded again:
     /// that costs about what remembering it would.)
     checked_orbits: FxHashMap<R::Pos, crate::checked::Orbit<R::Pos>>,
+    /// What the checks of the checked symmetries have cost so far, and whether their
+    /// budget is spent and the maps dropped ([`ChecksAccount`]).
+    checks: ChecksAccount,
     /// How many values the memos keep under a position as it was listed besides its least
     /// image ([`Solver::store_alias`]).
     aliases: u64,
@@ -170,6 +173,45 @@ pub struct Solver<'r, R: Rules> {
 /// against their symmetries, each with its orbit (about 80 bytes), before it forgets them
 /// (and checks again where it meets them again).
 const CHECKED_LIMIT: usize = 1 << 18;
+
+/// What a solver's checked symmetries ([`Rules::checked_symmetries`]) have cost. Checking
+/// a position lists the options of each other position of its orbit, and images each of
+/// them, which is what solving those positions would cost (and images the position under
+/// every map, where its orbit is itself alone): each value the maps give saves at most the
+/// work that gave it. So the checks are a budget, spent on the solve's first positions:
+/// [`ChecksAccount::BASE`] positions listed, and one more for every
+/// [`ChecksAccount::SHARE`] positions solved. Past it the maps are dropped: they cost at most
+/// a small share of the search, a game of a few hundred positions is checked throughout,
+/// and a wrong map met early is reported, never a value.
+///
+/// Dropping maps never changes a value: a position the maps gave a value to was checked,
+/// and every position its value came from too, before they were dropped; a position solved
+/// afterwards is solved as if no map were declared, and no orbit checked earlier is given a
+/// value afterwards (the solver forgets the orbits when it drops the maps).
+#[derive(Debug, Default)]
+struct ChecksAccount {
+    /// Positions whose options the checks listed (or whose images they took).
+    listed: u64,
+    /// The positions solved when the maps were dropped, once they are.
+    dropped: Option<u64>,
+}
+
+impl ChecksAccount {
+    /// Positions the checks may list whatever the solve's size.
+    const BASE: u64 = 1024;
+    /// The checks may list one more position for every this many positions solved.
+    const SHARE: u64 = 16;
+
+    /// Counts a check of an orbit of `orbit` positions, `solved` positions into the solve,
+    /// and whether the budget is now spent (the maps are dropped).
+    fn record(&mut self, orbit: usize, solved: u64) -> bool {
+        self.listed += orbit as u64;
+        if self.listed > Self::BASE + solved / Self::SHARE {
+            self.dropped = Some(solved);
+        }
+        self.dropped.is_some()
+    }
+}
 
 /// How many times the memos may forget their oldest values while one value is solved: a
 /// solve whose positions are needed again and again would otherwise go on without end.
@@ -219,6 +261,7 @@ impl<'r, R: Rules> Solver<'r, R> {
             misere_quotients: FxHashMap::default(),
             symmetric: rules.has_symmetries(),
             checked_orbits: Default::default(),
+            checks: ChecksAccount::default(),
             aliases: 0,
             image_cache: match rules.has_symmetries() {
                 true => (0..IMAGE_CACHE).map(|_| Default::default()).collect(),
@@ -358,6 +401,12 @@ impl<'r, R: Rules> Solver<'r, R> {
     /// The rules this solver plays.
     pub fn rules(&self) -> &'r R {
         self.rules
+    }
+
+    /// How many positions were solved when the declared maps that the solver checks were
+    /// dropped, their checks' budget spent ([`ChecksAccount`]), where they were.
+    pub fn checked_maps_dropped(&self) -> Option<u64> {
+        self.checks.dropped
     }
 
     /// How many (position, value kind) pairs have been evaluated so far, canonical forms
@@ -1260,12 +1309,22 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// Checks, once, that every position of `p`'s orbit under its game's checked symmetries
-    /// has `p`'s options (see [`checked`]), before `p` is expanded.
+    /// has `p`'s options (see [`checked`]), before `p` is expanded. Once the checks' budget is spent, the maps are dropped ([`ChecksAccount`]): no
+    /// position is checked, or given a value by them, afterwards.
     pub(crate) fn check_symmetries(&mut self, p: Pos<R>) -> Result<(), SolveError> {
-        if self.rules.checked_symmetries(p) == 0 || self.checked_orbits.contains_key(&p) {
+        if self.checks.dropped.is_some()
+            || self.rules.checked_symmetries(p) == 0
+            || self.checked_orbits.contains_key(&p)
+        {
             return Ok(());
         }
         let others = check_orbit(self.rules, p, false)?;
+        if self.checks.record(others.len() + 1, self.budget.solved) {
+            self.checked_orbits = FxHashMap::default();
+            // With no proven symmetries, positions are now kept as themselves.
+            self.symmetric = self.rules.has_proven_symmetries();
+            return Ok(());
+        }
         if !others.is_empty() {
             if self.checked_orbits.len() >= CHECKED_LIMIT {
                 self.checked_orbits.clear();

@@ -17,6 +17,7 @@ fn main() {
     println!("cargo:rerun-if-changed=loopy_digraphs.rs");
     println!("cargo:rerun-if-changed=natural.cgdl");
     println!("cargo:rerun-if-changed=permuted.cgdl");
+    println!("cargo:rerun-if-changed=checked.cgdl");
     println!("cargo:rerun-if-changed=../../examples");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set for build scripts"));
 
@@ -42,6 +43,8 @@ fn main() {
     build.file("natural.cgdl");
     // Games whose declared maps permute their fields (tests/permuted_fields.rs).
     build.file("permuted.cgdl");
+    // Declared maps checked until the checks' budget is spent (tests/checked_budget.rs).
+    build.file("checked.cgdl");
     // Declared symmetries, most of them wrong (tests/checked_symmetries.rs).
     let wrong = out.join("wrong_symmetries.cgdl");
     std::fs::write(&wrong, wrong_symmetries::source()).expect("write wrong_symmetries.cgdl");

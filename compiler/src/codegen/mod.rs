@@ -412,7 +412,11 @@ impl Gen<'_> {
             let images = checked_arms.iter().map(|a| &a.1);
             let names = checked_arms.iter().map(|a| &a.2);
             let provens = checked_arms.iter().map(|a| &a.3);
+            let proven_any = games.iter().any(|g| g.has_proven_symmetries());
             quote! {
+                fn has_proven_symmetries(&self) -> bool {
+                    #proven_any
+                }
                 fn checked_symmetries(&self, pos: Pos) -> usize {
                     match pos {
                         #(#counts)*

@@ -1555,6 +1555,12 @@ impl Game {
         self.symmetries.iter().any(|s| !s.proven)
     }
 
+    /// Whether some position of the game is kept as another, its least image under
+    /// symmetries that were proven (found ones, or declared ones where none is checked).
+    pub fn has_proven_symmetries(&self) -> bool {
+        self.found.is_some() || (!self.symmetries.is_empty() && !self.checks_symmetries())
+    }
+
     /// Whether some move's result can be a sum of several positions (the game splits into
     /// independent parts): the solver then finds its Grundy values by nimber search
     /// (`Rules::splits`). Both back ends answer by this.

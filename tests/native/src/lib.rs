@@ -51,6 +51,15 @@ pub mod permuted {
     include!(concat!(env!("OUT_DIR"), "/permuted.rs"));
 }
 
+/// `checked.cgdl`: declared maps checked as the solver runs, on games large enough that
+/// the checks' budget is spent.
+#[allow(missing_docs)]
+pub mod checked {
+    include!(concat!(env!("OUT_DIR"), "/checked.rs"));
+    /// The file's source text.
+    pub const SOURCE: &str = include_str!("../checked.cgdl");
+}
+
 /// `wrong_symmetries.cgdl` (written by build.rs from `wrong_symmetries.rs`): declared
 /// symmetries, most of them wrong.
 #[allow(missing_docs)]

@@ -2,6 +2,7 @@
 //! in parallel. `generated.rs` is a binary of its own: its solves' memory limit is
 //! measured on the whole process, which other tests beside it would fill.
 
+mod checked_budget;
 mod checked_symmetries;
 mod differential;
 mod found_symmetries;
