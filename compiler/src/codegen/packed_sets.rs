@@ -43,8 +43,8 @@ pub(super) struct MoveReads {
     pub(super) values: BTreeSet<VarId>,
     /// The moving game's fields read through their bits.
     pub(super) field_bits: BTreeSet<usize>,
-    /// The bits of sets bound by `let` that are read, by name.
-    let_bits: BTreeSet<String>,
+    /// The names bound by `let` whose bits are read, by slot.
+    let_bits: BTreeSet<VarId>,
 }
 
 /// Where a set's bits are.
@@ -52,8 +52,8 @@ pub(super) struct MoveReads {
 enum Source {
     /// A field of the moving game: its index, and its bits' name.
     Field(usize, Ident),
-    /// A name bound by `let`: its bits' name.
-    Let(Ident),
+    /// A name bound by `let`: its slot, and its bits' name.
+    Let(VarId, Ident),
 }
 
 /// A stored field computed from a field's bits ([`Gen::bits_arg`]).
@@ -177,7 +177,7 @@ impl Gen<'_> {
             };
             let i = v.slot.index();
             let (source, board, wide) = match scope.lets.get(&v.slot) {
-                Some((bits, board, wide)) => (Source::Let(bits.clone()), *board, *wide),
+                Some((bits, board, wide)) => (Source::Let(v.slot, bits.clone()), *board, *wide),
                 None if scope.fields.contains(&i) => {
                     let Packed::Ranks(t, wide) = &self.layout.games[scope.from].fields[i] else {
                         return None;
@@ -310,33 +310,8 @@ impl Gen<'_> {
         };
         let bits = self.names.let_bits(&var.name);
         let entry = (bits.clone(), b.board, b.wide);
-        let before =
-            (self.move_bits.borrow_mut().as_mut()).and_then(|s| s.lets.insert(var.slot, entry));
-        // Whether `body` reads the value and the bits (noted afresh, then as they were).
-        let key = bits.to_string();
-        let read_before = (self.move_reads.borrow_mut().as_mut())
-            .map(|r| (r.values.remove(&var.slot), r.let_bits.remove(&key)));
-        let body = body();
-        if let Some(s) = self.move_bits.borrow_mut().as_mut() {
-            match before {
-                Some(old) => s.lets.insert(var.slot, old),
-                None => s.lets.remove(&var.slot),
-            };
-        }
-        let (read_value, read_bits) = match self.move_reads.borrow_mut().as_mut() {
-            Some(r) => {
-                let read = (r.values.contains(&var.slot), r.let_bits.contains(&key));
-                let (value_before, bits_before) = read_before.unwrap_or_default();
-                if value_before {
-                    r.values.insert(var.slot);
-                }
-                if bits_before {
-                    r.let_bits.insert(key);
-                }
-                read
-            }
-            None => (true, true),
-        };
+        let (body, read_value, read_bits) =
+            self.with_let_bits(var.slot, entry, || self.reads_of(var.slot, body));
         let body = body?;
         // The bits evaluate what the value does, in order and with the same errors: where
         // they are read, the value is theirs unpacked (the set lies on the board), and
@@ -360,6 +335,49 @@ impl Gen<'_> {
                 })
             }
         })
+    }
+
+    /// Runs `body` with the bits of the set bound to `slot` in scope (`entry`: their name,
+    /// board and width), as they were afterwards.
+    fn with_let_bits<T>(
+        &self,
+        slot: VarId,
+        entry: (Ident, Board, bool),
+        body: impl FnOnce() -> T,
+    ) -> T {
+        let mut scope = self.move_bits.borrow_mut();
+        let before = scope.as_mut().and_then(|s| s.lets.insert(slot, entry));
+        drop(scope);
+        let out = body();
+        if let Some(s) = self.move_bits.borrow_mut().as_mut() {
+            match before {
+                Some(old) => s.lets.insert(slot, old),
+                None => s.lets.remove(&slot),
+            };
+        }
+        out
+    }
+
+    /// Runs `body` and tells whether it read `slot`'s value and its bits
+    /// ([`Gen::move_reads`]); the record keeps what it held and gains what `body` read.
+    /// (Bits are in scope only while a move is made, when reads are recorded; where they
+    /// are not recorded, both count as read.)
+    fn reads_of<T>(&self, slot: VarId, body: impl FnOnce() -> T) -> (T, bool, bool) {
+        let take = |r: &mut MoveReads| (r.values.remove(&slot), r.let_bits.remove(&slot));
+        let before = self.move_reads.borrow_mut().as_mut().map(take);
+        let out = body();
+        let mut reads = self.move_reads.borrow_mut();
+        let (Some(r), Some((value_before, bits_before))) = (reads.as_mut(), before) else {
+            return (out, true, true);
+        };
+        let read = (r.values.contains(&slot), r.let_bits.contains(&slot));
+        if value_before {
+            r.values.insert(slot);
+        }
+        if bits_before {
+            r.let_bits.insert(slot);
+        }
+        (out, read.0, read.1)
     }
 
     /// The sets whose bits a move of game `gid` of `clauses` and `result` has at hand: the
@@ -445,10 +463,10 @@ impl Gen<'_> {
         if let Some(reads) = self.move_reads.borrow_mut().as_mut() {
             match &b.source {
                 Source::Field(i, _) => reads.field_bits.insert(*i),
-                Source::Let(bits) => reads.let_bits.insert(bits.to_string()),
+                Source::Let(slot, _) => reads.let_bits.insert(*slot),
             };
         }
-        let (Source::Field(_, bits) | Source::Let(bits)) = &b.source;
+        let (Source::Field(_, bits) | Source::Let(_, bits)) = &b.source;
         let mask = match &b.operand {
             Operand::All => return Ok(quote!(#bits)),
             Operand::Constant(w) => {
