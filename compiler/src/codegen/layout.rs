@@ -228,6 +228,19 @@ pub(super) fn bits_type(wide: bool) -> Ident {
     format_ident!("{}", if wide { "Bits" } else { "Bits64" })
 }
 
+/// The machine word of a packed set or key: `u128` when `wide`, else `u64`.
+pub(super) fn word_type(wide: bool) -> Ident {
+    format_ident!("{}", if wide { "u128" } else { "u64" })
+}
+
+/// `w` as a literal of [`word_type`] (`w` fits it where not `wide`).
+pub(super) fn word_literal(w: u128, wide: bool) -> Literal {
+    match wide {
+        true => Literal::u128_suffixed(w),
+        false => Literal::u64_suffixed(w as u64),
+    }
+}
+
 /// How many values a finite type has (`None` for an infinite or unpackable one).
 pub(super) fn count_values(program: &Program, t: &FieldTy) -> Option<u128> {
     match t {
@@ -536,10 +549,7 @@ impl Gen<'_> {
             };
             let mut parts = key_terms(&fields, wide);
             if offset > 0 || parts.is_empty() {
-                let offset = match wide {
-                    true => Literal::u128_suffixed(offset),
-                    false => Literal::u64_suffixed(offset as u64),
-                };
+                let offset = word_literal(offset, wide);
                 parts.insert(0, offset.into_token_stream());
             }
             let pattern = self.pos_pattern(gid, &self.field_names(game));
@@ -551,10 +561,7 @@ impl Gen<'_> {
     /// The key fields of a game that has a key (`wide`: a wide key), in order, or `None`.
     fn key_fields(&self, gid: usize, game: &Game, wide: bool) -> Option<Vec<KeyField>> {
         let rt = &self.rt;
-        let (word, max_set) = match wide {
-            true => (quote!(u128), 127),
-            false => (quote!(u64), 64),
-        };
+        let (word, max_set) = (word_type(wide), if wide { 127 } else { 64 });
         let max = if wide { u128::MAX } else { u64::MAX as u128 };
         let mut fields = Vec::new();
         let mut scale: u128 = 1;
@@ -746,10 +753,7 @@ fn key_terms(fields: &[KeyField], wide: bool) -> Vec<TokenStream> {
             if f.place == 1 {
                 digit.clone()
             } else {
-                let place = match wide {
-                    true => Literal::u128_suffixed(f.place),
-                    false => Literal::u64_suffixed(f.place as u64),
-                };
+                let place = word_literal(f.place, wide);
                 quote!((#digit) * #place)
             }
         })

@@ -13,7 +13,7 @@
 //! A `let` of such a set (`let rest = cells - {a, b} in ...`) binds its bits beside its
 //! value, and the set's uses above serve from them too: `Cram(rest)`, the parts of `rest`.
 
-use super::layout::{bits_type, Packed};
+use super::layout::{bits_type, word_literal, word_type, Packed};
 use super::{CodegenError, Gen};
 use crate::ir::*;
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -88,10 +88,7 @@ impl BitsTable {
     /// The static of the `k`th table.
     pub(super) fn item(&self, k: usize) -> TokenStream {
         let (name, words, len) = (Self::name(k), &self.words, self.words.len());
-        let entry = match self.key.2 {
-            true => quote!(u128),
-            false => quote!(u64),
-        };
+        let entry = word_type(self.key.2);
         quote! {
             static #name: [#entry; #len] = [#(#words),*];
         }
@@ -455,10 +452,7 @@ impl Gen<'_> {
     pub(super) fn bits_value(&self, b: &BitsArg) -> Result<TokenStream, CodegenError> {
         let rt = &self.rt;
         let bits_ty = bits_type(b.wide);
-        let word = |w: u128| match b.wide {
-            true => Literal::u128_suffixed(w),
-            false => Literal::u64_suffixed(w as u64),
-        };
+        let word = |w: u128| word_literal(w, b.wide);
         let (r0, rows, c0, cols) = b.board;
         if let Some(reads) = self.move_reads.borrow_mut().as_mut() {
             match &b.source {
@@ -519,11 +513,7 @@ impl Gen<'_> {
                 let Val::Set(members) = v else {
                     unreachable!("a table of cell sets (`cell_table`)")
                 };
-                let w = cell_bits(board, members.iter());
-                match wide {
-                    true => Literal::u128_suffixed(w),
-                    false => Literal::u64_suffixed(w as u64),
-                }
+                word_literal(cell_bits(board, members.iter()), wide)
             })
             .collect();
         tables.push(BitsTable { key, words });
