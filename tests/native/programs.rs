@@ -290,10 +290,12 @@ fn board_game(s: &mut Sample, more: &mut Sample, errors: bool) -> String {
          if len(rest) >= {} then D(cells - around(x), tags) else D(cells - around(x), tags | {{tag(x)}})\n",
         more.int(1, 3)
     );
-    // A set read both as a value and through its bits (its value then made from them).
+    // A set read both as a value and through its bits (its value then made from them):
+    // which cells the value holds decides the result (`min(rest | {x})`), not only how many.
     out += &format!(
         "    move trim(x in cells & around((1, 1))) => let rest = cells - {{x}} in \
-         if len(rest | around((0, 0))) >= {} then D(rest, tags) else D(rest & around(x), tags)\n",
+         if len(rest | around((0, 0))) >= {} then D(rest, tags) \
+         else D(rest & around(min(rest | {{x}})), tags)\n",
         more.int(2, 5)
     );
     if s.chance(0.5) {
