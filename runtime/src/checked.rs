@@ -11,7 +11,9 @@
 //! way), each position of a checked orbit is isomorphic to the one expanded, so every
 //! value is the value of the position as written. A map that is not a symmetry is
 //! reported at the first position where the options differ, naming the map: it never
-//! changes an answer.
+//! changes an answer. Checking an orbit costs about what solving its other positions
+//! would, so the impartial solver checks within a budget and then drops the maps
+//! (`solver::ChecksAccount`); partizan searches check throughout.
 
 use crate::error::SolveError;
 use crate::expr::Expr;
