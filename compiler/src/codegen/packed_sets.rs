@@ -141,20 +141,14 @@ impl Gen<'_> {
         field: usize,
         arg: &'e IExpr,
     ) -> Option<BitsArg<'e>> {
-        let scope = self.move_bits.borrow();
-        self.bits_form(
-            scope.as_ref()?,
-            Some(&self.layout.games[target].fields[field]),
-            arg,
-            true,
-        )
+        let packing = &self.layout.games[target].fields[field];
+        self.set_bits(Some(packing), arg, true)
     }
 
     /// The form of set `e`, stored as `packing`, on the bits in scope; `None` where it has
     /// none.
     pub(super) fn bits_of<'e>(&self, packing: &Packed, e: &'e IExpr) -> Option<BitsArg<'e>> {
-        let scope = self.move_bits.borrow();
-        self.bits_form(scope.as_ref()?, Some(packing), e, false)
+        self.set_bits(Some(packing), e, false)
     }
 
     /// The form of set `e` on the bits of `scope`, packed as `packing` (or as its source
@@ -249,11 +243,17 @@ impl Gen<'_> {
         })
     }
 
-    /// The form of set `e` on the bits in scope, packed as its source is; `None` where it
-    /// has none. A field read alone is a form only with `bare_fields`.
-    fn set_bits<'e>(&self, e: &'e IExpr, bare_fields: bool) -> Option<BitsArg<'e>> {
+    /// The form of set `e` on the bits in scope ([`Gen::move_bits`]), packed as `packing`
+    /// (or as its source is, with `None`); `None` where it has none. A field read alone is
+    /// a form only with `bare_fields`.
+    fn set_bits<'e>(
+        &self,
+        packing: Option<&Packed>,
+        e: &'e IExpr,
+        bare_fields: bool,
+    ) -> Option<BitsArg<'e>> {
         let scope = self.move_bits.borrow();
-        self.bits_form(scope.as_ref()?, None, e, bare_fields)
+        self.bits_form(scope.as_ref()?, packing, e, bare_fields)
     }
 
     /// The loop over the cells of `dom`, a binder's domain, binding `pattern` to each in
@@ -265,7 +265,7 @@ impl Gen<'_> {
         dom: &IExpr,
         body: &TokenStream,
     ) -> Result<Option<TokenStream>, CodegenError> {
-        let Some(b) = self.set_bits(dom, true) else {
+        let Some(b) = self.set_bits(None, dom, true) else {
             return Ok(None);
         };
         let set = self.bits_value(&b)?;
@@ -282,7 +282,7 @@ impl Gen<'_> {
         cell: &IExpr,
         set: &IExpr,
     ) -> Result<Option<TokenStream>, CodegenError> {
-        let Some(b) = self.set_bits(set, true) else {
+        let Some(b) = self.set_bits(None, set, true) else {
             return Ok(None);
         };
         let (bits, x) = (self.bits_value(&b)?, self.value(cell)?);
@@ -300,7 +300,7 @@ impl Gen<'_> {
         body: &dyn Fn() -> Result<TokenStream, CodegenError>,
     ) -> Result<TokenStream, CodegenError> {
         let x = self.binder(var);
-        let Some(b) = self.set_bits(value, false) else {
+        let Some(b) = self.set_bits(None, value, false) else {
             let v = self.value(value)?;
             let body = body()?;
             return Ok(quote!({ let #x = #v; #body }));
