@@ -377,18 +377,29 @@ impl Gen<'_> {
                 .collect();
             let result = open_result.unwrap_or(&m.result);
             // The body, made first: it finds what the function takes. (A move whose
-            // function the options without `end` share is made again, for its
-            // parameters.)
-            *self.borrowed.borrow_mut() = borrowed;
-            *self.move_bits.borrow_mut() = Some(self.bits_scope(gid, &m.clauses, result));
-            *self.move_reads.borrow_mut() = Some(MoveReads::default());
-            self.reading(|f| m.for_each_read(f));
-            let emitted = self.emit(result);
-            let body = emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
-            self.borrowed.borrow_mut().clear();
-            *self.move_bits.borrow_mut() = None;
-            let reads = self.move_reads.borrow_mut().take().unwrap_or_default();
-            let body = body?;
+            // function the options without `end` share takes what it took there.)
+            let shared = (open && !own)
+                .then(|| self.moves_read.borrow().get(&(gid, k)).cloned())
+                .flatten();
+            let (body, reads) = match shared {
+                Some(reads) => (None, reads),
+                None => {
+                    *self.borrowed.borrow_mut() = borrowed;
+                    *self.move_bits.borrow_mut() = Some(self.bits_scope(gid, &m.clauses, result));
+                    *self.move_reads.borrow_mut() = Some(MoveReads::default());
+                    self.reading(|f| m.for_each_read(f));
+                    let emitted = self.emit(result);
+                    let body =
+                        emitted.and_then(|inner| self.clauses(&m.clauses, &|| Ok(inner.clone())));
+                    self.borrowed.borrow_mut().clear();
+                    *self.move_bits.borrow_mut() = None;
+                    let reads = self.move_reads.borrow_mut().take().unwrap_or_default();
+                    if !open {
+                        self.moves_read.borrow_mut().insert((gid, k), reads.clone());
+                    }
+                    (Some(body?), reads)
+                }
+            };
             let mut params = Vec::new();
             let mut args = Vec::new();
             for &i in &reads.field_bits {
@@ -420,9 +431,10 @@ impl Gen<'_> {
                 MoveSide::Left => quote!(if side == #rt::partizan::Side::Left { #call }),
                 MoveSide::Right => quote!(if side == #rt::partizan::Side::Right { #call }),
             });
-            if open && !own {
+            // The options without `end` call a shared move's function; they make none.
+            let (false, Some(body)) = (open && !own, body) else {
                 continue;
-            }
+            };
             let doc = format!(" The options of move `{}` of `{}`.", m.name, game.name);
             let doc = match own {
                 false => doc,

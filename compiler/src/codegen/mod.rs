@@ -96,6 +96,7 @@ pub fn generate_file(
         constants: RefCell::new(Vec::new()),
         move_bits: RefCell::new(None),
         move_reads: RefCell::new(None),
+        moves_read: RefCell::new(HashMap::new()),
         bits_tables: RefCell::new(Vec::new()),
     };
     let tokens = gen.module()?;
@@ -149,6 +150,9 @@ struct Gen<'a> {
     /// What the move function being generated reads, as its code is made: which of its
     /// game's fields it takes, and as what (`packed_sets.rs`).
     move_reads: RefCell<Option<packed_sets::MoveReads>>,
+    /// What each move function read, by game and move, kept for the options without `end`
+    /// that call the same function (`game.rs`).
+    moves_read: RefCell<HashMap<(usize, usize), packed_sets::MoveReads>>,
     /// The tables of a function's cell sets as bits on a board, made once each as statics
     /// (`CELL_BITS_<k>`, by index) for the moves that read them (`packed_sets.rs`).
     bits_tables: RefCell<Vec<packed_sets::BitsTable>>,

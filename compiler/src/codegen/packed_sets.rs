@@ -37,7 +37,7 @@ pub(super) struct BitsScope {
 /// What the move function being generated reads ([`Gen::move_reads`]), found as its code
 /// is made, so that it takes exactly what it reads: a field read only through its bits is
 /// neither passed as a value nor unpacked.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct MoveReads {
     /// The names read as values, by slot (a game's fields are its first slots).
     pub(super) values: BTreeSet<VarId>,
