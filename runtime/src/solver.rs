@@ -1309,8 +1309,9 @@ impl<'r, R: Rules> Solver<'r, R> {
     }
 
     /// Checks, once, that every position of `p`'s orbit under its game's checked symmetries
-    /// has `p`'s options (see [`checked`]), before `p` is expanded. Once the checks' budget is spent, the maps are dropped ([`ChecksAccount`]): no
-    /// position is checked, or given a value by them, afterwards.
+    /// has `p`'s options (see [`checked`]), before `p` is expanded. Once the checks'
+    /// budget is spent, the maps are dropped ([`ChecksAccount`]): no position is checked,
+    /// or given a value by them, afterwards.
     pub(crate) fn check_symmetries(&mut self, p: Pos<R>) -> Result<(), SolveError> {
         if self.checks.dropped.is_some()
             || self.rules.checked_symmetries(p) == 0
